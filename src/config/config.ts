@@ -1,0 +1,252 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Every configuration key: environment variable, default, one-line description and parser.
+ * The table in the README is generated from this list (`npx quire config`), so it stays true.
+ */
+type Parser<T> = (raw: string, name: string) => T;
+
+interface Key<T> {
+  env: string;
+  default: T | (() => T);
+  description: string;
+  parse: Parser<T>;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const str: Parser<string> = (raw) => raw;
+const bool: Parser<boolean> = (raw, name) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got "${raw}"`);
+};
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+const url: Parser<string> = (raw, name) => {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    return raw.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+};
+const optionalSmtpUrl: Parser<string | null> = (raw, name) => {
+  if (raw.trim() === '') return null;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('scheme');
+    return raw;
+  } catch {
+    throw new ConfigError(`${name} must be an smtp:// or smtps:// URL, got "<redacted>"`);
+  }
+};
+const optionalPath: Parser<string | null> = (raw) => (raw.trim() === '' ? null : raw);
+const logLevel: Parser<string> = (raw, name) => {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(raw)) throw new ConfigError(`${name} must be one of ${levels.join(', ')}`);
+  return raw;
+};
+const planId: Parser<string> = (raw, name) => {
+  const plans = ['free', 'starter', 'growth', 'pro', 'scale'];
+  if (!plans.includes(raw)) throw new ConfigError(`${name} must be one of ${plans.join(', ')}`);
+  return raw;
+};
+
+function defaultChromiumPath(): string {
+  // Debian's /usr/bin/chromium is a wrapper script; the binary itself starts faster and is what we supervise.
+  const binary = '/usr/lib/chromium/chromium';
+  return existsSync(binary) ? binary : '/usr/bin/chromium';
+}
+
+const schema = {
+  dataDir: {
+    env: 'QUIRE_DATA_DIR',
+    default: './data',
+    description: 'Directory for the SQLite database, stored files and the signing secret.',
+    parse: str,
+  },
+  host: {
+    env: 'QUIRE_HOST',
+    default: '127.0.0.1',
+    description: 'Address the HTTP server binds to.',
+    parse: str,
+  },
+  port: {
+    env: 'QUIRE_PORT',
+    default: 3000,
+    description: 'TCP port of the HTTP server (0 = any free port).',
+    parse: int(0, 65535),
+  },
+  publicUrl: {
+    env: 'QUIRE_PUBLIC_URL',
+    default: '',
+    description: 'Base URL of signed links and docs_url (default http://HOST:PORT).',
+    parse: url,
+  },
+  allowPrivateWebhooks: {
+    env: 'QUIRE_ALLOW_PRIVATE_WEBHOOKS',
+    default: false,
+    description:
+      'Let webhook targets be plain http on loopback/private addresses and any port. Development and tests only.',
+    parse: bool,
+  },
+  allowPrivateResources: {
+    env: 'QUIRE_ALLOW_PRIVATE_RESOURCES',
+    default: false,
+    description:
+      'Let documents load images, fonts and stylesheets from loopback/private addresses. Development and tests only.',
+    parse: bool,
+  },
+  smtpUrl: {
+    env: 'QUIRE_SMTP_URL',
+    default: null,
+    description:
+      'SMTP server for deliver.email and endpoint notices, e.g. smtp://user:pass@host:587. Unset: emails are logged, not sent.',
+    parse: optionalSmtpUrl,
+  },
+  smtpFrom: {
+    env: 'QUIRE_SMTP_FROM',
+    default: 'Quire <quire@localhost>',
+    description: 'From address of emails.',
+    parse: str,
+  },
+  chromiumPath: {
+    env: 'QUIRE_CHROMIUM_PATH',
+    default: defaultChromiumPath,
+    description: 'Chromium executable (default /usr/lib/chromium/chromium, else /usr/bin/chromium).',
+    parse: str,
+  },
+  renderPoolSize: {
+    env: 'QUIRE_RENDER_POOL_SIZE',
+    default: 2,
+    description:
+      'Warm Chromium pages (one browser context each); renders at once across all teams. About one per core.',
+    parse: int(1, 64),
+  },
+  renderQueueMax: {
+    env: 'QUIRE_RENDER_QUEUE_MAX',
+    default: 32,
+    description: 'Renders allowed to wait for a free page before new ones get 503 service_busy.',
+    parse: int(0, 10_000),
+  },
+  renderTimeoutMs: {
+    env: 'QUIRE_RENDER_TIMEOUT_MS',
+    default: 30_000,
+    description: 'Render time limit (spec: 30 s) before render_timeout.',
+    parse: int(100, 600_000),
+  },
+  pageRecycleAfter: {
+    env: 'QUIRE_PAGE_RECYCLE_AFTER',
+    default: 250,
+    description:
+      'Renders after which a pool page and its browser context are replaced (bounds memory growth).',
+    parse: int(1, 1_000_000),
+  },
+  resourceTimeoutMs: {
+    env: 'QUIRE_RESOURCE_TIMEOUT_MS',
+    default: 10_000,
+    description: 'Time limit for one external image, font or stylesheet a document loads.',
+    parse: int(100, 60_000),
+  },
+  resourceMaxBytes: {
+    env: 'QUIRE_RESOURCE_MAX_BYTES',
+    default: 10 * 1024 * 1024,
+    description: 'Size limit for one external resource a document loads.',
+    parse: int(1024, 1024 * 1024 * 1024),
+  },
+  workers: {
+    env: 'QUIRE_WORKERS',
+    default: 2,
+    description: 'Background job workers in the server process (0 = none; run `npx quire worker` instead).',
+    parse: int(0, 64),
+  },
+  webhookTimeoutMs: {
+    env: 'QUIRE_WEBHOOK_TIMEOUT_MS',
+    default: 10_000,
+    description: 'Time a webhook target has to answer (spec: 10 s).',
+    parse: int(100, 60_000),
+  },
+  sweepIntervalS: {
+    env: 'QUIRE_SWEEP_INTERVAL_S',
+    default: 600,
+    description: 'Seconds between retention sweeps (expired PDFs, thumbnails, records, metadata, logs).',
+    parse: int(1, 86_400),
+  },
+  plansFile: {
+    env: 'QUIRE_PLANS_FILE',
+    default: null,
+    description: 'JSON file overriding per-plan numbers, e.g. {"free":{"docs_per_period":1000}}.',
+    parse: optionalPath,
+  },
+  defaultPlan: {
+    env: 'QUIRE_DEFAULT_PLAN',
+    default: 'scale',
+    description: 'Plan of the default team that `npm start` creates on first run.',
+    parse: planId,
+  },
+  logLevel: {
+    env: 'QUIRE_LOG_LEVEL',
+    default: 'info',
+    description: 'pino log level (silent to turn off).',
+    parse: logLevel,
+  },
+} satisfies Record<string, Key<unknown>>;
+
+type Schema = typeof schema;
+export type Config = { [K in keyof Schema]: ReturnType<Schema[K]['parse']> };
+
+export const CONFIG_KEYS: ReadonlyArray<{ env: string; default: string; description: string }> =
+  Object.values(schema).map((k) => ({
+    env: k.env,
+    default: describeDefault(k.default),
+    description: k.description,
+  }));
+
+function describeDefault(value: unknown): string {
+  if (typeof value === 'function') return '(see description)';
+  if (value === null || value === '') return '(unset)';
+  return String(value);
+}
+
+/** Reads and validates every key once; collects all problems into one error. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(schema) as Array<[keyof Schema, Key<unknown>]>) {
+    if (name in overrides) {
+      out[name] = overrides[name];
+      continue;
+    }
+    const raw = env[key.env];
+    try {
+      out[name] =
+        raw === undefined
+          ? typeof key.default === 'function'
+            ? (key.default as () => unknown)()
+            : key.default
+          : key.parse(raw, key.env);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  const config = out as Config;
+  config.dataDir = path.resolve(config.dataDir);
+  if (!config.publicUrl) {
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    config.publicUrl = `http://${host}:${config.port}`;
+  }
+  return config;
+}

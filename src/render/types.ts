@@ -1,0 +1,67 @@
+import type { Page } from 'playwright-core';
+import type { Warning } from '../shared/warnings.js';
+
+/** A CSS length as the spec allows it: bare `0`, or a non-negative decimal with mm, cm, in, px or pt. */
+export type Length = string;
+
+export type RenderMode = 'fast' | 'print';
+export type NamedFormat = 'A4' | 'A5' | 'Letter' | 'Legal';
+
+/** Page options after defaults were applied (spec: "Page option values"). */
+export interface PageOptions {
+  mode: RenderMode;
+  format: NamedFormat | { width: Length; height: Length };
+  orientation: 'portrait' | 'landscape';
+  /** One to four lengths separated by single spaces, as CSS margin. */
+  margins: string;
+}
+
+/** One document to turn into a PDF. The HTML is final (Liquid already applied). */
+export interface RenderJob {
+  html: string;
+  /** Added as a stylesheet before the HTML. */
+  css?: string | null;
+  page: PageOptions;
+  /** Test documents and previews: a visible diagonal watermark on every page. */
+  watermark: boolean;
+  /** Aborts a render whose caller went away. */
+  signal?: AbortSignal;
+}
+
+export interface RenderResult {
+  pdf: Buffer;
+  pages: number;
+  mode: RenderMode;
+  /** Up to 10 refused external requests, each "URL: reason". */
+  blockedResources: string[];
+  /** Total refused requests (may exceed the 10 listed). */
+  blockedCount: number;
+  /** Layout warnings (overflow in print mode). */
+  warnings: Warning[];
+  timings: { loadMs: number; analyzeMs: number; pdfMs: number; postMs: number };
+}
+
+/** Options Chromium's page.pdf() receives, decided by the mode strategy from the page options. */
+export interface PdfOptions {
+  width?: string;
+  height?: string;
+  format?: string;
+  landscape?: boolean;
+  margin?: { top: string; right: string; bottom: string; left: string };
+  preferCSSPageSize: boolean;
+  printBackground: boolean;
+}
+
+/**
+ * How one mode lays out a document. `fast` is Chromium's own print path; `print` adds paged-media
+ * features and layout analysis (overflow warnings, content_lost). The render pipeline calls, in order:
+ * prepareHtml → (load into page, wait for fonts/images) → analyze → page.pdf(pdfOptions).
+ */
+export interface ModeStrategy {
+  readonly mode: RenderMode;
+  /** The full HTML document to load (CSS placed before the body's HTML). */
+  prepareHtml(job: RenderJob): string;
+  /** Runs in the loaded page before printing. Throws AppError('content_lost') when content would be cut. */
+  analyze(page: Page, job: RenderJob): Promise<{ warnings: Warning[] }>;
+  pdfOptions(job: RenderJob): PdfOptions;
+}
