@@ -220,6 +220,13 @@ function describeDefault(value: unknown): string {
   return String(value);
 }
 
+/** The base URL of links: QUIRE_PUBLIC_URL, else derived from the bound host and port. */
+export function derivePublicUrl(config: Config, boundPort: number = config.port): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${boundPort}`;
+}
+
 /** Reads and validates every key once; collects all problems into one error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
@@ -244,9 +251,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const config = out as Config;
   config.dataDir = path.resolve(config.dataDir);
-  if (!config.publicUrl) {
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    config.publicUrl = `http://${host}:${config.port}`;
-  }
   return config;
 }

@@ -1,0 +1,64 @@
+import type { Db } from '../storage/db.js';
+import { hashApiKey, isWellFormedKey, sameDigest } from './api-keys.js';
+import type { PlanId } from './plans.js';
+import type { ApiKey, Team } from './teams.js';
+
+export type AuthOutcome =
+  | { ok: true; team: Team; key: ApiKey }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/** Resolves an Authorization header to its team and key (spec: Authentication 1–2). */
+export async function authenticate(db: Db, header: string | undefined): Promise<AuthOutcome> {
+  if (!header) return { ok: false, reason: 'missing' };
+  const match = BEARER.exec(header);
+  const key = match?.[1];
+  if (!key || !isWellFormedKey(key)) return { ok: false, reason: 'malformed' };
+  const hash = hashApiKey(key);
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('teams', 'teams.id', 'api_keys.team_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.name as key_name',
+      'api_keys.mode',
+      'api_keys.prefix',
+      'api_keys.key_hash',
+      'api_keys.created_at as key_created_at',
+      'api_keys.revoked_at',
+      'teams.id as team_id',
+      'teams.name as team_name',
+      'teams.plan',
+      'teams.email',
+      'teams.email_verified',
+      'teams.suspended',
+      'teams.created_at as team_created_at',
+    ])
+    .where('api_keys.key_hash', '=', hash)
+    .executeTakeFirst();
+  // The lookup is by hash; the constant-time compare guards against any index-level shortcut.
+  if (!row || !sameDigest(row.key_hash, hash)) return { ok: false, reason: 'unknown' };
+  if (row.revoked_at) return { ok: false, reason: 'revoked' };
+  return {
+    ok: true,
+    team: {
+      id: row.team_id,
+      name: row.team_name,
+      plan: row.plan as PlanId,
+      email: row.email,
+      emailVerified: row.email_verified === 1,
+      suspended: row.suspended === 1,
+      createdAt: row.team_created_at,
+    },
+    key: {
+      id: row.key_id,
+      teamId: row.team_id,
+      name: row.key_name,
+      mode: row.mode,
+      prefix: row.prefix,
+      createdAt: row.key_created_at,
+      revokedAt: row.revoked_at,
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { Type } from 'typebox';
+import { authOf } from '../http/auth-context.js';
+import { COMMON_ERRORS, DateTime, Nullable } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import { usageFor } from './usage.js';
+
+const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
+const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
+
+const MeResponse = Type.Object({
+  team: TeamSchema,
+  plan: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    docs_per_period: Type.Integer(),
+    rate_limit_per_min: Type.Integer(),
+    webhooks: Type.Boolean(),
+    batch_max_items: Type.Integer(),
+    emails_per_day: Type.Integer(),
+  }),
+  key: Type.Object({ id: Type.String(), name: Type.String(), mode: KeyMode, prefix: Type.String() }),
+});
+
+const AccountResponse = Type.Object({
+  team: TeamSchema,
+  key: Type.Object({ mode: KeyMode, prefix: Type.String() }),
+});
+
+const UsageResponse = Type.Object({
+  plan: Type.String(),
+  period_start: DateTime,
+  period_end: DateTime,
+  docs_used: Type.Integer(),
+  docs_included: Type.Integer(),
+  rollover_docs: Type.Integer(),
+  overage_docs: Type.Integer(),
+  overage_cost_cents: Type.Integer(),
+  spending_cap_cents: Nullable(Type.Integer()),
+  overage_blocked_reason: Nullable(Type.String()),
+});
+
+/** GET /me, /account, /account/usage (spec: Account, plan, usage). */
+export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock }): void {
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Team, plan and key of the caller',
+        response: { 200: MeResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { team, plan, key } = authOf(request);
+      return {
+        team: { id: team.id, name: team.name, plan: team.plan },
+        plan: {
+          id: plan.id,
+          name: plan.name,
+          docs_per_period: plan.docs_per_period,
+          rate_limit_per_min: plan.rate_limit_per_min,
+          webhooks: plan.webhooks,
+          batch_max_items: plan.batch_max_items,
+          emails_per_day: plan.emails_per_day,
+        },
+        key: { id: key.id, name: key.name, mode: key.mode, prefix: key.prefix },
+      };
+    },
+  );
+
+  app.get(
+    '/account',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Team and key',
+        response: { 200: AccountResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { team, key } = authOf(request);
+      return {
+        team: { id: team.id, name: team.name, plan: team.plan },
+        key: { mode: key.mode, prefix: key.prefix },
+      };
+    },
+  );
+
+  app.get(
+    '/account/usage',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Document usage in the current monthly UTC period',
+        response: { 200: UsageResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { team, plan } = authOf(request);
+      return usageFor(deps.db, team.id, plan, deps.clock.now());
+    },
+  );
+}

@@ -1,0 +1,158 @@
+import type { Clock } from '../shared/clock.js';
+import { newId } from '../shared/ids.js';
+import type { Db } from '../storage/db.js';
+import { generateApiKey, hashApiKey, type KeyMode, keyPrefix } from './api-keys.js';
+import type { PlanId } from './plans.js';
+
+export interface Team {
+  id: string;
+  name: string;
+  plan: PlanId;
+  email: string | null;
+  emailVerified: boolean;
+  suspended: boolean;
+  createdAt: string;
+}
+
+export interface ApiKey {
+  id: string;
+  teamId: string;
+  name: string;
+  mode: KeyMode;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+type TeamRow = {
+  id: string;
+  name: string;
+  plan: string;
+  email: string | null;
+  email_verified: number;
+  suspended: number;
+  created_at: string;
+};
+
+function toTeam(row: TeamRow): Team {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as PlanId,
+    email: row.email,
+    emailVerified: row.email_verified === 1,
+    suspended: row.suspended === 1,
+    createdAt: row.created_at,
+  };
+}
+
+export async function createTeam(
+  db: Db,
+  clock: Clock,
+  input: { name: string; plan: PlanId; email?: string | null; emailVerified?: boolean },
+): Promise<Team> {
+  const row: TeamRow = {
+    id: newId(),
+    name: input.name,
+    plan: input.plan,
+    email: input.email ?? null,
+    email_verified: input.emailVerified ? 1 : 0,
+    suspended: 0,
+    created_at: clock.now().toISOString(),
+  };
+  await db.insertInto('teams').values(row).execute();
+  return toTeam(row);
+}
+
+export async function findTeam(db: Db, id: string): Promise<Team | null> {
+  const row = await db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toTeam(row) : null;
+}
+
+export async function listTeams(db: Db): Promise<Team[]> {
+  const rows = await db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toTeam);
+}
+
+export async function countTeams(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Returns false when no such team exists. */
+export async function updateTeam(
+  db: Db,
+  id: string,
+  changes: Partial<{ plan: PlanId; suspended: boolean; email: string | null; emailVerified: boolean }>,
+): Promise<boolean> {
+  const values: Partial<TeamRow> = {};
+  if (changes.plan !== undefined) values.plan = changes.plan;
+  if (changes.suspended !== undefined) values.suspended = changes.suspended ? 1 : 0;
+  if (changes.email !== undefined) values.email = changes.email;
+  if (changes.emailVerified !== undefined) values.email_verified = changes.emailVerified ? 1 : 0;
+  const result = await db.updateTable('teams').set(values).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Creates a key and returns the full key text: the only time it exists outside the caller's hands. */
+export async function createApiKey(
+  db: Db,
+  clock: Clock,
+  input: { teamId: string; mode: KeyMode; name?: string },
+): Promise<{ key: string; apiKey: ApiKey }> {
+  const generated = generateApiKey(input.mode);
+  const apiKey: ApiKey = {
+    id: newId(),
+    teamId: input.teamId,
+    name: input.name ?? `${input.mode} key`,
+    mode: input.mode,
+    prefix: generated.prefix,
+    createdAt: clock.now().toISOString(),
+    revokedAt: null,
+  };
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: apiKey.id,
+      team_id: apiKey.teamId,
+      name: apiKey.name,
+      mode: apiKey.mode,
+      prefix: apiKey.prefix,
+      key_hash: generated.hash,
+      created_at: apiKey.createdAt,
+      revoked_at: null,
+    })
+    .execute();
+  return { key: generated.key, apiKey };
+}
+
+/**
+ * Revokes by full key, or by prefix when exactly one active key has it.
+ * Returns the number of keys revoked (0 = none matched; an ambiguous prefix revokes nothing and returns -1).
+ */
+export async function revokeApiKey(db: Db, clock: Clock, keyOrPrefix: string): Promise<number> {
+  const now = clock.now().toISOString();
+  if (keyOrPrefix.length > 12) {
+    const result = await db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('key_hash', '=', hashApiKey(keyOrPrefix))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+  const matches = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('prefix', '=', keyPrefix(keyOrPrefix))
+    .where('revoked_at', 'is', null)
+    .execute();
+  if (matches.length > 1) return -1;
+  const match = matches[0];
+  if (!match) return 0;
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', match.id).execute();
+  return 1;
+}

@@ -1,0 +1,34 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { App } from '../http/server.js';
+import { renderErrorsPage } from './errors-page.js';
+
+/** Registers OpenAPI generation. Must run before any route is registered so every route is collected. */
+export async function registerOpenApi(app: App, publicUrl: () => string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quire API',
+        version: '1.0.0',
+        description: 'Self-hosted PDF generation: Liquid templates and HTML to PDF, e-invoices, webhooks.',
+      },
+      servers: [{ url: '/v1' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith('/v1/') ? url.slice(3) : url }),
+    hideUntagged: true,
+  });
+  void publicUrl;
+}
+
+/** GET /v1/openapi.json, the docs UI at /docs (assets served locally, no CDN) and /docs/errors. */
+export async function registerDocsRoutes(app: App): Promise<void> {
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderErrorsPage()),
+  );
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

@@ -1,0 +1,40 @@
+import type { Generated } from 'kysely';
+
+export type DocumentStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+
+export interface DocumentsTable {
+  id: string;
+  team_id: string;
+  status: DocumentStatus;
+  mode: 'fast' | 'print' | null;
+  test: number;
+  template_id: string | null;
+  template_version: number | null;
+  error_code: string | null;
+  pages: number | null;
+  bytes: number | null;
+  /** Sanitised download name including `.pdf` / `.xml`. */
+  filename: string;
+  content_type: string;
+  /** Request metadata; erased after 30 days by the retention sweep. */
+  metadata_json: string | null;
+  /** `{standard, profile, xml_filename}` for e-invoices. */
+  e_invoice_json: string | null;
+  delivery_json: string | null;
+  batch_id: string | null;
+  /** Blob key of the stored file; null when never stored or deleted. */
+  blob_key: string | null;
+  /** Bytes the stored file occupies (0 once deleted): what the storage quota sums. */
+  stored_bytes: Generated<number>;
+  /** 1 when this live document was counted in usage (exactly once). */
+  counted: Generated<number>;
+  /** When the stored file is deleted; null when never stored. */
+  expires_at: string | null;
+  thumbnail_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentsTables {
+  documents: DocumentsTable;
+}

@@ -1,0 +1,63 @@
+/**
+ * Fixed-window counters (spec: a one-minute window starting at the first request). In-memory for a single
+ * process; a shared store (Redis, PostgreSQL) can implement the same port for several processes.
+ */
+export interface WindowHit {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets (at least 1 while it is open). */
+  resetSeconds: number;
+}
+
+export interface RateCounter {
+  hit(key: string, limit: number, windowMs: number, nowMs: number): WindowHit;
+  /** The state without counting a request. */
+  peek(key: string, limit: number, nowMs: number): WindowHit;
+}
+
+interface Window {
+  startMs: number;
+  windowMs: number;
+  count: number;
+}
+
+export class MemoryRateCounter implements RateCounter {
+  private readonly windows = new Map<string, Window>();
+  private lastSweepMs = 0;
+
+  hit(key: string, limit: number, windowMs: number, nowMs: number): WindowHit {
+    this.sweep(nowMs);
+    let w = this.windows.get(key);
+    if (!w || nowMs >= w.startMs + w.windowMs) {
+      w = { startMs: nowMs, windowMs, count: 0 };
+      this.windows.set(key, w);
+    }
+    const allowed = w.count < limit;
+    if (allowed) w.count += 1;
+    return this.describe(w, limit, nowMs, allowed);
+  }
+
+  peek(key: string, limit: number, nowMs: number): WindowHit {
+    const w = this.windows.get(key);
+    if (!w || nowMs >= w.startMs + w.windowMs)
+      return { allowed: true, limit, remaining: limit, resetSeconds: 60 };
+    return this.describe(w, limit, nowMs, w.count < limit);
+  }
+
+  private describe(w: Window, limit: number, nowMs: number, allowed: boolean): WindowHit {
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - w.count),
+      resetSeconds: Math.max(1, Math.ceil((w.startMs + w.windowMs - nowMs) / 1000)),
+    };
+  }
+
+  /** Drops closed windows now and then so memory stays bounded by active keys. */
+  private sweep(nowMs: number): void {
+    if (nowMs - this.lastSweepMs < 60_000) return;
+    this.lastSweepMs = nowMs;
+    for (const [key, w] of this.windows) if (nowMs >= w.startMs + w.windowMs) this.windows.delete(key);
+  }
+}

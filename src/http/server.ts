@@ -1,0 +1,95 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import { newRequestId } from '../shared/ids.js';
+import { ipBudgetKey } from './client-address.js';
+import { errorBody } from './error-body.js';
+import { createErrorHandler } from './error-handler.js';
+import type { RateCounter } from './rate-limiter.js';
+import { validatorCompiler } from './validator.js';
+
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+export const IP_BUDGET_PER_MIN = 600;
+
+export interface ServerOptions {
+  logLevel: string;
+  publicUrl: () => string;
+  clock: Clock;
+  rate: RateCounter;
+}
+
+export type App = ReturnType<typeof createServer>;
+
+/** The Fastify instance with the conventions every request shares (spec: Conventions 1–9). */
+export function createServer(options: ServerOptions) {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel,
+      // API keys, signatures and secrets never reach the logs.
+      redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          id: req.id,
+        }),
+      },
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newRequestId(),
+    requestIdHeader: false,
+    trustProxy: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies exist in this API; any other content type is a 415 (spec: Conventions 1).
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler(createErrorHandler(options.publicUrl));
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(
+        errorBody(
+          options.publicUrl(),
+          'not_found',
+          `No route ${request.method} ${request.url.split('?')[0]}.`,
+        ),
+      );
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    enforceIpBudget(options, request.ip, reply);
+  });
+  return app;
+}
+
+/** Every request from one address, downloads and bad keys included, shares 600 per minute (spec: Limits). */
+function enforceIpBudget(
+  options: ServerOptions,
+  ip: string,
+  reply: { header(name: string, value: string): unknown },
+): void {
+  const hit = options.rate.hit(
+    `ip:${ipBudgetKey(ip)}`,
+    IP_BUDGET_PER_MIN,
+    60_000,
+    options.clock.now().getTime(),
+  );
+  if (hit.allowed) return;
+  reply.header('x-ratelimit-limit', String(hit.limit));
+  reply.header('x-ratelimit-remaining', '0');
+  reply.header('x-ratelimit-reset', String(hit.resetSeconds));
+  throw new AppError(
+    'rate_limited',
+    `More than ${IP_BUDGET_PER_MIN} requests per minute from this address.`,
+    undefined,
+    {
+      'retry-after': String(hit.resetSeconds),
+    },
+  );
+}
+
+export type { FastifyInstance };

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where PDFs, thumbnails and ZIPs live. Local directory now; an S3-compatible store can implement the
+ * same port later. Keys are relative paths such as `documents/<id>.pdf`.
+ */
+export interface BlobStore {
+  /** Writes atomically: readers see the old object or the whole new one, never a partial file. */
+  put(key: string, data: Buffer): Promise<void>;
+  /** A stream of the object, or null when it does not exist. */
+  read(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /** The whole object, or null. */
+  get(key: string): Promise<Buffer | null>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+}
+
+const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
+
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    // Keys come from our own ids, but refuse anything that could leave the root anyway.
+    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, target);
+  }
+
+  async read(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const file = this.pathOf(key);
+    try {
+      const info = await stat(file);
+      return { stream: createReadStream(file), size: info.size };
+    } catch {
+      return null;
+    }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const file = this.pathOf(key);
+    try {
+      const handle = await open(file, 'r');
+      try {
+        return await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await stat(this.pathOf(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}

@@ -1,0 +1,25 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { migration0001Accounts } from './0001_accounts.js';
+import { migration0002Documents } from './0002_documents.js';
+
+/**
+ * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
+ * Never edit a migration that has shipped; add a new one.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_accounts': migration0001Accounts,
+  '0002_documents': migration0002Documents,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(
+      `Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`,
+    );
+  }
+}

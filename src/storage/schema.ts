@@ -1,0 +1,8 @@
+import type { AccountsTables } from '../accounts/tables.js';
+import type { DocumentsTables } from '../documents/tables.js';
+
+/**
+ * The whole database, composed from each capability's own tables.
+ * A capability adds `& XxxTables` here and registers its migration in migrations/index.ts.
+ */
+export interface Database extends AccountsTables, DocumentsTables {}
