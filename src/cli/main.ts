@@ -1,0 +1,75 @@
+import { CONFIG_KEYS, ConfigError, loadConfig } from '../config/config.js';
+import { systemClock } from '../shared/clock.js';
+import { openDatabase } from '../storage/db.js';
+import { serve } from './serve.js';
+import { keyCommand, teamCommand } from './team-commands.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: quire <command>
+
+  serve                                   run the HTTP API (and in-process workers)
+  worker                                  run background workers only, against the same database
+  team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified] [--json]
+  team suspend TEAM_ID | team unsuspend TEAM_ID | team set-plan TEAM_ID PLAN | team list [--json]
+  key create --team TEAM_ID --mode live|test [--json]
+  key revoke KEY_OR_PREFIX
+  config                                  print the configuration keys (environment variables)
+
+Configuration comes from environment variables (see \`quire config\`).`;
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  try {
+    await run(command, rest);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    if (
+      err instanceof Error &&
+      err.name === 'TypeError' &&
+      'code' in err &&
+      String(err.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function run(command: string | undefined, rest: string[]): Promise<void> {
+  switch (command) {
+    case 'serve':
+      return serve(loadConfig(), print);
+    case 'worker': {
+      const { runWorkerProcess } = await import('./worker.js');
+      return runWorkerProcess(loadConfig(), print);
+    }
+    case 'team':
+    case 'key': {
+      const config = loadConfig();
+      const db = await openDatabase(config.dataDir);
+      try {
+        if (command === 'team') await teamCommand(db, systemClock, rest, print);
+        else await keyCommand(db, systemClock, rest, print);
+      } finally {
+        await db.destroy();
+      }
+      return;
+    }
+    case 'config':
+      for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+      print(HELP);
+      return;
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+  }
+}

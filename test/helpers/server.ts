@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PlanId } from '../../src/accounts/plans.js';
+import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
+import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+
+export interface TestTeam {
+  team: Team;
+  live: string;
+  test: string;
+}
+
+export interface TestServer {
+  base: string;
+  built: BuiltApp;
+  config: Config;
+  /** A new team with a live and a test key. */
+  team(plan?: PlanId, options?: { email?: string; emailVerified?: boolean }): Promise<TestTeam>;
+  close(): Promise<void>;
+}
+
+/** Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP). */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+  const config = loadConfig({}, { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides });
+  const built = await buildApp(config, options);
+  await built.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = built.services.publicUrl();
+  return {
+    base,
+    built,
+    config,
+    async team(plan = 'growth', teamOptions = {}) {
+      const { db, clock } = built.services;
+      const team = await createTeam(db, clock, {
+        name: `Team ${plan}`,
+        plan,
+        email: teamOptions.email ?? 'owner@example.com',
+        emailVerified: teamOptions.emailVerified ?? true,
+      });
+      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
+      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+      return { team, live: live.key, test: test.key };
+    },
+    async close() {
+      await built.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
+  json: any;
+  buffer: Buffer;
+}
+
+/** One HTTP request with an optional bearer key and JSON body. */
+export async function api(
+  base: string,
+  method: string,
+  urlPath: string,
+  options: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Buffer | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  } else if (options.rawBody !== undefined) {
+    body = options.rawBody;
+  }
+  const response = await fetch(`${base}${urlPath}`, { method, headers, body });
+  const buffer = Buffer.from(await response.arrayBuffer());
+  const text = buffer.toString('utf8');
+  let json: unknown = null;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+  }
+  return { status: response.status, headers: response.headers, text, json, buffer };
+}
+
+export const REQUEST_ID = /^req_[0-9a-f]{32}$/;
