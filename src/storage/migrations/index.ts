@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { migration0001Accounts } from './0001_accounts.js';
 import { migration0002Documents } from './0002_documents.js';
+import { migration0004JobsWebhooks } from './0004_jobs_webhooks.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -9,6 +10,7 @@ import { migration0002Documents } from './0002_documents.js';
 const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts': migration0001Accounts,
   '0002_documents': migration0002Documents,
+  '0004_jobs_webhooks': migration0004JobsWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -1,0 +1,7 @@
+export {
+  createEmailSender,
+  type EmailLog,
+  type EmailMessage,
+  type EmailSender,
+  type SendResult,
+} from './sender.js';

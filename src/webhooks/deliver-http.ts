@@ -1,0 +1,125 @@
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import { createGuardedAgent, RefusedAddressError, refusedHostReason } from '../net/guarded-agent.js';
+import { checkUrlShape } from './url-policy.js';
+
+/**
+ * One delivery attempt (spec: Events, Delivery 1–3 and 8): POST the envelope, success is a 2xx within the
+ * timeout, redirects are failures, at most 4 KB of the answer is read and its first 1,024 characters kept.
+ * Expected failures are values, never exceptions.
+ */
+export interface AttemptResult {
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface AttemptRequest {
+  url: string;
+  rawBody: string;
+  signature: string;
+  eventId: string;
+  eventType: string;
+}
+
+export const MAX_RESPONSE_READ_BYTES = 4 * 1024;
+export const RESPONSE_BODY_KEPT_CHARS = 1024;
+export const USER_AGENT = 'Service-Webhooks/1.0';
+
+export interface HttpDeliverer {
+  attempt(req: AttemptRequest): Promise<AttemptResult>;
+  close(): Promise<void>;
+}
+
+export function createHttpDeliverer(options: { allowPrivate: boolean; timeoutMs: number }): HttpDeliverer {
+  const agent = createGuardedAgent({
+    allowPrivate: options.allowPrivate,
+    connectTimeoutMs: options.timeoutMs,
+    headersTimeoutMs: options.timeoutMs,
+    bodyTimeoutMs: options.timeoutMs,
+  });
+  return {
+    attempt: (req) => attemptDelivery(agent, req, options),
+    close: () => agent.close(),
+  };
+}
+
+async function attemptDelivery(
+  agent: Dispatcher,
+  req: AttemptRequest,
+  options: { allowPrivate: boolean; timeoutMs: number },
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  // Checked again at every delivery (spec: Delivery 8); host names are checked at connect by the agent.
+  const shape = checkUrlShape(req.url, options.allowPrivate);
+  if (!shape.ok) return failure(`refused URL: ${shape.reason}`, elapsed());
+  const literal = refusedHostReason(new URL(shape.url), options.allowPrivate);
+  if (literal) return failure(`refused URL: private_address (${literal})`, elapsed());
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const response = await request(shape.url, {
+      dispatcher: agent,
+      method: 'POST',
+      body: req.rawBody,
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'service-signature': req.signature,
+        'service-event-id': req.eventId,
+        'service-event-type': req.eventType,
+      },
+    });
+    const body = await readCapped(response.body);
+    const status = response.statusCode;
+    const ok = status >= 200 && status < 300;
+    const error = ok
+      ? null
+      : status >= 300 && status < 400
+        ? `redirect ${status} not followed`
+        : `HTTP ${status}`;
+    return { ok, status, body, error, durationMs: elapsed() };
+  } catch (err) {
+    return failure(describeError(err, signal, options.timeoutMs), elapsed());
+  }
+}
+
+/** Reads at most 4 KB, then destroys the stream, which drops the connection (spec: Delivery 3). */
+async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      chunks.push(buf);
+      size += buf.length;
+      if (size >= MAX_RESPONSE_READ_BYTES) break;
+    }
+  } catch {
+    // A body cut off by the timeout or the peer: keep what arrived; the status already decided.
+  } finally {
+    if (!body.destroyed) body.destroy();
+  }
+  const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_READ_BYTES).toString('utf8');
+  return text.slice(0, RESPONSE_BODY_KEPT_CHARS);
+}
+
+function failure(error: string, durationMs: number): AttemptResult {
+  return { ok: false, status: null, body: null, error, durationMs };
+}
+
+function describeError(err: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `timeout after ${timeoutMs} ms`;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RefusedAddressError) return `refused URL: private_address (${e.reason})`;
+    if ('code' in e && e.code === 'UND_ERR_HEADERS_TIMEOUT') return `timeout after ${timeoutMs} ms`;
+    if ('code' in e && (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'))
+      return 'dns: host does not resolve';
+    if ('code' in e && e.code === 'ECONNREFUSED') return 'connection refused';
+  }
+  return err instanceof Error ? `network error: ${err.message}` : 'network error';
+}
