@@ -72,12 +72,13 @@ export async function api(
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | Buffer | undefined;
+  let body: string | Blob | undefined;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   } else if (options.rawBody !== undefined) {
-    body = options.rawBody;
+    body =
+      typeof options.rawBody === 'string' ? options.rawBody : new Blob([new Uint8Array(options.rawBody)]);
   }
   const response = await fetch(`${base}${urlPath}`, { method, headers, body });
   const buffer = Buffer.from(await response.arrayBuffer());

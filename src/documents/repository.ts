@@ -1,0 +1,82 @@
+import type { Db } from '../storage/db.js';
+import type { DocumentsTable } from './tables.js';
+
+export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted'> & {
+  stored_bytes: number;
+  counted: number;
+};
+
+export async function insertDocument(db: Db, row: DocumentRow): Promise<void> {
+  await db.insertInto('documents').values(row).execute();
+}
+
+export async function updateDocument(db: Db, id: string, changes: Partial<DocumentRow>): Promise<void> {
+  await db.updateTable('documents').set(changes).where('id', '=', id).execute();
+}
+
+/** A team's document, optionally restricted to test documents (test keys see only those). */
+export async function findDocument(
+  db: Db,
+  teamId: string,
+  id: string,
+  testOnly: boolean,
+): Promise<DocumentRow | null> {
+  let query = db.selectFrom('documents').selectAll().where('team_id', '=', teamId).where('id', '=', id);
+  if (testOnly) query = query.where('test', '=', 1);
+  return ((await query.executeTakeFirst()) as DocumentRow | undefined) ?? null;
+}
+
+export async function findDocumentById(db: Db, id: string): Promise<DocumentRow | null> {
+  return (
+    ((await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst()) as
+      | DocumentRow
+      | undefined) ?? null
+  );
+}
+
+export interface PageCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** Newest first; the (created_at, id) cursor stays stable when documents are inserted meanwhile. */
+export async function listDocuments(
+  db: Db,
+  teamId: string,
+  options: { testOnly: boolean; limit: number; before: PageCursor | null },
+): Promise<DocumentRow[]> {
+  let query = db.selectFrom('documents').selectAll().where('team_id', '=', teamId);
+  if (options.testOnly) query = query.where('test', '=', 1);
+  const before = options.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', before.createdAt),
+        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  return rows as DocumentRow[];
+}
+
+export function encodeCursor(row: { created_at: string; id: string }): string {
+  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+}
+
+export function decodeCursor(value: string): PageCursor | null {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const match = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|([0-9a-f-]{36})$/.exec(text);
+  return match?.[1] && match[2] ? { createdAt: match[1], id: match[2] } : null;
+}
+
+/** Bytes of stored files: live documents for the plan quota, or test documents for the 200 MB cap. */
+export async function storedBytes(db: Db, teamId: string, test: boolean): Promise<number> {
+  const row = await db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.sum<number>('stored_bytes').as('total'))
+    .where('team_id', '=', teamId)
+    .where('test', '=', test ? 1 : 0)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

@@ -1,0 +1,170 @@
+import { Type } from 'typebox';
+import type { AppServices } from '../app.js';
+import { authOf } from '../http/auth-context.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import { AppError } from '../shared/errors.js';
+import { DocumentSchema, isStored, presentDocument } from './present.js';
+import { decodeCursor, encodeCursor, findDocument, findDocumentById, listDocuments } from './repository.js';
+import type { LinkSigner } from './signed-links.js';
+import type { ThumbnailCache } from './thumbnails.js';
+
+export interface DocumentRouteDeps {
+  services: AppServices;
+  signer: LinkSigner;
+  thumbnails: ThumbnailCache;
+}
+
+function linkContext(deps: DocumentRouteDeps) {
+  return {
+    signer: deps.signer,
+    publicUrl: deps.services.publicUrl(),
+    nowMs: deps.services.clock.now().getTime(),
+  };
+}
+
+/** GET /pdf/<id> and GET /documents (spec: document log). */
+export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void {
+  const { db } = deps.services;
+  app.get(
+    '/pdf/:id',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'One document record',
+        params: IdParams,
+        response: { 200: DocumentSchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const row = await findDocument(db, auth.team.id, request.params.id, auth.mode === 'test');
+      if (!row)
+        throw new AppError('document_not_found', `No document ${request.params.id} in this workspace.`);
+      reply.header('cache-control', 'no-store');
+      return presentDocument(row, linkContext(deps));
+    },
+  );
+
+  app.get(
+    '/documents',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'Document log, newest first',
+        querystring: Type.Object(
+          { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ data: Type.Array(DocumentSchema), next_before: Nullable(Type.String()) }),
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { limit, before } = request.query;
+      const cursor = before === undefined ? null : decodeCursor(before);
+      if (before !== undefined && !cursor)
+        throw new AppError('invalid_request', 'Query "before" is not a cursor this API returned.');
+      const rows = await listDocuments(db, auth.team.id, {
+        testOnly: auth.mode === 'test',
+        limit: limit + 1,
+        before: cursor,
+      });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      reply.header('cache-control', 'no-store');
+      return {
+        data: page.map((row) => presentDocument(row, linkContext(deps))),
+        next_before: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+  );
+}
+
+const SignedQuery = Type.Object(
+  {
+    exp: Type.Optional(Type.String()),
+    sig: Type.Optional(Type.String()),
+    download: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+/** Signed-link downloads: no key, secured by exp + sig (spec: GET /files/<id>, Thumbnails). */
+export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps): void {
+  const { db, blobs, clock } = deps.services;
+  app.get(
+    '/files/:id',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'Download a stored PDF (signed link)',
+        security: [],
+        params: Type.Object({ id: Uuid }),
+        querystring: SignedQuery,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const verdict = deps.signer.verify(
+        `file:${id}`,
+        request.query.exp,
+        request.query.sig,
+        clock.now().getTime(),
+      );
+      if (!verdict.ok) throw signedLinkError(verdict.code);
+      const row = await findDocumentById(db, id);
+      const file =
+        row && isStored(row, clock.now().getTime()) && row.blob_key ? await blobs.read(row.blob_key) : null;
+      if (!row || !file) throw new AppError('file_expired', 'This file is no longer stored.');
+      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
+      return reply
+        .header('content-type', row.content_type)
+        .header('content-length', String(file.size))
+        .header('content-disposition', `${disposition}; filename="${row.filename}"`)
+        .header('cache-control', 'private, max-age=300')
+        .header('content-security-policy', 'sandbox')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.stream);
+    },
+  );
+
+  app.get(
+    '/thumbnails/documents/:file',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'First-page PNG of a document (signed link)',
+        security: [],
+        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
+        querystring: SignedQuery,
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.file.slice(0, -4);
+      const verdict = deps.signer.verify(
+        `thumb:${id}`,
+        request.query.exp,
+        request.query.sig,
+        clock.now().getTime(),
+      );
+      if (!verdict.ok) throw signedLinkError(verdict.code);
+      const png = await deps.thumbnails.forDocument(id);
+      if (!png) throw new AppError('file_expired', 'This file is no longer stored.');
+      return reply
+        .header('content-type', 'image/png')
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(png);
+    },
+  );
+}
+
+export function signedLinkError(code: 'forbidden' | 'file_expired'): AppError {
+  return code === 'forbidden'
+    ? new AppError('forbidden', 'The link signature is invalid.')
+    : new AppError('file_expired', 'This link has expired.');
+}

@@ -1,0 +1,35 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+/**
+ * HMAC-signed links for downloads that need no API key (spec: Authentication 6). The signature covers the
+ * resource kind, id, optional version and expiry, so a link cannot be moved to another file or extended.
+ */
+export type LinkVerdict = { ok: true } | { ok: false; code: 'forbidden' | 'file_expired' };
+
+export class LinkSigner {
+  private readonly key: Buffer;
+
+  constructor(serverSecret: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'quire signed links v1', 32));
+  }
+
+  sign(resource: string, expUnix: number): string {
+    return createHmac('sha256', this.key).update(`${resource}\n${expUnix}`).digest('hex');
+  }
+
+  /** Signature first (403 for a wrong one), then expiry (410). */
+  verify(resource: string, exp: string | undefined, sig: string | undefined, nowMs: number): LinkVerdict {
+    if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(sig))
+      return { ok: false, code: 'forbidden' };
+    const expected = Buffer.from(this.sign(resource, Number(exp)), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) return { ok: false, code: 'forbidden' };
+    if (Number(exp) * 1000 <= nowMs) return { ok: false, code: 'file_expired' };
+    return { ok: true };
+  }
+
+  /** `?exp=…&sig=…` for a resource valid until `expires`. */
+  query(resource: string, expires: Date, extra = ''): string {
+    const exp = Math.floor(expires.getTime() / 1000);
+    return `?${extra}exp=${exp}&sig=${this.sign(resource, exp)}`;
+  }
+}

@@ -1,0 +1,35 @@
+import { AppError } from '../shared/errors.js';
+import type { PdfRequest } from './schema.js';
+
+const METADATA_MAX_BYTES = 8 * 1024;
+
+/** The rules of POST /pdf that one field's schema cannot express (spec: POST /pdf rules 1, css, metadata). */
+export function checkPdfRequestRules(body: PdfRequest): void {
+  const hasTemplate = body.template_id !== undefined;
+  const hasHtml = body.html !== undefined;
+  if (hasTemplate && hasHtml)
+    throw new AppError('invalid_request', 'Send either "template_id" or "html", not both.');
+  if (!hasTemplate && !hasHtml && body.e_invoice === undefined) {
+    throw new AppError('invalid_request', 'Send one of "template_id" or "html" (or "e_invoice").');
+  }
+  if (body.css !== undefined && !hasHtml) {
+    throw new AppError(
+      'invalid_request',
+      hasTemplate ? '"css" cannot be used with "template_id".' : '"css" needs "html".',
+    );
+  }
+  if (body.template_version !== undefined && !hasTemplate) {
+    throw new AppError('invalid_request', '"template_version" needs "template_id".');
+  }
+  if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > METADATA_MAX_BYTES) {
+    throw new AppError('invalid_request', '"metadata" is larger than 8 KB as JSON.');
+  }
+}
+
+/** Spec: characters other than letters, digits, `.`, `_`, `-` become `-`; the extension is added. */
+export function sanitizeFilename(name: string, extension: '.pdf' | '.xml'): string {
+  let base = name.replace(/[^A-Za-z0-9._-]/g, '-');
+  if (base.toLowerCase().endsWith(extension)) base = base.slice(0, -extension.length);
+  if (base === '' || /^[.]+$/.test(base)) base = 'document';
+  return `${base}${extension}`;
+}

@@ -1,0 +1,72 @@
+import { type Static, Type } from 'typebox';
+import { DocumentSchema } from '../documents/present.js';
+import { Uuid } from '../http/schemas.js';
+
+const Length = Type.String({
+  description: 'Bare 0, or a non-negative decimal followed by mm, cm, in, px or pt',
+});
+
+export const PageOptionFields = {
+  mode: Type.Optional(Type.Union([Type.Literal('fast'), Type.Literal('print')])),
+  format: Type.Optional(
+    Type.Union([
+      Type.Union([Type.Literal('A4'), Type.Literal('A5'), Type.Literal('Letter'), Type.Literal('Legal')]),
+      Type.Object({ width: Length, height: Length }, { additionalProperties: false }),
+    ]),
+  ),
+  orientation: Type.Optional(Type.Union([Type.Literal('portrait'), Type.Literal('landscape')])),
+  margins: Type.Optional(
+    Type.String({ description: 'One to four lengths separated by single spaces, as CSS margin' }),
+  ),
+};
+
+const JsonObject = Type.Record(Type.String(), Type.Unknown());
+
+/** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */
+export const PdfRequestBody = Type.Object(
+  {
+    template_id: Type.Optional(Uuid),
+    template_version: Type.Optional(Type.Integer({ minimum: 1 })),
+    html: Type.Optional(Type.String({ minLength: 1 })),
+    css: Type.Optional(Type.String()),
+    data: Type.Optional(JsonObject),
+    merge_data: Type.Optional(JsonObject),
+    ...PageOptionFields,
+    filename: Type.Optional(Type.String({ maxLength: 100 })),
+    response: Type.Optional(Type.Union([Type.Literal('binary'), Type.Literal('url')])),
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
+    async: Type.Optional(Type.Boolean()),
+    test: Type.Optional(Type.Boolean()),
+    e_invoice: Type.Optional(JsonObject),
+  },
+  { additionalProperties: false },
+);
+
+export type PdfRequest = Static<typeof PdfRequestBody>;
+
+const WarningSchema = Type.Object({
+  code: Type.String(),
+  path: Type.Optional(Type.String()),
+  selector: Type.Optional(Type.String()),
+  page: Type.Optional(Type.Integer()),
+});
+
+/** The `response: url` answer: the Document plus the request-specific fields. */
+export const PdfUrlResponse = Type.Intersect([
+  DocumentSchema,
+  Type.Object({
+    filename: Type.String(),
+    metadata: Type.Union([JsonObject, Type.Null()]),
+    warnings: Type.Array(WarningSchema),
+    blocked_resources: Type.Array(Type.String()),
+    e_invoice: Type.Optional(
+      Type.Object({ standard: Type.String(), profile: Type.String(), xml_filename: Type.String() }),
+    ),
+  }),
+]);
+
+export const PdfQueuedResponse = Type.Object({
+  id: Type.String(),
+  status: Type.Literal('queued'),
+  created_at: Type.String(),
+});

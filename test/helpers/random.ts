@@ -1,0 +1,67 @@
+/** A small seeded PRNG (mulberry32) so property and fuzz tests are reproducible from their seed. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (max: number) => Math.floor(next() * max);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  return { next, int, pick };
+}
+
+export type Rng = ReturnType<typeof rng>;
+
+const STRINGS = [
+  '',
+  'a',
+  '0',
+  '-1',
+  '1e309',
+  'null',
+  'true',
+  '<p>x</p>',
+  '{{ x }}',
+  '💥',
+  '\u0000',
+  'A4',
+  'print',
+  '10mm',
+  '../../etc/passwd',
+  'x'.repeat(300),
+];
+
+/** A random JSON value, biased towards the shapes that break validators. */
+export function randomJson(r: Rng, depth = 0, keys: readonly string[] = []): unknown {
+  const kind = r.int(depth > 3 ? 6 : 9);
+  switch (kind) {
+    case 0:
+      return null;
+    case 1:
+      return r.next() < 0.5;
+    case 2:
+      return r.pick([0, -1, 1.5, 1e308, -0, 2 ** 53 + 1, 42]);
+    case 3:
+    case 4:
+      return r.pick(STRINGS);
+    case 5:
+      return r.int(10);
+    case 6:
+      return Array.from({ length: r.int(4) }, () => randomJson(r, depth + 1, keys));
+    default: {
+      const out: Record<string, unknown> = {};
+      const n = r.int(5);
+      for (let i = 0; i < n; i++) {
+        const key =
+          keys.length > 0 && r.next() < 0.7
+            ? r.pick(keys)
+            : r.pick(['__proto__', 'constructor', 'x', '', 'a.b', 'data']);
+        out[key] = randomJson(r, depth + 1, keys);
+      }
+      return out;
+    }
+  }
+}
