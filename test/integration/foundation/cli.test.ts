@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { api } from '../../helpers/server.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../../..');
+const bin = path.join(root, 'bin', 'quire.mjs');
+
+describe('the quire CLI against a running server process', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-'));
+  const env = {
+    ...process.env,
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_FROM_SOURCE: '1',
+    QUIRE_PORT: '0',
+    QUIRE_LOG_LEVEL: 'warn',
+    QUIRE_WORKERS: '0',
+  };
+  let server: ChildProcess;
+  let base = '';
+  let firstRunOutput = '';
+
+  const quire = async (...args: string[]) =>
+    (await run(process.execPath, [bin, ...args], { env, cwd: root })).stdout.trim();
+  const quireFails = async (...args: string[]) => {
+    try {
+      await run(process.execPath, [bin, ...args], { env, cwd: root });
+    } catch (err) {
+      return err as { code: number; stderr: string };
+    }
+    throw new Error(`quire ${args.join(' ')} should have failed`);
+  };
+
+  before(async () => {
+    server = spawn(process.execPath, [bin, 'serve'], {
+      env,
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    base = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${firstRunOutput}`)), 60_000);
+      server.stdout?.on('data', (chunk: Buffer) => {
+        firstRunOutput += chunk.toString();
+        const match = /serving (http:\/\/[^\s]+)\/v1/.exec(firstRunOutput);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+  });
+  after(async () => {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates a default team on first run and prints its keys once', async () => {
+    const live = /Live key: (qk_live_\w+)/.exec(firstRunOutput)?.[1];
+    const test = /Test key: (qk_test_\w+)/.exec(firstRunOutput)?.[1];
+    assert.ok(live && test, firstRunOutput);
+    const me = await api(base, 'GET', '/v1/me', { key: live });
+    assert.equal(me.status, 200);
+    assert.equal(me.json.team.plan, 'scale');
+  });
+
+  it('team create --json prints the contract JSON whose keys authenticate', async () => {
+    const out = JSON.parse(await quire('team', 'create', '--name', 'Acme', '--plan', 'growth', '--json'));
+    assert.deepEqual(Object.keys(out).sort(), ['keys', 'team']);
+    assert.deepEqual(Object.keys(out.team).sort(), ['id', 'name', 'plan']);
+    assert.equal(out.team.name, 'Acme');
+    assert.equal(out.team.plan, 'growth');
+    assert.match(out.keys.live, /^qk_live_/);
+    assert.match(out.keys.test, /^qk_test_/);
+    const me = await api(base, 'GET', '/v1/me', { key: out.keys.live });
+    assert.equal(me.status, 200);
+    assert.equal(me.json.team.id, out.team.id);
+    assert.equal((await api(base, 'GET', '/v1/me', { key: out.keys.test })).json.key.mode, 'test');
+  });
+
+  it('suspends, unsuspends, changes plan, lists, creates and revokes keys while the server runs', async () => {
+    const { team, keys } = JSON.parse(
+      await quire(
+        'team',
+        'create',
+        '--name',
+        'Beta',
+        '--plan',
+        'free',
+        '--email-verified',
+        '--email',
+        'a@b.example',
+        '--json',
+      ),
+    );
+    await quire('team', 'suspend', team.id);
+    assert.equal((await api(base, 'GET', '/v1/me', { key: keys.live })).status, 403);
+    await quire('team', 'unsuspend', team.id);
+    assert.equal((await api(base, 'GET', '/v1/me', { key: keys.live })).status, 200);
+    await quire('team', 'set-plan', team.id, 'pro');
+    assert.equal((await api(base, 'GET', '/v1/me', { key: keys.live })).json.plan.id, 'pro');
+    const list = JSON.parse(await quire('team', 'list', '--json'));
+    assert.ok(list.teams.some((t: { id: string; plan: string }) => t.id === team.id && t.plan === 'pro'));
+    const created = JSON.parse(await quire('key', 'create', '--team', team.id, '--mode', 'test', '--json'));
+    assert.match(created.key, /^qk_test_/);
+    assert.equal((await api(base, 'GET', '/v1/me', { key: created.key })).json.key.mode, 'test');
+    await quire('key', 'revoke', created.key);
+    assert.equal((await api(base, 'GET', '/v1/me', { key: created.key })).status, 401);
+    await quire('key', 'revoke', keys.live.slice(0, 12));
+    assert.equal((await api(base, 'GET', '/v1/me', { key: keys.live })).status, 401);
+  });
+
+  it('refuses bad arguments with exit code 2 and a message', async () => {
+    const badPlan = await quireFails('team', 'create', '--name', 'X', '--plan', 'gold', '--json');
+    assert.equal(badPlan.code, 2);
+    assert.match(badPlan.stderr, /plan/);
+    assert.equal((await quireFails('team', 'suspend', '00000000-0000-4000-8000-000000000000')).code, 2);
+    assert.equal((await quireFails('key', 'create', '--team', 'x', '--mode', 'root')).code, 2);
+  });
+
+  it('shuts down gracefully on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+});
