@@ -4,7 +4,7 @@
  * defaulted; amounts are exact `Decimal`s (never binary floats) rounded as the spec states, so the
  * XML and the readable PDF print the same numbers (`.toFixed(2)` for amounts).
  */
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 export const STANDARDS = ['factur-x', 'zugferd', 'xrechnung-cii', 'xrechnung-ubl'] as const;
 export type Standard = (typeof STANDARDS)[number];
