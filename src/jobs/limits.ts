@@ -1,0 +1,55 @@
+import type { Plan } from '../accounts/plans.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Db } from '../storage/db.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Background-work limits, checked when queued (spec: Limits, background work): jobs waiting or rendering at
+ * once (`open_jobs`) and test-mode jobs queued in 24 hours (`test_jobs_per_day`). `rate_limited` with
+ * `details.limit` and `details.max`, and no Retry-After.
+ *
+ * Call inside the transaction that inserted the new jobs, after inserting them: the insert took the write
+ * lock, so the counts include them and no concurrent enqueue can slip past the limit.
+ */
+export async function assertWithinJobLimits(
+  trx: Db,
+  clock: Clock,
+  input: { plan: Plan; teamId: string; test: boolean },
+): Promise<void> {
+  const open = await countJobs(trx, input.teamId, (q) => q.where('status', 'in', ['queued', 'running']));
+  if (open > input.plan.open_jobs) {
+    throw new AppError(
+      'rate_limited',
+      `The team already has ${input.plan.open_jobs} background jobs waiting or rendering.`,
+      { limit: 'open_jobs', max: input.plan.open_jobs },
+    );
+  }
+  if (!input.test) return;
+  const since = new Date(clock.now().getTime() - DAY_MS).toISOString();
+  const recent = await countJobs(trx, input.teamId, (q) =>
+    q.where('test', '=', 1).where('created_at', '>', since),
+  );
+  if (recent > input.plan.test_jobs_per_day) {
+    throw new AppError(
+      'rate_limited',
+      `At most ${input.plan.test_jobs_per_day} test-mode background jobs can be queued per 24 hours.`,
+      { limit: 'test_jobs_per_day', max: input.plan.test_jobs_per_day },
+    );
+  }
+}
+
+type JobsQuery = ReturnType<typeof baseQuery>;
+
+function baseQuery(db: Db, teamId: string) {
+  return db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId);
+}
+
+async function countJobs(db: Db, teamId: string, filter: (q: JobsQuery) => JobsQuery): Promise<number> {
+  const row = await filter(baseQuery(db, teamId)).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

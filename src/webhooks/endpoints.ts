@@ -1,0 +1,150 @@
+import type { Clock } from '../shared/clock.js';
+import { newId } from '../shared/ids.js';
+import type { Db } from '../storage/db.js';
+import type { EventType } from './events.js';
+import type { SecretBox } from './secret-box.js';
+import { generateWebhookSecret, secretPrefix } from './signing.js';
+import type { WebhookEndpointsTable } from './tables.js';
+
+/** Endpoint storage: one team and key mode at a time (spec: mode separation, `webhook_not_found`). */
+export type EndpointRow = WebhookEndpointsTable;
+export type KeyMode = 'live' | 'test';
+
+export const MAX_ENDPOINTS_PER_TEAM = 10;
+/** A rotated-out secret still signs deliveries for this long (spec: Delivery 2). */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export async function countEndpoints(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listEndpoints(db: Db, teamId: string, mode: KeyMode): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('mode', '=', mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findEndpoint(
+  db: Db,
+  teamId: string,
+  mode: KeyMode,
+  id: string,
+): Promise<EndpointRow | null> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('mode', '=', mode)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Creates an enabled endpoint; the returned secret is the only clear copy (stored sealed). */
+export async function insertEndpoint(
+  db: Db,
+  clock: Clock,
+  box: SecretBox,
+  input: { teamId: string; mode: KeyMode; url: string; events: EventType[]; description: string | null },
+): Promise<{ row: EndpointRow; secret: string }> {
+  const now = clock.now().toISOString();
+  const secret = generateWebhookSecret();
+  const row: EndpointRow = {
+    id: newId(),
+    team_id: input.teamId,
+    mode: input.mode,
+    url: input.url,
+    description: input.description,
+    events_json: JSON.stringify(input.events),
+    status: 'enabled',
+    disabled_reason: null,
+    secret_sealed: box.seal(secret),
+    secret_prefix: secretPrefix(secret),
+    previous_secret_sealed: null,
+    previous_secret_until: null,
+    failing_since: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('webhook_endpoints').values(row).execute();
+  return { row, secret };
+}
+
+export async function updateEndpointRow(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<EndpointRow, 'id' | 'team_id' | 'mode' | 'created_at'>>,
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+/** New secret; the old one keeps signing (second `v1=`) for 24 hours. */
+export async function rotateSecret(
+  db: Db,
+  clock: Clock,
+  box: SecretBox,
+  row: EndpointRow,
+): Promise<{ row: EndpointRow; secret: string }> {
+  const now = clock.now();
+  const secret = generateWebhookSecret();
+  const changes = {
+    secret_sealed: box.seal(secret),
+    secret_prefix: secretPrefix(secret),
+    previous_secret_sealed: row.secret_sealed,
+    previous_secret_until: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await updateEndpointRow(db, row.id, changes);
+  return { row: { ...row, ...changes }, secret };
+}
+
+/** Deletes the endpoint with its delivery log; events no other delivery refers to go too. */
+export async function deleteEndpoint(db: Db, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+    await deleteOrphanEvents(trx);
+  });
+}
+
+export async function deleteOrphanEvents(db: Db): Promise<void> {
+  await db
+    .deleteFrom('webhook_events')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries')
+            .select('webhook_deliveries.id')
+            .whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** The secrets that sign a delivery now: current first, plus the previous one within 24 h of a rotation. */
+export function signingSecrets(row: EndpointRow, box: SecretBox, now: Date): string[] {
+  const secrets = [box.open(row.secret_sealed)];
+  if (
+    row.previous_secret_sealed &&
+    row.previous_secret_until &&
+    Date.parse(row.previous_secret_until) > now.getTime()
+  ) {
+    secrets.push(box.open(row.previous_secret_sealed));
+  }
+  return secrets;
+}
+
+export function endpointEvents(row: EndpointRow): EventType[] {
+  return JSON.parse(row.events_json) as EventType[];
+}

@@ -1,0 +1,34 @@
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import { type EventDocument, pdfEventData } from './events.js';
+import { type RecordedEvent, recordEvent } from './outbox.js';
+
+/**
+ * pdf.created / pdf.failed for one document, for direct and background renders alike (spec: Events,
+ * "emitted by POST /pdf direct and async", never by previews). Call inside the transaction that stores the
+ * document's final state. Test documents go to test endpoints, live ones to live endpoints.
+ */
+export async function recordPdfEvent(
+  trx: Db,
+  clock: Clock,
+  input: {
+    type: 'pdf.created' | 'pdf.failed';
+    teamId: string;
+    test: boolean;
+    /** The spec's Document object as GET /pdf/<id> shows it. */
+    document: EventDocument;
+    filename: string;
+    metadata: Record<string, unknown> | null;
+    batchId: string | null;
+    /** Only for a background PDF that failed before rendering. */
+    errorMessage?: string;
+  },
+): Promise<RecordedEvent> {
+  const data = pdfEventData(input.document, {
+    filename: input.filename,
+    metadata: input.metadata,
+    batchId: input.batchId,
+    ...(input.errorMessage === undefined ? {} : { errorMessage: input.errorMessage }),
+  });
+  return recordEvent(trx, clock, { teamId: input.teamId, livemode: !input.test, type: input.type, data });
+}

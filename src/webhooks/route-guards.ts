@@ -1,0 +1,53 @@
+import type { AuthContext } from '../http/auth-context.js';
+import type { RateCounter } from '../http/rate-limiter.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Db } from '../storage/db.js';
+import { type EndpointRow, findEndpoint } from './endpoints.js';
+import { checkWebhookUrl, type Resolver } from './url-policy.js';
+
+/** Checks the webhook routes share (spec: Webhook endpoints; Errors; Limits). */
+
+export function requireWebhooksPlan(auth: AuthContext): void {
+  if (!auth.plan.webhooks) {
+    throw new AppError('feature_not_available', `The ${auth.plan.name} plan does not include webhooks.`);
+  }
+}
+
+/** The caller's endpoint in its key's mode; another mode's endpoint does not exist for it. */
+export async function endpointOf(db: Db, auth: AuthContext, id: string): Promise<EndpointRow> {
+  const row = await findEndpoint(db, auth.team.id, auth.mode, id);
+  if (!row) throw new AppError('webhook_not_found', `No webhook endpoint ${id} for this ${auth.mode} key.`);
+  return row;
+}
+
+/** A refused target is `invalid_request` with `details.field` and `details.reason`. */
+export async function acceptedUrl(
+  raw: string,
+  options: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<string> {
+  const verdict = await checkWebhookUrl(raw, options);
+  if (!verdict.ok) {
+    throw new AppError('invalid_request', verdict.message, { field: 'url', reason: verdict.reason });
+  }
+  return verdict.url;
+}
+
+export const WEBHOOK_SENDS_PER_MINUTE = 10;
+
+/** Test events plus manual retries: 10 per minute per endpoint (spec: Limits). */
+export function spendWebhookSend(rate: RateCounter, clock: Clock, endpointId: string): void {
+  const hit = rate.hit(
+    `webhook-sends:${endpointId}`,
+    WEBHOOK_SENDS_PER_MINUTE,
+    60_000,
+    clock.now().getTime(),
+  );
+  if (hit.allowed) return;
+  throw new AppError(
+    'rate_limited',
+    `At most ${WEBHOOK_SENDS_PER_MINUTE} test events and retries per minute per endpoint.`,
+    { reason: 'webhook_sends' },
+    { 'retry-after': String(hit.resetSeconds) },
+  );
+}

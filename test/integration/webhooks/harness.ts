@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PlanId } from '../../../src/accounts/plans.js';
+import { createApiKey, createTeam } from '../../../src/accounts/teams.js';
+import { type BuiltApp, buildApp } from '../../../src/app.js';
+import { type Config, loadConfig } from '../../../src/config/config.js';
+import type { EmailMessage, EmailSender } from '../../../src/email/sender.js';
+import { createAuthHook } from '../../../src/http/auth-hook.js';
+import { type Background, startBackground } from '../../../src/jobs/background.js';
+import { JobRegistry } from '../../../src/jobs/worker.js';
+import { ManualClock } from '../../../src/shared/clock.js';
+import { recordPdfEvent } from '../../../src/webhooks/pdf-events.js';
+import { registerWebhookRoutes } from '../../../src/webhooks/routes.js';
+import { createSecretBox } from '../../../src/webhooks/secret-box.js';
+import type { Resolver } from '../../../src/webhooks/url-policy.js';
+
+/**
+ * The real app (real SQLite, real HTTP) with the webhook routes and the background loop wired the way
+ * src/app.ts is expected to wire them, on a manual clock so hours pass without sleeping.
+ */
+export interface Harness {
+  base: string;
+  built: BuiltApp;
+  clock: ManualClock;
+  background: Background;
+  emails: EmailMessage[];
+  team(plan?: PlanId): Promise<{ id: string; live: string; test: string }>;
+  /** Emits pdf.created for a made-up document of the team, as a render would. */
+  emit(teamId: string, options?: { test?: boolean; type?: 'pdf.created' | 'pdf.failed' }): Promise<string>;
+  /** Lets the delivery loop send everything due now and waits for it. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  overrides: Partial<Config> = {},
+  options: { resolve?: Resolver } = {},
+): Promise<Harness> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-'));
+  const config = loadConfig(
+    {},
+    { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', allowPrivateWebhooks: true, ...overrides },
+  );
+  const clock = new ManualClock(Date.now());
+  const built = await buildApp(config, { clock });
+  const { db, plans, rate, serverSecret } = built.services;
+  const emails: EmailMessage[] = [];
+  const email: EmailSender = {
+    send: async (m) => {
+      emails.push(m);
+      return { ok: true, transport: 'log' };
+    },
+    close: () => {},
+  };
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  // Long poll: the tests drive the loop with settle() so nothing happens between clock moves.
+  const background = startBackground({
+    db,
+    clock,
+    config,
+    serverSecret,
+    registry: new JobRegistry(),
+    email,
+    log,
+    workers: 0,
+    pollMs: 60_000,
+  });
+  await built.app.register(
+    async (v1) => {
+      v1.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
+      registerWebhookRoutes(v1, {
+        db,
+        clock,
+        rate,
+        box: createSecretBox(serverSecret),
+        allowPrivate: config.allowPrivateWebhooks,
+        resolve: options.resolve,
+        wakeDeliveries: () => background.wakeDeliveries(),
+      });
+    },
+    { prefix: '/v1' },
+  );
+  await built.app.listen({ host: '127.0.0.1', port: 0 });
+  let docs = 0;
+  return {
+    base: built.services.publicUrl(),
+    built,
+    clock,
+    background,
+    emails,
+    async team(plan = 'growth') {
+      const team = await createTeam(db, clock, {
+        name: `Team ${plan}`,
+        plan,
+        email: 'owner@example.com',
+        emailVerified: true,
+      });
+      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
+      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+      return { id: team.id, live: live.key, test: test.key };
+    },
+    async emit(teamId, opts = {}) {
+      docs += 1;
+      const recorded = await db.transaction().execute((trx) =>
+        recordPdfEvent(trx, clock, {
+          type: opts.type ?? 'pdf.created',
+          teamId,
+          test: opts.test ?? false,
+          document: {
+            id: `00000000-0000-4000-8000-${String(docs).padStart(12, '0')}`,
+            status: 'succeeded',
+            pages: 1,
+          },
+          filename: `doc-${docs}.pdf`,
+          metadata: { n: docs },
+          batchId: null,
+        }),
+      );
+      return recorded.envelope.id;
+    },
+    async settle() {
+      background.wakeDeliveries();
+      await background.dispatcher.idle();
+    },
+    async close() {
+      await background.stop();
+      await built.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A real HTTP webhook receiver on loopback that records every request with its raw body. */
+export interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  rawBody: string;
+}
+
+export type Behaviour = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  received: Received,
+) => void | Promise<void>;
+
+export interface Receiver {
+  url(path?: string): string;
+  received: Received[];
+  /** Requests currently being answered, and the most at once. */
+  inFlight: number;
+  maxInFlight: number;
+  behave(behaviour: Behaviour): void;
+  close(): Promise<void>;
+}
+
+export const answer =
+  (status: number, body = 'ok'): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+  };
+
+export async function startReceiver(): Promise<Receiver> {
+  let behaviour: Behaviour = answer(200);
+  const state = { inFlight: 0, maxInFlight: 0 };
+  const received: Received[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const entry: Received = {
+      path: req.url ?? '/',
+      headers: req.headers,
+      rawBody: Buffer.concat(chunks).toString('utf8'),
+    };
+    received.push(entry);
+    state.inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    res.on('close', () => {
+      state.inFlight -= 1;
+    });
+    try {
+      await behaviour(req, res, entry);
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
+    received,
+    get inFlight() {
+      return state.inFlight;
+    },
+    get maxInFlight() {
+      return state.maxInFlight;
+    },
+    behave(next) {
+      behaviour = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
