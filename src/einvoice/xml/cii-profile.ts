@@ -1,0 +1,48 @@
+import type { Profile } from '../model.js';
+
+/**
+ * How much of EN 16931 a CII profile carries. Factur-X 1.0 nests them: MINIMUM (totals only) ⊂
+ * BASIC WL (no lines) ⊂ BASIC (lines, no contacts/item ids) ⊂ EN 16931 (= EXTENDED and XRechnung for
+ * the fields Quire emits). The Factur-X XSD of each profile rejects elements of a higher level.
+ */
+export const CiiLevel = { Minimum: 0, BasicWl: 1, Basic: 2, Comfort: 3 } as const;
+export type CiiLevel = (typeof CiiLevel)[keyof typeof CiiLevel];
+
+export interface CiiProfileRules {
+  level: CiiLevel;
+  /** BT-24 specification identifier. */
+  guidelineId: string;
+  /** BT-23 business process, XRechnung only (as KoSIT's examples). */
+  businessProcess?: string;
+  /** BR-DE-14: the VAT breakdown of category O states rate 0. */
+  xrechnung: boolean;
+}
+
+export const PEPPOL_BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+export const XRECHNUNG_3_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+
+const RULES: Record<Profile, CiiProfileRules> = {
+  minimum: { level: CiiLevel.Minimum, guidelineId: 'urn:factur-x.eu:1p0:minimum', xrechnung: false },
+  'basic-wl': { level: CiiLevel.BasicWl, guidelineId: 'urn:factur-x.eu:1p0:basicwl', xrechnung: false },
+  basic: {
+    level: CiiLevel.Basic,
+    guidelineId: 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
+    xrechnung: false,
+  },
+  en16931: { level: CiiLevel.Comfort, guidelineId: 'urn:cen.eu:en16931:2017', xrechnung: false },
+  extended: {
+    level: CiiLevel.Comfort,
+    guidelineId: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',
+    xrechnung: false,
+  },
+  xrechnung: {
+    level: CiiLevel.Comfort,
+    guidelineId: XRECHNUNG_3_ID,
+    businessProcess: PEPPOL_BILLING_PROCESS,
+    xrechnung: true,
+  },
+};
+
+export function ciiRules(profile: Profile): CiiProfileRules {
+  return RULES[profile];
+}

@@ -1,0 +1,86 @@
+import { create } from 'xmlbuilder2';
+import type { PreparedEInvoice, Profile } from '../model.js';
+import { ciiLine, dateTime } from './cii-lines.js';
+import { ciiParty, ciiShipTo } from './cii-parties.js';
+import { CiiLevel, type CiiProfileRules, ciiRules } from './cii-profile.js';
+import { ciiSettlement } from './cii-settlement.js';
+import { leaf, type Node } from './xml-text.js';
+
+const NAMESPACES = {
+  'xmlns:rsm': 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+  'xmlns:qdt': 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
+  'xmlns:ram': 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+  'xmlns:udt': 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
+};
+
+/**
+ * UN/CEFACT CrossIndustryInvoice D16B for a Factur-X/ZUGFeRD profile or XRechnung CII (SPEC
+ * "E-invoices"). Each profile emits only the elements its Factur-X XSD allows, in XSD sequence.
+ */
+export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
+  const rules = ciiRules(profile);
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const root = doc.ele('rsm:CrossIndustryInvoice', NAMESPACES);
+  context(root, rules);
+  exchangedDocument(root, prepared, rules);
+  const tx = root.ele('rsm:SupplyChainTradeTransaction');
+  if (rules.level >= CiiLevel.Basic) for (const line of prepared.lines) ciiLine(tx, line, rules);
+  agreement(tx, prepared, rules);
+  delivery(tx, prepared, rules);
+  ciiSettlement(tx, prepared, rules);
+  return doc.end({ prettyPrint: true });
+}
+
+function context(root: Node, rules: CiiProfileRules): void {
+  const ctx = root.ele('rsm:ExchangedDocumentContext');
+  if (rules.businessProcess) {
+    leaf(ctx.ele('ram:BusinessProcessSpecifiedDocumentContextParameter'), 'ram:ID', rules.businessProcess);
+  }
+  leaf(ctx.ele('ram:GuidelineSpecifiedDocumentContextParameter'), 'ram:ID', rules.guidelineId);
+}
+
+/** BT-1 number, BT-3 type code, BT-2 issue date, BG-1 notes (not in MINIMUM). */
+function exchangedDocument(root: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
+  const d = root.ele('rsm:ExchangedDocument');
+  leaf(d, 'ram:ID', p.invoice.number);
+  leaf(d, 'ram:TypeCode', p.invoice.type_code);
+  dateTime(d, 'ram:IssueDateTime', p.invoice.issue_date);
+  if (rules.level < CiiLevel.BasicWl) return;
+  for (const note of p.invoice.notes) leaf(d.ele('ram:IncludedNote'), 'ram:Content', note);
+}
+
+/**
+ * HeaderTradeAgreementType order: BuyerReference, Seller, Buyer, SellerOrderReferencedDocument,
+ * BuyerOrderReferencedDocument, ContractReferencedDocument, SpecifiedProcuringProject.
+ */
+function agreement(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
+  const inv = p.invoice;
+  const a = tx.ele('ram:ApplicableHeaderTradeAgreement');
+  leaf(a, 'ram:BuyerReference', inv.buyer_reference);
+  ciiParty(a, 'ram:SellerTradeParty', inv.seller, 'seller', rules);
+  ciiParty(a, 'ram:BuyerTradeParty', inv.buyer, 'buyer', rules);
+  const comfort = rules.level >= CiiLevel.Comfort;
+  if (comfort) reference(a, 'ram:SellerOrderReferencedDocument', inv.sales_order_reference);
+  reference(a, 'ram:BuyerOrderReferencedDocument', inv.purchase_order_reference);
+  if (rules.level >= CiiLevel.BasicWl) reference(a, 'ram:ContractReferencedDocument', inv.contract_reference);
+  if (comfort && inv.project_reference) {
+    const project = a.ele('ram:SpecifiedProcuringProject');
+    leaf(project, 'ram:ID', inv.project_reference);
+    // BT-11 has no name of its own; the CII XSD requires one (EN 16931-3-3 maps it to "Project reference").
+    leaf(project, 'ram:Name', 'Project reference');
+  }
+}
+
+function reference(parent: Node, name: string, id: string | undefined): void {
+  if (id) leaf(parent.ele(name), 'ram:IssuerAssignedID', id);
+}
+
+/** BG-13 deliver-to and BT-72 delivery date; MINIMUM keeps the mandatory element empty. */
+function delivery(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
+  const d = tx.ele('ram:ApplicableHeaderTradeDelivery');
+  if (rules.level < CiiLevel.BasicWl) return;
+  if (p.invoice.delivery) ciiShipTo(d, p.invoice.delivery);
+  if (p.invoice.delivery_date) {
+    dateTime(d.ele('ram:ActualDeliverySupplyChainEvent'), 'ram:OccurrenceDateTime', p.invoice.delivery_date);
+  }
+}

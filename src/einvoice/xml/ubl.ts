@@ -1,0 +1,111 @@
+import { create } from 'xmlbuilder2';
+import type { PreparedEInvoice } from '../model.js';
+import { PEPPOL_BILLING_PROCESS, XRECHNUNG_3_ID } from './cii-profile.js';
+import { paymentGroups } from './payment-groups.js';
+import { ublLine } from './ubl-lines.js';
+import { ublDelivery, ublParty } from './ubl-parties.js';
+import {
+  ublDocAllowanceCharge,
+  ublMonetaryTotal,
+  ublPaymentMeans,
+  ublPaymentTerms,
+  ublTaxTotal,
+} from './ubl-settlement.js';
+import { leaf, type Node } from './xml-text.js';
+
+/** UNTDID 1001 credit-note codes: written as a UBL CreditNote document (EN 16931-3-2). */
+export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
+  '81',
+  '83',
+  '261',
+  '262',
+  '296',
+  '308',
+  '381',
+  '396',
+  '420',
+  '458',
+  '532',
+]);
+
+const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
+const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
+
+/** UBL 2.1 Invoice, or CreditNote for credit-note type codes, as XRechnung 3.0 (SPEC "E-invoices"). */
+export function buildUbl(prepared: PreparedEInvoice): string {
+  const creditNote = CREDIT_NOTE_TYPE_CODES.has(prepared.invoice.type_code);
+  const docName = creditNote ? 'CreditNote' : 'Invoice';
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const root = doc.ele(`ubl:${docName}`, {
+    'xmlns:ubl': `urn:oasis:names:specification:ubl:schema:xsd:${docName}-2`,
+    'xmlns:cac': CAC,
+    'xmlns:cbc': CBC,
+  });
+  header(root, prepared, creditNote);
+  references(root, prepared, creditNote);
+  parties(root, prepared);
+  ublPaymentMeans(root, prepared, creditNote);
+  ublPaymentTerms(root, prepared);
+  const currency = prepared.invoice.currency;
+  for (const a of prepared.docAllowances) ublDocAllowanceCharge(root, a, false, currency);
+  for (const c of prepared.docCharges) ublDocAllowanceCharge(root, c, true, currency);
+  ublTaxTotal(root, prepared);
+  ublMonetaryTotal(root, prepared);
+  for (const line of prepared.lines) ublLine(root, line, currency, creditNote);
+  return doc.end({ prettyPrint: true });
+}
+
+/** CustomizationID … BuyerReference, InvoicePeriod in the Invoice/CreditNote sequence. */
+function header(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
+  const inv = p.invoice;
+  leaf(root, 'cbc:CustomizationID', XRECHNUNG_3_ID);
+  leaf(root, 'cbc:ProfileID', PEPPOL_BILLING_PROCESS);
+  leaf(root, 'cbc:ID', inv.number);
+  leaf(root, 'cbc:IssueDate', inv.issue_date);
+  if (!creditNote) leaf(root, 'cbc:DueDate', inv.payment?.due_date);
+  leaf(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', inv.type_code);
+  for (const note of inv.notes) leaf(root, 'cbc:Note', note);
+  leaf(root, 'cbc:DocumentCurrencyCode', inv.currency);
+  leaf(root, 'cbc:BuyerReference', inv.buyer_reference);
+  if (inv.billing_period) {
+    const period = root.ele('cac:InvoicePeriod');
+    leaf(period, 'cbc:StartDate', inv.billing_period.start);
+    leaf(period, 'cbc:EndDate', inv.billing_period.end);
+  }
+}
+
+/** BT-13/14 order, BG-3 preceding invoice, BT-12 contract, BT-11 project. */
+function references(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
+  const inv = p.invoice;
+  if (inv.purchase_order_reference || inv.sales_order_reference) {
+    const order = root.ele('cac:OrderReference');
+    // cbc:ID is mandatory in UBL; EN 16931-3-2 writes "NA" when only the sales order (BT-14) is known.
+    leaf(order, 'cbc:ID', inv.purchase_order_reference ?? 'NA');
+    leaf(order, 'cbc:SalesOrderID', inv.sales_order_reference);
+  }
+  if (inv.preceding_invoice) {
+    const ref = root.ele('cac:BillingReference').ele('cac:InvoiceDocumentReference');
+    leaf(ref, 'cbc:ID', inv.preceding_invoice.number);
+    leaf(ref, 'cbc:IssueDate', inv.preceding_invoice.issue_date);
+  }
+  if (inv.contract_reference)
+    leaf(root.ele('cac:ContractDocumentReference'), 'cbc:ID', inv.contract_reference);
+  if (!inv.project_reference) return;
+  if (creditNote) {
+    // A CreditNote has no ProjectReference; EN 16931-3-2 puts BT-11 in a document reference typed 50.
+    const ref = root.ele('cac:AdditionalDocumentReference');
+    leaf(ref, 'cbc:ID', inv.project_reference);
+    leaf(ref, 'cbc:DocumentTypeCode', '50');
+  } else {
+    leaf(root.ele('cac:ProjectReference'), 'cbc:ID', inv.project_reference);
+  }
+}
+
+function parties(root: Node, p: PreparedEInvoice): void {
+  const inv = p.invoice;
+  const creditorId =
+    inv.payment && paymentGroups(inv.payment).directDebit ? inv.payment.creditor_id : undefined;
+  ublParty(root, 'cac:AccountingSupplierParty', inv.seller, 'seller', creditorId);
+  ublParty(root, 'cac:AccountingCustomerParty', inv.buyer, 'buyer');
+  ublDelivery(root, inv.delivery, inv.delivery_date);
+}
