@@ -1,0 +1,69 @@
+import { type LostContent, scanLayout } from './layout-scan.js';
+import { bodyBand, findOverflow, type OverflowHit } from './overflow-scan.js';
+import type { PageBox } from './page-box.js';
+import { pageAt } from './pager.js';
+import { selectorOf } from './selector.js';
+
+export interface AnalysisResult {
+  lost: LostContent | null;
+  overflow: OverflowHit[];
+}
+
+/** Native print layout (runs inside the page, viewport = page area, print media emulated). */
+export async function analyzeNative(box: PageBox, scanOverflow: boolean): Promise<AnalysisResult> {
+  await document.fonts.ready;
+  const scan = scanLayout(box.height - box.margin.top - box.margin.bottom);
+  if (scan.lost || !scanOverflow) return { lost: scan.lost, overflow: [] };
+  // The viewport starts at the page area's left edge; the paper starts one left margin before it.
+  const band = bodyBand(-box.margin.left, box.width - box.margin.left);
+  const hits: OverflowHit[] = [];
+  const pageOf = (_el: Element, rect: DOMRect) => pageAt(scan.geometry, rect.top + window.scrollY);
+  for (const child of Array.from(document.body.children)) findOverflow(child, band, pageOf, hits);
+  return { lost: null, overflow: hits };
+}
+
+/** After Paged.js laid out `.pagedjs_page` boxes: overflow per page, and source boxes it dropped. */
+export function analyzePaged(): AnalysisResult {
+  const pages = Array.from(document.querySelectorAll('.pagedjs_page'));
+  const hits: OverflowHit[] = [];
+  pages.forEach((page, index) => {
+    const rect = page.getBoundingClientRect();
+    const band = { left: rect.left, right: rect.right };
+    for (const area of Array.from(page.querySelectorAll('.pagedjs_page_content > div'))) {
+      for (const child of Array.from(area.children)) findOverflow(child, band, () => index + 1, hits);
+    }
+  });
+  return { lost: droppedByPolyfill(pages), overflow: hits };
+}
+
+interface PagedGlobal {
+  PagedPolyfill?: { chunker?: { source?: ParentNode } };
+}
+
+/**
+ * Paged.js silently drops boxes it cannot lay out (pagedjs issue #351): every source element carries a
+ * `data-ref`, so one missing from all pages is content lost. Named at the page after its last
+ * rendered ancestor.
+ */
+export function droppedByPolyfill(pages: Element[]): LostContent | null {
+  const source = (window as unknown as PagedGlobal).PagedPolyfill?.chunker?.source;
+  if (!source) return null;
+  const rendered = new Map<string, number>();
+  pages.forEach((page, index) => {
+    for (const el of Array.from(page.querySelectorAll('[data-ref]')))
+      rendered.set(el.getAttribute('data-ref')!, index + 1);
+  });
+  for (const el of Array.from(source.querySelectorAll('[data-ref]'))) {
+    if (rendered.has(el.getAttribute('data-ref')!)) continue;
+    let page = 1;
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const at = rendered.get(up.getAttribute('data-ref') ?? '');
+      if (at) {
+        page = at;
+        break;
+      }
+    }
+    return { selector: selectorOf(el), page, kind: 'unbreakable' };
+  }
+  return null;
+}

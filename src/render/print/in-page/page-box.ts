@@ -1,0 +1,99 @@
+/**
+ * The default page box the document prints on (runs inside the page): the request's page options
+ * injected as the first `@page` rule, overridden by the document's own unnamed `@page` rules in
+ * cascade order (print-mode rule: the document's `@page` wins, see README.md). CSS px (96 per inch).
+ */
+export interface PageBox {
+  width: number;
+  height: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+}
+
+/** Named sizes of CSS Paged Media (`size: A4 landscape`), portrait, in mm. */
+export function namedSizeMm(name: string): [number, number] | undefined {
+  const sizes: Record<string, [number, number]> = {
+    a3: [297, 420],
+    a4: [210, 297],
+    a5: [148, 210],
+    a6: [105, 148],
+    b4: [250, 353],
+    b5: [176, 250],
+    letter: [215.9, 279.4],
+    legal: [215.9, 355.6],
+    ledger: [279.4, 431.8],
+  };
+  return sizes[name];
+}
+
+export function toPx(length: string, probe: HTMLElement): number | null {
+  probe.style.width = '';
+  probe.style.width = length;
+  if (probe.style.width === '') return null;
+  return probe.getBoundingClientRect().width;
+}
+
+/** Applies one `size` value to the box; `auto` and unknown values keep the current size. */
+export function applySize(box: PageBox, value: string, probe: HTMLElement): void {
+  const words = value.trim().toLowerCase().split(/\s+/);
+  let landscape: boolean | null = null;
+  const lengths: number[] = [];
+  for (const word of words) {
+    const named = namedSizeMm(word);
+    if (named) [box.width, box.height] = [(named[0] * 96) / 25.4, (named[1] * 96) / 25.4];
+    else if (word === 'landscape' || word === 'portrait') landscape = word === 'landscape';
+    else {
+      const px = toPx(word, probe);
+      if (px !== null) lengths.push(px);
+    }
+  }
+  if (lengths.length > 0) [box.width, box.height] = [lengths[0]!, lengths[1] ?? lengths[0]!];
+  const isLandscape = box.width > box.height;
+  if (landscape !== null && landscape !== isLandscape) [box.width, box.height] = [box.height, box.width];
+}
+
+/** Margins in `%` refer to the page box's width (left/right) and height (top/bottom). */
+export function applyMargins(box: PageBox, style: CSSStyleDeclaration, probe: HTMLElement): void {
+  const sides = ['top', 'right', 'bottom', 'left'] as const;
+  for (const side of sides) {
+    const value = style.getPropertyValue(`margin-${side}`).trim();
+    if (!value) continue;
+    const base = side === 'top' || side === 'bottom' ? box.height : box.width;
+    const px = value.endsWith('%') ? (Number.parseFloat(value) / 100) * base : toPx(value, probe);
+    if (px !== null && Number.isFinite(px)) box.margin[side] = px;
+  }
+}
+
+export function unnamedPageRules(rules: CSSRuleList, out: CSSPageRule[]): CSSPageRule[] {
+  for (const rule of Array.from(rules)) {
+    if (rule instanceof CSSPageRule && rule.selectorText.trim() === '') out.push(rule);
+    else if (rule instanceof CSSMediaRule && window.matchMedia(rule.conditionText).matches) {
+      unnamedPageRules(rule.cssRules, out);
+    }
+  }
+  return out;
+}
+
+export function measurePageBox(): PageBox {
+  const box: PageBox = { width: 794, height: 1123, margin: { top: 0, right: 0, bottom: 0, left: 0 } };
+  const probe = document.createElement('div');
+  probe.style.cssText = 'position:absolute;visibility:hidden;height:0;padding:0;border:0';
+  document.documentElement.appendChild(probe);
+  try {
+    for (const sheet of Array.from(document.styleSheets)) {
+      let rules: CSSRuleList;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        continue; // a cross-origin sheet cannot be read; its @page rules are not seen
+      }
+      for (const rule of unnamedPageRules(rules, [])) {
+        const size = rule.style.getPropertyValue('size');
+        if (size) applySize(box, size, probe);
+        applyMargins(box, rule.style, probe);
+      }
+    }
+  } finally {
+    probe.remove();
+  }
+  return box;
+}

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { registerRepeatedTableHeaders } from './in-page/repeat-table-headers.js';
+
+let cachedSource: string | undefined;
+
+/** Paged.js 0.4.3's polyfill from node_modules, read once; it is injected locally, never fetched. */
+export function polyfillSource(): string {
+  if (cachedSource === undefined) {
+    const entry = createRequire(import.meta.url).resolve('pagedjs');
+    const root = dirname(dirname(entry));
+    cachedSource = readFileSync(join(root, 'dist', 'paged.polyfill.min.js'), 'utf8');
+  }
+  return cachedSource;
+}
+
+/**
+ * Lays the loaded document out into `.pagedjs_page` boxes. `auto: false` so the layout starts only
+ * after fonts and images were awaited by the pipeline; Paged.js does not repeat `<thead>` on
+ * continuation pages, so a handler does (Chromium's own print path does too).
+ */
+export async function layOutWithPolyfill(page: Page): Promise<void> {
+  // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
+  const setup = `window.PagedConfig = { auto: false }; var __name = (f) => f;`;
+  const handler = `(${registerRepeatedTableHeaders.toString()})();`;
+  // Paged.js wraps the body into a template before it reads style sheets, so styles written in the
+  // body (every HTML fragment) would be skipped: move them to the head end, keeping their order.
+  await page.evaluate(
+    "for (const s of document.body.querySelectorAll('style, link[rel=stylesheet]')) document.head.append(s)",
+  );
+  await page.addScriptTag({ content: `${setup}\n${polyfillSource()}\n;${handler}` });
+  await page.evaluate('window.PagedPolyfill.preview().then(() => undefined)');
+}
