@@ -1,0 +1,131 @@
+import { type Browser, chromium } from 'playwright-core';
+import type { RenderLogger } from './logger.js';
+
+/**
+ * Launch flags. The first group is the team's standard headless set. The second takes the network
+ * away from Chromium itself: every request a document makes is intercepted and fetched by Quire
+ * (resource-guard.ts), so Chromium never needs to resolve or connect anywhere. Should a request
+ * slip past interception (a WebSocket, WebRTC, DNS prefetch), it cannot resolve any name or IP
+ * literal and has no usable proxy — so it cannot reach the service's own port or the host's network.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--proxy-server=http://no-network.invalid:1',
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Waits between relaunch attempts after a crash; the last one repeats until a launch works. */
+const RELAUNCH_DELAYS_MS = [0, 250, 1000, 5000];
+
+export interface ChromiumProcess {
+  type: string;
+  pid: number;
+}
+
+/** One warm Chromium, relaunched when it crashes or disconnects (issue 3, item 1). */
+export class BrowserSupervisor {
+  private browser: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  private closed = false;
+  private browserPid: number | undefined;
+  private readonly relaunchListeners = new Set<(browser: Browser) => void>();
+
+  private constructor(
+    private readonly executablePath: string,
+    private readonly log: RenderLogger,
+  ) {}
+
+  static async start(executablePath: string, log: RenderLogger): Promise<BrowserSupervisor> {
+    const supervisor = new BrowserSupervisor(executablePath, log);
+    await supervisor.launch();
+    return supervisor;
+  }
+
+  /** The running browser; waits while a relaunch is under way. */
+  async current(): Promise<Browser> {
+    if (this.closed) throw new Error('browser supervisor is closed');
+    if (this.browser?.isConnected()) return this.browser;
+    return this.launching ?? this.relaunch();
+  }
+
+  /** Called with the new browser after every relaunch (the pool rebuilds its pages then). */
+  onRelaunch(listener: (browser: Browser) => void): void {
+    this.relaunchListeners.add(listener);
+  }
+
+  /** The browser when it is up right now (for synchronous stats), else null. */
+  connected(): Browser | null {
+    return this.browser?.isConnected() ? this.browser : null;
+  }
+
+  get pid(): number | undefined {
+    return this.browserPid;
+  }
+
+  /** Chromium's processes (browser, renderers, utilities) with their pids, for stats and tests. */
+  async processes(): Promise<ChromiumProcess[]> {
+    const browser = await this.current();
+    const cdp = await browser.newBrowserCDPSession();
+    try {
+      const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+      return processInfo.map((p) => ({ type: p.type, pid: p.id }));
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser ?? (await this.launching?.catch(() => null));
+    this.browser = null;
+    await browser?.close().catch(() => undefined);
+  }
+
+  private async launch(): Promise<Browser> {
+    const browser = await chromium.launch({ executablePath: this.executablePath, args: [...CHROMIUM_ARGS] });
+    this.browser = browser;
+    browser.on('disconnected', () => this.onDisconnected(browser));
+    this.browserPid = (await this.processes().catch(() => [])).find((p) => p.type === 'browser')?.pid;
+    this.log.info({ pid: this.browserPid }, 'chromium started');
+    return browser;
+  }
+
+  private onDisconnected(browser: Browser): void {
+    if (this.closed || this.browser !== browser) return;
+    this.log.error({ pid: this.browserPid }, 'chromium disconnected; relaunching');
+    this.browser = null;
+    void this.relaunch().catch(() => undefined);
+  }
+
+  private relaunch(): Promise<Browser> {
+    this.launching ??= this.relaunchWithBackoff().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  private async relaunchWithBackoff(): Promise<Browser> {
+    for (let attempt = 0; ; attempt++) {
+      const delay = RELAUNCH_DELAYS_MS[Math.min(attempt, RELAUNCH_DELAYS_MS.length - 1)] ?? 0;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.closed) throw new Error('browser supervisor is closed');
+      try {
+        const browser = await this.launch();
+        for (const listener of this.relaunchListeners) listener(browser);
+        return browser;
+      } catch (err) {
+        this.log.error({ err, attempt }, 'chromium relaunch failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { AppError } from '../shared/errors.js';
+import type { BrowserSupervisor } from './browser-supervisor.js';
+import type { RenderLogger } from './logger.js';
+import { createSlot, disposeSlot, type PoolSlot, resetSlot } from './pool-slot.js';
+import type { ResourceFetcher } from './resource-fetcher.js';
+
+export interface PoolOptions {
+  /** Warm pages, each with its own context (config renderPoolSize). */
+  size: number;
+  /** Renders allowed to wait for a page before new ones get service_busy (config renderQueueMax). */
+  queueMax: number;
+  /** Renders after which a page and its context are replaced (config pageRecycleAfter). */
+  recycleAfter: number;
+  /** Longest wait for a free page before service_busy. */
+  maxWaitMs: number;
+}
+
+interface Waiter {
+  resolve(slot: PoolSlot): void;
+  reject(err: unknown): void;
+}
+
+/** Pause before trying again when a replacement page could not be made (browser relaunching). */
+const REPLACE_RETRY_MS = 1000;
+
+function busyError(): AppError {
+  return new AppError('service_busy', 'The renderer is busy; retry in a few seconds.');
+}
+
+/**
+ * N warm pages handed out one render at a time, with a bounded wait queue (issue 3, items 1 and 9).
+ * Returned pages are reset — or replaced — in the background, never on a render's latency path.
+ */
+export class PagePool {
+  private readonly free: PoolSlot[] = [];
+  private readonly busy = new Set<PoolSlot>();
+  private readonly waiters: Waiter[] = [];
+  private closed = false;
+  private nextId = 1;
+
+  private constructor(
+    private readonly supervisor: BrowserSupervisor,
+    private readonly fetcher: ResourceFetcher,
+    private readonly options: PoolOptions,
+    private readonly log: RenderLogger,
+  ) {}
+
+  static async create(
+    supervisor: BrowserSupervisor,
+    fetcher: ResourceFetcher,
+    options: PoolOptions,
+    log: RenderLogger,
+  ): Promise<PagePool> {
+    const pool = new PagePool(supervisor, fetcher, options, log);
+    const browser = await supervisor.current();
+    const slots = await Promise.all(
+      Array.from({ length: options.size }, () => createSlot(browser, pool.nextId++, fetcher)),
+    );
+    pool.free.push(...slots);
+    // After a browser crash every idle page is dead; busy ones are replaced when released.
+    supervisor.onRelaunch(() => {
+      for (const slot of pool.free.splice(0)) pool.replace(slot);
+    });
+    return pool;
+  }
+
+  /** A page for one render; throws service_busy when the wait queue is full or the wait too long. */
+  acquire(signal?: AbortSignal): Promise<PoolSlot> {
+    if (this.closed) return Promise.reject(busyError());
+    const slot = this.takeFree();
+    if (slot) return Promise.resolve(slot);
+    if (this.waiters.length >= this.options.queueMax) return Promise.reject(busyError());
+    return new Promise<PoolSlot>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+      };
+      const waiter: Waiter = {
+        resolve: (s) => {
+          done();
+          resolve(s);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+      };
+      const onAbort = () => waiter.reject(signal?.reason);
+      const timer = setTimeout(() => waiter.reject(busyError()), this.options.maxWaitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /**
+   * Gives a page back. `discard` (timeout, crash, a document that reached other origins) and the
+   * recycle count replace page and context; otherwise the page is reset. Both run in the background.
+   */
+  release(slot: PoolSlot, discard: boolean): void {
+    this.busy.delete(slot);
+    slot.renders += 1;
+    if (discard || slot.broken || slot.renders >= this.options.recycleAfter || this.closed) {
+      this.replace(slot);
+      return;
+    }
+    resetSlot(slot).then(
+      () => this.hand(slot),
+      (err) => {
+        this.log.warn({ err, slot: slot.id }, 'page reset failed; replacing it');
+        this.replace(slot);
+      },
+    );
+  }
+
+  stats(): { slots: number; busy: number; queued: number } {
+    return { slots: this.free.length + this.busy.size, busy: this.busy.size, queued: this.waiters.length };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(busyError());
+    await Promise.all(this.free.splice(0).map(disposeSlot));
+  }
+
+  private takeFree(): PoolSlot | null {
+    for (let slot = this.free.pop(); slot; slot = this.free.pop()) {
+      if (!slot.broken && !slot.page.isClosed()) {
+        this.busy.add(slot);
+        return slot;
+      }
+      this.replace(slot);
+    }
+    return null;
+  }
+
+  /** A ready page goes to the longest waiter, else back to the free list. */
+  private hand(slot: PoolSlot): void {
+    if (this.closed) return void disposeSlot(slot);
+    const waiter = this.waiters.shift();
+    if (!waiter) return void this.free.push(slot);
+    this.busy.add(slot);
+    waiter.resolve(slot);
+  }
+
+  private replace(old: PoolSlot): void {
+    void disposeSlot(old);
+    if (this.closed) return;
+    void this.createReplacement();
+  }
+
+  private async createReplacement(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const slot = await createSlot(await this.supervisor.current(), this.nextId++, this.fetcher);
+        return this.hand(slot);
+      } catch (err) {
+        if (this.closed) return;
+        this.log.warn({ err }, 'could not create a pool page; retrying');
+        await new Promise((resolve) => setTimeout(resolve, REPLACE_RETRY_MS));
+      }
+    }
+  }
+}

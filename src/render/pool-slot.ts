@@ -1,0 +1,159 @@
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { toPrintToPdfParams } from './paper.js';
+import { printToPdf } from './print-to-pdf.js';
+import type { ResourceFetcher } from './resource-fetcher.js';
+import { ResourceGuard } from './resource-guard.js';
+
+/** A page returned to the pool gets this long to navigate to about:blank before it is replaced. */
+const RESET_TIMEOUT_MS = 5000;
+const BLANK_DOCUMENT = 'document.open(); document.close();';
+/** Fresh pages are 2–3× slower for their first documents (perf-anchors.md "Cold start"). */
+const WARM_UP_RENDERS = 2;
+const WARM_UP_HTML = `<!DOCTYPE html><html><head><style>
+body{font-family:"Liberation Sans",sans-serif;font-size:10pt} table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #ddd;padding:2px 4px;text-align:left} h1{font-weight:300}</style></head>
+<body><h1>Quire warm-up</h1><p>Ünïcödé — 1,234.56 €</p><table><thead><tr><th>A</th><th>B</th></tr></thead>
+<tbody>${'<tr><td>row</td><td>1.00</td></tr>'.repeat(30)}</tbody></table></body></html>`;
+
+/** One pool page: its own BrowserContext (shared contexts get throttled), page, CDP session, guard. */
+export interface PoolSlot {
+  readonly id: number;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly cdp: CDPSession;
+  readonly guard: ResourceGuard;
+  /** The page's main frame (for an isolated world of Quire's own scripts). */
+  readonly frameId: string;
+  /** Quire's isolated world in the current document, made on first use. */
+  world: number | null;
+  /** Some document script ran in the page's main world since the last full reset. */
+  scriptRan: boolean;
+  renders: number;
+  /** Why the page can no longer be used (crashed, closed), else null. */
+  broken: string | null;
+  /** Calls `listener` once when the page breaks; returns the unsubscribe function. */
+  onBreak(listener: (reason: string) => void): () => void;
+}
+
+function watchBreakage(slot: PoolSlot, listeners: Set<(reason: string) => void>): void {
+  const breakWith = (reason: string) => {
+    if (slot.broken) return;
+    slot.broken = reason;
+    for (const listener of listeners) listener(reason);
+    listeners.clear();
+  };
+  slot.page.on('crash', () => breakWith('the page crashed'));
+  slot.page.on('close', () => breakWith('the page closed'));
+  slot.context.on('close', () => breakWith('the browser context closed'));
+}
+
+export async function createSlot(browser: Browser, id: number, fetcher: ResourceFetcher): Promise<PoolSlot> {
+  const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const guard = await ResourceGuard.install(context, page, cdp, fetcher);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const listeners = new Set<(reason: string) => void>();
+    const slot: PoolSlot = {
+      id,
+      context,
+      page,
+      cdp,
+      guard,
+      frameId: frameTree.frame.id,
+      world: null,
+      scriptRan: false,
+      renders: 0,
+      broken: null,
+      onBreak(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    watchBreakage(slot, listeners);
+    await watchScripts(slot);
+    await warmUp(slot);
+    return slot;
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * V8 reports every script it compiles; one in a main world (inline script, event handler, eval,
+ * srcdoc frame) means the document may have left state in the Window. Quire's own in-page code
+ * runs in an isolated world and does not count. `debugger;` statements are ignored.
+ */
+async function watchScripts(slot: PoolSlot): Promise<void> {
+  slot.cdp.on('Debugger.scriptParsed', (event) => {
+    if ((event.executionContextAuxData as { isDefault?: boolean } | undefined)?.isDefault)
+      slot.scriptRan = true;
+  });
+  await slot.cdp.send('Debugger.enable');
+  await slot.cdp.send('Debugger.setSkipAllPauses', { skip: true });
+}
+
+/** Evaluates Quire's own code in an isolated world of the page (never visible to the document). */
+export async function evaluateIsolated(slot: PoolSlot, expression: string): Promise<unknown> {
+  slot.world ??= (
+    await slot.cdp.send('Page.createIsolatedWorld', { frameId: slot.frameId, worldName: 'quire' })
+  ).executionContextId;
+  const { result, exceptionDetails } = await slot.cdp.send('Runtime.evaluate', {
+    expression,
+    contextId: slot.world,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  if (exceptionDetails) throw new Error(`in-page evaluation failed: ${exceptionDetails.text}`);
+  return result.value;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+async function warmUp(slot: PoolSlot): Promise<void> {
+  const params = toPrintToPdfParams({ format: 'A4', preferCSSPageSize: false, printBackground: true });
+  for (let i = 0; i < WARM_UP_RENDERS; i++) {
+    slot.guard.begin();
+    try {
+      await slot.page.setContent(WARM_UP_HTML);
+      await printToPdf(slot.cdp, params);
+    } finally {
+      slot.guard.end();
+    }
+  }
+  await resetSlot(slot);
+}
+
+/**
+ * Makes a used page safe for the next document, off the render's latency path (ARCHITECTURE.md
+ * "Page pool and isolation"). The document is first replaced by an empty one, which removes its
+ * nodes, listeners and animations, so no handler of it can run any more. If any document script ran,
+ * the page also navigates to about:blank for a fresh Window (setContent keeps `window` and its
+ * globals). That navigation costs ~30–40 ms of CPU and makes the next load slower, so documents
+ * without script — nearly all invoices and reports — skip it: without script there is no state in
+ * the Window to leak. Cookies and the HTTP cache of the context are cleared every time. Storage needs
+ * nothing: the document's about:blank origin is opaque (no cookies or localStorage at all), and
+ * documents that reached other origins get their context replaced (GuardReport.usedOtherOrigins).
+ */
+export async function resetSlot(slot: PoolSlot): Promise<void> {
+  await withTimeout(evaluateIsolated(slot, BLANK_DOCUMENT), RESET_TIMEOUT_MS, 'blanking the page');
+  if (slot.scriptRan) {
+    await slot.page.goto('about:blank', { timeout: RESET_TIMEOUT_MS });
+    slot.world = null;
+    slot.scriptRan = false;
+  }
+  await slot.context.clearCookies();
+  await slot.cdp.send('Network.clearBrowserCache');
+}
+
+export async function disposeSlot(slot: PoolSlot): Promise<void> {
+  await slot.context.close().catch(() => undefined);
+}

@@ -1,0 +1,60 @@
+import type { CDPSession } from 'playwright-core';
+import { AppError } from '../shared/errors.js';
+import type { PrintToPdfParams } from './paper.js';
+
+/** Spec "Limits": pages per PDF / PDF size. */
+export const MAX_PAGES = 50;
+export const MAX_PDF_BYTES = 40 * 1024 * 1024;
+const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Prints the loaded document through CDP with bounded cost (spec rule 2 of POST /pdf):
+ * - only pages 1–51 are laid out into the PDF, so a 10,000-page document costs 51 pages and still
+ *   proves it has more than 50;
+ * - the PDF comes back as a stream read under the 40 MB cap, never buffered unbounded.
+ * Untagged on purpose: a tagged PDF is ~2× larger and slower (research/perf-anchors.md) and no
+ * output format Quire promises (PDF, PDF/A-3b) requires structure tags.
+ */
+export async function printToPdf(cdp: CDPSession, params: PrintToPdfParams): Promise<Buffer> {
+  const { stream } = await cdp.send('Page.printToPDF', {
+    ...params,
+    pageRanges: `1-${MAX_PAGES + 1}`,
+    transferMode: 'ReturnAsStream',
+    generateTaggedPDF: false,
+    generateDocumentOutline: false,
+  });
+  if (!stream) throw new Error('Chromium returned no PDF stream');
+  try {
+    return await readCapped(cdp, stream);
+  } finally {
+    await cdp.send('IO.close', { handle: stream }).catch(() => undefined);
+  }
+}
+
+async function readCapped(cdp: CDPSession, handle: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { data, base64Encoded, eof } = await cdp.send('IO.read', { handle, size: READ_CHUNK_BYTES });
+    const chunk = Buffer.from(data, base64Encoded ? 'base64' : 'latin1');
+    size += chunk.length;
+    if (size > MAX_PDF_BYTES) throw tooLarge('The PDF is over 40 MB.');
+    chunks.push(chunk);
+    if (eof) return Buffer.concat(chunks, size);
+  }
+}
+
+export function tooLarge(message: string): AppError {
+  return new AppError('document_too_large', message);
+}
+
+// A page object's dictionary; `/Type /Pages` (tree nodes) is excluded by the lookahead.
+const PAGE_OBJECT = /\/Type\s*\/Page(?![A-Za-z])/g;
+
+/**
+ * Counts the page objects of a Chromium PDF without parsing it (Skia writes page dictionaries
+ * uncompressed; content streams are compressed, so their bytes do not produce false matches).
+ */
+export function countPdfPages(pdf: Buffer): number {
+  return pdf.toString('latin1').match(PAGE_OBJECT)?.length ?? 0;
+}

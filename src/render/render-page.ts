@@ -1,0 +1,94 @@
+import { AppError, isAppError } from '../shared/errors.js';
+import type { Warning } from '../shared/warnings.js';
+import { toPrintToPdfParams } from './paper.js';
+import { evaluateIsolated, type PoolSlot } from './pool-slot.js';
+import { printToPdf } from './print-to-pdf.js';
+import type { ModeStrategy, RenderJob } from './types.js';
+
+export interface PageWork {
+  pdf: Buffer;
+  warnings: Warning[];
+  timings: { loadMs: number; analyzeMs: number; pdfMs: number };
+}
+
+/**
+ * Runs in Quire's isolated world after load: lazy images are made eager (they would never load in a
+ * page nobody scrolls), then it waits for web fonts and every image, so the PDF shows what the
+ * document asked for. A string, not a function: it must not depend on how this file was compiled.
+ */
+const WAIT_FOR_FONTS_AND_IMAGES = `(() => {
+  const images = Array.from(document.images);
+  for (const img of images) if (img.loading === 'lazy') img.loading = 'eager';
+  const pending = images.filter((img) => !img.complete).map((img) => new Promise((resolve) => {
+    img.addEventListener('load', resolve, { once: true });
+    img.addEventListener('error', resolve, { once: true });
+  }));
+  return Promise.all([document.fonts.ready, ...pending]).then(() => true);
+})()`;
+
+/** The in-page part of a render: load → wait for fonts/images → analyze → print. */
+export async function renderInPage(
+  slot: PoolSlot,
+  job: RenderJob,
+  strategy: ModeStrategy,
+): Promise<PageWork> {
+  const t0 = performance.now();
+  // Playwright's own 30 s default is off: the render deadline (renderWithDeadline) governs.
+  await slot.page.setContent(strategy.prepareHtml(job), { waitUntil: 'load', timeout: 0 });
+  await evaluateIsolated(slot, WAIT_FOR_FONTS_AND_IMAGES);
+  const t1 = performance.now();
+  const { warnings } = await strategy.analyze(slot.page, job);
+  const t2 = performance.now();
+  const pdf = await printToPdf(slot.cdp, toPrintToPdfParams(strategy.pdfOptions(job)));
+  const t3 = performance.now();
+  return { pdf, warnings, timings: { loadMs: t1 - t0, analyzeMs: t2 - t1, pdfMs: t3 - t2 } };
+}
+
+export interface DeadlineOutcome<T> {
+  value?: T;
+  error?: unknown;
+  /** The page is in an unknown state (timeout, crash, abort, unexpected error) and must be replaced. */
+  discard: boolean;
+}
+
+function crashed(): AppError {
+  return new AppError('render_failed', 'The document crashed the renderer.');
+}
+
+/**
+ * Races the page work against the render time limit (spec: 30 s → render_timeout, even for a
+ * `while(true){}` that never yields), a crash of the page (→ render_failed) and the caller going away.
+ */
+export async function renderWithDeadline<T>(
+  slot: PoolSlot,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<DeadlineOutcome<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: () => void = () => undefined;
+  let onAbort: () => void = () => undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AppError('render_timeout', `Rendering took longer than ${timeoutMs / 1000} seconds.`)),
+      timeoutMs,
+    );
+    unsubscribe = slot.onBreak(() => reject(crashed()));
+    onAbort = () => reject(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const running = work();
+  running.catch(() => undefined); // it may fail after the race was decided
+  try {
+    return { value: await Promise.race([running, stop]), discard: false };
+  } catch (err) {
+    if (slot.broken) return { error: crashed(), discard: true };
+    // Limits found in a healthy page (too many pages, content_lost) leave the page reusable.
+    const expected = isAppError(err) && err.code !== 'render_timeout' && err.code !== 'render_failed';
+    return { error: err, discard: !expected };
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

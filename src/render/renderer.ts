@@ -1,0 +1,123 @@
+import { PDFDocument } from '@cantoo/pdf-lib';
+import type { Config } from '../config/config.js';
+import { BrowserSupervisor } from './browser-supervisor.js';
+import { fastMode } from './fast-mode.js';
+import { type RenderLogger, silentLogger } from './logger.js';
+import { PagePool } from './page-pool.js';
+import { countPdfPages, MAX_PAGES, tooLarge } from './print-to-pdf.js';
+import { type PageWork, renderInPage, renderWithDeadline } from './render-page.js';
+import { ResourceFetcher } from './resource-fetcher.js';
+import type { ModeStrategy, RenderJob, RenderMode, RenderResult } from './types.js';
+import { applyWatermark } from './watermark.js';
+
+/** Spec "Limits": HTML after Liquid, with CSS (same MB as the request body limit). */
+export const MAX_HTML_BYTES = 5 * 1024 * 1024;
+
+export interface RendererOptions {
+  /** Strategies by mode for renders that name none; `fast` is built in. */
+  strategies?: Partial<Record<RenderMode, ModeStrategy>>;
+}
+
+export interface RendererStats {
+  /** Open pages and contexts as the browser reports them (leak checks). */
+  pages: number;
+  contexts: number;
+  busy: number;
+  queued: number;
+  browserPid?: number;
+}
+
+/** The render engine: supervised Chromium, page pool, resource guard, limits, post-processing. */
+export class Renderer {
+  private constructor(
+    private readonly config: Config,
+    readonly supervisor: BrowserSupervisor,
+    private readonly pool: PagePool,
+    private readonly fetcher: ResourceFetcher,
+    private readonly strategies: Partial<Record<RenderMode, ModeStrategy>>,
+  ) {}
+
+  static async start(config: Config, log: RenderLogger = silentLogger, options: RendererOptions = {}) {
+    const supervisor = await BrowserSupervisor.start(config.chromiumPath, log);
+    const fetcher = new ResourceFetcher({
+      allowPrivate: config.allowPrivateResources,
+      maxBytes: config.resourceMaxBytes,
+      timeoutMs: config.resourceTimeoutMs,
+    });
+    try {
+      const pool = await PagePool.create(
+        supervisor,
+        fetcher,
+        {
+          size: config.renderPoolSize,
+          queueMax: config.renderQueueMax,
+          recycleAfter: config.pageRecycleAfter,
+          maxWaitMs: config.renderTimeoutMs,
+        },
+        log,
+      );
+      return new Renderer(config, supervisor, pool, fetcher, { fast: fastMode, ...options.strategies });
+    } catch (err) {
+      await supervisor.close();
+      await fetcher.close();
+      throw err;
+    }
+  }
+
+  /** Renders one job; `strategy` defaults to the one registered for `job.page.mode`, else fast. */
+  async render(job: RenderJob, strategy?: ModeStrategy): Promise<RenderResult> {
+    const mode = strategy ?? this.strategies[job.page.mode] ?? fastMode;
+    const htmlBytes = Buffer.byteLength(job.html) + Buffer.byteLength(job.css ?? '');
+    if (htmlBytes > MAX_HTML_BYTES) throw tooLarge('The HTML with its CSS is over 5 MB.');
+    job.signal?.throwIfAborted();
+    const slot = await this.pool.acquire(job.signal);
+    slot.guard.begin();
+    const outcome = await renderWithDeadline(slot, this.config.renderTimeoutMs, job.signal, () =>
+      renderInPage(slot, job, mode),
+    );
+    const report = slot.guard.end();
+    // The page goes back now: everything below works on the PDF bytes only.
+    this.pool.release(slot, outcome.discard || report.usedOtherOrigins);
+    if (!outcome.value) throw outcome.error;
+    const post = await postProcess(outcome.value, job.watermark);
+    return {
+      pdf: post.pdf,
+      pages: post.pages,
+      mode: mode.mode,
+      blockedResources: report.blocked.list(),
+      blockedCount: report.blocked.count,
+      warnings: outcome.value.warnings,
+      timings: { ...outcome.value.timings, postMs: post.ms },
+    };
+  }
+
+  stats(): RendererStats {
+    const contexts = this.supervisor.connected()?.contexts() ?? [];
+    const { busy, queued } = this.pool.stats();
+    return {
+      pages: contexts.reduce((n, c) => n + c.pages().length, 0),
+      contexts: contexts.length,
+      busy,
+      queued,
+      browserPid: this.supervisor.pid,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+    await this.supervisor.close();
+    await this.fetcher.close();
+  }
+}
+
+/** Page limit (counted in the page tree, pdf-lib only as a fallback) and the test watermark. */
+async function postProcess(
+  work: PageWork,
+  watermark: boolean,
+): Promise<{ pdf: Buffer; pages: number; ms: number }> {
+  const t0 = performance.now();
+  const pages = countPdfPages(work.pdf) || (await PDFDocument.load(work.pdf)).getPageCount();
+  if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
+  const pdf = watermark ? await applyWatermark(work.pdf) : work.pdf;
+  return { pdf, pages, ms: performance.now() - t0 };
+}

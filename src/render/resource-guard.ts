@@ -1,0 +1,134 @@
+import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
+import { BlockedResources } from './blocked-resources.js';
+import type { ResourceFetcher } from './resource-fetcher.js';
+
+/** What the guard saw during one render. */
+export interface GuardReport {
+  blocked: BlockedResources;
+  /**
+   * The document loaded another document (an http(s) iframe) or started a worker. Those have an
+   * origin with cookies and storage of their own, so the pool replaces the whole context afterwards
+   * instead of trusting a reset (issue 3, item 1: nothing may cross between teams).
+   */
+  usedOtherOrigins: boolean;
+}
+
+interface Session extends GuardReport {
+  abort: AbortController;
+  routed: WeakSet<Request>;
+}
+
+// Schemes that never leave the document, so nothing to refuse or fetch.
+const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
+const LOCAL_RESOURCE_DENIED = 'Not allowed to load local resource: ';
+
+function schemeOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return 'invalid:';
+  }
+}
+
+function isMainFrameNavigation(request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+  } catch {
+    return false; // service-worker requests have no frame
+  }
+}
+
+/**
+ * Sends every request of a pool page's documents through Quire's fetcher (issue 3, item 4). Chromium
+ * itself is launched unable to resolve any host (browser-supervisor.ts), so a request that somehow
+ * escaped interception still reaches nothing.
+ */
+export class ResourceGuard {
+  private session: Session | null = null;
+
+  private constructor(private readonly fetcher: ResourceFetcher) {}
+
+  static async install(
+    context: BrowserContext,
+    page: Page,
+    cdp: CDPSession,
+    fetcher: ResourceFetcher,
+  ): Promise<ResourceGuard> {
+    const guard = new ResourceGuard(fetcher);
+    await context.route(
+      () => true,
+      (route) => guard.handle(route),
+    );
+    // Popups (window.open, target=_blank) are closed at once; their navigation was refused anyway.
+    context.on('page', (other) => {
+      if (other !== page) void other.close().catch(() => undefined);
+    });
+    page.on('worker', () => guard.markOtherOrigins());
+    page.on('requestfailed', (request) => guard.onRequestFailed(request));
+    // Chromium refuses file:, chrome: and similar itself, before any interception; it reports that
+    // through the Log domain, which (unlike console) the document cannot write to.
+    cdp.on('Log.entryAdded', ({ entry }) => {
+      if (entry.text.startsWith(LOCAL_RESOURCE_DENIED)) {
+        const url = entry.text.slice(LOCAL_RESOURCE_DENIED.length).trim();
+        guard.session?.blocked.add(url, `scheme ${schemeOf(url)} not allowed`);
+      }
+    });
+    await cdp.send('Log.enable');
+    return guard;
+  }
+
+  begin(): void {
+    this.session = {
+      blocked: new BlockedResources(),
+      usedOtherOrigins: false,
+      abort: new AbortController(),
+      routed: new WeakSet(),
+    };
+  }
+
+  /** Ends the render's session: fetches still running are cancelled, later requests refused. */
+  end(): GuardReport {
+    const session = this.session;
+    this.session = null;
+    if (!session) return { blocked: new BlockedResources(), usedOtherOrigins: false };
+    session.abort.abort();
+    return { blocked: session.blocked, usedOtherOrigins: session.usedOtherOrigins };
+  }
+
+  private markOtherOrigins(): void {
+    if (this.session) this.session.usedOtherOrigins = true;
+  }
+
+  private async handle(route: Route): Promise<void> {
+    const request = route.request();
+    const session = this.session;
+    if (!session) return route.abort('aborted').catch(() => undefined);
+    session.routed.add(request);
+    const url = request.url();
+    if (isMainFrameNavigation(request)) {
+      // Spec: the document is what gets printed; it may not replace itself (location =, meta refresh).
+      session.blocked.add(url, 'navigation away from the document refused');
+      return route.abort('aborted').catch(() => undefined);
+    }
+    if (request.isNavigationRequest()) session.usedOtherOrigins = true;
+    const outcome = await this.fetcher.fetch(url, request.method(), request.headers(), session.abort.signal);
+    if (!outcome.ok) {
+      session.blocked.add(url, outcome.reason);
+      return route.abort('blockedbyclient').catch(() => undefined);
+    }
+    await route
+      .fulfill({ status: outcome.status, headers: outcome.headers, body: outcome.body })
+      .catch(() => undefined);
+  }
+
+  private onRequestFailed(request: Request): void {
+    const session = this.session;
+    if (!session || session.routed.has(request)) return;
+    const url = request.url();
+    const scheme = schemeOf(url);
+    if (LOCAL_SCHEMES.has(scheme)) return;
+    const error = request.failure()?.errorText ?? 'failed';
+    if (scheme !== 'http:' && scheme !== 'https:') session.blocked.add(url, `scheme ${scheme} not allowed`);
+    else if (!error.includes('ERR_ABORTED')) session.blocked.add(url, `refused by the browser (${error})`);
+  }
+}
