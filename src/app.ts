@@ -3,15 +3,25 @@ import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
+import { sweepDocuments } from './documents/retention.js';
+import { registerDocumentRoutes, registerSignedDocumentRoutes } from './documents/routes.js';
+import { LinkSigner } from './documents/signed-links.js';
+import { ThumbnailCache } from './documents/thumbnails.js';
 import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
+import { LiquidEngine } from './liquid/index.js';
+import { RenderService } from './pdf/render-service.js';
+import { registerPdfRoutes } from './pdf/routes.js';
+import { makeThumbnail, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots, type TeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
+import { mergeData } from './templates/merge-data.js';
 
 /** Everything the capabilities share, constructed once here and passed down (no globals). */
 export interface AppServices {
@@ -26,6 +36,14 @@ export interface AppServices {
   serverSecret: Buffer;
   /** Base of signed links and docs_url; known for sure only after listen when the port is 0. */
   publicUrl(): string;
+  /** The process's Chromium renderer (both modes). */
+  renderer: RenderService;
+  /** Liquid with the spec's limits; stored template versions go through its parse cache. */
+  liquid: LiquidEngine;
+  /** Signs and verifies every signed link (files, thumbnails, ZIPs). */
+  signer: LinkSigner;
+  /** Retention sweeps of every capability; add yours with `sweeper.add(name, fn)`. */
+  sweeper: Sweeper;
 }
 
 export interface BuiltApp {
@@ -37,6 +55,10 @@ export interface BuiltApp {
 
 export interface BuildOptions {
   clock?: Clock;
+  /** Start Chromium now rather than on the first render (the server does; most tests need not). */
+  warmRenderer?: boolean;
+  /** Run the periodic retention sweep (tests call `services.sweeper.runOnce()` instead). */
+  startSweeper?: boolean;
 }
 
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
@@ -44,33 +66,59 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config.dataDir);
   const state = { publicUrl: derivePublicUrl(config) };
+  const serverSecret = loadServerSecret(config.dataDir);
+  const rate = new MemoryRateCounter();
+  const app = createServer({ logLevel: config.logLevel, publicUrl: () => state.publicUrl, clock, rate });
   const services: AppServices = {
     config,
     clock,
     db,
     blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
     plans: loadPlans(config.plansFile),
-    rate: new MemoryRateCounter(),
+    rate,
     slots: new MemoryTeamSlots(),
-    serverSecret: loadServerSecret(config.dataDir),
+    serverSecret,
     publicUrl: () => state.publicUrl,
+    renderer: new RenderService(config, app.log),
+    liquid: new LiquidEngine(),
+    signer: new LinkSigner(serverSecret),
+    sweeper: new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
+      app.log.error({ err, sweep: name }, 'retention sweep failed'),
+    ),
   };
-  const app = createServer({
-    logLevel: config.logLevel,
-    publicUrl: services.publicUrl,
-    clock,
-    rate: services.rate,
-  });
+  const documentDeps = {
+    services,
+    signer: services.signer,
+    thumbnails: new ThumbnailCache({ db, blobs: services.blobs, clock, make: (pdf) => makeThumbnail(pdf) }),
+  };
+  const pdfDeps = {
+    services,
+    renderer: services.renderer,
+    liquid: services.liquid,
+    templates: null,
+    pageOptions: (
+      body: Parameters<typeof resolvePageOptions>[0],
+      settings: Parameters<typeof resolvePageOptions>[1] | null,
+      fallback: 'fast' | 'print',
+    ) => resolvePageOptions(body, settings ?? {}, fallback),
+    mergeData,
+    signer: services.signer,
+    enqueue: null,
+  };
+  services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
   await registerOpenApi(app, services.publicUrl);
   registerHealthRoutes(app, db);
   await app.register(
     async (v1) => {
+      registerSignedDocumentRoutes(v1, documentDeps);
       await v1.register(async (authed) => {
         authed.addHook(
           'onRequest',
           createAuthHook({ db, clock, plans: services.plans, rate: services.rate }),
         );
         registerAccountRoutes(authed, services);
+        registerDocumentRoutes(authed, documentDeps);
+        registerPdfRoutes(authed, pdfDeps, services);
       });
     },
     { prefix: '/v1' },
@@ -80,11 +128,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);
   });
+  if (options.warmRenderer ?? true) await services.renderer.warm();
+  if (options.startSweeper ?? true) services.sweeper.start();
   return {
     app,
     services,
     close: async () => {
       await app.close();
+      await services.sweeper.stop();
+      await services.renderer.close();
       await db.destroy();
     },
   };

@@ -28,7 +28,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
   const config = loadConfig({}, { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides });
-  const built = await buildApp(config, options);
+  const built = await buildApp(config, { warmRenderer: false, startSweeper: false, ...options });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const base = built.services.publicUrl();
   return {
