@@ -72,11 +72,15 @@ export function startWorkers(options: WorkerOptions): Workers {
   const stopping = new AbortController();
   const hard = new AbortController();
   const sleepers = new Set<() => void>();
+  // Counts wake-ups so a wake that arrives while a worker is claiming (not yet asleep) is not lost.
+  let wakeups = 0;
   const wake = () => {
+    wakeups += 1;
     for (const resume of sleepers) resume();
   };
-  const sleep = (ms: number) =>
+  const sleep = (ms: number, seen: number) =>
     new Promise<void>((resolve) => {
+      if (wakeups !== seen) return resolve();
       const done = () => {
         clearTimeout(timer);
         sleepers.delete(done);
@@ -89,7 +93,8 @@ export function startWorkers(options: WorkerOptions): Workers {
   for (let i = 0; i < options.concurrency; i += 1) {
     const owner = `${hostname()}:${process.pid}:${i}:${Math.random().toString(36).slice(2, 10)}`;
     const signals = { stopping: stopping.signal, hard: hard.signal };
-    loops.push(workerLoop({ ...options, leaseMs }, owner, signals, () => sleep(pollMs)));
+    const idle = { mark: () => wakeups, sleep: (seen: number) => sleep(pollMs, seen) };
+    loops.push(workerLoop({ ...options, leaseMs }, owner, signals, idle));
   }
   return {
     wake,
@@ -107,10 +112,11 @@ async function workerLoop(
   options: WorkerOptions & { leaseMs: number },
   owner: string,
   signals: { stopping: AbortSignal; hard: AbortSignal },
-  idle: () => Promise<void>,
+  idle: { mark(): number; sleep(seen: number): Promise<void> },
 ): Promise<void> {
   while (!signals.stopping.aborted) {
     let job: ClaimedJob | null = null;
+    const seen = idle.mark();
     try {
       job = await claimJob(options.db, options.clock, {
         owner,
@@ -121,7 +127,7 @@ async function workerLoop(
     } catch (err) {
       options.log?.error({ err, jobId: job?.id }, 'job worker error');
     }
-    if (!job) await idle();
+    if (!job) await idle.sleep(seen);
   }
 }
 

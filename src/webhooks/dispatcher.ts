@@ -34,7 +34,10 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-const LEASE_MARGIN_MS = 30_000;
+/** An attempt is aborted at the timeout, so twice that (plus a second for the database) outlives any live one. */
+function leaseFor(timeoutMs: number): number {
+  return timeoutMs * 2 + 1_000;
+}
 
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const maxInFlight = options.maxInFlight ?? 8;
@@ -58,7 +61,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         while (!stopped && inFlight.size < maxInFlight) {
           const delivery = await claimDelivery(options.db, options.clock, {
             owner,
-            leaseMs: options.timeoutMs + LEASE_MARGIN_MS,
+            leaseMs: leaseFor(options.timeoutMs),
           });
           if (!delivery) break;
           const task = deliverOne(options, delivery).finally(() => {

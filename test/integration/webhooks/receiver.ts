@@ -19,7 +19,8 @@ export interface Receiver {
   received: Received[];
   /** Requests currently being answered, and the most at once. */
   inFlight: number;
-  maxInFlight: number;
+  /** The most requests to one path answered at once. */
+  maxInFlightOn(path: string): number;
   behave(behaviour: Behaviour): void;
   close(): Promise<void>;
 }
@@ -32,7 +33,8 @@ export const answer =
 
 export async function startReceiver(): Promise<Receiver> {
   let behaviour: Behaviour = answer(200);
-  const state = { inFlight: 0, maxInFlight: 0 };
+  const state = { inFlight: 0 };
+  const byPath = new Map<string, { now: number; max: number }>();
   const received: Received[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -44,9 +46,13 @@ export async function startReceiver(): Promise<Receiver> {
     };
     received.push(entry);
     state.inFlight += 1;
-    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    const path = byPath.get(entry.path) ?? { now: 0, max: 0 };
+    byPath.set(entry.path, path);
+    path.now += 1;
+    path.max = Math.max(path.max, path.now);
     res.on('close', () => {
       state.inFlight -= 1;
+      path.now -= 1;
     });
     try {
       await behaviour(req, res, entry);
@@ -62,9 +68,7 @@ export async function startReceiver(): Promise<Receiver> {
     get inFlight() {
       return state.inFlight;
     },
-    get maxInFlight() {
-      return state.maxInFlight;
-    },
+    maxInFlightOn: (path) => byPath.get(path)?.max ?? 0,
     behave(next) {
       behaviour = next;
     },
