@@ -8,7 +8,7 @@ import {
   contentLostError,
   overflowWarnings,
 } from './layout-analysis.js';
-import { printModeCss } from './page-css.js';
+import { printModeCss, SIDEWAYS_CLIP_CSS } from './page-css.js';
 import { layOutWithPolyfill } from './polyfill.js';
 
 /**
@@ -25,7 +25,10 @@ export const printMode: ModeStrategy = {
     // Structural checks run on the native layout in both paths: it is the same document and cheap.
     const native = await analyzeNativeLayout(page, !polyfill);
     if (native.lost) throw contentLostError(native.lost);
-    if (!polyfill) return { warnings: overflowWarnings(native.overflow) };
+    if (!polyfill) {
+      if (native.overflow.length > 0) await page.addStyleTag({ content: SIDEWAYS_CLIP_CSS });
+      return { warnings: overflowWarnings(native.overflow) };
+    }
     await layOutWithPolyfill(page);
     const paged = await analyzePolyfillLayout(page);
     if (paged.lost) throw contentLostError(paged.lost);

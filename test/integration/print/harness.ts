@@ -25,8 +25,15 @@ export const CHROMIUM_ARGS = [
 
 export const FIXTURES = new URL('../../fixtures/print/', import.meta.url);
 
+/** A web font for the data-URI fixture: Liberation Mono Italic (fonts-liberation2, installed by bootstrap). */
+export const WEB_FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationMono-Italic.ttf';
+
+/** A fixture's HTML; FONT_DATA_URI is replaced by a data: URI of WEB_FONT_FILE (kept out of the repo). */
 export function fixture(name: string): string {
-  return readFileSync(new URL(name, FIXTURES), 'utf8');
+  const html = readFileSync(new URL(name, FIXTURES), 'utf8');
+  if (!html.includes('FONT_DATA_URI')) return html;
+  const uri = `data:font/ttf;base64,${readFileSync(WEB_FONT_FILE).toString('base64')}`;
+  return html.replace('FONT_DATA_URI', uri);
 }
 
 export function job(html: string, page: Partial<PageOptions> = {}, css: string | null = null): RenderJob {

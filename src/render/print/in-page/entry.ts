@@ -14,8 +14,7 @@ export async function analyzeNative(box: PageBox, scanOverflow: boolean): Promis
   await document.fonts.ready;
   const scan = scanLayout(box.height - box.margin.top - box.margin.bottom);
   if (scan.lost || !scanOverflow) return { lost: scan.lost, overflow: [] };
-  // The viewport starts at the page area's left edge; the paper starts one left margin before it.
-  const band = bodyBand(-box.margin.left, box.width - box.margin.left);
+  const band = bodyBand();
   const hits: OverflowHit[] = [];
   const pageOf = (_el: Element, rect: DOMRect) => pageAt(scan.geometry, rect.top + window.scrollY);
   for (const child of Array.from(document.body.children)) findOverflow(child, band, pageOf, hits);

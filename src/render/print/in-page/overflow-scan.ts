@@ -51,10 +51,9 @@ export function findOverflow(
   return found;
 }
 
-/** Body clips sideways in print mode (page-css.ts), so the band is its padding box; else the paper. */
-export function bodyBand(paperLeft: number, paperRight: number): Band {
+/** The body's padding box: print mode clips there when anything runs past it (page-css.ts). */
+export function bodyBand(): Band {
   const body = document.body;
-  if (getComputedStyle(body).overflowX === 'visible') return { left: paperLeft, right: paperRight };
   const rect = body.getBoundingClientRect();
   const left = rect.left + body.clientLeft;
   return { left, right: left + body.clientWidth };
