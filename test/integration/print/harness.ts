@@ -104,3 +104,13 @@ export function pageText(file: string, page: number): string {
     encoding: 'utf8',
   });
 }
+
+/** Names of the fonts embedded in the PDF (pdffonts, subset prefix removed). */
+export function fontNames(file: string): string[] {
+  const out = execFileSync('pdffonts', [file], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split(/\s+/)[0]?.replace(/^[A-Z]{6}\+/, '') ?? '')
+    .filter((name) => name !== '');
+}

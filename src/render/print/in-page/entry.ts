@@ -11,6 +11,8 @@ export interface AnalysisResult {
 
 /** Native print layout (runs inside the page, viewport = page area, print media emulated). */
 export async function analyzeNative(box: PageBox, scanOverflow: boolean): Promise<AnalysisResult> {
+  // Faces start loading only when laid-out text uses them: lay out first, then wait for them.
+  document.body.getBoundingClientRect();
   await document.fonts.ready;
   const scan = scanLayout(box.height - box.margin.top - box.margin.bottom);
   if (scan.lost || !scanOverflow) return { lost: scan.lost, overflow: [] };

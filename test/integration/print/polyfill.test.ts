@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fastMode } from '../../../src/render/fast-mode.js';
+import { printMode } from '../../../src/render/print/index.js';
+import { fixture, Harness, job, pageCount, pageText } from './harness.js';
+
+/** Documents that use running elements or target-counter are laid out by Paged.js (local copy). */
+describe('print mode: polyfill features', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await Harness.start();
+  });
+  after(async () => harness.close());
+
+  test('invoice: running header, "Page X of Y" footer and the table header on every page', async () => {
+    const { file, warnings } = await harness.render(printMode, job(fixture('invoice-running.html')));
+    assert.deepEqual(warnings, []);
+    const pages = pageCount(file);
+    assert.equal(pages, 3);
+    const texts = Array.from({ length: pages }, (_, i) => pageText(file, i + 1));
+    texts.forEach((text, i) => {
+      assert.match(text, /Northwind Digital GmbH/, `running header on page ${i + 1}`);
+      assert.match(text, new RegExp(`Page ${i + 1} of 3\\b`), `footer on page ${i + 1}`);
+      assert.match(text, /Pos\s+Description\s+Qty\s+Amount EUR/, `table header on page ${i + 1}`);
+    });
+    // Every item row is printed exactly once (Paged.js is known to drop rows: pagedjs issue #351).
+    const all = texts.join('\n');
+    for (let row = 1; row <= 100; row++) {
+      const matches = all.match(new RegExp(`#${row}\\s`, 'g')) ?? [];
+      assert.equal(matches.length, 1, `item row ${row}`);
+    }
+    assert.match(texts[2]!, /Total due: EUR 31,415\.00/);
+  });
+
+  test('fast mode prints the same invoice without the running header in the margin', async () => {
+    const { file } = await harness.render(fastMode, job(fixture('invoice-running.html')));
+    assert.doesNotMatch(pageText(file, 2), /Northwind Digital GmbH/);
+  });
+
+  test('table of contents with target-counter names the page each chapter starts on', async () => {
+    const { file } = await harness.render(printMode, job(fixture('toc-target-counter.html')));
+    assert.equal(pageCount(file), 5);
+    const toc = pageText(file, 1);
+    const startPage = (heading: string) =>
+      [2, 3, 4, 5].find((page) => new RegExp(`^\\s*${heading}\\s*$`, 'm').test(pageText(file, page)));
+    for (const [entry, heading] of [
+      ['Introduction', 'Introduction'],
+      ['Methods', 'Methods'],
+      ['Results', 'Results'],
+    ] as const) {
+      const listed = new RegExp(`${entry} \\.+ page (\\d+)`).exec(toc)?.[1];
+      assert.equal(Number(listed), startPage(heading), `${entry} in the TOC`);
+    }
+    assert.match(toc, /Results \.+ page 5/);
+  });
+});
