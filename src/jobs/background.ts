@@ -11,9 +11,9 @@ import { sweepFinishedJobs } from './retention.js';
 import { type JobRegistry, startWorkers, type Workers } from './worker.js';
 
 /**
- * Everything that runs in the background of one process: job workers, the webhook delivery loop and the
- * retention sweep of delivery logs and finished jobs. Used by the server (config.workers in-process
- * workers) and by `quire worker`.
+ * Everything that runs in the background of one process: job workers and the webhook delivery loop, plus
+ * the retention sweep of delivery logs and finished jobs for the app's Sweeper. Used by the server
+ * (config.workers in-process workers) and by `quire worker`.
  */
 export interface BackgroundLog {
   info(obj: Record<string, unknown>, msg: string): void;
@@ -24,12 +24,12 @@ export interface BackgroundLog {
 export interface BackgroundOptions {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'allowPrivateWebhooks' | 'webhookTimeoutMs' | 'sweepIntervalS'>;
+  config: Pick<Config, 'allowPrivateWebhooks' | 'webhookTimeoutMs'>;
   serverSecret: Buffer;
   registry: JobRegistry;
   email: EmailSender;
   log: BackgroundLog;
-  /** Job workers in this process (0: none, deliveries and sweeps still run). */
+  /** Job workers in this process (0: none; deliveries still run). */
   workers: number;
   leaseMs?: number;
   pollMs?: number;
@@ -38,7 +38,7 @@ export interface BackgroundOptions {
 export interface Background {
   wakeJobs(): void;
   wakeDeliveries(): void;
-  /** One retention sweep now (also runs every config.sweepIntervalS). */
+  /** One retention sweep (delivery log > 30 days, finished jobs); the server's Sweeper runs it periodically. */
   sweep(): Promise<{ deliveries: number; jobs: number }>;
   dispatcher: Dispatcher;
   stop(): Promise<void>;
@@ -76,17 +76,12 @@ export function startBackground(options: BackgroundOptions): Background {
     deliveries: await sweepDeliveryLog(db, clock),
     jobs: await sweepFinishedJobs(db, clock),
   });
-  const sweeper = setInterval(() => {
-    sweep().catch((err: unknown) => log.error({ err }, 'retention sweep failed'));
-  }, config.sweepIntervalS * 1000);
-  sweeper.unref();
   return {
     wakeJobs: () => workers?.wake(),
     wakeDeliveries: () => dispatcher.wake(),
     sweep,
     dispatcher,
     async stop() {
-      clearInterval(sweeper);
       await workers?.stop();
       await dispatcher.stop();
       await deliverer.close();

@@ -43,7 +43,7 @@ export async function startHarness(
     { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', allowPrivateWebhooks: true, ...overrides },
   );
   const clock = new ManualClock(Date.now());
-  const built = await buildApp(config, { clock });
+  const built = await buildApp(config, { clock, warmRenderer: false, startSweeper: false });
   const { db, plans, rate, serverSecret } = built.services;
   const emails: EmailMessage[] = [];
   const email: EmailSender = {
