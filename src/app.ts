@@ -21,6 +21,7 @@ import { MemoryTeamSlots, type TeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
+import { createTemplates, sweepTemplates } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
 
 /** Everything the capabilities share, constructed once here and passed down (no globals). */
@@ -91,11 +92,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     signer: services.signer,
     thumbnails: new ThumbnailCache({ db, blobs: services.blobs, clock, make: (pdf) => makeThumbnail(pdf) }),
   };
+  const templates = createTemplates(services);
   const pdfDeps = {
     services,
     renderer: services.renderer,
     liquid: services.liquid,
-    templates: null,
+    templates: templates.port,
     pageOptions: (
       body: Parameters<typeof resolvePageOptions>[0],
       settings: Parameters<typeof resolvePageOptions>[1] | null,
@@ -106,11 +108,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     enqueue: null,
   };
   services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
+  services.sweeper.add('templates', (now) => sweepTemplates(db, services.blobs, now));
   await registerOpenApi(app, services.publicUrl);
   registerHealthRoutes(app, db);
   await app.register(
     async (v1) => {
       registerSignedDocumentRoutes(v1, documentDeps);
+      templates.registerSignedRoutes(v1);
       await v1.register(async (authed) => {
         authed.addHook(
           'onRequest',
@@ -119,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         registerAccountRoutes(authed, services);
         registerDocumentRoutes(authed, documentDeps);
         registerPdfRoutes(authed, pdfDeps, services);
+        templates.registerRoutes(authed);
       });
     },
     { prefix: '/v1' },

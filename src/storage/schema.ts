@@ -1,10 +1,16 @@
 import type { AccountsTables } from '../accounts/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
 import type { JobsTables } from '../jobs/tables.js';
+import type { TemplatesTables } from '../templates/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 
 /**
  * The whole database, composed from each capability's own tables.
  * A capability adds `& XxxTables` here and registers its migration in migrations/index.ts.
  */
-export interface Database extends AccountsTables, DocumentsTables, JobsTables, WebhooksTables {}
+export interface Database
+  extends AccountsTables,
+    DocumentsTables,
+    JobsTables,
+    TemplatesTables,
+    WebhooksTables {}

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { migration0001Accounts } from './0001_accounts.js';
 import { migration0002Documents } from './0002_documents.js';
+import { migration0003Templates } from './0003_templates.js';
 import { migration0004JobsWebhooks } from './0004_jobs_webhooks.js';
 
 /**
@@ -10,6 +11,7 @@ import { migration0004JobsWebhooks } from './0004_jobs_webhooks.js';
 const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts': migration0001Accounts,
   '0002_documents': migration0002Documents,
+  '0003_templates': migration0003Templates,
   '0004_jobs_webhooks': migration0004JobsWebhooks,
 };
 

@@ -1,0 +1,54 @@
+import type { Plan } from '../accounts/plans.js';
+import type { AuthContext } from '../http/auth-context.js';
+import type { RateCounter } from '../http/rate-limiter.js';
+import { AppError } from '../shared/errors.js';
+
+const MINUTE_MS = 60_000;
+/** Spec "Limits": template changes (create, update, pin, delete) per minute per team. */
+export const TEMPLATE_CHANGES_PER_MIN = 60;
+/** Spec "Limits": previews per minute per team and key mode. */
+export const PREVIEWS_PER_MIN = 30;
+/** Spec "Limits": all templates including deleted ones may be the plan's number plus this. */
+export const DELETED_TEMPLATE_ALLOWANCE = 100;
+
+/** Spec "Authentication" 4: test keys cannot create, update, pin or delete templates. */
+export function assertLiveKey(auth: AuthContext): void {
+  if (auth.mode === 'test') {
+    throw new AppError('forbidden', 'Test keys can read and preview templates but not change them.');
+  }
+}
+
+function hitBudget(rate: RateCounter, key: string, limit: number, nowMs: number, what: string): void {
+  const hit = rate.hit(key, limit, MINUTE_MS, nowMs);
+  if (hit.allowed) return;
+  throw new AppError('rate_limited', `More than ${limit} ${what} per minute.`, undefined, {
+    'retry-after': String(hit.resetSeconds),
+  });
+}
+
+/** Counts one template change for the team (shared with the dashboard, which uses the same key). */
+export function hitChangeBudget(rate: RateCounter, teamId: string, nowMs: number): void {
+  hitBudget(rate, `templates:changes:${teamId}`, TEMPLATE_CHANGES_PER_MIN, nowMs, 'template changes');
+}
+
+export function hitPreviewBudget(rate: RateCounter, auth: AuthContext, nowMs: number): void {
+  hitBudget(rate, `templates:previews:${auth.team.id}:${auth.mode}`, PREVIEWS_PER_MIN, nowMs, 'previews');
+}
+
+/** Spec "Limits": templates per plan; deleted ones do not count but are capped together with the rest. */
+export function assertTemplateQuota(counts: { live: number; all: number }, plan: Plan): void {
+  if (counts.live >= plan.templates) {
+    throw new AppError('plan_limit_reached', `The ${plan.name} plan allows ${plan.templates} templates.`, {
+      limit: 'templates',
+      max: plan.templates,
+    });
+  }
+  const max = plan.templates + DELETED_TEMPLATE_ALLOWANCE;
+  if (counts.all >= max) {
+    throw new AppError(
+      'plan_limit_reached',
+      `At most ${max} templates including deleted ones (kept 30 days) are allowed on the ${plan.name} plan.`,
+      { limit: 'templates_including_deleted', max },
+    );
+  }
+}

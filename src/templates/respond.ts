@@ -1,0 +1,20 @@
+import type { FastifyReply } from 'fastify';
+import type { Preview } from './preview.js';
+
+/** Binary answers bypass the JSON response schemas, so they are sent through a plain reply. */
+export function sendPreview(reply: FastifyReply, preview: Preview): FastifyReply {
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `inline; filename="${preview.filename}"`)
+    .header('cache-control', 'no-store')
+    .header('x-pages', String(preview.pages))
+    .send(preview.pdf);
+}
+
+export function sendPng(reply: FastifyReply, png: Buffer): FastifyReply {
+  return reply
+    .header('content-type', 'image/png')
+    .header('cache-control', 'private, max-age=300')
+    .header('x-content-type-options', 'nosniff')
+    .send(png);
+}

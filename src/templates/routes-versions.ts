@@ -1,0 +1,113 @@
+import { authOf } from '../http/auth-context.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
+import { TemplateFieldsSchema, templateFields } from './fields.js';
+import { presentSummary, TemplateSummarySchema } from './present.js';
+import { renderPreview } from './preview.js';
+import { findTemplate, listVersions } from './repository.js';
+import { sendPreview } from './respond.js';
+import { beginChange } from './routes.js';
+import { PinBody, PreviewBody, VersionList, VersionQuery } from './schemas.js';
+import { contentOf, notFound, pinTemplate, readTemplate } from './service.js';
+import { versionToUse } from './versions.js';
+
+const TAGS = ['Templates'];
+
+/** GET versions, POST pin, GET fields, POST preview (spec: Templates). */
+export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps): void {
+  const { db } = deps.services;
+  app.get(
+    '/templates/:id/versions',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Versions still kept (latest 50 plus the pinned one), newest first',
+        params: IdParams,
+        response: { 200: VersionList, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const template = await findTemplate(db, auth.team.id, request.params.id);
+      if (!template) throw notFound(request.params.id);
+      return { data: await listVersions(db, template.id) };
+    },
+  );
+
+  app.post(
+    '/templates/:id/pin',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Pin a version (renders without template_version use it) or unpin with null; live keys only',
+        params: IdParams,
+        body: PinBody,
+        response: { 200: TemplateSummarySchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      beginChange(deps, auth);
+      const template = await pinTemplate(
+        storeDeps(deps),
+        auth.team.id,
+        request.params.id,
+        request.body.version,
+      );
+      reply.header('cache-control', 'no-store');
+      return presentSummary(template, linksOf(deps));
+    },
+  );
+
+  app.get(
+    '/templates/:id/fields',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "Form fields read from a version's sample data (default: pinned, else current version)",
+        params: IdParams,
+        querystring: VersionQuery,
+        response: { 200: TemplateFieldsSchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      // The form fills merge_data for renders, which use the pinned version unless told otherwise.
+      const { version } = await readTemplate(db, auth.team.id, request.params.id, (t) =>
+        versionToUse(t, request.query.version),
+      );
+      return templateFields(contentOf(version).sampleData);
+    },
+  );
+
+  app.post(
+    '/templates/:id/preview',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Watermarked preview PDF (never stored, counted or logged)',
+        params: IdParams,
+        body: PreviewBody,
+        response: {
+          404: ErrorResponse,
+          413: ErrorResponse,
+          422: ErrorResponse,
+          503: ErrorResponse,
+          504: ErrorResponse,
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { services } = deps;
+      const preview = await renderPreview(
+        { ...services, templates: deps.port, renderer: deps.renderer },
+        authOf(request),
+        request.params.id,
+        request.body,
+      );
+      return sendPreview(reply, preview);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { Type } from 'typebox';
+import { authOf } from '../http/auth-context.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
+import { assertLiveKey, hitChangeBudget } from './limits.js';
+import { presentSummary, presentTemplate, TemplateSchema, TemplateSummarySchema } from './present.js';
+import { listTemplates } from './repository.js';
+import { CreateTemplateBody, ListQuery, UpdateTemplateBody, VersionQuery } from './schemas.js';
+import { createTemplate, deleteTemplate, readTemplate, updateTemplate } from './service.js';
+
+const TAGS = ['Templates'];
+const NOT_FOUND = { 404: ErrorResponse };
+
+/** A live key with change budget left (spec: Authentication 4; Limits, template changes). */
+export function beginChange(deps: TemplateRouteDeps, auth: ReturnType<typeof authOf>): void {
+  assertLiveKey(auth);
+  hitChangeBudget(deps.services.rate, auth.team.id, deps.services.clock.now().getTime());
+}
+
+/** POST/GET /templates, GET/PUT/DELETE /templates/<id> (spec: Templates). Every answer carries a signed link. */
+export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): void {
+  const { db } = deps.services;
+  app.post(
+    '/templates',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Create a template (version 1); live keys only',
+        body: CreateTemplateBody,
+        response: { 201: TemplateSchema, 402: ErrorResponse, 422: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      beginChange(deps, auth);
+      const { template, version } = await createTemplate(storeDeps(deps), auth, request.body);
+      reply.code(201).header('cache-control', 'no-store');
+      return presentTemplate(template, version, linksOf(deps));
+    },
+  );
+
+  app.get(
+    '/templates',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List templates, most recently updated first, without content',
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({ data: Type.Array(TemplateSummarySchema), has_more: Type.Boolean() }),
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { limit, offset } = request.query;
+      const rows = await listTemplates(db, auth.team.id, limit + 1, offset);
+      const links = linksOf(deps);
+      reply.header('cache-control', 'no-store');
+      return {
+        data: rows.slice(0, limit).map((r) => presentSummary(r, links)),
+        has_more: rows.length > limit,
+      };
+    },
+  );
+
+  app.get(
+    '/templates/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'One template at a version (default: current)',
+        params: IdParams,
+        querystring: VersionQuery,
+        response: { 200: TemplateSchema, ...NOT_FOUND, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const asked = request.query.version;
+      const { template, version } = await readTemplate(
+        db,
+        auth.team.id,
+        request.params.id,
+        (t) => asked ?? t.current_version,
+      );
+      reply.header('cache-control', 'no-store');
+      return presentTemplate(template, version, linksOf(deps));
+    },
+  );
+
+  app.put(
+    '/templates/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Change a template; content changes make a new version; live keys only',
+        params: IdParams,
+        body: UpdateTemplateBody,
+        response: { 200: TemplateSchema, ...NOT_FOUND, 422: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      beginChange(deps, auth);
+      const { template, version } = await updateTemplate(
+        storeDeps(deps),
+        auth.team.id,
+        request.params.id,
+        request.body,
+      );
+      reply.header('cache-control', 'no-store');
+      return presentTemplate(template, version, linksOf(deps));
+    },
+  );
+
+  app.delete(
+    '/templates/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a template (renders fail from now on; erased after 30 days); live keys only',
+        params: IdParams,
+        response: { 204: Type.Null(), ...NOT_FOUND, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      beginChange(deps, auth);
+      await deleteTemplate(storeDeps(deps), auth.team.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,76 @@
+import { type Static, Type } from 'typebox';
+import { DateTime, Nullable } from '../http/schemas.js';
+import { TemplateSettingsSchema } from './settings.js';
+
+/** Request schemas of the template routes (spec: Templates). Sizes in bytes are checked in content.ts. */
+
+const Name = Type.String({ minLength: 1, maxLength: 100, description: '1 to 100 characters' });
+const Html = Type.String({ minLength: 1, description: 'Liquid HTML, at most 500 KB; parsed on save' });
+const Css = Type.String({ description: 'At most 500 KB' });
+const SampleData = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Example data for previews, thumbnails and default renders; at most 1 MB as JSON',
+});
+const VersionNumber = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+export const CreateTemplateBody = Type.Object(
+  {
+    name: Name,
+    html: Html,
+    css: Type.Optional(Css),
+    sample_data: Type.Optional(SampleData),
+    settings: Type.Optional(TemplateSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateTemplateBodyType = Static<typeof CreateTemplateBody>;
+
+export const UpdateTemplateBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    html: Type.Optional(Html),
+    css: Type.Optional(Nullable(Css)),
+    sample_data: Type.Optional(SampleData),
+    settings: Type.Optional(TemplateSettingsSchema),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      'At least one field. Changing html, css, sample_data or settings makes a new version (settings are replaced as a whole; css null removes the stylesheet); a name-only change makes none.',
+  },
+);
+export type UpdateTemplateBodyType = Static<typeof UpdateTemplateBody>;
+
+export const PinBody = Type.Object(
+  { version: Nullable(VersionNumber) },
+  { additionalProperties: false, description: 'A version number to pin, or null to unpin' },
+);
+
+export const PreviewBody = Type.Object(
+  {
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    version: Type.Optional(VersionNumber),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "data defaults to the version's sample_data; version to the pinned one, else the current one. Page options are not accepted: the template's settings apply.",
+  },
+);
+
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const VersionQuery = Type.Object(
+  { version: Type.Optional(VersionNumber) },
+  { additionalProperties: false },
+);
+
+export const VersionList = Type.Object({
+  data: Type.Array(Type.Object({ version: Type.Integer(), created_at: DateTime })),
+});

@@ -1,0 +1,204 @@
+import type { AuthContext } from '../http/auth-context.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { Db } from '../storage/db.js';
+import { checkContent } from './content.js';
+import type { TemplateEngine } from './engine-port.js';
+import { assertTemplateQuota } from './limits.js';
+import {
+  countTemplates,
+  deleteVersions,
+  findTemplate,
+  findVersion,
+  insertTemplate,
+  insertVersion,
+  type TemplateRow,
+  updateTemplateRow,
+  type VersionRow,
+  versionNumbers,
+} from './repository.js';
+import type { TemplateSettings } from './settings.js';
+import { type ContentPatch, nextContent, type VersionContent, versionsToPrune } from './versions.js';
+
+export interface TemplateStoreDeps {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  engine: TemplateEngine;
+}
+
+export interface CreateTemplateInput {
+  name: string;
+  html: string;
+  css?: string;
+  sample_data?: Record<string, unknown>;
+  settings?: TemplateSettings;
+}
+
+export interface UpdateTemplateInput extends ContentPatch {
+  name?: string;
+}
+
+export interface TemplateAtVersion {
+  template: TemplateRow;
+  version: VersionRow;
+}
+
+export function notFound(id: string): AppError {
+  return new AppError('template_not_found', `No template ${id} in this workspace.`);
+}
+
+export function versionNotFound(id: string, version: number): AppError {
+  return new AppError('template_not_found', `Template ${id} has no version ${version}.`);
+}
+
+export function contentOf(row: VersionRow): VersionContent {
+  return {
+    html: row.html,
+    css: row.css,
+    sampleData: row.sample_data_json ? (JSON.parse(row.sample_data_json) as Record<string, unknown>) : null,
+    settings: JSON.parse(row.settings_json) as TemplateSettings,
+  };
+}
+
+function versionRow(templateId: string, version: number, content: VersionContent, at: string): VersionRow {
+  return {
+    template_id: templateId,
+    version,
+    html: content.html,
+    css: content.css,
+    sample_data_json: content.sampleData === null ? null : JSON.stringify(content.sampleData),
+    settings_json: JSON.stringify(content.settings),
+    created_at: at,
+    thumbnail_key: null,
+  };
+}
+
+/** A team's template at a version (404 template_not_found for unknown, deleted, foreign or missing). */
+export async function readTemplate(
+  db: Db,
+  teamId: string,
+  id: string,
+  pick: (t: TemplateRow) => number,
+): Promise<TemplateAtVersion> {
+  const template = await findTemplate(db, teamId, id);
+  if (!template) throw notFound(id);
+  const number = pick(template);
+  const version = await findVersion(db, id, number);
+  if (!version) throw versionNotFound(id, number);
+  return { template, version };
+}
+
+/** POST /templates: parsed on save, quota checked and row written in one transaction (spec: version 1). */
+export async function createTemplate(
+  deps: TemplateStoreDeps,
+  auth: AuthContext,
+  input: CreateTemplateInput,
+): Promise<TemplateAtVersion> {
+  checkContent(deps.engine, input);
+  const at = deps.clock.now().toISOString();
+  const template: TemplateRow = {
+    id: newId(),
+    team_id: auth.team.id,
+    name: input.name,
+    current_version: 1,
+    pinned_version: null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  };
+  const content: VersionContent = {
+    html: input.html,
+    css: input.css ?? null,
+    sampleData: input.sample_data ?? null,
+    settings: input.settings ?? {},
+  };
+  const version = versionRow(template.id, 1, content, at);
+  await deps.db.transaction().execute(async (trx) => {
+    assertTemplateQuota(await countTemplates(trx, auth.team.id), auth.plan);
+    await insertTemplate(trx, template, version);
+  });
+  return { template, version };
+}
+
+/** Deletes thumbnails of pruned versions once their rows are gone (a leftover file is harmless). */
+async function dropThumbnails(blobs: BlobStore, keys: string[]): Promise<void> {
+  await Promise.all(keys.map((key) => blobs.delete(key)));
+}
+
+/** Deletes versions outside "latest 50 plus pinned" (spec: Template versions) inside the caller's transaction. */
+async function prune(trx: Db, template: TemplateRow): Promise<string[]> {
+  const doomed = versionsToPrune(
+    await versionNumbers(trx, template.id),
+    template.current_version,
+    template.pinned_version,
+  );
+  return deleteVersions(trx, template.id, doomed);
+}
+
+/**
+ * PUT /templates/<id> (spec: Template versions): content changes make the next version, a name-only PUT
+ * renames, a PUT that changes nothing changes nothing. Answers the template at its current version.
+ */
+export async function updateTemplate(
+  deps: TemplateStoreDeps,
+  teamId: string,
+  id: string,
+  input: UpdateTemplateInput,
+): Promise<TemplateAtVersion> {
+  checkContent(deps.engine, input);
+  const at = deps.clock.now().toISOString();
+  const { result, dropped } = await deps.db.transaction().execute(async (trx) => {
+    let { template, version } = await readTemplate(trx, teamId, id, (t) => t.current_version);
+    const next = nextContent(contentOf(version), input);
+    const renamed = input.name !== undefined && input.name !== template.name;
+    let dropped: string[] = [];
+    if (next) {
+      version = versionRow(id, template.current_version + 1, next, at);
+      await insertVersion(trx, version);
+      template = { ...template, current_version: version.version };
+      dropped = await prune(trx, template);
+    }
+    if (renamed) template = { ...template, name: input.name as string };
+    if (next || renamed) {
+      template = { ...template, updated_at: at };
+      const { name, current_version, updated_at } = template;
+      await updateTemplateRow(trx, id, { name, current_version, updated_at });
+    }
+    return { result: { template, version }, dropped };
+  });
+  await dropThumbnails(deps.blobs, dropped);
+  return result;
+}
+
+/** POST /templates/<id>/pin: pin a version that exists, or unpin with null; then re-apply retention. */
+export async function pinTemplate(
+  deps: TemplateStoreDeps,
+  teamId: string,
+  id: string,
+  version: number | null,
+): Promise<TemplateRow> {
+  const at = deps.clock.now().toISOString();
+  const { template, dropped } = await deps.db.transaction().execute(async (trx) => {
+    const found = await findTemplate(trx, teamId, id);
+    if (!found) throw notFound(id);
+    if (version !== null && !(await findVersion(trx, id, version))) throw versionNotFound(id, version);
+    const template = { ...found, pinned_version: version, updated_at: at };
+    await updateTemplateRow(trx, id, { pinned_version: version, updated_at: at });
+    // Unpinning (or moving the pin) can leave an old version outside "latest 50 plus pinned".
+    return { template, dropped: await prune(trx, template) };
+  });
+  await dropThumbnails(deps.blobs, dropped);
+  return template;
+}
+
+/** DELETE /templates/<id>: renders fail from now on; the sweep erases it 30 days later. */
+export async function deleteTemplate(deps: TemplateStoreDeps, teamId: string, id: string): Promise<void> {
+  const at = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await findTemplate(trx, teamId, id))) throw notFound(id);
+    await updateTemplateRow(trx, id, { deleted_at: at });
+  });
+}

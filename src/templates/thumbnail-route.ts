@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { signedLinkError } from '../documents/routes.js';
+import { ErrorResponse } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import { AppError } from '../shared/errors.js';
+import type { TemplateRouteDeps } from './deps.js';
+import { thumbnailResource } from './present.js';
+import { sendPng } from './respond.js';
+
+const ThumbnailQuery = Type.Object(
+  {
+    v: Type.Optional(Type.String({ description: 'Template version' })),
+    exp: Type.Optional(Type.String()),
+    sig: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+/** GET /thumbnails/templates/<id>.png?v=&exp=&sig= (spec: Thumbnails; signed link, no key). */
+export function registerTemplateThumbnailRoute(app: App, deps: TemplateRouteDeps): void {
+  const { clock } = deps.services;
+  app.get(
+    '/thumbnails/templates/:file',
+    {
+      schema: {
+        tags: ['Templates'],
+        summary: 'First-page PNG (480 px wide) of a template version (signed link)',
+        security: [],
+        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
+        querystring: ThumbnailQuery,
+        response: { 403: ErrorResponse, 410: ErrorResponse, 422: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.file.slice(0, -4).toLowerCase();
+      const { v, exp, sig } = request.query;
+      // The version is part of the signed resource, so a malformed one simply fails the signature check.
+      const version = v !== undefined && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : 0;
+      const verdict = deps.signer.verify(thumbnailResource(id, version), exp, sig, clock.now().getTime());
+      if (!verdict.ok) throw signedLinkError(verdict.code);
+      const png = await deps.thumbnails.forVersion(id, version);
+      if (!png) throw new AppError('file_expired', 'This template version no longer exists.');
+      return sendPng(reply, png);
+    },
+  );
+}
