@@ -119,19 +119,19 @@ class Walk {
   }
 
   node(key: string, value: unknown, path: string, level: number): TemplateFieldNode | undefined {
-    const base = { path, key, label: labelOf(key) };
+    const base = (type: TemplateFieldNode['type']) => ({ path, key, type, label: labelOf(key) });
     if (isObject(value)) {
       const children = this.object(value, path, level + 1);
-      return children.length > 0 ? { ...base, type: 'object', children } : undefined;
+      return children.length > 0 ? { ...base('object'), children } : undefined;
     }
     this.count += 1;
-    if (!Array.isArray(value)) return { ...base, type: scalarType(value), example: example(value) };
+    if (!Array.isArray(value)) return { ...base(scalarType(value)), example: example(value) };
     const first = value.find((v) => v !== null && v !== undefined);
     if (isObject(first)) {
-      return { ...base, type: 'line_items', children: this.object(unionItem(value), `${path}[]`, level + 1) };
+      return { ...base('line_items'), children: this.object(unionItem(value), `${path}[]`, level + 1) };
     }
-    if (first === undefined || Array.isArray(first)) return { ...base, type: 'list' };
-    return { ...base, type: 'list', item_type: scalarType(first), example: example(first) };
+    if (first === undefined || Array.isArray(first)) return base('list');
+    return { ...base('list'), example: example(first), item_type: scalarType(first) };
   }
 }
 
@@ -139,8 +139,8 @@ function flatten(nodes: TemplateFieldNode[]): TemplateField[] {
   const out: TemplateField[] = [];
   for (const { children, type, ...rest } of nodes) {
     if (type === 'object') out.push(...flatten(children ?? []));
-    else if (type === 'line_items') out.push({ ...rest, type, fields: flatten(children ?? []) });
-    else out.push({ ...rest, type });
+    else if (type === 'line_items') out.push({ type, ...rest, fields: flatten(children ?? []) });
+    else out.push({ type, ...rest });
   }
   return out;
 }
