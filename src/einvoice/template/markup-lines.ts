@@ -57,15 +57,6 @@ const TOTAL_ROW = (label: string, key: string, cls = '') =>
 
 export const TOTALS = `
 <section class="summary">
-  <table class="vat">
-    <thead><tr><th>USt.-Kategorie / VAT category</th><th class="num">Satz / Rate</th><th class="num">Basis / Taxable</th><th class="num">USt. / VAT</th></tr></thead>
-    <tbody>
-    {% for v in vat_breakdown %}
-      <tr><td>{{ v.category_label | escape }}{% if v.exemption_reason %}<div class="small muted">{{ v.exemption_reason | escape }}{% if v.exemption_code %} ({{ v.exemption_code | escape }}){% endif %}</div>{% elsif v.exemption_code %}<div class="small muted">{{ v.exemption_code | escape }}</div>{% endif %}</td>
-      <td class="num">{{ v.rate_label }}</td><td class="num">{{ v.taxable_amount_formatted }}</td><td class="num">{{ v.tax_amount_formatted }}</td></tr>
-    {% endfor %}
-    </tbody>
-  </table>
   <table class="totals">
     ${TOTAL_ROW('Summe Positionen / Line total', 'line_total')}
     {% if totals.has_allowances %}${TOTAL_ROW('Nachlässe / Allowances', 'allowance_total')}{% endif %}
@@ -76,6 +67,15 @@ export const TOTALS = `
     {% if totals.has_prepaid %}${TOTAL_ROW('Bereits gezahlt / Paid in advance', 'prepaid')}{% endif %}
     {% if totals.has_rounding %}${TOTAL_ROW('Rundung / Rounding', 'rounding')}{% endif %}
     ${TOTAL_ROW('Zahlbetrag / Amount due', 'due_payable', 'due')}
+  </table>
+  <table class="vat">
+    <thead><tr><th>USt.-Kategorie / VAT category</th><th class="num">Satz / Rate</th><th class="num">Basis / Taxable</th><th class="num">USt. / VAT</th></tr></thead>
+    <tbody>
+    {% for v in vat_breakdown %}
+      <tr><td>{{ v.category_label | escape }}{% if v.exemption_reason %}<div class="small muted">{{ v.exemption_reason | escape }}{% if v.exemption_code %} ({{ v.exemption_code | escape }}){% endif %}</div>{% elsif v.exemption_code %}<div class="small muted">{{ v.exemption_code | escape }}</div>{% endif %}</td>
+      <td class="num">{{ v.rate_label }}</td><td class="num">{{ v.taxable_amount_formatted }}</td><td class="num">{{ v.tax_amount_formatted }}</td></tr>
+    {% endfor %}
+    </tbody>
   </table>
 </section>`;
 

@@ -38,9 +38,8 @@ table { border-collapse: collapse; }
 .pos { width: 8mm; }
 .item-name { font-weight: bold; }
 .adj { font-size: 7.5pt; color: #59636e; }
-.summary { display: flex; justify-content: space-between; gap: 8mm; align-items: flex-start; break-inside: avoid; }
-.summary .vat { flex: 1 1 52%; }
-.totals { flex: 0 0 44%; }
+.summary { break-inside: avoid; }
+.totals { width: 50%; margin-left: auto; margin-bottom: 4mm; }
 .totals th { text-align: left; font-weight: normal; padding: .8mm 3mm .8mm 0; }
 .totals td { padding: .8mm 0; }
 .totals .grand th, .totals .grand td { font-weight: bold; border-top: 1px solid #1f4e79; }

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { PreparedEInvoice, Profile, Standard } from '../../../src/einvoice/model.js';
+import { buildCii } from '../../../src/einvoice/xml/cii.js';
+import { buildUbl } from '../../../src/einvoice/xml/ubl.js';
+import { CASES, type InvoiceCase } from './cases.js';
+import { prepareCase } from './prepare.js';
+import { InvoicePdfHarness, pdfWords, rowValues } from './render-harness.js';
+import { problems, type ValidatorReport, validateFiles } from './validator.js';
+
+const COMBOS: { standard: Standard; profile: Profile }[] = [
+  ...(['minimum', 'basic-wl', 'basic', 'en16931', 'extended'] as const).map((profile) => ({
+    standard: 'factur-x' as const,
+    profile,
+  })),
+  ...(['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'] as const).map((profile) => ({
+    standard: 'zugferd' as const,
+    profile,
+  })),
+  { standard: 'xrechnung-cii', profile: 'xrechnung' },
+  { standard: 'xrechnung-ubl', profile: 'xrechnung' },
+];
+
+const GUIDELINE: Record<Profile, string> = {
+  minimum: 'urn:factur-x.eu:1p0:minimum',
+  'basic-wl': 'urn:factur-x.eu:1p0:basicwl',
+  basic: 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
+  en16931: 'urn:cen.eu:en16931:2017',
+  extended: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',
+  xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+};
+
+const FX_LEVEL: Record<Profile, string> = {
+  minimum: 'MINIMUM',
+  'basic-wl': 'BASIC WL',
+  basic: 'BASIC',
+  en16931: 'EN 16931',
+  extended: 'EXTENDED',
+  xrechnung: 'XRECHNUNG',
+};
+
+/** SPEC: prepaid is not in minimum; rounding only in en16931, extended and xrechnung. */
+function applies(c: InvoiceCase, profile: Profile): boolean {
+  if (c.prepaid && profile === 'minimum') return false;
+  if (c.rounding && !['en16931', 'extended', 'xrechnung'].includes(profile)) return false;
+  return true;
+}
+
+interface Output {
+  file: string;
+  kind: 'xml' | 'pdf';
+  standard: Standard;
+  profile: Profile;
+  caseName: string;
+  xml: string;
+  prepared: PreparedEInvoice;
+}
+
+/** The German formatting the built-in template uses for DE/ES sellers: 1.234,56 (independent of src). */
+function germanAmount(value: string): string {
+  const [int = '0', frac = '00'] = value.replace('-', '').split('.');
+  return `${value.startsWith('-') ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${frac}`;
+}
+
+function xmlValue(xml: string, element: string): string {
+  const m = new RegExp(`<ram:${element}[^>]*>([^<]+)</ram:${element}>`).exec(xml);
+  assert.ok(m?.[1], `${element} in the XML`);
+  return m[1];
+}
+
+describe('e-invoice output against the official validators', { timeout: 170_000 }, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-einvoice-out-'));
+  const outputs: Output[] = [];
+  const liquidWarnings: string[] = [];
+  let reports: Map<string, ValidatorReport>;
+
+  before(async () => {
+    for (const { standard, profile } of COMBOS) {
+      for (const c of CASES.filter((x) => applies(x, profile))) {
+        const prepared = prepareCase(standard, profile, c.invoice);
+        const xml = standard === 'xrechnung-ubl' ? buildUbl(prepared) : buildCii(prepared, profile);
+        const file = path.join(dir, `${standard}_${profile}_${c.name}.xml`);
+        writeFileSync(file, xml);
+        outputs.push({ file, kind: 'xml', standard, profile, caseName: c.name, xml, prepared });
+      }
+    }
+    const renderStart = Date.now();
+    const harness = await InvoicePdfHarness.start();
+    try {
+      const pdfJobs = COMBOS.filter((x) => x.standard === 'factur-x' || x.standard === 'zugferd').flatMap(
+        (combo) =>
+          CASES.filter((c) => applies(c, combo.profile))
+            .filter((_c, i) => i === 0 || combo.profile === 'en16931')
+            .map((c) => ({ ...combo, c })),
+      );
+      for (const [i, { standard, profile, c }] of pdfJobs.entries()) {
+        const prepared = prepareCase(standard, profile, c.invoice);
+        // Every third PDF as from a test key: the watermark must not break PDF/A (drawn with an embedded font).
+        const out = await harness.facturX(prepared, profile, i % 3 === 0);
+        for (const w of out.liquidWarnings) liquidWarnings.push(`${c.name}: ${JSON.stringify(w)}`);
+        const file = path.join(dir, `${standard}_${profile}_${c.name}.pdf`);
+        writeFileSync(file, out.pdf);
+        outputs.push({ file, kind: 'pdf', standard, profile, caseName: c.name, xml: out.xml, prepared });
+      }
+    } finally {
+      await harness.close();
+    }
+    console.log(
+      `rendered ${outputs.filter((o) => o.kind === 'pdf').length} PDFs in ${Date.now() - renderStart} ms`,
+    );
+    const started = Date.now();
+    reports = await validateFiles(outputs.map((o) => o.file));
+    console.log(`validated ${outputs.length} files in ${Date.now() - started} ms`);
+  });
+
+  after(() =>
+    process.env.QUIRE_KEEP_EINVOICE_OUTPUT ? undefined : rmSync(dir, { recursive: true, force: true }),
+  );
+
+  it('covers every standard × profile with XML and every Factur-X/ZUGFeRD profile with a PDF', () => {
+    for (const { standard, profile } of COMBOS) {
+      const xmls = outputs.filter(
+        (o) => o.kind === 'xml' && o.standard === standard && o.profile === profile,
+      );
+      assert.ok(xmls.length >= CASES.length - 2, `${standard}/${profile}: ${xmls.length} XMLs`);
+      if (standard === 'factur-x' || standard === 'zugferd') {
+        assert.ok(outputs.some((o) => o.kind === 'pdf' && o.standard === standard && o.profile === profile));
+      }
+    }
+  });
+
+  it('every XML and PDF passes with zero errors and emits only elements its profile allows', () => {
+    const failures = outputs.flatMap((o) => {
+      const report = reports.get(o.file);
+      if (!report) return [`${path.basename(o.file)}: no report`];
+      const found = problems(report);
+      return report.status === 'PASS' && found.length === 0
+        ? []
+        : [`${path.basename(o.file)} (${report.status}):\n  ${found.join('\n  ')}`];
+    });
+    assert.deepEqual(failures, []);
+  });
+
+  it('declares the profile’s guideline identifier and document type', () => {
+    for (const o of outputs) {
+      const report = reports.get(o.file);
+      assert.equal(report?.xml?.guidelineId, GUIDELINE[o.profile], o.file);
+      const ubl = o.caseName === 'credit-note' ? 'UBL-CreditNote' : 'UBL-Invoice';
+      assert.equal(report?.xml?.syntax, o.standard === 'xrechnung-ubl' ? ubl : 'CII', o.file);
+    }
+    const ubl = outputs.filter((o) => o.standard === 'xrechnung-ubl');
+    assert.match(ubl.find((o) => o.caseName === 'credit-note')?.xml ?? '', /<ubl:CreditNote /);
+    assert.match(ubl.find((o) => o.caseName === 'self-billed')?.xml ?? '', /<ubl:Invoice /);
+    assert.match(
+      ubl[0]?.xml ?? '',
+      /<cbc:ProfileID>urn:fdc:peppol\.eu:2017:poacc:billing:01:1\.0<\/cbc:ProfileID>/,
+    );
+  });
+
+  it('writes lines from BASIC up only, and user text escaped', () => {
+    for (const o of outputs.filter((x) => x.kind === 'xml' && x.standard !== 'xrechnung-ubl')) {
+      const hasLines = o.xml.includes('<ram:IncludedSupplyChainTradeLineItem>');
+      assert.equal(hasLines, !['minimum', 'basic-wl'].includes(o.profile), o.file);
+    }
+    const rich = outputs.find((o) => o.profile === 'en16931' && o.caseName === 'standard-rich');
+    assert.match(rich?.xml ?? '', /Vertrauen &lt;3/);
+  });
+
+  it('embeds the XML as a PDF/A-3b associated file with the Factur-X XMP of its profile', () => {
+    for (const o of outputs.filter((x) => x.kind === 'pdf')) {
+      const r = reports.get(o.file);
+      const name = o.profile === 'xrechnung' ? 'xrechnung.xml' : 'factur-x.xml';
+      assert.equal(r?.xmp?.pdfaid, '3b', o.file);
+      assert.equal(r?.xmp?.fxConformanceLevel, FX_LEVEL[o.profile], o.file);
+      assert.equal(r?.xmp?.fxDocumentFileName, name, o.file);
+      assert.equal(r?.xmp?.fxVersion, o.profile === 'xrechnung' ? '3.0' : '1.0', o.file);
+      const rel = ['minimum', 'basic-wl'].includes(o.profile) ? '/Data' : '/Alternative';
+      assert.deepEqual(r?.pdf?.attachments, [
+        { name, AFRelationship: rel, mime: '/text/xml', inCatalogAF: true },
+      ]);
+    }
+  });
+
+  it('prints the XML’s grand total and amount due in the readable PDF', () => {
+    for (const o of outputs.filter((x) => x.kind === 'pdf')) {
+      const words = pdfWords(o.file);
+      const grand = germanAmount(xmlValue(o.xml, 'GrandTotalAmount'));
+      const due = germanAmount(xmlValue(o.xml, 'DuePayableAmount'));
+      const currency = o.prepared.invoice.currency;
+      const grandRows = rowValues(words, 'Gesamtbetrag / Total', currency);
+      const dueRows = rowValues(words, 'Zahlbetrag / Amount due', currency);
+      assert.deepEqual(grandRows, [`${grand} ${currency}`], o.file);
+      // The totals table and the payment box both state the amount due.
+      assert.deepEqual(dueRows, [`${due} ${currency}`, `${due} ${currency}`], o.file);
+    }
+  });
+
+  it('gives the built-in template every variable it prints', () => {
+    assert.deepEqual(liquidWarnings, []);
+  });
+});

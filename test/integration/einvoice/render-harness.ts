@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../src/config/config.js';
+import type { PreparedEInvoice, Profile } from '../../../src/einvoice/model.js';
+import { toFacturXPdf } from '../../../src/einvoice/pdfa/facturx-pdf.js';
+import { BUILT_IN_INVOICE_TEMPLATE } from '../../../src/einvoice/template/built-in-template.js';
+import { invoiceTemplateData } from '../../../src/einvoice/template/data.js';
+import { buildCii } from '../../../src/einvoice/xml/cii.js';
+import { embeddedXmlName } from '../../../src/einvoice/xml/filenames.js';
+import { LiquidEngine } from '../../../src/liquid/index.js';
+import { Renderer, resolvePageOptions } from '../../../src/render/index.js';
+import type { Warning } from '../../../src/shared/warnings.js';
+
+/** The production path for a Factur-X/ZUGFeRD PDF: Liquid → Chromium (Renderer) → PDF/A-3b with CII. */
+export class InvoicePdfHarness {
+  private constructor(
+    private readonly renderer: Renderer,
+    private readonly liquid: LiquidEngine,
+  ) {}
+
+  static async start(): Promise<InvoicePdfHarness> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-einvoice-'));
+    const config = loadConfig({}, { dataDir, logLevel: 'silent' });
+    return new InvoicePdfHarness(await Renderer.start(config), new LiquidEngine());
+  }
+
+  async facturX(
+    prepared: PreparedEInvoice,
+    profile: Profile,
+    watermark: boolean,
+  ): Promise<{ pdf: Buffer; xml: string; liquidWarnings: Warning[]; pages: number }> {
+    const { html, warnings } = this.liquid.renderSource(
+      BUILT_IN_INVOICE_TEMPLATE,
+      invoiceTemplateData(prepared),
+    );
+    const rendered = await this.renderer.render({ html, page: resolvePageOptions({}), watermark });
+    const xml = buildCii(prepared, profile);
+    const pdf = await toFacturXPdf(rendered.pdf, xml, {
+      profile,
+      attachmentName: embeddedXmlName(profile),
+      title: `Rechnung ${prepared.invoice.number}`,
+      author: prepared.invoice.seller.name,
+      invoiceNumber: prepared.invoice.number,
+      createdAt: new Date('2025-06-05T08:00:00Z'),
+    });
+    return { pdf, xml, liquidWarnings: warnings, pages: rendered.pages };
+  }
+
+  close(): Promise<void> {
+    return this.renderer.close();
+  }
+}
+
+interface Word {
+  page: number;
+  xMin: number;
+  xMax: number;
+  yMin: number;
+  yMax: number;
+  text: string;
+}
+
+/** Every word of a PDF with its box (poppler `pdftotext -bbox`). */
+export function pdfWords(file: string): Word[] {
+  const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' });
+  const words: Word[] = [];
+  html.split('<page ').forEach((pageHtml, page) => {
+    const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
+    for (const m of pageHtml.matchAll(re)) {
+      const [xMin, yMin, xMax, yMax] = [m[1], m[2], m[3], m[4]].map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      words.push({ page, xMin, xMax, yMin, yMax, text: m[5] ?? '' });
+    }
+  });
+  return words;
+}
+
+/**
+ * The amount (number and currency code) printed to the right of each occurrence of `label` on the same
+ * row: words whose vertical middle lies within the label's box, in reading order. Other words (letters
+ * of a diagonal test watermark crossing the row) are ignored.
+ */
+export function rowValues(words: Word[], label: string, currency: string): string[] {
+  const [first, ...rest] = label.split(' ');
+  const rows: string[] = [];
+  words.forEach((w, i) => {
+    if (w.text !== first || !rest.every((r, k) => words[i + k + 1]?.text === r)) return;
+    const last = words[i + rest.length] ?? w;
+    const right = words.filter((o) => {
+      const mid = (o.yMin + o.yMax) / 2;
+      const amountWord = /^-?[\d.,]+$/.test(o.text) || o.text === currency;
+      return amountWord && o.page === w.page && o.xMin >= last.xMax && mid > w.yMin && mid < w.yMax;
+    });
+    rows.push(
+      right
+        .sort((a, b) => a.xMin - b.xMin)
+        .map((o) => o.text)
+        .join(' '),
+    );
+  });
+  return rows;
+}
