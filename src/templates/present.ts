@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { LinkSigner } from '../documents/signed-links.js';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { contentOf } from './records.js';
 import type { TemplateRow, VersionRow } from './repository.js';
-import { contentOf } from './service.js';
 import { TemplateSettingsSchema } from './settings.js';
 
 /** How long a template thumbnail link stays valid; every template response carries a fresh one. */

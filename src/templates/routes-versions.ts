@@ -5,11 +5,12 @@ import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
 import { TemplateFieldsSchema, templateFields } from './fields.js';
 import { presentSummary, TemplateSummarySchema } from './present.js';
 import { renderPreview } from './preview.js';
+import { contentOf, notFound, readTemplate } from './records.js';
 import { findTemplate, listVersions } from './repository.js';
 import { sendPreview } from './respond.js';
 import { beginChange } from './routes.js';
 import { PinBody, PreviewBody, VersionList, VersionQuery } from './schemas.js';
-import { contentOf, notFound, pinTemplate, readTemplate } from './service.js';
+import { pinTemplate } from './service.js';
 import { versionToUse } from './versions.js';
 
 const TAGS = ['Templates'];

@@ -5,9 +5,10 @@ import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
 import { assertLiveKey, hitChangeBudget } from './limits.js';
 import { presentSummary, presentTemplate, TemplateSchema, TemplateSummarySchema } from './present.js';
+import { readTemplate } from './records.js';
 import { listTemplates } from './repository.js';
 import { CreateTemplateBody, ListQuery, UpdateTemplateBody, VersionQuery } from './schemas.js';
-import { createTemplate, deleteTemplate, readTemplate, updateTemplate } from './service.js';
+import { createTemplate, deleteTemplate, updateTemplate } from './service.js';
 
 const TAGS = ['Templates'];
 const NOT_FOUND = { 404: ErrorResponse };

@@ -1,12 +1,19 @@
 import type { AuthContext } from '../http/auth-context.js';
 import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { checkContent } from './content.js';
 import type { TemplateEngine } from './engine-port.js';
 import { assertTemplateQuota } from './limits.js';
+import {
+  contentOf,
+  notFound,
+  readTemplate,
+  type TemplateAtVersion,
+  versionNotFound,
+  versionRow,
+} from './records.js';
 import {
   countTemplates,
   deleteVersions,
@@ -16,7 +23,6 @@ import {
   insertVersion,
   type TemplateRow,
   updateTemplateRow,
-  type VersionRow,
   versionNumbers,
 } from './repository.js';
 import type { TemplateSettings } from './settings.js';
@@ -39,56 +45,6 @@ export interface CreateTemplateInput {
 
 export interface UpdateTemplateInput extends ContentPatch {
   name?: string;
-}
-
-export interface TemplateAtVersion {
-  template: TemplateRow;
-  version: VersionRow;
-}
-
-export function notFound(id: string): AppError {
-  return new AppError('template_not_found', `No template ${id} in this workspace.`);
-}
-
-export function versionNotFound(id: string, version: number): AppError {
-  return new AppError('template_not_found', `Template ${id} has no version ${version}.`);
-}
-
-export function contentOf(row: VersionRow): VersionContent {
-  return {
-    html: row.html,
-    css: row.css,
-    sampleData: row.sample_data_json ? (JSON.parse(row.sample_data_json) as Record<string, unknown>) : null,
-    settings: JSON.parse(row.settings_json) as TemplateSettings,
-  };
-}
-
-function versionRow(templateId: string, version: number, content: VersionContent, at: string): VersionRow {
-  return {
-    template_id: templateId,
-    version,
-    html: content.html,
-    css: content.css,
-    sample_data_json: content.sampleData === null ? null : JSON.stringify(content.sampleData),
-    settings_json: JSON.stringify(content.settings),
-    created_at: at,
-    thumbnail_key: null,
-  };
-}
-
-/** A team's template at a version (404 template_not_found for unknown, deleted, foreign or missing). */
-export async function readTemplate(
-  db: Db,
-  teamId: string,
-  id: string,
-  pick: (t: TemplateRow) => number,
-): Promise<TemplateAtVersion> {
-  const template = await findTemplate(db, teamId, id);
-  if (!template) throw notFound(id);
-  const number = pick(template);
-  const version = await findVersion(db, id, number);
-  if (!version) throw versionNotFound(id, number);
-  return { template, version };
 }
 
 /** POST /templates: parsed on save, quota checked and row written in one transaction (spec: version 1). */

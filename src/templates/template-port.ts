@@ -1,7 +1,7 @@
 import type { ResolvedTemplate, TemplatePort } from '../pdf/ports.js';
 import type { Db } from '../storage/db.js';
 import type { TemplateEngine } from './engine-port.js';
-import { contentOf, readTemplate } from './service.js';
+import { contentOf, readTemplate } from './records.js';
 import { versionToUse } from './versions.js';
 
 /** Cache key of a parsed version: versions are immutable, so id + number names the source exactly. */

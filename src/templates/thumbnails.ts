@@ -4,8 +4,8 @@ import { resolvePageOptions } from '../render/page-options.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import type { TemplateEngine } from './engine-port.js';
+import { contentOf } from './records.js';
 import { findTemplateById, findVersion, setThumbnailKey, type VersionRow } from './repository.js';
-import { contentOf } from './service.js';
 import { parseCacheKey } from './template-port.js';
 
 export interface TemplateThumbnailDeps {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { type ApiResponse, api } from '../../helpers/server.js';
 
 export const INVOICE = {
@@ -35,4 +36,31 @@ export function assertError(res: ApiResponse, status: number, code: string): Api
 
 export function createTemplate(base: string, key: string, body: Record<string, unknown> = INVOICE) {
   return ok(base, 'POST', '/v1/templates', key, body, 201);
+}
+
+/** The PDF's text as poppler's pdftotext reads it (layout kept). */
+export function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'not a PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Page 1 size in points, rounded. */
+export function pageSize(pdf: Buffer): { width: number; height: number } {
+  const m = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(pdfInfo(pdf));
+  assert.ok(m, 'pdfinfo reports a page size');
+  return { width: Math.round(Number(m[1])), height: Math.round(Number(m[2])) };
+}
+
+/** Text in content-stream order (reads the rotated watermark as words). */
+export function pdfRawText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-raw', '-', '-'], { input: pdf }).toString('utf8');
+}
+
+export function pdfInfo(pdf: Buffer): string {
+  return execFileSync('pdfinfo', ['-'], { input: pdf }).toString('utf8');
 }
