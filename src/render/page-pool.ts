@@ -37,6 +37,9 @@ export class PagePool {
   private readonly waiters: Waiter[] = [];
   private closed = false;
   private nextId = 1;
+  /** Resets and replacements under way, and who waits for them to finish. */
+  private maintenance = 0;
+  private settledWaiters: Array<() => void> = [];
 
   private constructor(
     private readonly supervisor: BrowserSupervisor,
@@ -105,13 +108,29 @@ export class PagePool {
       this.replace(slot);
       return;
     }
-    resetSlot(slot).then(
-      () => this.hand(slot),
-      (err) => {
-        this.log.warn({ err, slot: slot.id }, 'page reset failed; replacing it');
-        this.replace(slot);
-      },
+    this.track(
+      resetSlot(slot).then(
+        () => this.hand(slot),
+        (err) => {
+          this.log.warn({ err, slot: slot.id }, 'page reset failed; replacing it');
+          this.replace(slot);
+        },
+      ),
     );
+  }
+
+  /** Resolves once no page is being reset or replaced (tests, graceful shutdown). */
+  settled(): Promise<void> {
+    if (this.maintenance === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private track(work: Promise<void>): void {
+    this.maintenance += 1;
+    void work.finally(() => {
+      this.maintenance -= 1;
+      if (this.maintenance === 0) for (const resolve of this.settledWaiters.splice(0)) resolve();
+    });
   }
 
   stats(): { slots: number; busy: number; queued: number } {
@@ -145,9 +164,9 @@ export class PagePool {
   }
 
   private replace(old: PoolSlot): void {
-    void disposeSlot(old);
+    this.track(disposeSlot(old));
     if (this.closed) return;
-    void this.createReplacement();
+    this.track(this.createReplacement());
   }
 
   private async createReplacement(): Promise<void> {

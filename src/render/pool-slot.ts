@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { blankDocument, loadDocument } from './in-page.js';
 import { toPrintToPdfParams } from './paper.js';
 import { printToPdf } from './print-to-pdf.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
@@ -6,7 +7,6 @@ import { ResourceGuard } from './resource-guard.js';
 
 /** A page returned to the pool gets this long to navigate to about:blank before it is replaced. */
 const RESET_TIMEOUT_MS = 5000;
-const BLANK_DOCUMENT = 'document.open(); document.close();';
 /** Fresh pages are 2–3× slower for their first documents (perf-anchors.md "Cold start"). */
 const WARM_UP_RENDERS = 2;
 const WARM_UP_HTML = `<!DOCTYPE html><html><head><style>
@@ -95,21 +95,6 @@ async function watchScripts(slot: PoolSlot): Promise<void> {
   await slot.cdp.send('Debugger.setSkipAllPauses', { skip: true });
 }
 
-/** Evaluates Quire's own code in an isolated world of the page (never visible to the document). */
-export async function evaluateIsolated(slot: PoolSlot, expression: string): Promise<unknown> {
-  slot.world ??= (
-    await slot.cdp.send('Page.createIsolatedWorld', { frameId: slot.frameId, worldName: 'quire' })
-  ).executionContextId;
-  const { result, exceptionDetails } = await slot.cdp.send('Runtime.evaluate', {
-    expression,
-    contextId: slot.world,
-    awaitPromise: true,
-    returnByValue: true,
-  });
-  if (exceptionDetails) throw new Error(`in-page evaluation failed: ${exceptionDetails.text}`);
-  return result.value;
-}
-
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -123,7 +108,7 @@ async function warmUp(slot: PoolSlot): Promise<void> {
   for (let i = 0; i < WARM_UP_RENDERS; i++) {
     slot.guard.begin();
     try {
-      await slot.page.setContent(WARM_UP_HTML);
+      await loadDocument(slot, WARM_UP_HTML);
       await printToPdf(slot.cdp, params);
     } finally {
       slot.guard.end();
@@ -144,7 +129,7 @@ async function warmUp(slot: PoolSlot): Promise<void> {
  * documents that reached other origins get their context replaced (GuardReport.usedOtherOrigins).
  */
 export async function resetSlot(slot: PoolSlot): Promise<void> {
-  await withTimeout(evaluateIsolated(slot, BLANK_DOCUMENT), RESET_TIMEOUT_MS, 'blanking the page');
+  await withTimeout(blankDocument(slot), RESET_TIMEOUT_MS, 'blanking the page');
   if (slot.scriptRan) {
     await slot.page.goto('about:blank', { timeout: RESET_TIMEOUT_MS });
     slot.world = null;

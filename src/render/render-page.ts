@@ -1,7 +1,8 @@
 import { AppError, isAppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
+import { loadDocument } from './in-page.js';
 import { toPrintToPdfParams } from './paper.js';
-import { evaluateIsolated, type PoolSlot } from './pool-slot.js';
+import type { PoolSlot } from './pool-slot.js';
 import { printToPdf } from './print-to-pdf.js';
 import type { ModeStrategy, RenderJob } from './types.js';
 
@@ -11,21 +12,6 @@ export interface PageWork {
   timings: { loadMs: number; analyzeMs: number; pdfMs: number };
 }
 
-/**
- * Runs in Quire's isolated world after load: lazy images are made eager (they would never load in a
- * page nobody scrolls), then it waits for web fonts and every image, so the PDF shows what the
- * document asked for. A string, not a function: it must not depend on how this file was compiled.
- */
-const WAIT_FOR_FONTS_AND_IMAGES = `(() => {
-  const images = Array.from(document.images);
-  for (const img of images) if (img.loading === 'lazy') img.loading = 'eager';
-  const pending = images.filter((img) => !img.complete).map((img) => new Promise((resolve) => {
-    img.addEventListener('load', resolve, { once: true });
-    img.addEventListener('error', resolve, { once: true });
-  }));
-  return Promise.all([document.fonts.ready, ...pending]).then(() => true);
-})()`;
-
 /** The in-page part of a render: load → wait for fonts/images → analyze → print. */
 export async function renderInPage(
   slot: PoolSlot,
@@ -33,9 +19,8 @@ export async function renderInPage(
   strategy: ModeStrategy,
 ): Promise<PageWork> {
   const t0 = performance.now();
-  // Playwright's own 30 s default is off: the render deadline (renderWithDeadline) governs.
-  await slot.page.setContent(strategy.prepareHtml(job), { waitUntil: 'load', timeout: 0 });
-  await evaluateIsolated(slot, WAIT_FOR_FONTS_AND_IMAGES);
+  // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
+  await loadDocument(slot, strategy.prepareHtml(job));
   const t1 = performance.now();
   const { warnings } = await strategy.analyze(slot.page, job);
   const t2 = performance.now();

@@ -103,6 +103,11 @@ export class Renderer {
     };
   }
 
+  /** Resolves once every returned page is reset or replaced and ready again. */
+  settled(): Promise<void> {
+    return this.pool.settled();
+  }
+
   async close(): Promise<void> {
     await this.pool.close();
     await this.supervisor.close();

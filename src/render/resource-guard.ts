@@ -30,11 +30,17 @@ function schemeOf(url: string): string {
   }
 }
 
-function isMainFrameNavigation(request: Request): boolean {
+/**
+ * A navigation of the page's own document or of any other page (a popup). Requests whose frame is
+ * unknown yet (a popup's first navigation) count as such too: only subframes may load documents.
+ */
+function isNavigationAway(request: Request, page: Page): boolean {
+  if (!request.isNavigationRequest()) return false;
   try {
-    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+    const frame = request.frame();
+    return frame.parentFrame() === null || frame.page() !== page;
   } catch {
-    return false; // service-worker requests have no frame
+    return true;
   }
 }
 
@@ -46,7 +52,10 @@ function isMainFrameNavigation(request: Request): boolean {
 export class ResourceGuard {
   private session: Session | null = null;
 
-  private constructor(private readonly fetcher: ResourceFetcher) {}
+  private constructor(
+    private readonly page: Page,
+    private readonly fetcher: ResourceFetcher,
+  ) {}
 
   static async install(
     context: BrowserContext,
@@ -54,7 +63,7 @@ export class ResourceGuard {
     cdp: CDPSession,
     fetcher: ResourceFetcher,
   ): Promise<ResourceGuard> {
-    const guard = new ResourceGuard(fetcher);
+    const guard = new ResourceGuard(page, fetcher);
     await context.route(
       () => true,
       (route) => guard.handle(route),
@@ -105,7 +114,7 @@ export class ResourceGuard {
     if (!session) return route.abort('aborted').catch(() => undefined);
     session.routed.add(request);
     const url = request.url();
-    if (isMainFrameNavigation(request)) {
+    if (isNavigationAway(request, this.page)) {
       // Spec: the document is what gets printed; it may not replace itself (location =, meta refresh).
       session.blocked.add(url, 'navigation away from the document refused');
       return route.abort('aborted').catch(() => undefined);

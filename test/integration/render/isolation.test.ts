@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Renderer } from '../../../src/render/index.js';
+import { job, pdfText, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
+
+// One pool page, so document B always lands on the page document A used.
+let renderer: Renderer;
+let server: TestServer;
+let counted = 0;
+
+const storagePage = (mode: 'set' | 'read') => `<!DOCTYPE html><body><script>
+  let ls = 'none';
+  try { ${mode === 'set' ? "localStorage.setItem('k', 'A-LS'); document.cookie = 'k=A-COOKIE';" : ''} ls = localStorage.getItem('k'); } catch (e) { ls = 'denied'; }
+  document.body.textContent = '${mode.toUpperCase()} cookie=' + (document.cookie || 'none') + ' ls=' + ls;
+</script></body>`;
+
+before(async () => {
+  server = await testServer({
+    '/set': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(storagePage('set')),
+    '/read': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(storagePage('read')),
+    '/counted.png': (_req, res) => {
+      counted += 1;
+      res
+        .writeHead(200, { 'content-type': 'image/png', 'cache-control': 'public, max-age=3600' })
+        .end(RED_PNG);
+    },
+  });
+  renderer = await startRenderer({ renderPoolSize: 1, allowPrivateResources: true });
+});
+after(async () => {
+  await renderer.close();
+  await server.close();
+});
+
+const text = async (html: string) =>
+  (await pdfText((await renderer.render(job(html))).pdf)).replace(/\s+/g, ' ');
+
+describe('isolation between documents on the same page', () => {
+  it('a window global and a prototype change of document A are gone in document B', async () => {
+    const a = await text(`<script>window.__tenant = 'A-SECRET'; Object.prototype.polluted = 'yes';
+      document.write('A sees ' + window.__tenant + ' ' + ({}).polluted)</script>`);
+    assert.match(a, /A sees A-SECRET yes/);
+    const b = await text(
+      `<script>document.write('B sees ' + typeof window.__tenant + ' ' + ({}).polluted)</script>`,
+    );
+    assert.match(b, /B sees undefined undefined/);
+  });
+
+  it('a handler of a script-free document A that fires after printing cannot leave a global', async () => {
+    const a = await text(`<style>@keyframes k { from { color: #000 } to { color: #111 } }</style>
+      <div style="animation: k 1s" onanimationend="window.__late = 'A-LATE'">A</div>`);
+    assert.match(a, /A/);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // past the animation's end
+    const b = await text(`<script>document.write('B late ' + typeof window.__late)</script>`);
+    assert.match(b, /B late undefined/);
+  });
+
+  // Documents live on an opaque about:blank origin, so an http frame is third-party: Chromium refuses
+  // it cookies and storage outright. Should that ever change, B must still find nothing of A's.
+  it('cookies and localStorage of document A’s frames do not reach document B', async () => {
+    const a = await text(`<iframe src="${server.origin}/set"></iframe>`);
+    assert.match(a, /SET cookie=(none|k=A-COOKIE) ls=(denied|A-LS)/, 'the frame of document A did not run');
+    const b = await text(`<iframe src="${server.origin}/read"></iframe>`);
+    assert.match(b, /READ cookie=none ls=(null|denied)/);
+  });
+
+  it('nothing is served from a cache filled by document A', async () => {
+    counted = 0;
+    await text(`<img src="${server.origin}/counted.png"><p>A</p>`);
+    await text(`<img src="${server.origin}/counted.png"><p>B</p>`);
+    assert.equal(counted, 2);
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Renderer } from '../../../src/render/index.js';
+import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
+
+/** Keeps the page busy for about 2 s of script, well inside the render limit. */
+const BUSY_2S = '<script>const end = Date.now() + 2000; while (Date.now() < end) {}</script>';
+
+const pagesHtml = (n: number) =>
+  Array.from({ length: n }, (_, i) => `<div style="break-after:page">PAGE ${i + 1}</div>`).join('');
+
+/** Polls (no fixed sleeps) until `check` holds. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`gave up waiting for ${what}`);
+}
+
+describe('size limits (spec POST /pdf rule 2)', () => {
+  let renderer: Renderer;
+  before(async () => {
+    renderer = await startRenderer({ renderTimeoutMs: 30_000 });
+  });
+  after(() => renderer.close());
+
+  it('50 pages are fine', async () => {
+    const result = await renderer.render(job(pagesHtml(50)));
+    assert.equal(result.pages, 50);
+    assert.equal(await pageCount(result.pdf), 50);
+  });
+
+  it('51 pages → document_too_large', async () => {
+    const err = await appError(renderer.render(job(pagesHtml(51))));
+    assert.equal(err.code, 'document_too_large');
+    assert.equal(err.status, 413);
+  });
+
+  it('1,000 pages → document_too_large', async () => {
+    const err = await appError(renderer.render(job(pagesHtml(1000))));
+    assert.equal(err.code, 'document_too_large');
+  });
+
+  it('HTML over 5 MB → document_too_large before any rendering', async () => {
+    const err = await appError(renderer.render(job(`<p>${'x'.repeat(5 * 1024 * 1024)}</p>`)));
+    assert.equal(err.code, 'document_too_large');
+    assert.match(err.message, /5 MB/);
+  });
+
+  it('HTML and CSS together over 5 MB → document_too_large', async () => {
+    const css = `/*${'c'.repeat(2 * 1024 * 1024)}*/`;
+    const err = await appError(
+      renderer.render(job(`<p>${'x'.repeat(3 * 1024 * 1024 + 10)}</p>`, {}, { css })),
+    );
+    assert.equal(err.code, 'document_too_large');
+  });
+
+  it('the pool still works after the refusals', async () => {
+    assert.match(await pdfText((await renderer.render(job('<p>still fine</p>'))).pdf), /still fine/);
+  });
+});
+
+describe('render time limit', () => {
+  let renderer: Renderer;
+  before(async () => {
+    renderer = await startRenderer({ renderPoolSize: 1, renderTimeoutMs: 3000 });
+  });
+  after(() => renderer.close());
+
+  it('while(true){} → render_timeout (504), then the next render succeeds on a fresh page', async () => {
+    const err = await appError(renderer.render(job('<p>spin</p><script>while(true){}</script>')));
+    assert.equal(err.code, 'render_timeout');
+    assert.equal(err.status, 504);
+    const next = await renderer.render(job('<p>after the timeout</p>'));
+    assert.match(await pdfText(next.pdf), /after the timeout/);
+    await renderer.settled();
+    assert.deepEqual([renderer.stats().pages, renderer.stats().contexts], [1, 1]);
+  });
+
+  it('a caller that goes away aborts the render', async () => {
+    const controller = new AbortController();
+    const running = renderer.render(job('<script>while(true){}</script>', {}, { signal: controller.signal }));
+    await until(() => renderer.stats().busy === 1, 'the render to start');
+    controller.abort(new Error('client gone'));
+    await assert.rejects(running, /client gone/);
+    assert.match(await pdfText((await renderer.render(job('<p>after abort</p>'))).pdf), /after abort/);
+  });
+});
+
+// A longer limit here: relaunching Chromium on a busy 2-core machine can take a few seconds.
+describe('crashes and the wait queue', () => {
+  let renderer: Renderer;
+  before(async () => {
+    renderer = await startRenderer({ renderPoolSize: 1, renderQueueMax: 1, renderTimeoutMs: 20_000 });
+  });
+  after(() => renderer.close());
+
+  it('a full wait queue → service_busy (503); queued work still finishes', async () => {
+    const spinning = renderer.render(job(`${BUSY_2S}<p>first</p>`));
+    await until(() => renderer.stats().busy === 1, 'the first render to start');
+    const queued = renderer.render(job('<p>queued</p>'));
+    await until(() => renderer.stats().queued === 1, 'the second render to queue');
+    const busy = await appError(renderer.render(job('<p>one too many</p>')));
+    assert.equal(busy.code, 'service_busy');
+    assert.equal(busy.status, 503);
+    assert.match(await pdfText((await spinning).pdf), /first/);
+    assert.match(await pdfText((await queued).pdf), /queued/);
+  });
+
+  it('a killed renderer process → render_failed (422), and the pool recovers', async () => {
+    const running = renderer.render(job(`${BUSY_2S}<p>x</p>`));
+    await until(() => renderer.stats().busy === 1, 'the render to start');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the document's loop begin
+    const renderers = (await renderer.supervisor.processes()).filter((p) => p.type === 'renderer');
+    assert.ok(renderers.length > 0);
+    for (const p of renderers) process.kill(p.pid, 'SIGKILL');
+    const err = await appError(running);
+    assert.equal(err.code, 'render_failed');
+    assert.equal(err.status, 422);
+    assert.match(await pdfText((await renderer.render(job('<p>recovered</p>'))).pdf), /recovered/);
+  });
+
+  it('a killed browser → render_failed, Chromium is relaunched and renders again', async () => {
+    const pid = renderer.stats().browserPid;
+    assert.ok(pid);
+    const running = renderer.render(job(BUSY_2S));
+    await until(() => renderer.stats().busy === 1, 'the render to start');
+    process.kill(pid, 'SIGKILL');
+    assert.equal((await appError(running)).code, 'render_failed');
+    const next = await renderer.render(job('<p>new browser</p>'));
+    assert.match(await pdfText(next.pdf), /new browser/);
+    assert.notEqual(renderer.stats().browserPid, pid);
+  });
+});
