@@ -56,6 +56,11 @@ const transfer: Json = {
   due_date: '2025-07-05',
 };
 
+/** A copy of `obj` without `keys` (a JSON field left out, not sent as undefined). */
+function omit(obj: Json, ...keys: string[]): Json {
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.includes(k)));
+}
+
 function base(number: string, extra: Json = {}): Json {
   return {
     number,
@@ -201,7 +206,8 @@ export const CASES: InvoiceCase[] = [
     name: 'not-subject-chf',
     invoice: base('RE-2025/0007', {
       currency: 'CHF',
-      seller: { ...sellerDe, vat_id: undefined, tax_number: undefined, legal_registration_id: 'HRB 12345' },
+      // BR-O-02: no seller VAT id with category O; the tax number (BT-32) satisfies XRechnung.
+      seller: omit(sellerDe, 'vat_id'),
       lines: [line('Vortrag (nicht steuerbar)', 1, '1500.00', { category: 'O' })],
     }),
   },
@@ -209,11 +215,10 @@ export const CASES: InvoiceCase[] = [
     name: 'canary-islands',
     invoice: base('F-2025-0008', {
       seller: {
-        ...sellerDe,
+        ...omit(sellerDe, 'tax_number'),
         name: 'Proveedor Canarias SL',
         address: { line1: 'Calle Mayor 1', city: 'Las Palmas', postal_code: '35001', country_code: 'ES' },
         vat_id: 'ESB12345674',
-        tax_number: undefined,
       },
       lines: [line('Servicio', 2, '150.00', { category: 'L', rate: 7 })],
     }),
@@ -222,11 +227,10 @@ export const CASES: InvoiceCase[] = [
     name: 'ceuta-melilla',
     invoice: base('F-2025-0009', {
       seller: {
-        ...sellerDe,
+        ...omit(sellerDe, 'tax_number'),
         name: 'Proveedor Ceuta SL',
         address: { line1: 'Calle Real 5', city: 'Ceuta', postal_code: '51001', country_code: 'ES' },
         vat_id: 'ESB12345674',
-        tax_number: undefined,
       },
       lines: [line('Mercancía', 4, '25.00', { category: 'M', rate: 4 })],
     }),
