@@ -3,15 +3,19 @@ import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
+import { presentDocument } from './documents/present.js';
 import { sweepDocuments } from './documents/retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './documents/routes.js';
 import { LinkSigner } from './documents/signed-links.js';
 import { ThumbnailCache } from './documents/thumbnails.js';
+import { createEmailSender } from './email/index.js';
 import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
+import { createRenderJobHandler, JobRegistry, RENDER_JOB, startBackground } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
+import { createBackgroundRenderer, createPdfEnqueuer } from './pdf/background.js';
 import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import { makeThumbnail, resolvePageOptions } from './render/index.js';
@@ -23,6 +27,7 @@ import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import { createSecretBox, registerWebhookRoutes } from './webhooks/index.js';
 
 /** Everything the capabilities share, constructed once here and passed down (no globals). */
 export interface AppServices {
@@ -69,7 +74,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const state = { publicUrl: derivePublicUrl(config) };
   const serverSecret = loadServerSecret(config.dataDir);
   const rate = new MemoryRateCounter();
-  const app = createServer({ logLevel: config.logLevel, publicUrl: () => state.publicUrl, clock, rate });
+  const app = createServer({
+    logLevel: config.logLevel,
+    publicUrl: () => state.publicUrl,
+    clock,
+    rate,
+    ipBudgetPerMin: config.ipRateLimitPerMin,
+  });
   const services: AppServices = {
     config,
     clock,
@@ -105,8 +116,38 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ) => resolvePageOptions(body, settings ?? {}, fallback),
     mergeData,
     signer: services.signer,
-    enqueue: null,
+    enqueue: null as ReturnType<typeof createPdfEnqueuer> | null,
   };
+  const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
+  const registry = new JobRegistry();
+  registry.register(
+    RENDER_JOB,
+    createRenderJobHandler({
+      clock,
+      plans: services.plans,
+      slots: services.slots,
+      renderer: createBackgroundRenderer(pdfDeps),
+      present: (row) => ({
+        ...presentDocument(row, {
+          signer: services.signer,
+          publicUrl: services.publicUrl(),
+          nowMs: clock.now().getTime(),
+        }),
+      }),
+    }),
+  );
+  const background = startBackground({
+    db,
+    clock,
+    config,
+    serverSecret,
+    registry,
+    email,
+    log: app.log,
+    workers: config.workers,
+  });
+  pdfDeps.enqueue = createPdfEnqueuer(pdfDeps, () => background.wakeJobs());
+  services.sweeper.add('webhooks-jobs', () => background.sweep());
   services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
   services.sweeper.add('templates', (now) => sweepTemplates(db, services.blobs, now));
   await registerOpenApi(app, services.publicUrl);
@@ -124,6 +165,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         registerDocumentRoutes(authed, documentDeps);
         registerPdfRoutes(authed, pdfDeps, services);
         templates.registerRoutes(authed);
+        registerWebhookRoutes(authed, {
+          db,
+          clock,
+          rate,
+          box: createSecretBox(serverSecret),
+          allowPrivate: config.allowPrivateWebhooks,
+          wakeDeliveries: () => background.wakeDeliveries(),
+        });
       });
     },
     { prefix: '/v1' },
@@ -141,6 +190,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     close: async () => {
       await app.close();
       await services.sweeper.stop();
+      await background.stop();
+      email.close();
       await services.renderer.close();
       await db.destroy();
     },

@@ -1,7 +1,20 @@
+import { buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
-import { UsageError } from './usage-error.js';
 
-/** `quire worker`: background workers without the HTTP API. Wired to the job queue by the jobs capability. */
-export async function runWorkerProcess(_config: Config, _print: (line: string) => void): Promise<void> {
-  throw new UsageError('Background workers are not available in this build.');
+/**
+ * `quire worker`: background workers (renders, webhook deliveries, retention sweeps) without serving HTTP,
+ * against the same data directory as the server. Job leases keep several processes from running one job twice.
+ */
+export async function runWorkerProcess(config: Config, print: (line: string) => void): Promise<void> {
+  const built = await buildApp({ ...config, workers: Math.max(1, config.workers) });
+  print(`Quire worker running against ${config.dataDir} with ${Math.max(1, config.workers)} worker(s).`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await built.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }

@@ -196,6 +196,13 @@ const schema = {
     description: 'Plan of the default team that `npm start` creates on first run.',
     parse: planId,
   },
+  ipRateLimitPerMin: {
+    env: 'QUIRE_IP_RATE_LIMIT',
+    default: 600,
+    description:
+      'Requests per minute from one IP address (IPv6 per /64), downloads and bad keys included (spec: 600).',
+    parse: int(1, 100_000_000),
+  },
   logLevel: {
     env: 'QUIRE_LOG_LEVEL',
     default: 'info',

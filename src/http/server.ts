@@ -10,13 +10,14 @@ import type { RateCounter } from './rate-limiter.js';
 import { validatorCompiler } from './validator.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
-export const IP_BUDGET_PER_MIN = 600;
 
 export interface ServerOptions {
   logLevel: string;
   publicUrl: () => string;
   clock: Clock;
   rate: RateCounter;
+  /** Spec: 600 requests per minute per address. */
+  ipBudgetPerMin: number;
 }
 
 export type App = ReturnType<typeof createServer>;
@@ -72,24 +73,15 @@ function enforceIpBudget(
   ip: string,
   reply: { header(name: string, value: string): unknown },
 ): void {
-  const hit = options.rate.hit(
-    `ip:${ipBudgetKey(ip)}`,
-    IP_BUDGET_PER_MIN,
-    60_000,
-    options.clock.now().getTime(),
-  );
+  const limit = options.ipBudgetPerMin;
+  const hit = options.rate.hit(`ip:${ipBudgetKey(ip)}`, limit, 60_000, options.clock.now().getTime());
   if (hit.allowed) return;
   reply.header('x-ratelimit-limit', String(hit.limit));
   reply.header('x-ratelimit-remaining', '0');
   reply.header('x-ratelimit-reset', String(hit.resetSeconds));
-  throw new AppError(
-    'rate_limited',
-    `More than ${IP_BUDGET_PER_MIN} requests per minute from this address.`,
-    undefined,
-    {
-      'retry-after': String(hit.resetSeconds),
-    },
-  );
+  throw new AppError('rate_limited', `More than ${limit} requests per minute from this address.`, undefined, {
+    'retry-after': String(hit.resetSeconds),
+  });
 }
 
 export type { FastifyInstance };

@@ -1,8 +1,14 @@
+import type { Plan } from '../accounts/plans.js';
 import { countDocsUsed, currentPeriod, overageBlockedReason } from '../accounts/usage.js';
 import type { AppServices } from '../app.js';
-import type { AuthContext } from '../http/auth-context.js';
 import { AppError } from '../shared/errors.js';
 import { assertStorageAvailable } from './storage-policy.js';
+
+/** Whose document is made: enough for limits, storage and records (a request's key or a queued job's team). */
+export interface Caller {
+  teamId: string;
+  plan: Plan;
+}
 
 /**
  * Refusals that come before any rendering (spec: plan_limit_reached, spending_cap_reached,
@@ -10,20 +16,19 @@ import { assertStorageAvailable } from './storage-policy.js';
  */
 export async function assertWithinPlan(
   services: AppServices,
-  auth: AuthContext,
+  caller: Caller,
   test: boolean,
   response: 'binary' | 'url',
 ): Promise<void> {
   if (!test) {
     const { start, end } = currentPeriod(services.clock.now());
-    const used = await countDocsUsed(services.db, auth.team.id, start, end);
-    if (used >= auth.plan.docs_per_period) assertOverageAllowed(auth, used);
+    const used = await countDocsUsed(services.db, caller.teamId, start, end);
+    if (used >= caller.plan.docs_per_period) assertOverageAllowed(caller.plan, used);
   }
-  if (response === 'url') await assertStorageAvailable(services.db, auth.team.id, auth.plan, test);
+  if (response === 'url') await assertStorageAvailable(services.db, caller.teamId, caller.plan, test);
 }
 
-function assertOverageAllowed(auth: AuthContext, used: number): void {
-  const plan = auth.plan;
+function assertOverageAllowed(plan: Plan, used: number): void {
   if (overageBlockedReason(plan) !== null || plan.overage_cents_per_doc === null) {
     throw new AppError(
       'plan_limit_reached',

@@ -43,7 +43,8 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppSer
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const body = request.body;
+      // A test key always makes test documents (spec: POST /pdf `test`).
+      const body = { ...request.body, test: auth.mode === 'test' || request.body.test === true };
       checkPdfRequestRules(body);
       if (body.async === true) {
         if (!deps.enqueue)
@@ -54,7 +55,7 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppSer
           .header('location', `/v1/pdf/${queued.id}`)
           .send({ id: queued.id, status: 'queued', created_at: queued.created_at });
       }
-      const result = await generatePdf(deps, auth, body);
+      const result = await generatePdf(deps, { teamId: auth.team.id, plan: auth.plan }, body);
       if ((body.response ?? 'binary') === 'binary') return sendBinary(reply, result);
       reply.header('cache-control', 'no-store');
       return urlBody(result, {

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../src/render/browser-supervisor.js';
+
+/** Baseline: raw playwright-core on warm pages of the same Chromium, each with its own context. */
+export class RawChromium {
+  private constructor(
+    readonly browser: Browser,
+    private readonly free: Page[],
+  ) {}
+
+  static async start(executablePath: string, pages: number): Promise<RawChromium> {
+    const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+    const list: Page[] = [];
+    for (let i = 0; i < pages; i++) list.push(await (await browser.newContext()).newPage());
+    return new RawChromium(browser, list);
+  }
+
+  async render(html: string): Promise<Buffer> {
+    const page = this.free.pop();
+    if (!page) throw new Error('more concurrent renders than baseline pages');
+    try {
+      await page.setContent(html);
+      return await page.pdf({ format: 'A4', margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' }, printBackground: true });
+    } finally {
+      this.free.push(page);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.browser.close();
+  }
+}
+
+export interface QuireProcess {
+  child: ChildProcess;
+  base: string;
+  liveKey: string;
+  startToListenMs: number;
+  close(): Promise<void>;
+}
+
+/** Quire as users run it: `quire serve` in its own process, with limits raised so the benchmark is not refused. */
+export async function startQuire(root: string): Promise<QuireProcess> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+  const plansFile = path.join(dataDir, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify({ scale: { rate_limit_per_min: 10_000_000, docs_per_period: 10_000_000 } }));
+  const env = {
+    ...process.env,
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_PORT: '0',
+    QUIRE_LOG_LEVEL: 'warn',
+    QUIRE_PLANS_FILE: plansFile,
+    QUIRE_IP_RATE_LIMIT: '100000000',
+    QUIRE_DEFAULT_PLAN: 'scale',
+  };
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const { base, liveKey } = await new Promise<{ base: string; liveKey: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Quire did not start:\n${out}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1];
+      const key = /Live key: (qk_live_\w+)/.exec(out)?.[1];
+      if (url && key) {
+        clearTimeout(timer);
+        resolve({ base: url, liveKey: key });
+      }
+    });
+  });
+  return {
+    child,
+    base,
+    liveKey,
+    startToListenMs: performance.now() - t0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** One POST /v1/pdf, binary response; throws unless it is a PDF. */
+export async function postPdf(q: QuireProcess, body: Record<string, unknown>): Promise<Buffer> {
+  const response = await fetch(`${q.base}/v1/pdf`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${q.liveKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`POST /v1/pdf → ${response.status}: ${bytes.toString().slice(0, 300)}`);
+  return bytes;
+}

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS = 100;
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  cpuMs: number;
+  rssBytes: number;
+}
+
+function readStat(pid: number): ProcStat | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    const rssPages = Number(fields[21]);
+    return { pid, ppid: Number(fields[1]), cpuMs: ((utime + stime) * 1000) / CLOCK_TICKS, rssBytes: rssPages * 4096 };
+  } catch {
+    return null;
+  }
+}
+
+/** A process and all its descendants (Node plus every Chromium process it started). */
+export function processTree(rootPid: number): ProcStat[] {
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((s): s is ProcStat => s !== null);
+  const byParent = new Map<number, ProcStat[]>();
+  for (const s of all) byParent.set(s.ppid, [...(byParent.get(s.ppid) ?? []), s]);
+  const out: ProcStat[] = [];
+  const visit = (pid: number) => {
+    const self = all.find((s) => s.pid === pid);
+    if (self) out.push(self);
+    for (const child of byParent.get(pid) ?? []) visit(child.pid);
+  };
+  visit(rootPid);
+  return out;
+}
+
+export function treeCpuMs(rootPid: number): number {
+  return processTree(rootPid).reduce((sum, s) => sum + s.cpuMs, 0);
+}
+
+export function treeRssMb(rootPid: number): number {
+  return processTree(rootPid).reduce((sum, s) => sum + s.rssBytes, 0) / (1024 * 1024);
+}
+
+export function openFds(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,84 @@
+import type { PageOptions } from '../render/types.js';
+import { AppError } from '../shared/errors.js';
+import type { Warning } from '../shared/warnings.js';
+import type { LiquidPort, ResolvedTemplate, TemplatePort, TemplateSettings } from './ports.js';
+import type { PdfRequest } from './schema.js';
+
+/** Spec "Limits": HTML after Liquid, with CSS. */
+const MAX_HTML_BYTES = 5 * 1024 * 1024;
+
+export type PageOptionsResolver = (
+  request: PdfRequest,
+  template: TemplateSettings | null,
+  fallbackMode: 'fast' | 'print',
+) => PageOptions;
+
+export interface PrepareDeps {
+  liquid: LiquidPort;
+  templates: TemplatePort | null;
+  pageOptions: PageOptionsResolver;
+  /** merge_data semantics (spec: POST /pdf merge_data), owned by the templates capability. */
+  mergeData: (data: Record<string, unknown>, merge: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** A request turned into final HTML and page options, before anything is rendered or recorded. */
+export interface PreparedHtml {
+  html: string;
+  css: string | null;
+  warnings: Warning[];
+  template: ResolvedTemplate | null;
+  page: PageOptions;
+  filename: string;
+}
+
+function withMerge(
+  deps: PrepareDeps,
+  data: Record<string, unknown>,
+  merge: Record<string, unknown> | undefined,
+) {
+  return merge === undefined ? data : deps.mergeData(data, merge);
+}
+
+/**
+ * Liquid → HTML with page options and filename, from raw html or a stored template
+ * (spec: POST /pdf rules; template defaults: data = sample_data, mode print, filename = template name).
+ */
+export async function prepareHtml(
+  deps: PrepareDeps,
+  teamId: string,
+  body: PdfRequest,
+): Promise<PreparedHtml> {
+  const prepared =
+    body.template_id !== undefined
+      ? await fromTemplate(deps, teamId, body, body.template_id)
+      : fromHtml(deps, body);
+  if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
+    throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
+  }
+  return prepared;
+}
+
+async function fromTemplate(
+  deps: PrepareDeps,
+  teamId: string,
+  body: PdfRequest,
+  templateId: string,
+): Promise<PreparedHtml> {
+  if (!deps.templates)
+    throw new AppError('template_not_found', `No template ${templateId} in this workspace.`);
+  const template = await deps.templates.resolve(teamId, templateId, body.template_version);
+  const page = deps.pageOptions(body, template.settings, 'print');
+  const rendered = template.render(withMerge(deps, body.data ?? template.sampleData ?? {}, body.merge_data));
+  return { ...rendered, css: template.css, template, page, filename: body.filename ?? template.name };
+}
+
+function fromHtml(deps: PrepareDeps, body: PdfRequest): PreparedHtml {
+  const page = deps.pageOptions(body, null, 'fast');
+  const source = body.html ?? '';
+  // Spec: html is a Liquid template only when data is present; without data it is used as is.
+  const rendered =
+    body.data !== undefined
+      ? deps.liquid.renderSource(source, withMerge(deps, body.data, body.merge_data))
+      : { html: source, warnings: [] };
+  return { ...rendered, css: body.css ?? null, template: null, page, filename: body.filename ?? 'document' };
+}
