@@ -66,7 +66,8 @@ export class LiquidEngine {
       // An in-memory file system with no files: nothing can reach the disk even if a tag tried.
       templates: {},
       cache: false,
-      timezoneOffset: timeZone,
+      // A zone name makes liquidjs's `date` build an Intl formatter per call; UTC needs none.
+      timezoneOffset: timeZone === 'UTC' ? 0 : timeZone,
     });
     refuseFileTags(this.#liquid);
     registerQuireFilters(this.#liquid, { locale: options.locale ?? 'en-US', timeZone });
@@ -101,14 +102,19 @@ export class LiquidEngine {
   render(template: CompiledTemplate, data: Record<string, unknown>): LiquidResult {
     // A fresh scope object per render keys this render's collector (see missing-variables.ts).
     const env: Record<string, unknown> = { ...data };
-    const collector = new MissingVariableCollector(env, () => template.words());
+    const collector = new MissingVariableCollector(env, () => template.words(), template.source.length);
     attachCollector(env, collector);
+    // Missing variables surface as exceptions whose stack traces are never used but cost most of
+    // a miss; the render is synchronous, so the process-wide setting is restored before anything else runs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       const html = this.#liquid.renderSync(template.nodes, env, { strictVariables: true }) as string;
       return { html, warnings: collector.warnings() };
     } catch (err) {
       throw renderFailure(err);
     } finally {
+      Error.stackTraceLimit = stackTraceLimit;
       detachCollector(env);
     }
   }

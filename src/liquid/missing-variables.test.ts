@@ -117,6 +117,17 @@ describe('missing_variable warnings', () => {
     assert.deepEqual(warnings[19], { code: 'missing_variable', path: 'v19' });
   });
 
+  it('stays exact after its miss budgets run out (a long loop, many misses)', () => {
+    const items = Array.from({ length: 2000 }, (_, i) => (i % 2 === 0 ? { n: i } : { n: i, d: i }));
+    const source = '{% for item in items %}{{ item.d }}{{ item.e.f }};{% endfor %}{{ after }}';
+    const result = engine.renderSource(source, structuredClone({ items }));
+    assert.equal(result.html, reference.parseAndRenderSync(source, structuredClone({ items })));
+    assert.deepEqual(
+      result.warnings.map((w) => (w.code === 'missing_variable' ? w.path : '')),
+      ['items[].d', 'items[].e.f', 'after'],
+    );
+  });
+
   it('never puts data values or data-only keys in paths', () => {
     const source = '{% for p in people %}{{ p[1][p[0]] }}{{ p[1].email }}{% endfor %}{{ lookup[key].x }}';
     const data = {

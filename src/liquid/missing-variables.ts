@@ -29,16 +29,52 @@ type NodeKind = 'print' | 'container' | 'plain' | 'text';
 
 const PRINTING_TAGS = new Set(['echo', 'for', 'tablerow']);
 
+/**
+ * Each miss costs an exception, and liquidjs builds its message from the whole template source
+ * (O(template size)). So checking stops where it can add nothing or would cost too much: once 20
+ * paths are found; after 200 misses in a render, fewer for big templates (about 10 M characters of
+ * work: 19 misses for a 500 KB template, never fewer than 10); and for a node after its 3rd miss (a loop printing the
+ * same missing field for every item).
+ */
+const MAX_MISSES_PER_RENDER = 200;
+const MISS_BUDGET_CHARS = 10_000_000;
+const MAX_MISSES_PER_NODE = 3;
+
+function missBudget(sourceLength: number): number {
+  return Math.max(
+    10,
+    Math.min(MAX_MISSES_PER_RENDER, Math.floor(MISS_BUDGET_CHARS / Math.max(1, sourceLength))),
+  );
+}
+
 /** One render's findings: de-duplicated paths in first-seen order, at most 20. */
 export class MissingVariableCollector {
   readonly #paths = new Set<string>();
+  readonly #missesByNode = new Map<Template, number>();
+  readonly #maxMisses: number;
+  #misses = 0;
   readonly #data: object;
   readonly #words: () => ReadonlySet<string>;
   #dataPaths: WeakMap<object, string> | undefined;
 
-  constructor(data: object, words: () => ReadonlySet<string>) {
+  constructor(data: object, words: () => ReadonlySet<string>, sourceLength: number) {
     this.#data = data;
     this.#words = words;
+    this.#maxMisses = missBudget(sourceLength);
+  }
+
+  /** Whether `node` should still be rendered strictly (see the budgets above). */
+  checks(node: Template): boolean {
+    return (
+      this.#paths.size < MAX_MISSING_VARIABLES &&
+      this.#misses < this.#maxMisses &&
+      (this.#missesByNode.get(node) ?? 0) < MAX_MISSES_PER_NODE
+    );
+  }
+
+  countMiss(node: Template): void {
+    this.#misses += 1;
+    this.#missesByNode.set(node, (this.#missesByNode.get(node) ?? 0) + 1);
   }
 
   record(error: UndefinedVariableError, ctx: Context): void {
@@ -138,7 +174,7 @@ function guarded(node: Template, kind: NodeKind, original: RenderFn): RenderFn {
       checkOutput(emitter);
       return result;
     }
-    if (kind === 'plain') return yield* renderNonStrict(original, ctx, emitter);
+    if (kind === 'plain' || !collector.checks(node)) return yield* renderNonStrict(original, ctx, emitter);
     const depth = scopeDepth(ctx);
     const written = typeof emitter.buffer === 'string' ? emitter.buffer.length : 0;
     try {
@@ -147,6 +183,7 @@ function guarded(node: Template, kind: NodeKind, original: RenderFn): RenderFn {
       return result;
     } catch (err) {
       if (!(err instanceof UndefinedVariableError)) throw err;
+      collector.countMiss(node);
       unwind(ctx, emitter, depth, written);
       ctx.strictVariables = false;
       try {
