@@ -1,25 +1,23 @@
 import type { Line, LineAllowanceCharge, LinePeriod, Vat } from '../model.js';
 import { CiiLevel, type CiiProfileRules } from './cii-profile.js';
-import { amount, date102, leaf, type Node, plain } from './xml-text.js';
+import { amount, child, date102, leaf, type Node, plain } from './xml-text.js';
 
 /** IncludedSupplyChainTradeLineItem (BG-25), BASIC and up; MINIMUM and BASIC WL carry no lines. */
 export function ciiLine(parent: Node, line: Line, rules: CiiProfileRules): void {
-  const item = parent.ele('ram:IncludedSupplyChainTradeLineItem');
-  const doc = item.ele('ram:AssociatedDocumentLineDocument');
+  const item = child(parent, 'ram:IncludedSupplyChainTradeLineItem');
+  const doc = child(item, 'ram:AssociatedDocumentLineDocument');
   leaf(doc, 'ram:LineID', line.id);
-  if (line.note) leaf(doc.ele('ram:IncludedNote'), 'ram:Content', line.note);
+  if (line.note) leaf(child(doc, 'ram:IncludedNote'), 'ram:Content', line.note);
   product(item, line, rules.level);
   agreement(item, line, rules.level);
-  item
-    .ele('ram:SpecifiedLineTradeDelivery')
-    .ele('ram:BilledQuantity', { unitCode: line.unit_code })
-    .txt(plain(line.quantity));
+  const delivery = child(item, 'ram:SpecifiedLineTradeDelivery');
+  leaf(delivery, 'ram:BilledQuantity', plain(line.quantity), { unitCode: line.unit_code });
   settlement(item, line, rules.level);
 }
 
 /** TradeProductType: GlobalID, SellerAssignedID, BuyerAssignedID, Name, Description (ids EN 16931+). */
 function product(item: Node, line: Line, level: CiiLevel): void {
-  const p = item.ele('ram:SpecifiedTradeProduct');
+  const p = child(item, 'ram:SpecifiedTradeProduct');
   if (line.standard_item_id && line.standard_item_scheme) {
     leaf(p, 'ram:GlobalID', line.standard_item_id, { schemeID: line.standard_item_scheme });
   }
@@ -33,11 +31,11 @@ function product(item: Node, line: Line, level: CiiLevel): void {
 
 /** BT-132 order line reference (EN 16931+), BT-146 net price with BT-149/150 base quantity. */
 function agreement(item: Node, line: Line, level: CiiLevel): void {
-  const a = item.ele('ram:SpecifiedLineTradeAgreement');
+  const a = child(item, 'ram:SpecifiedLineTradeAgreement');
   if (level >= CiiLevel.Comfort && line.order_line_reference) {
-    leaf(a.ele('ram:BuyerOrderReferencedDocument'), 'ram:LineID', line.order_line_reference);
+    leaf(child(a, 'ram:BuyerOrderReferencedDocument'), 'ram:LineID', line.order_line_reference);
   }
-  const net = a.ele('ram:NetPriceProductTradePrice');
+  const net = child(a, 'ram:NetPriceProductTradePrice');
   leaf(net, 'ram:ChargeAmount', plain(line.unit_price));
   if (!line.price_base_quantity.eq(1)) {
     leaf(net, 'ram:BasisQuantity', plain(line.price_base_quantity), { unitCode: line.unit_code });
@@ -45,14 +43,14 @@ function agreement(item: Node, line: Line, level: CiiLevel): void {
 }
 
 function settlement(item: Node, line: Line, level: CiiLevel): void {
-  const s = item.ele('ram:SpecifiedLineTradeSettlement');
+  const s = child(item, 'ram:SpecifiedLineTradeSettlement');
   ciiCategoryTax(s, 'ram:ApplicableTradeTax', line.vat);
   if (line.period) ciiPeriod(s, line.period);
   const withPercent = level >= CiiLevel.Comfort;
   for (const a of line.allowances) ciiLineAllowanceCharge(s, a, false, withPercent);
   for (const c of line.charges) ciiLineAllowanceCharge(s, c, true, withPercent);
   leaf(
-    s.ele('ram:SpecifiedTradeSettlementLineMonetarySummation'),
+    child(s, 'ram:SpecifiedTradeSettlementLineMonetarySummation'),
     'ram:LineTotalAmount',
     amount(line.net_amount),
   );
@@ -60,7 +58,7 @@ function settlement(item: Node, line: Line, level: CiiLevel): void {
 
 /** Line VAT (BT-151/152) and allowance/charge VAT: category O has no rate (BR-O-05). */
 export function ciiCategoryTax(parent: Node, name: string, vat: Vat): void {
-  const t = parent.ele(name);
+  const t = child(parent, name);
   leaf(t, 'ram:TypeCode', 'VAT');
   leaf(t, 'ram:CategoryCode', vat.category);
   if (vat.rate !== null) leaf(t, 'ram:RateApplicablePercent', plain(vat.rate));
@@ -68,13 +66,13 @@ export function ciiCategoryTax(parent: Node, name: string, vat: Vat): void {
 
 /** BillingSpecifiedPeriod: BG-14 (document) or BG-26 (line). */
 export function ciiPeriod(parent: Node, period: LinePeriod): void {
-  const p = parent.ele('ram:BillingSpecifiedPeriod');
+  const p = child(parent, 'ram:BillingSpecifiedPeriod');
   if (period.start) dateTime(p, 'ram:StartDateTime', period.start);
   if (period.end) dateTime(p, 'ram:EndDateTime', period.end);
 }
 
 export function dateTime(parent: Node, name: string, isoDate: string): void {
-  parent.ele(name).ele('udt:DateTimeString', { format: '102' }).txt(date102(isoDate));
+  child(child(parent, name), 'udt:DateTimeString', { format: '102' }).txt(date102(isoDate));
 }
 
 /**
@@ -87,8 +85,8 @@ function ciiLineAllowanceCharge(
   charge: boolean,
   withPercent: boolean,
 ): void {
-  const el = parent.ele('ram:SpecifiedTradeAllowanceCharge');
-  leaf(el.ele('ram:ChargeIndicator'), 'udt:Indicator', String(charge));
+  const el = child(parent, 'ram:SpecifiedTradeAllowanceCharge');
+  leaf(child(el, 'ram:ChargeIndicator'), 'udt:Indicator', String(charge));
   if (withPercent && ac.percent) leaf(el, 'ram:CalculationPercent', plain(ac.percent));
   if (withPercent && ac.percent && ac.base_amount) leaf(el, 'ram:BasisAmount', amount(ac.base_amount));
   leaf(el, 'ram:ActualAmount', amount(ac.amount));

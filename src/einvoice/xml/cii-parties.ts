@@ -1,6 +1,6 @@
 import type { Address, Delivery, Party } from '../model.js';
 import { CiiLevel, type CiiProfileRules } from './cii-profile.js';
-import { leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node } from './xml-text.js';
 
 type Role = 'seller' | 'buyer';
 
@@ -10,7 +10,7 @@ type Role = 'seller' | 'buyer';
  * URIUniversalCommunication, SpecifiedTaxRegistration.
  */
 export function ciiParty(parent: Node, name: string, party: Party, role: Role, rules: CiiProfileRules): void {
-  const el = parent.ele(name);
+  const el = child(parent, name);
   const { level } = rules;
   if (level >= CiiLevel.BasicWl) partyIdentifier(el, party);
   leaf(el, 'ram:Name', party.name);
@@ -20,10 +20,10 @@ export function ciiParty(parent: Node, name: string, party: Party, role: Role, r
   // MINIMUM carries the seller's country only (BT-40) and no buyer address (Factur-X MINIMUM).
   if (level >= CiiLevel.BasicWl) ciiAddress(el, 'ram:PostalTradeAddress', party.address);
   else if (role === 'seller')
-    el.ele('ram:PostalTradeAddress').ele('ram:CountryID').txt(party.address.country_code);
+    child(child(el, 'ram:PostalTradeAddress'), 'ram:CountryID').txt(party.address.country_code);
   if (level >= CiiLevel.BasicWl && party.electronic_address) {
     const { value, scheme } = party.electronic_address;
-    leaf(el.ele('ram:URIUniversalCommunication'), 'ram:URIID', value, { schemeID: scheme });
+    leaf(child(el, 'ram:URIUniversalCommunication'), 'ram:URIID', value, { schemeID: scheme });
   }
   // Factur-X MINIMUM marks the buyer's VAT id (BT-48) as not used.
   if (level >= CiiLevel.BasicWl || role === 'seller') taxRegistrations(el, party, role);
@@ -40,7 +40,7 @@ function partyIdentifier(el: Node, party: Party): void {
 function legalOrganization(el: Node, party: Party, level: CiiLevel): void {
   const tradingName = level >= CiiLevel.BasicWl ? party.trading_name : undefined;
   if (!party.legal_registration_id && !tradingName) return;
-  const org = el.ele('ram:SpecifiedLegalOrganization');
+  const org = child(el, 'ram:SpecifiedLegalOrganization');
   const scheme = party.legal_registration_scheme;
   leaf(org, 'ram:ID', party.legal_registration_id, scheme ? { schemeID: scheme } : undefined);
   leaf(org, 'ram:TradingBusinessName', tradingName);
@@ -49,23 +49,24 @@ function legalOrganization(el: Node, party: Party, level: CiiLevel): void {
 function contact(el: Node, party: Party): void {
   const c = party.contact;
   if (!c || (!c.name && !c.phone && !c.email)) return;
-  const ct = el.ele('ram:DefinedTradeContact');
+  const ct = child(el, 'ram:DefinedTradeContact');
   leaf(ct, 'ram:PersonName', c.name);
-  if (c.phone) leaf(ct.ele('ram:TelephoneUniversalCommunication'), 'ram:CompleteNumber', c.phone);
-  if (c.email) leaf(ct.ele('ram:EmailURIUniversalCommunication'), 'ram:URIID', c.email);
+  if (c.phone) leaf(child(ct, 'ram:TelephoneUniversalCommunication'), 'ram:CompleteNumber', c.phone);
+  if (c.email) leaf(child(ct, 'ram:EmailURIUniversalCommunication'), 'ram:URIID', c.email);
 }
 
 /** BT-31/BT-48 VAT id (scheme VA) and the seller's BT-32 tax number (scheme FC). */
 function taxRegistrations(el: Node, party: Party, role: Role): void {
   if (role === 'seller' && party.tax_number) {
-    leaf(el.ele('ram:SpecifiedTaxRegistration'), 'ram:ID', party.tax_number, { schemeID: 'FC' });
+    leaf(child(el, 'ram:SpecifiedTaxRegistration'), 'ram:ID', party.tax_number, { schemeID: 'FC' });
   }
-  if (party.vat_id) leaf(el.ele('ram:SpecifiedTaxRegistration'), 'ram:ID', party.vat_id, { schemeID: 'VA' });
+  if (party.vat_id)
+    leaf(child(el, 'ram:SpecifiedTaxRegistration'), 'ram:ID', party.vat_id, { schemeID: 'VA' });
 }
 
 /** TradeAddressType order: PostcodeCode, LineOne..Three, CityName, CountryID, CountrySubDivisionName. */
 export function ciiAddress(parent: Node, name: string, a: Address): void {
-  const el = parent.ele(name);
+  const el = child(parent, name);
   leaf(el, 'ram:PostcodeCode', a.postal_code);
   leaf(el, 'ram:LineOne', a.line1);
   leaf(el, 'ram:LineTwo', a.line2);
@@ -78,7 +79,7 @@ export function ciiAddress(parent: Node, name: string, a: Address): void {
 /** ShipToTradeParty (BG-13): deliver-to name BT-70 and address BG-15. */
 export function ciiShipTo(parent: Node, delivery: Delivery): void {
   if (!delivery.name && !delivery.address) return;
-  const el = parent.ele('ram:ShipToTradeParty');
+  const el = child(parent, 'ram:ShipToTradeParty');
   leaf(el, 'ram:Name', delivery.name);
   if (delivery.address) ciiAddress(el, 'ram:PostalTradeAddress', delivery.address);
 }

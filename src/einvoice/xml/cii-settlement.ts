@@ -2,7 +2,7 @@ import type { DocAllowanceCharge, PreparedEInvoice, VatBreakdownEntry } from '..
 import { ciiCategoryTax, ciiPeriod, dateTime } from './cii-lines.js';
 import { CiiLevel, type CiiProfileRules } from './cii-profile.js';
 import { paymentGroups } from './payment-groups.js';
-import { amount, leaf, type Node, plain } from './xml-text.js';
+import { amount, child, date102, leaf, type Node, plain } from './xml-text.js';
 
 /**
  * ApplicableHeaderTradeSettlement in HeaderTradeSettlementType order: CreditorReferenceID,
@@ -10,7 +10,7 @@ import { amount, leaf, type Node, plain } from './xml-text.js';
  * AllowanceCharge*, PaymentTerms, MonetarySummation, InvoiceReferencedDocument.
  */
 export function ciiSettlement(parent: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
-  const s = parent.ele('ram:ApplicableHeaderTradeSettlement');
+  const s = child(parent, 'ram:ApplicableHeaderTradeSettlement');
   const inv = p.invoice;
   const pay = inv.payment;
   const full = rules.level >= CiiLevel.BasicWl;
@@ -29,14 +29,12 @@ export function ciiSettlement(parent: Node, p: PreparedEInvoice, rules: CiiProfi
   }
   summation(s, p, rules.level);
   if (full && inv.preceding_invoice) {
-    const ref = s.ele('ram:InvoiceReferencedDocument');
+    const ref = child(s, 'ram:InvoiceReferencedDocument');
     leaf(ref, 'ram:IssuerAssignedID', inv.preceding_invoice.number);
     const issued = inv.preceding_invoice.issue_date;
     if (issued) {
-      ref
-        .ele('ram:FormattedIssueDateTime')
-        .ele('qdt:DateTimeString', { format: '102' })
-        .txt(issued.replaceAll('-', ''));
+      const formatted = child(ref, 'ram:FormattedIssueDateTime');
+      leaf(formatted, 'qdt:DateTimeString', date102(issued), { format: '102' });
     }
   }
 }
@@ -45,26 +43,26 @@ export function ciiSettlement(parent: Node, p: PreparedEInvoice, rules: CiiProfi
 function paymentMeans(s: Node, p: PreparedEInvoice, level: CiiLevel): void {
   const pay = p.invoice.payment;
   if (!pay) return;
-  const m = s.ele('ram:SpecifiedTradeSettlementPaymentMeans');
+  const m = child(s, 'ram:SpecifiedTradeSettlementPaymentMeans');
   leaf(m, 'ram:TypeCode', pay.means_code);
   if (level >= CiiLevel.Comfort) leaf(m, 'ram:Information', pay.means_text);
   const groups = paymentGroups(pay);
   if (groups.directDebit && pay.debited_iban) {
-    leaf(m.ele('ram:PayerPartyDebtorFinancialAccount'), 'ram:IBANID', pay.debited_iban);
+    leaf(child(m, 'ram:PayerPartyDebtorFinancialAccount'), 'ram:IBANID', pay.debited_iban);
   }
   if (groups.creditTransfer && pay.iban) {
-    const acc = m.ele('ram:PayeePartyCreditorFinancialAccount');
+    const acc = child(m, 'ram:PayeePartyCreditorFinancialAccount');
     leaf(acc, 'ram:IBANID', pay.iban);
     if (level >= CiiLevel.Comfort) leaf(acc, 'ram:AccountName', pay.account_name);
   }
   if (level >= CiiLevel.Comfort && groups.creditTransfer && pay.bic) {
-    leaf(m.ele('ram:PayeeSpecifiedCreditorFinancialInstitution'), 'ram:BICID', pay.bic);
+    leaf(child(m, 'ram:PayeeSpecifiedCreditorFinancialInstitution'), 'ram:BICID', pay.bic);
   }
 }
 
 /** BG-23 in TradeTaxType order; category O states rate 0 only in XRechnung (BR-DE-14 vs BR-O-05). */
 function vatBreakdown(s: Node, v: VatBreakdownEntry, rules: CiiProfileRules): void {
-  const t = s.ele('ram:ApplicableTradeTax');
+  const t = child(s, 'ram:ApplicableTradeTax');
   leaf(t, 'ram:CalculatedAmount', amount(v.tax_amount));
   leaf(t, 'ram:TypeCode', 'VAT');
   leaf(t, 'ram:ExemptionReason', v.exemption_reason);
@@ -77,8 +75,8 @@ function vatBreakdown(s: Node, v: VatBreakdownEntry, rules: CiiProfileRules): vo
 
 /** BG-20/BG-21 document allowances and charges with their VAT (BT-95/96, BT-102/103). */
 function docAllowanceCharge(s: Node, ac: DocAllowanceCharge, charge: boolean): void {
-  const el = s.ele('ram:SpecifiedTradeAllowanceCharge');
-  leaf(el.ele('ram:ChargeIndicator'), 'udt:Indicator', String(charge));
+  const el = child(s, 'ram:SpecifiedTradeAllowanceCharge');
+  leaf(child(el, 'ram:ChargeIndicator'), 'udt:Indicator', String(charge));
   if (ac.percent) leaf(el, 'ram:CalculationPercent', plain(ac.percent));
   if (ac.percent && ac.base_amount) leaf(el, 'ram:BasisAmount', amount(ac.base_amount));
   leaf(el, 'ram:ActualAmount', amount(ac.amount));
@@ -93,7 +91,7 @@ function paymentTerms(s: Node, p: PreparedEInvoice): void {
   if (!pay) return;
   const mandate = paymentGroups(pay).directDebit ? pay.mandate_reference : undefined;
   if (!pay.terms && !pay.due_date && !mandate) return;
-  const t = s.ele('ram:SpecifiedTradePaymentTerms');
+  const t = child(s, 'ram:SpecifiedTradePaymentTerms');
   leaf(t, 'ram:Description', pay.terms);
   if (pay.due_date) dateTime(t, 'ram:DueDateDateTime', pay.due_date);
   leaf(t, 'ram:DirectDebitMandateID', mandate);
@@ -102,7 +100,7 @@ function paymentTerms(s: Node, p: PreparedEInvoice): void {
 /** BG-22 document totals; MINIMUM has only tax basis, VAT, grand total and amount due. */
 function summation(s: Node, p: PreparedEInvoice, level: CiiLevel): void {
   const t = p.totals;
-  const m = s.ele('ram:SpecifiedTradeSettlementHeaderMonetarySummation');
+  const m = child(s, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation');
   const full = level >= CiiLevel.BasicWl;
   if (full) {
     leaf(m, 'ram:LineTotalAmount', amount(t.line_total));

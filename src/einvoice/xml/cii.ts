@@ -4,7 +4,7 @@ import { ciiLine, dateTime } from './cii-lines.js';
 import { ciiParty, ciiShipTo } from './cii-parties.js';
 import { CiiLevel, type CiiProfileRules, ciiRules } from './cii-profile.js';
 import { ciiSettlement } from './cii-settlement.js';
-import { leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node } from './xml-text.js';
 
 const NAMESPACES = {
   'xmlns:rsm': 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
@@ -20,10 +20,10 @@ const NAMESPACES = {
 export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
   const rules = ciiRules(profile);
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = doc.ele('rsm:CrossIndustryInvoice', NAMESPACES);
+  const root = child(doc, 'rsm:CrossIndustryInvoice', NAMESPACES);
   context(root, rules);
   exchangedDocument(root, prepared, rules);
-  const tx = root.ele('rsm:SupplyChainTradeTransaction');
+  const tx = child(root, 'rsm:SupplyChainTradeTransaction');
   if (rules.level >= CiiLevel.Basic) for (const line of prepared.lines) ciiLine(tx, line, rules);
   agreement(tx, prepared, rules);
   delivery(tx, prepared, rules);
@@ -32,21 +32,21 @@ export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
 }
 
 function context(root: Node, rules: CiiProfileRules): void {
-  const ctx = root.ele('rsm:ExchangedDocumentContext');
+  const ctx = child(root, 'rsm:ExchangedDocumentContext');
   if (rules.businessProcess) {
-    leaf(ctx.ele('ram:BusinessProcessSpecifiedDocumentContextParameter'), 'ram:ID', rules.businessProcess);
+    leaf(child(ctx, 'ram:BusinessProcessSpecifiedDocumentContextParameter'), 'ram:ID', rules.businessProcess);
   }
-  leaf(ctx.ele('ram:GuidelineSpecifiedDocumentContextParameter'), 'ram:ID', rules.guidelineId);
+  leaf(child(ctx, 'ram:GuidelineSpecifiedDocumentContextParameter'), 'ram:ID', rules.guidelineId);
 }
 
 /** BT-1 number, BT-3 type code, BT-2 issue date, BG-1 notes (not in MINIMUM). */
 function exchangedDocument(root: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
-  const d = root.ele('rsm:ExchangedDocument');
+  const d = child(root, 'rsm:ExchangedDocument');
   leaf(d, 'ram:ID', p.invoice.number);
   leaf(d, 'ram:TypeCode', p.invoice.type_code);
   dateTime(d, 'ram:IssueDateTime', p.invoice.issue_date);
   if (rules.level < CiiLevel.BasicWl) return;
-  for (const note of p.invoice.notes) leaf(d.ele('ram:IncludedNote'), 'ram:Content', note);
+  for (const note of p.invoice.notes) leaf(child(d, 'ram:IncludedNote'), 'ram:Content', note);
 }
 
 /**
@@ -55,7 +55,7 @@ function exchangedDocument(root: Node, p: PreparedEInvoice, rules: CiiProfileRul
  */
 function agreement(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
   const inv = p.invoice;
-  const a = tx.ele('ram:ApplicableHeaderTradeAgreement');
+  const a = child(tx, 'ram:ApplicableHeaderTradeAgreement');
   leaf(a, 'ram:BuyerReference', inv.buyer_reference);
   ciiParty(a, 'ram:SellerTradeParty', inv.seller, 'seller', rules);
   ciiParty(a, 'ram:BuyerTradeParty', inv.buyer, 'buyer', rules);
@@ -64,7 +64,7 @@ function agreement(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void 
   reference(a, 'ram:BuyerOrderReferencedDocument', inv.purchase_order_reference);
   if (rules.level >= CiiLevel.BasicWl) reference(a, 'ram:ContractReferencedDocument', inv.contract_reference);
   if (comfort && inv.project_reference) {
-    const project = a.ele('ram:SpecifiedProcuringProject');
+    const project = child(a, 'ram:SpecifiedProcuringProject');
     leaf(project, 'ram:ID', inv.project_reference);
     // BT-11 has no name of its own; the CII XSD requires one (EN 16931-3-3 maps it to "Project reference").
     leaf(project, 'ram:Name', 'Project reference');
@@ -72,15 +72,19 @@ function agreement(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void 
 }
 
 function reference(parent: Node, name: string, id: string | undefined): void {
-  if (id) leaf(parent.ele(name), 'ram:IssuerAssignedID', id);
+  if (id) leaf(child(parent, name), 'ram:IssuerAssignedID', id);
 }
 
 /** BG-13 deliver-to and BT-72 delivery date; MINIMUM keeps the mandatory element empty. */
 function delivery(tx: Node, p: PreparedEInvoice, rules: CiiProfileRules): void {
-  const d = tx.ele('ram:ApplicableHeaderTradeDelivery');
+  const d = child(tx, 'ram:ApplicableHeaderTradeDelivery');
   if (rules.level < CiiLevel.BasicWl) return;
   if (p.invoice.delivery) ciiShipTo(d, p.invoice.delivery);
   if (p.invoice.delivery_date) {
-    dateTime(d.ele('ram:ActualDeliverySupplyChainEvent'), 'ram:OccurrenceDateTime', p.invoice.delivery_date);
+    dateTime(
+      child(d, 'ram:ActualDeliverySupplyChainEvent'),
+      'ram:OccurrenceDateTime',
+      p.invoice.delivery_date,
+    );
   }
 }

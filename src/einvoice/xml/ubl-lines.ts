@@ -1,25 +1,25 @@
 import type { Line, LineAllowanceCharge, Vat } from '../model.js';
-import { amount, leaf, type Node, plain } from './xml-text.js';
+import { amount, child, leaf, type Node, plain } from './xml-text.js';
 
 /** cac:InvoiceLine / cac:CreditNoteLine (BG-25) in InvoiceLineType order. */
 export function ublLine(parent: Node, line: Line, currency: string, creditNote: boolean): void {
-  const el = parent.ele(creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
+  const el = child(parent, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   leaf(el, 'cbc:ID', line.id);
   leaf(el, 'cbc:Note', line.note);
   const qtyName = creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity';
   leaf(el, qtyName, plain(line.quantity), { unitCode: line.unit_code });
   leaf(el, 'cbc:LineExtensionAmount', amount(line.net_amount), { currencyID: currency });
   if (line.period) {
-    const p = el.ele('cac:InvoicePeriod');
+    const p = child(el, 'cac:InvoicePeriod');
     leaf(p, 'cbc:StartDate', line.period.start);
     leaf(p, 'cbc:EndDate', line.period.end);
   }
   if (line.order_line_reference)
-    leaf(el.ele('cac:OrderLineReference'), 'cbc:LineID', line.order_line_reference);
+    leaf(child(el, 'cac:OrderLineReference'), 'cbc:LineID', line.order_line_reference);
   for (const a of line.allowances) lineAllowanceCharge(el, a, false, currency);
   for (const c of line.charges) lineAllowanceCharge(el, c, true, currency);
   item(el, line);
-  const price = el.ele('cac:Price');
+  const price = child(el, 'cac:Price');
   leaf(price, 'cbc:PriceAmount', plain(line.unit_price), { currencyID: currency });
   if (!line.price_base_quantity.eq(1)) {
     leaf(price, 'cbc:BaseQuantity', plain(line.price_base_quantity), { unitCode: line.unit_code });
@@ -28,13 +28,13 @@ export function ublLine(parent: Node, line: Line, currency: string, creditNote: 
 
 /** ItemType order: Description, Name, Buyers-, Sellers-, StandardItemIdentification, ClassifiedTaxCategory. */
 function item(el: Node, line: Line): void {
-  const it = el.ele('cac:Item');
+  const it = child(el, 'cac:Item');
   leaf(it, 'cbc:Description', line.description);
   leaf(it, 'cbc:Name', line.name);
-  if (line.buyer_item_id) leaf(it.ele('cac:BuyersItemIdentification'), 'cbc:ID', line.buyer_item_id);
-  if (line.seller_item_id) leaf(it.ele('cac:SellersItemIdentification'), 'cbc:ID', line.seller_item_id);
+  if (line.buyer_item_id) leaf(child(it, 'cac:BuyersItemIdentification'), 'cbc:ID', line.buyer_item_id);
+  if (line.seller_item_id) leaf(child(it, 'cac:SellersItemIdentification'), 'cbc:ID', line.seller_item_id);
   if (line.standard_item_id && line.standard_item_scheme) {
-    const std = it.ele('cac:StandardItemIdentification');
+    const std = child(it, 'cac:StandardItemIdentification');
     leaf(std, 'cbc:ID', line.standard_item_id, { schemeID: line.standard_item_scheme });
   }
   ublTaxCategory(it, 'cac:ClassifiedTaxCategory', line.vat, false);
@@ -51,18 +51,18 @@ export function ublTaxCategory(
   zeroRateForO: boolean,
   exemption?: { code?: string; reason?: string },
 ): void {
-  const t = parent.ele(name);
+  const t = child(parent, name);
   leaf(t, 'cbc:ID', vat.category);
   if (vat.rate !== null) leaf(t, 'cbc:Percent', plain(vat.rate));
   else if (zeroRateForO) leaf(t, 'cbc:Percent', '0');
   leaf(t, 'cbc:TaxExemptionReasonCode', exemption?.code);
   leaf(t, 'cbc:TaxExemptionReason', exemption?.reason);
-  leaf(t.ele('cac:TaxScheme'), 'cbc:ID', 'VAT');
+  leaf(child(t, 'cac:TaxScheme'), 'cbc:ID', 'VAT');
 }
 
 /** BG-27/BG-28 in AllowanceChargeType order; no VAT of their own. */
 function lineAllowanceCharge(el: Node, ac: LineAllowanceCharge, charge: boolean, currency: string): void {
-  const a = el.ele('cac:AllowanceCharge');
+  const a = child(el, 'cac:AllowanceCharge');
   leaf(a, 'cbc:ChargeIndicator', String(charge));
   leaf(a, 'cbc:AllowanceChargeReasonCode', ac.reason_code);
   leaf(a, 'cbc:AllowanceChargeReason', ac.reason);

@@ -1,5 +1,5 @@
 import type { Address, Delivery, Party } from '../model.js';
-import { leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node } from './xml-text.js';
 
 type Role = 'seller' | 'buyer';
 
@@ -8,21 +8,21 @@ type Role = 'seller' | 'buyer';
  * PostalAddress, PartyTaxScheme*, PartyLegalEntity, Contact.
  */
 export function ublParty(parent: Node, wrapper: string, party: Party, role: Role, creditorId?: string): void {
-  const el = parent.ele(wrapper).ele('cac:Party');
+  const el = child(child(parent, wrapper), 'cac:Party');
   if (party.electronic_address) {
     leaf(el, 'cbc:EndpointID', party.electronic_address.value, { schemeID: party.electronic_address.scheme });
   }
   if (party.id) {
     leaf(
-      el.ele('cac:PartyIdentification'),
+      child(el, 'cac:PartyIdentification'),
       'cbc:ID',
       party.id,
       party.id_scheme ? { schemeID: party.id_scheme } : undefined,
     );
   }
   // BT-90, the SEPA creditor identifier, is a seller identification with scheme SEPA (EN 16931-3-2).
-  if (creditorId) leaf(el.ele('cac:PartyIdentification'), 'cbc:ID', creditorId, { schemeID: 'SEPA' });
-  if (party.trading_name) leaf(el.ele('cac:PartyName'), 'cbc:Name', party.trading_name);
+  if (creditorId) leaf(child(el, 'cac:PartyIdentification'), 'cbc:ID', creditorId, { schemeID: 'SEPA' });
+  if (party.trading_name) leaf(child(el, 'cac:PartyName'), 'cbc:Name', party.trading_name);
   ublAddress(el, 'cac:PostalAddress', party.address);
   if (party.vat_id) taxScheme(el, party.vat_id, 'VAT');
   if (role === 'seller' && party.tax_number) taxScheme(el, party.tax_number, 'FC');
@@ -31,14 +31,14 @@ export function ublParty(parent: Node, wrapper: string, party: Party, role: Role
 }
 
 function taxScheme(el: Node, companyId: string, scheme: string): void {
-  const t = el.ele('cac:PartyTaxScheme');
+  const t = child(el, 'cac:PartyTaxScheme');
   leaf(t, 'cbc:CompanyID', companyId);
-  leaf(t.ele('cac:TaxScheme'), 'cbc:ID', scheme);
+  leaf(child(t, 'cac:TaxScheme'), 'cbc:ID', scheme);
 }
 
 /** BT-27/44 registration name, BT-30/47 legal registration id, BT-33 additional legal info. */
 function legalEntity(el: Node, party: Party, role: Role): void {
-  const le = el.ele('cac:PartyLegalEntity');
+  const le = child(el, 'cac:PartyLegalEntity');
   leaf(le, 'cbc:RegistrationName', party.name);
   const scheme = party.legal_registration_scheme;
   leaf(le, 'cbc:CompanyID', party.legal_registration_id, scheme ? { schemeID: scheme } : undefined);
@@ -48,7 +48,7 @@ function legalEntity(el: Node, party: Party, role: Role): void {
 function contact(el: Node, party: Party): void {
   const c = party.contact;
   if (!c || (!c.name && !c.phone && !c.email)) return;
-  const ct = el.ele('cac:Contact');
+  const ct = child(el, 'cac:Contact');
   leaf(ct, 'cbc:Name', c.name);
   leaf(ct, 'cbc:Telephone', c.phone);
   leaf(ct, 'cbc:ElectronicMail', c.email);
@@ -56,14 +56,14 @@ function contact(el: Node, party: Party): void {
 
 /** AddressType order: StreetName, AdditionalStreetName, CityName, PostalZone, CountrySubentity, AddressLine, Country. */
 export function ublAddress(parent: Node, name: string, a: Address): void {
-  const el = parent.ele(name);
+  const el = child(parent, name);
   leaf(el, 'cbc:StreetName', a.line1);
   leaf(el, 'cbc:AdditionalStreetName', a.line2);
   leaf(el, 'cbc:CityName', a.city);
   leaf(el, 'cbc:PostalZone', a.postal_code);
   leaf(el, 'cbc:CountrySubentity', a.subdivision);
-  if (a.line3) leaf(el.ele('cac:AddressLine'), 'cbc:Line', a.line3);
-  leaf(el.ele('cac:Country'), 'cbc:IdentificationCode', a.country_code);
+  if (a.line3) leaf(child(el, 'cac:AddressLine'), 'cbc:Line', a.line3);
+  leaf(child(el, 'cac:Country'), 'cbc:IdentificationCode', a.country_code);
 }
 
 /** cac:Delivery (BG-13): ActualDeliveryDate, DeliveryLocation/Address, DeliveryParty/PartyName. */
@@ -73,8 +73,8 @@ export function ublDelivery(
   deliveryDate: string | undefined,
 ): void {
   if (!delivery?.name && !delivery?.address && !deliveryDate) return;
-  const d = parent.ele('cac:Delivery');
+  const d = child(parent, 'cac:Delivery');
   leaf(d, 'cbc:ActualDeliveryDate', deliveryDate);
-  if (delivery?.address) ublAddress(d.ele('cac:DeliveryLocation'), 'cac:Address', delivery.address);
-  if (delivery?.name) leaf(d.ele('cac:DeliveryParty').ele('cac:PartyName'), 'cbc:Name', delivery.name);
+  if (delivery?.address) ublAddress(child(d, 'cac:DeliveryLocation'), 'cac:Address', delivery.address);
+  if (delivery?.name) leaf(child(child(d, 'cac:DeliveryParty'), 'cac:PartyName'), 'cbc:Name', delivery.name);
 }

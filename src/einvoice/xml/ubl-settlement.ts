@@ -1,7 +1,7 @@
 import type { DocAllowanceCharge, PreparedEInvoice } from '../model.js';
 import { paymentGroups } from './payment-groups.js';
 import { ublTaxCategory } from './ubl-lines.js';
-import { amount, leaf, type Node, plain } from './xml-text.js';
+import { amount, child, leaf, type Node, plain } from './xml-text.js';
 
 /**
  * BG-16 payment instructions in PaymentMeansType order: code (BT-81, text BT-82 as @name), due date
@@ -11,27 +11,27 @@ import { amount, leaf, type Node, plain } from './xml-text.js';
 export function ublPaymentMeans(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
   const pay = p.invoice.payment;
   if (!pay) return;
-  const m = root.ele('cac:PaymentMeans');
+  const m = child(root, 'cac:PaymentMeans');
   leaf(m, 'cbc:PaymentMeansCode', pay.means_code, pay.means_text ? { name: pay.means_text } : undefined);
   if (creditNote) leaf(m, 'cbc:PaymentDueDate', pay.due_date);
   leaf(m, 'cbc:PaymentID', pay.reference);
   const groups = paymentGroups(pay);
   if (groups.creditTransfer && pay.iban) {
-    const acc = m.ele('cac:PayeeFinancialAccount');
+    const acc = child(m, 'cac:PayeeFinancialAccount');
     leaf(acc, 'cbc:ID', pay.iban);
     leaf(acc, 'cbc:Name', pay.account_name);
-    if (pay.bic) leaf(acc.ele('cac:FinancialInstitutionBranch'), 'cbc:ID', pay.bic);
+    if (pay.bic) leaf(child(acc, 'cac:FinancialInstitutionBranch'), 'cbc:ID', pay.bic);
   }
   if (groups.directDebit) {
-    const mandate = m.ele('cac:PaymentMandate');
+    const mandate = child(m, 'cac:PaymentMandate');
     leaf(mandate, 'cbc:ID', pay.mandate_reference);
-    if (pay.debited_iban) leaf(mandate.ele('cac:PayerFinancialAccount'), 'cbc:ID', pay.debited_iban);
+    if (pay.debited_iban) leaf(child(mandate, 'cac:PayerFinancialAccount'), 'cbc:ID', pay.debited_iban);
   }
 }
 
 export function ublPaymentTerms(root: Node, p: PreparedEInvoice): void {
   const terms = p.invoice.payment?.terms;
-  if (terms) leaf(root.ele('cac:PaymentTerms'), 'cbc:Note', terms);
+  if (terms) leaf(child(root, 'cac:PaymentTerms'), 'cbc:Note', terms);
 }
 
 /** BG-20/BG-21 with their VAT category (BT-95/96, BT-102/103). */
@@ -41,7 +41,7 @@ export function ublDocAllowanceCharge(
   charge: boolean,
   currency: string,
 ): void {
-  const a = root.ele('cac:AllowanceCharge');
+  const a = child(root, 'cac:AllowanceCharge');
   leaf(a, 'cbc:ChargeIndicator', String(charge));
   leaf(a, 'cbc:AllowanceChargeReasonCode', ac.reason_code);
   leaf(a, 'cbc:AllowanceChargeReason', ac.reason);
@@ -55,10 +55,10 @@ export function ublDocAllowanceCharge(
 /** BT-110 and the BG-23 breakdown; XRechnung states rate 0 for category O (BR-DE-14). */
 export function ublTaxTotal(root: Node, p: PreparedEInvoice): void {
   const currency = p.invoice.currency;
-  const t = root.ele('cac:TaxTotal');
+  const t = child(root, 'cac:TaxTotal');
   leaf(t, 'cbc:TaxAmount', amount(p.totals.tax_total), { currencyID: currency });
   for (const v of p.vatBreakdown) {
-    const sub = t.ele('cac:TaxSubtotal');
+    const sub = child(t, 'cac:TaxSubtotal');
     leaf(sub, 'cbc:TaxableAmount', amount(v.taxable_amount), { currencyID: currency });
     leaf(sub, 'cbc:TaxAmount', amount(v.tax_amount), { currencyID: currency });
     const exemption = { code: v.exemption_code, reason: v.exemption_reason };
@@ -70,7 +70,7 @@ export function ublTaxTotal(root: Node, p: PreparedEInvoice): void {
 export function ublMonetaryTotal(root: Node, p: PreparedEInvoice): void {
   const t = p.totals;
   const cur = { currencyID: p.invoice.currency };
-  const m = root.ele('cac:LegalMonetaryTotal');
+  const m = child(root, 'cac:LegalMonetaryTotal');
   leaf(m, 'cbc:LineExtensionAmount', amount(t.line_total), cur);
   leaf(m, 'cbc:TaxExclusiveAmount', amount(t.tax_basis_total), cur);
   leaf(m, 'cbc:TaxInclusiveAmount', amount(t.grand_total), cur);

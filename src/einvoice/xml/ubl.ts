@@ -11,7 +11,7 @@ import {
   ublPaymentTerms,
   ublTaxTotal,
 } from './ubl-settlement.js';
-import { leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node } from './xml-text.js';
 
 /** UNTDID 1001 credit-note codes: written as a UBL CreditNote document (EN 16931-3-2). */
 export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
@@ -36,7 +36,7 @@ export function buildUbl(prepared: PreparedEInvoice): string {
   const creditNote = CREDIT_NOTE_TYPE_CODES.has(prepared.invoice.type_code);
   const docName = creditNote ? 'CreditNote' : 'Invoice';
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = doc.ele(`ubl:${docName}`, {
+  const root = child(doc, `ubl:${docName}`, {
     'xmlns:ubl': `urn:oasis:names:specification:ubl:schema:xsd:${docName}-2`,
     'xmlns:cac': CAC,
     'xmlns:cbc': CBC,
@@ -68,7 +68,7 @@ function header(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
   leaf(root, 'cbc:DocumentCurrencyCode', inv.currency);
   leaf(root, 'cbc:BuyerReference', inv.buyer_reference);
   if (inv.billing_period) {
-    const period = root.ele('cac:InvoicePeriod');
+    const period = child(root, 'cac:InvoicePeriod');
     leaf(period, 'cbc:StartDate', inv.billing_period.start);
     leaf(period, 'cbc:EndDate', inv.billing_period.end);
   }
@@ -78,26 +78,26 @@ function header(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
 function references(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
   const inv = p.invoice;
   if (inv.purchase_order_reference || inv.sales_order_reference) {
-    const order = root.ele('cac:OrderReference');
+    const order = child(root, 'cac:OrderReference');
     // cbc:ID is mandatory in UBL; EN 16931-3-2 writes "NA" when only the sales order (BT-14) is known.
     leaf(order, 'cbc:ID', inv.purchase_order_reference ?? 'NA');
     leaf(order, 'cbc:SalesOrderID', inv.sales_order_reference);
   }
   if (inv.preceding_invoice) {
-    const ref = root.ele('cac:BillingReference').ele('cac:InvoiceDocumentReference');
+    const ref = child(child(root, 'cac:BillingReference'), 'cac:InvoiceDocumentReference');
     leaf(ref, 'cbc:ID', inv.preceding_invoice.number);
     leaf(ref, 'cbc:IssueDate', inv.preceding_invoice.issue_date);
   }
   if (inv.contract_reference)
-    leaf(root.ele('cac:ContractDocumentReference'), 'cbc:ID', inv.contract_reference);
+    leaf(child(root, 'cac:ContractDocumentReference'), 'cbc:ID', inv.contract_reference);
   if (!inv.project_reference) return;
   if (creditNote) {
     // A CreditNote has no ProjectReference; EN 16931-3-2 puts BT-11 in a document reference typed 50.
-    const ref = root.ele('cac:AdditionalDocumentReference');
+    const ref = child(root, 'cac:AdditionalDocumentReference');
     leaf(ref, 'cbc:ID', inv.project_reference);
     leaf(ref, 'cbc:DocumentTypeCode', '50');
   } else {
-    leaf(root.ele('cac:ProjectReference'), 'cbc:ID', inv.project_reference);
+    leaf(child(root, 'cac:ProjectReference'), 'cbc:ID', inv.project_reference);
   }
 }
 
