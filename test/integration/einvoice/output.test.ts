@@ -3,13 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { EINVOICE_FIXTURES } from '../../../src/einvoice/fixtures.js';
 import type { PreparedEInvoice, Profile, Standard } from '../../../src/einvoice/model.js';
 import { buildCii } from '../../../src/einvoice/xml/cii.js';
-import { buildUbl } from '../../../src/einvoice/xml/ubl.js';
-import { CASES, type InvoiceCase } from './cases.js';
+import { buildUbl, CREDIT_NOTE_TYPE_CODES } from '../../../src/einvoice/xml/ubl.js';
+import { type InvoiceCase, CASES as OWN_CASES } from './cases.js';
 import { prepareCase } from './prepare.js';
 import { InvoicePdfHarness, pdfWords, rowValues } from './render-harness.js';
 import { problems, type ValidatorReport, validateFiles } from './validator.js';
+
+/** The shared fixtures (src/einvoice/fixtures.ts) plus this suite's own cases. */
+const CASES: InvoiceCase[] = [
+  ...OWN_CASES,
+  ...EINVOICE_FIXTURES.map((f) => ({ ...f, name: `fixture-${f.name}` })),
+];
 
 const COMBOS: { standard: Standard; profile: Profile }[] = [
   ...(['minimum', 'basic-wl', 'basic', 'en16931', 'extended'] as const).map((profile) => ({
@@ -59,10 +66,12 @@ interface Output {
   prepared: PreparedEInvoice;
 }
 
-/** The German formatting the built-in template uses for DE/ES sellers: 1.234,56 (independent of src). */
-function germanAmount(value: string): string {
+/** An XML amount as the readable invoice may print it: 1.234,56 or 1,234.56 (written independently of src). */
+function printedForms(value: string): string[] {
   const [int = '0', frac = '00'] = value.replace('-', '').split('.');
-  return `${value.startsWith('-') ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${frac}`;
+  const sign = value.startsWith('-') ? '-' : '';
+  const group = (sep: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+  return [`${sign}${group('.')},${frac}`, `${sign}${group(',')}.${frac}`];
 }
 
 function xmlValue(xml: string, element: string): string {
@@ -93,7 +102,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       const pdfJobs = COMBOS.filter((x) => x.standard === 'factur-x' || x.standard === 'zugferd').flatMap(
         (combo) =>
           CASES.filter((c) => applies(c, combo.profile))
-            .filter((_c, i) => i === 0 || combo.profile === 'en16931')
+            .filter((_c, i) => i === 0 || (combo.standard === 'factur-x' && combo.profile === 'en16931'))
             .map((c) => ({ ...combo, c })),
       );
       for (const [i, { standard, profile, c }] of pdfJobs.entries()) {
@@ -125,7 +134,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       const xmls = outputs.filter(
         (o) => o.kind === 'xml' && o.standard === standard && o.profile === profile,
       );
-      assert.ok(xmls.length >= CASES.length - 2, `${standard}/${profile}: ${xmls.length} XMLs`);
+      assert.ok(xmls.length >= CASES.length - 4, `${standard}/${profile}: ${xmls.length} XMLs`);
       if (standard === 'factur-x' || standard === 'zugferd') {
         assert.ok(outputs.some((o) => o.kind === 'pdf' && o.standard === standard && o.profile === profile));
       }
@@ -148,7 +157,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
     for (const o of outputs) {
       const report = reports.get(o.file);
       assert.equal(report?.xml?.guidelineId, GUIDELINE[o.profile], o.file);
-      const ubl = o.caseName === 'credit-note' ? 'UBL-CreditNote' : 'UBL-Invoice';
+      const ubl = CREDIT_NOTE_TYPE_CODES.has(o.prepared.invoice.type_code) ? 'UBL-CreditNote' : 'UBL-Invoice';
       assert.equal(report?.xml?.syntax, o.standard === 'xrechnung-ubl' ? ubl : 'CII', o.file);
     }
     const ubl = outputs.filter((o) => o.standard === 'xrechnung-ubl');
@@ -187,14 +196,16 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
   it('prints the XML’s grand total and amount due in the readable PDF', () => {
     for (const o of outputs.filter((x) => x.kind === 'pdf')) {
       const words = pdfWords(o.file);
-      const grand = germanAmount(xmlValue(o.xml, 'GrandTotalAmount'));
-      const due = germanAmount(xmlValue(o.xml, 'DuePayableAmount'));
       const currency = o.prepared.invoice.currency;
+      const grand = printedForms(xmlValue(o.xml, 'GrandTotalAmount')).map((a) => `${a} ${currency}`);
+      const due = printedForms(xmlValue(o.xml, 'DuePayableAmount')).map((a) => `${a} ${currency}`);
       const grandRows = rowValues(words, 'Gesamtbetrag / Total', currency);
+      // The totals table and the payment box (when there is one) both state the amount due.
       const dueRows = rowValues(words, 'Zahlbetrag / Amount due', currency);
-      assert.deepEqual(grandRows, [`${grand} ${currency}`], o.file);
-      // The totals table and the payment box both state the amount due.
-      assert.deepEqual(dueRows, [`${due} ${currency}`, `${due} ${currency}`], o.file);
+      assert.equal(grandRows.length, 1, o.file);
+      assert.equal(dueRows.length, o.prepared.invoice.payment ? 2 : 1, o.file);
+      for (const row of grandRows) assert.ok(grand.includes(row), `${o.file}: total ${row}, XML ${grand[0]}`);
+      for (const row of dueRows) assert.ok(due.includes(row), `${o.file}: due ${row}, XML ${due[0]}`);
     }
   });
 
