@@ -101,8 +101,8 @@ function prepare(f: Fields, standard: Standard, profile: Profile, issues: Issues
     invoice.rounding_amount,
   );
   checkProfileFields(invoice, profile, BASE, issues);
-  checkAmountDue(invoice, totals, profile, BASE, issues);
   if (profile === 'xrechnung') checkXRechnung(invoice, BASE, issues);
+  checkAmountDue(invoice, totals, profile, BASE, issues);
   if (sentTotals && !TOTAL_INPUTS.some((k) => issues.hasAt(`${BASE}.${k}`)))
     checkSentTotals(sentTotals, totals, `${BASE}.totals`, issues);
   return {
