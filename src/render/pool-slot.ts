@@ -48,7 +48,11 @@ function watchBreakage(slot: PoolSlot, listeners: Set<(reason: string) => void>)
 }
 
 export async function createSlot(browser: Browser, id: number, fetcher: ResourceFetcher): Promise<PoolSlot> {
-  const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
+  // No `serviceWorkers: 'block'`: playwright implements it as a script in every document's main world,
+  // which would mark every render as "ran script" (watchScripts). It is not needed either: the
+  // document's opaque origin cannot register a worker, and documents that reach other origins get
+  // their context replaced (GuardReport.usedOtherOrigins).
+  const context = await browser.newContext({ acceptDownloads: false });
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -129,14 +133,18 @@ async function warmUp(slot: PoolSlot): Promise<void> {
  * documents that reached other origins get their context replaced (GuardReport.usedOtherOrigins).
  */
 export async function resetSlot(slot: PoolSlot): Promise<void> {
-  await withTimeout(blankDocument(slot), RESET_TIMEOUT_MS, 'blanking the page');
+  await Promise.all([
+    withTimeout(blankDocument(slot), RESET_TIMEOUT_MS, 'blanking the page'),
+    slot.context.clearCookies(),
+    slot.cdp.send('Network.clearBrowserCache'),
+  ]);
+  // Checked after the blanking was answered: CDP delivers the session's events in order, so every
+  // script the document compiled before it was blanked has been reported by now.
   if (slot.scriptRan) {
     await slot.page.goto('about:blank', { timeout: RESET_TIMEOUT_MS });
     slot.world = null;
     slot.scriptRan = false;
   }
-  await slot.context.clearCookies();
-  await slot.cdp.send('Network.clearBrowserCache');
 }
 
 export async function disposeSlot(slot: PoolSlot): Promise<void> {

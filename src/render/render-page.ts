@@ -61,6 +61,7 @@ export async function renderWithDeadline<T>(
     unsubscribe = slot.onBreak(() => reject(crashed()));
     onAbort = () => reject(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort(); // aborted while the page was being acquired
   });
   const running = work();
   running.catch(() => undefined); // it may fail after the race was decided

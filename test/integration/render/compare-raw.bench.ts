@@ -15,42 +15,42 @@ const N = Number(process.argv[2] ?? 30);
 const html = readFileSync(path.resolve('../shared/bench/fixtures/invoice.html'), 'utf8');
 const config = loadConfig({}, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'quire-bench-')) });
 
-async function series(label: string, once: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 5; i++) await once(); // warm-up, not measured
-  const times: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const t0 = performance.now();
-    await once();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const p50 = times[Math.floor(times.length / 2)] ?? Number.NaN;
-  console.log(
-    `${label}: p50 ${p50.toFixed(1)} ms, min ${times[0]?.toFixed(1)}, max ${times.at(-1)?.toFixed(1)}`,
-  );
-  return p50;
+function p50(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-async function raw(): Promise<number> {
-  const browser = await chromium.launch({ executablePath: config.chromiumPath, args: [...CHROMIUM_ARGS] });
-  const page = await (await browser.newContext()).newPage();
-  const p50 = await series('raw playwright', async () => {
-    await page.setContent(html);
-    await page.pdf({ format: 'A4', margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' } });
-  });
-  await browser.close();
-  return p50;
+async function timed(once: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await once();
+  return performance.now() - t0;
 }
 
-async function quire(): Promise<number> {
-  const renderer = await Renderer.start(config);
-  const job = { html, page: resolvePageOptions({}), watermark: false };
-  const p50 = await series('Quire Renderer', () => renderer.render(job));
-  await renderer.close();
-  return p50;
-}
+// Both run in one process and take turns render by render, so load from elsewhere on the machine
+// hits both alike.
+const browser = await chromium.launch({ executablePath: config.chromiumPath, args: [...CHROMIUM_ARGS] });
+const page = await (await browser.newContext()).newPage();
+const raw = async () => {
+  await page.setContent(html);
+  await page.pdf({ format: 'A4', margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' } });
+};
+const renderer = await Renderer.start(config);
+const job = { html, page: resolvePageOptions({}), watermark: false };
+const quire = () => renderer.render(job);
 
-const a = await raw();
-const b = await quire();
-const a2 = await raw();
-console.log(`ratio Quire / raw: ${(b / ((a + a2) / 2)).toFixed(2)} (raw measured before and after)`);
+for (let i = 0; i < 5; i++) {
+  await raw(); // warm-up, not measured
+  await quire();
+}
+const rawTimes: number[] = [];
+const quireTimes: number[] = [];
+for (let i = 0; i < N; i++) {
+  rawTimes.push(await timed(raw));
+  quireTimes.push(await timed(quire));
+}
+console.log(`invoice, ${N} sequential renders each, taking turns`);
+console.log(`raw playwright (setContent + page.pdf): p50 ${p50(rawTimes).toFixed(1)} ms`);
+console.log(`Quire Renderer.render:                  p50 ${p50(quireTimes).toFixed(1)} ms`);
+console.log(`ratio Quire / raw: ${(p50(quireTimes) / p50(rawTimes)).toFixed(2)}`);
+await renderer.close();
+await browser.close();
