@@ -3,9 +3,11 @@ import type { DocumentRow } from '../documents/repository.js';
 import type { AuthContext } from '../http/auth-context.js';
 import { enqueueRender } from '../jobs/enqueue-render.js';
 import type { BackgroundRenderer, RenderAttempt } from '../jobs/render-job.js';
+import type { RenderResult } from '../render/types.js';
 import { isAppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { successColumns } from './document-rows.js';
+import { type EInvoicePlan, eInvoiceSummary, embedEInvoice, planEInvoice } from './einvoice.js';
 import type { PipelineDeps } from './pipeline.js';
 import { assertWithinPlan, type Caller } from './plan-limits.js';
 import { prepareHtml } from './prepare.js';
@@ -18,15 +20,18 @@ import type { PdfRequest } from './schema.js';
  */
 export function createPdfEnqueuer(deps: PipelineDeps, wake: () => void) {
   return async (auth: AuthContext, body: PdfRequest): Promise<{ id: string; created_at: string }> => {
-    const prepared = await prepareHtml(deps, auth.team.id, body);
+    const einv = body.e_invoice === undefined ? null : planEInvoice(body.e_invoice);
+    const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, auth.team.id, body, einv);
     const queued = await enqueueRender(deps.services.db, deps.services.clock, {
       plan: auth.plan,
       teamId: auth.team.id,
       test: body.test === true,
       documentId: newId(),
-      filename: sanitizeFilename(prepared.filename, '.pdf'),
-      contentType: 'application/pdf',
-      templateId: prepared.template?.id ?? null,
+      filename: prepared
+        ? sanitizeFilename(prepared.filename, '.pdf')
+        : sanitizeFilename(body.filename ?? einv?.defaultName ?? 'document', '.xml'),
+      contentType: prepared ? 'application/pdf' : 'application/xml',
+      templateId: prepared?.template?.id ?? null,
       metadata: body.metadata ?? null,
       batchId: null,
       request: body,
@@ -64,28 +69,34 @@ export function createBackgroundRenderer(deps: PipelineDeps): BackgroundRenderer
       const caller = await callerOf(deps, document.team_id);
       if (!caller)
         return { ok: false, code: 'forbidden', message: 'The team no longer exists.', rendered: false };
-      let prepared: Awaited<ReturnType<typeof prepareHtml>>;
+      let einv: EInvoicePlan | null;
+      let prepared: Awaited<ReturnType<typeof prepareHtml>> | null;
       try {
         await assertWithinPlan(deps.services, caller, test, 'binary');
-        prepared = await prepareHtml(deps, caller.teamId, body);
+        einv = body.e_invoice === undefined ? null : planEInvoice(body.e_invoice);
+        prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, body, einv);
       } catch (err) {
         return failure(err, false);
       }
+      const createdAt = new Date(document.created_at);
       try {
-        const result = await deps.renderer.render({
-          html: prepared.html,
-          css: prepared.css,
-          page: prepared.page,
-          watermark: test,
-          signal,
+        const file = prepared
+          ? await renderPdf(deps, prepared, einv, test, createdAt, signal)
+          : { pdf: Buffer.from(einv?.xml ?? '', 'utf8'), pages: null };
+        const blobKey = `documents/${document.id}.${prepared ? 'pdf' : 'xml'}`;
+        await deps.services.blobs.put(blobKey, file.pdf);
+        const columns = successColumns({ pdf: file.pdf, pages: file.pages ?? 0 } as RenderResult, {
+          blobKey,
+          createdAt,
+          plan: caller.plan,
+          test,
         });
-        const blobKey = `documents/${document.id}.pdf`;
-        await deps.services.blobs.put(blobKey, result.pdf);
-        const createdAt = new Date(document.created_at);
         const changes: Partial<DocumentRow> = {
-          ...successColumns(result, { blobKey, createdAt, plan: caller.plan, test }),
-          mode: prepared.page.mode,
-          template_version: prepared.template?.version ?? null,
+          ...columns,
+          pages: file.pages,
+          mode: prepared?.page.mode ?? null,
+          template_version: prepared?.template?.version ?? null,
+          e_invoice_json: einv ? JSON.stringify(eInvoiceSummary(einv)) : null,
         };
         return { ok: true, changes };
       } catch (err) {
@@ -93,4 +104,23 @@ export function createBackgroundRenderer(deps: PipelineDeps): BackgroundRenderer
       }
     },
   };
+}
+
+async function renderPdf(
+  deps: PipelineDeps,
+  prepared: NonNullable<Awaited<ReturnType<typeof prepareHtml>>>,
+  einv: EInvoicePlan | null,
+  test: boolean,
+  createdAt: Date,
+  signal: AbortSignal,
+): Promise<{ pdf: Buffer; pages: number }> {
+  const result = await deps.renderer.render({
+    html: prepared.html,
+    css: prepared.css,
+    page: prepared.page,
+    watermark: test,
+    signal,
+  });
+  const pdf = einv ? await embedEInvoice(result.pdf, einv, createdAt) : result.pdf;
+  return { pdf, pages: result.pages };
 }

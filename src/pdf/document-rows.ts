@@ -5,6 +5,7 @@ import { type DocumentRow, insertDocument } from '../documents/repository.js';
 import type { RenderResult } from '../render/types.js';
 import type { Db } from '../storage/db.js';
 import { recordPdfEvent } from '../webhooks/pdf-events.js';
+import { type EInvoicePlan, eInvoiceSummary } from './einvoice.js';
 import type { PreparedHtml } from './prepare.js';
 import { sanitizeFilename } from './request-rules.js';
 import type { PdfRequest } from './schema.js';
@@ -22,6 +23,7 @@ export interface RowContext {
   test: boolean;
   prepared: PreparedHtml;
   body: PdfRequest;
+  einv?: EInvoicePlan | null;
 }
 
 export function baseRow(ctx: RowContext): Base {
@@ -36,7 +38,7 @@ export function baseRow(ctx: RowContext): Base {
     filename: sanitizeFilename(ctx.prepared.filename, '.pdf'),
     content_type: 'application/pdf',
     metadata_json: ctx.body.metadata ? JSON.stringify(ctx.body.metadata) : null,
-    e_invoice_json: null,
+    e_invoice_json: ctx.einv ? JSON.stringify(eInvoiceSummary(ctx.einv)) : null,
     delivery_json: null,
     batch_id: null,
     thumbnail_key: null,

@@ -5,11 +5,13 @@ import { AppError, isAppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { MAX_WARNINGS, type Warning } from '../shared/warnings.js';
 import { baseRow, insertWithEvent, type RowContext, successColumns } from './document-rows.js';
+import { type EInvoicePlan, eInvoiceSummary, embedEInvoice, planEInvoice } from './einvoice.js';
 import { assertWithinPlan, type Caller } from './plan-limits.js';
 import type { PdfRenderPort } from './ports.js';
 import { type PrepareDeps, prepareHtml } from './prepare.js';
+import { sanitizeFilename } from './request-rules.js';
 import type { PdfRequest } from './schema.js';
-import { decideStorage } from './storage-policy.js';
+import { decideStorage, expiryFor } from './storage-policy.js';
 
 export interface PipelineDeps extends PrepareDeps {
   services: AppServices;
@@ -23,6 +25,7 @@ export interface GeneratedPdf {
   blockedResources: string[];
   blockedCount: number;
   metadata: Record<string, unknown> | null;
+  eInvoice: { standard: string; profile: string; xml_filename: string } | null;
 }
 
 /** Runs a synchronous POST /pdf render: every check before rendering, then render, store and record. */
@@ -34,8 +37,11 @@ export async function generatePdf(
   const { services } = deps;
   const test = body.test === true;
   const response = body.response ?? 'binary';
+  // Spec: an invalid e-invoice is refused before anything is rendered or counted.
+  const einv = body.e_invoice === undefined ? null : planEInvoice(body.e_invoice);
   await assertWithinPlan(services, caller, test, response);
-  const prepared = await prepareHtml(deps, caller.teamId, body);
+  if (einv?.kind === 'xml') return generateXml(deps, caller, body, einv);
+  const prepared = await prepareHtml(deps, caller.teamId, body, einv);
   const lease = services.slots.tryAcquire(caller.teamId, caller.plan.render_concurrency, 'direct');
   if (!lease) {
     throw new AppError(
@@ -52,6 +58,7 @@ export async function generatePdf(
     test,
     prepared,
     body,
+    einv,
   };
   let result: RenderResult;
   try {
@@ -61,6 +68,7 @@ export async function generatePdf(
       page: prepared.page,
       watermark: test,
     });
+    if (einv) result = { ...result, pdf: await embedEInvoice(result.pdf, einv, ctx.createdAt) };
   } catch (err) {
     await recordFailure(services, ctx, err);
     throw err;
@@ -117,5 +125,65 @@ async function finishSuccess(
     blockedResources: result.blockedResources.slice(0, 10),
     blockedCount: result.blockedCount,
     metadata: ctx.body.metadata ?? null,
+    eInvoice: ctx.einv ? eInvoiceSummary(ctx.einv) : null,
+  };
+}
+
+/** XRechnung: the XML is the document; nothing is rendered (spec: E-invoices, Result). */
+async function generateXml(
+  deps: PipelineDeps,
+  caller: Caller,
+  body: PdfRequest,
+  einv: EInvoicePlan,
+): Promise<GeneratedPdf> {
+  const { services } = deps;
+  const test = body.test === true;
+  const xml = Buffer.from(einv.xml, 'utf8');
+  const createdAt = services.clock.now();
+  const id = newId();
+  const decision = await decideStorage(services.db, {
+    teamId: caller.teamId,
+    plan: caller.plan,
+    test,
+    response: body.response ?? 'binary',
+    pdfBytes: xml.length,
+  });
+  const blobKey = decision.store ? `documents/${id}.xml` : null;
+  if (blobKey) await services.blobs.put(blobKey, xml);
+  const at = createdAt.toISOString();
+  const row: DocumentRow = {
+    id,
+    team_id: caller.teamId,
+    status: 'succeeded',
+    mode: null,
+    test: test ? 1 : 0,
+    template_id: null,
+    template_version: null,
+    error_code: null,
+    pages: null,
+    bytes: xml.length,
+    filename: body.filename === undefined ? einv.xmlFilename : sanitizeFilename(body.filename, '.xml'),
+    content_type: 'application/xml',
+    metadata_json: body.metadata ? JSON.stringify(body.metadata) : null,
+    e_invoice_json: JSON.stringify(eInvoiceSummary(einv)),
+    delivery_json: null,
+    batch_id: null,
+    blob_key: blobKey,
+    stored_bytes: blobKey ? xml.length : 0,
+    counted: test ? 0 : 1,
+    expires_at: blobKey ? expiryFor(createdAt, caller.plan, test).toISOString() : null,
+    thumbnail_key: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await insertWithEvent(services, row, body.metadata ?? null);
+  return {
+    row,
+    pdf: xml,
+    warnings: [],
+    blockedResources: [],
+    blockedCount: 0,
+    metadata: body.metadata ?? null,
+    eInvoice: eInvoiceSummary(einv),
   };
 }

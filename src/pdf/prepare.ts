@@ -1,6 +1,8 @@
+import { BUILT_IN_INVOICE_TEMPLATE } from '../einvoice/index.js';
 import type { PageOptions } from '../render/types.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
+import { type EInvoicePlan, eInvoiceData } from './einvoice.js';
 import type { LiquidPort, ResolvedTemplate, TemplatePort, TemplateSettings } from './ports.js';
 import type { PdfRequest } from './schema.js';
 
@@ -47,11 +49,12 @@ export async function prepareHtml(
   deps: PrepareDeps,
   teamId: string,
   body: PdfRequest,
+  einv: EInvoicePlan | null = null,
 ): Promise<PreparedHtml> {
   const prepared =
     body.template_id !== undefined
-      ? await fromTemplate(deps, teamId, body, body.template_id)
-      : fromHtml(deps, body);
+      ? await fromTemplate(deps, teamId, body, body.template_id, einv)
+      : fromHtml(deps, body, einv);
   if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }
@@ -63,22 +66,29 @@ async function fromTemplate(
   teamId: string,
   body: PdfRequest,
   templateId: string,
+  einv: EInvoicePlan | null,
 ): Promise<PreparedHtml> {
   if (!deps.templates)
     throw new AppError('template_not_found', `No template ${templateId} in this workspace.`);
   const template = await deps.templates.resolve(teamId, templateId, body.template_version);
   const page = deps.pageOptions(body, template.settings, 'print');
-  const rendered = template.render(withMerge(deps, body.data ?? template.sampleData ?? {}, body.merge_data));
-  return { ...rendered, css: template.css, template, page, filename: body.filename ?? template.name };
+  // Spec: with e_invoice the template receives the invoice data; `data` only replaces it.
+  const data = body.data ?? (einv ? eInvoiceData(einv) : (template.sampleData ?? {}));
+  const rendered = template.render(withMerge(deps, data, body.merge_data));
+  const filename = body.filename ?? einv?.defaultName ?? template.name;
+  return { ...rendered, css: template.css, template, page, filename };
 }
 
-function fromHtml(deps: PrepareDeps, body: PdfRequest): PreparedHtml {
-  const page = deps.pageOptions(body, null, 'fast');
-  const source = body.html ?? '';
+function fromHtml(deps: PrepareDeps, body: PdfRequest, einv: EInvoicePlan | null): PreparedHtml {
+  // Without html, an e-invoice renders the built-in invoice template (spec: POST /pdf rule 1).
+  const source = body.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
+  const page = deps.pageOptions(body, null, einv && body.html === undefined ? 'print' : 'fast');
+  const data = body.data ?? (einv ? eInvoiceData(einv) : undefined);
   // Spec: html is a Liquid template only when data is present; without data it is used as is.
   const rendered =
-    body.data !== undefined
-      ? deps.liquid.renderSource(source, withMerge(deps, body.data, body.merge_data))
+    data !== undefined
+      ? deps.liquid.renderSource(source, withMerge(deps, data, body.merge_data))
       : { html: source, warnings: [] };
-  return { ...rendered, css: body.css ?? null, template: null, page, filename: body.filename ?? 'document' };
+  const filename = body.filename ?? einv?.defaultName ?? 'document';
+  return { ...rendered, css: body.css ?? null, template: null, page, filename };
 }

@@ -17,6 +17,7 @@ export function warningsHeader(warnings: Warning[]): string {
 }
 
 export function sendBinary(reply: FastifyReply, result: GeneratedPdf): FastifyReply {
+  if (result.eInvoice) reply.header('x-e-invoice', `${result.eInvoice.standard}/${result.eInvoice.profile}`);
   return reply
     .header('content-type', result.row.content_type)
     .header('content-disposition', `attachment; filename="${result.row.filename}"`)
@@ -38,5 +39,6 @@ export function urlBody(
     metadata: result.metadata,
     warnings: result.warnings,
     blocked_resources: result.blockedResources,
+    ...(result.eInvoice ? { e_invoice: result.eInvoice } : {}),
   };
 }

@@ -1,0 +1,71 @@
+import {
+  buildCii,
+  buildUbl,
+  embeddedXmlName,
+  invoiceTemplateData,
+  type PreparedEInvoice,
+  toFacturXPdf,
+  validateEInvoice,
+  xmlFilename,
+} from '../einvoice/index.js';
+
+/**
+ * What an `e_invoice` request produces (spec: E-invoices): XRechnung is the XML itself and nothing is
+ * rendered; Factur-X/ZUGFeRD is a readable PDF made PDF/A-3b with the same XML embedded. The XML and the
+ * template data come from one prepared invoice, so the PDF and the XML show the same numbers.
+ */
+export interface EInvoicePlan {
+  prepared: PreparedEInvoice;
+  kind: 'xml' | 'pdf';
+  xml: string;
+  /** The downloadable XML's name (XRechnung) or the embedded attachment's name (PDF). */
+  xmlFilename: string;
+  /** The default file name: the invoice number. */
+  defaultName: string;
+}
+
+/** Validates and builds the XML; throws invalid_request / invalid_e_invoice before anything is rendered or counted. */
+export function planEInvoice(input: unknown): EInvoicePlan {
+  const validation = validateEInvoice(input);
+  if (!validation.ok) throw validation.error;
+  const prepared = validation.value;
+  const defaultName = prepared.invoice.number;
+  if (prepared.standard === 'xrechnung-cii' || prepared.standard === 'xrechnung-ubl') {
+    const xml = prepared.standard === 'xrechnung-ubl' ? buildUbl(prepared) : buildCii(prepared, 'xrechnung');
+    return { prepared, kind: 'xml', xml, xmlFilename: xmlFilename(prepared), defaultName };
+  }
+  return {
+    prepared,
+    kind: 'pdf',
+    xml: buildCii(prepared, prepared.profile),
+    xmlFilename: embeddedXmlName(prepared.profile),
+    defaultName,
+  };
+}
+
+/** The data templates receive for an e-invoice (seller, customer, invoice, items, totals, …). */
+export function eInvoiceData(plan: EInvoicePlan): Record<string, unknown> {
+  return invoiceTemplateData(plan.prepared);
+}
+
+/** Embeds the XML and makes the rendered PDF PDF/A-3b (after any test watermark, which uses an embedded font). */
+export function embedEInvoice(pdf: Buffer, plan: EInvoicePlan, createdAt: Date): Promise<Buffer> {
+  const { prepared } = plan;
+  return toFacturXPdf(pdf, plan.xml, {
+    profile: prepared.profile,
+    attachmentName: plan.xmlFilename === 'xrechnung.xml' ? 'xrechnung.xml' : 'factur-x.xml',
+    title: `Invoice ${prepared.invoice.number}`,
+    author: prepared.invoice.seller.name,
+    invoiceNumber: prepared.invoice.number,
+    createdAt,
+  });
+}
+
+/** `{standard, profile, xml_filename}` as responses, records and events carry it. */
+export function eInvoiceSummary(plan: EInvoicePlan): {
+  standard: string;
+  profile: string;
+  xml_filename: string;
+} {
+  return { standard: plan.prepared.standard, profile: plan.prepared.profile, xml_filename: plan.xmlFilename };
+}
