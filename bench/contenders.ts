@@ -24,7 +24,11 @@ export class RawChromium {
     if (!page) throw new Error('more concurrent renders than baseline pages');
     try {
       await page.setContent(html);
-      return await page.pdf({ format: 'A4', margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' }, printBackground: true });
+      return await page.pdf({
+        format: 'A4',
+        margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' },
+        printBackground: true,
+      });
     } finally {
       this.free.push(page);
     }
@@ -47,7 +51,10 @@ export interface QuireProcess {
 export async function startQuire(root: string): Promise<QuireProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const plansFile = path.join(dataDir, 'plans.json');
-  writeFileSync(plansFile, JSON.stringify({ scale: { rate_limit_per_min: 10_000_000, docs_per_period: 10_000_000 } }));
+  writeFileSync(
+    plansFile,
+    JSON.stringify({ scale: { rate_limit_per_min: 10_000_000, docs_per_period: 10_000_000 } }),
+  );
   const env = {
     ...process.env,
     QUIRE_DATA_DIR: dataDir,
@@ -58,7 +65,10 @@ export async function startQuire(root: string): Promise<QuireProcess> {
     QUIRE_DEFAULT_PLAN: 'scale',
   };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   const { base, liveKey } = await new Promise<{ base: string; liveKey: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Quire did not start:\n${out}`)), 60_000);
@@ -93,6 +103,7 @@ export async function postPdf(q: QuireProcess, body: Record<string, unknown>): P
     body: JSON.stringify(body),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`POST /v1/pdf → ${response.status}: ${bytes.toString().slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`POST /v1/pdf → ${response.status}: ${bytes.toString().slice(0, 300)}`);
   return bytes;
 }

@@ -16,7 +16,12 @@ function readStat(pid: number): ProcStat | null {
     const utime = Number(fields[11]);
     const stime = Number(fields[12]);
     const rssPages = Number(fields[21]);
-    return { pid, ppid: Number(fields[1]), cpuMs: ((utime + stime) * 1000) / CLOCK_TICKS, rssBytes: rssPages * 4096 };
+    return {
+      pid,
+      ppid: Number(fields[1]),
+      cpuMs: ((utime + stime) * 1000) / CLOCK_TICKS,
+      rssBytes: rssPages * 4096,
+    };
   } catch {
     return null;
   }

@@ -13,7 +13,9 @@ import { latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, '..', 'shared', 'bench', 'fixtures'));
+const fixtures = path.resolve(
+  process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, '..', 'shared', 'bench', 'fixtures'),
+);
 const quick = process.env.QUIRE_BENCH_QUICK === '1';
 const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
 
@@ -44,9 +46,13 @@ const results: Record<string, unknown> = { quick, startToListenMs: quire.startTo
 
 log(`# Quire benchmark (${new Date().toISOString()}${quick ? ', quick' : ''})`);
 log();
-log(`Server start to listening: ${f(quire.startToListenMs)} ms; then first invoice PDF: ${f(firstPdfMs)} ms (start to first PDF ${f(quire.startToListenMs + firstPdfMs)} ms).`);
+log(
+  `Server start to listening: ${f(quire.startToListenMs)} ms; then first invoice PDF: ${f(firstPdfMs)} ms (start to first PDF ${f(quire.startToListenMs + firstPdfMs)} ms).`,
+);
 log();
-log('| Document | raw p50 ms | Quire p50 ms | ratio | raw p95 | Quire p95 | raw CPU ms/doc | Quire CPU ms/doc |');
+log(
+  '| Document | raw p50 ms | Quire p50 ms | ratio | raw p95 | Quire p95 | raw CPU ms/doc | Quire CPU ms/doc |',
+);
 log('|---|---|---|---|---|---|---|---|');
 const docs: Array<[string, () => Promise<unknown>, () => Promise<unknown>, number]> = [
   ['invoice (1 p, Liquid)', () => raw.render(invoiceHtml), quireInvoice, quick ? 15 : 40],
@@ -59,7 +65,9 @@ for (const [name, rawOnce, quireOnce, n] of docs) {
   const b = await latency(quireOnce, n, quireCpu);
   fast[name] = b.p50;
   results[name] = { raw: a, quire: b };
-  log(`| ${name} | ${f(a.p50)} | ${f(b.p50)} | ${ratio(b.p50, a.p50)} | ${f(a.p95)} | ${f(b.p95)} | ${f(a.cpuMsPerDoc)} | ${f(b.cpuMsPerDoc)} |`);
+  log(
+    `| ${name} | ${f(a.p50)} | ${f(b.p50)} | ${ratio(b.p50, a.p50)} | ${f(a.p95)} | ${f(b.p95)} | ${f(a.cpuMsPerDoc)} | ${f(b.cpuMsPerDoc)} |`,
+  );
 }
 
 log();
@@ -77,14 +85,33 @@ await raw.close();
 log();
 log('| Print mode (Quire) | fast p50 ms | print p50 ms | print / fast |');
 log('|---|---|---|---|');
-const printInvoice = await latency(() => postPdf(quire, { html: invoiceLiquid, data: invoiceData, mode: 'print' }), quick ? 10 : 30, quireCpu);
-const printReport = await latency(() => postPdf(quire, { html: report, mode: 'print' }), quick ? 3 : 8, quireCpu);
-const running = '<style>@page{@top-center{content:element(h)}} .h{position:running(h)}</style><div class="h">Running header</div>';
-const polyfill = await latency(() => postPdf(quire, { html: running + invoiceHtml, mode: 'print' }), quick ? 5 : 15, quireCpu);
+const printInvoice = await latency(
+  () => postPdf(quire, { html: invoiceLiquid, data: invoiceData, mode: 'print' }),
+  quick ? 10 : 30,
+  quireCpu,
+);
+const printReport = await latency(
+  () => postPdf(quire, { html: report, mode: 'print' }),
+  quick ? 3 : 8,
+  quireCpu,
+);
+const running =
+  '<style>@page{@top-center{content:element(h)}} .h{position:running(h)}</style><div class="h">Running header</div>';
+const polyfill = await latency(
+  () => postPdf(quire, { html: running + invoiceHtml, mode: 'print' }),
+  quick ? 5 : 15,
+  quireCpu,
+);
 results.print = { invoice: printInvoice, report: printReport, polyfillInvoice: polyfill };
-log(`| invoice | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(printInvoice.p50)} | ${ratio(printInvoice.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`);
-log(`| report (10 p) | ${f(fast['report (10 p)'] ?? 0)} | ${f(printReport.p50)} | ${ratio(printReport.p50, fast['report (10 p)'] ?? 1)} |`);
-log(`| invoice + running header (polyfill) | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(polyfill.p50)} | ${ratio(polyfill.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`);
+log(
+  `| invoice | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(printInvoice.p50)} | ${ratio(printInvoice.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`,
+);
+log(
+  `| report (10 p) | ${f(fast['report (10 p)'] ?? 0)} | ${f(printReport.p50)} | ${ratio(printReport.p50, fast['report (10 p)'] ?? 1)} |`,
+);
+log(
+  `| invoice + running header (polyfill) | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(polyfill.p50)} | ${ratio(polyfill.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`,
+);
 
 log();
 const [first, second] = quick ? [200, 600] : [200, 2000];
@@ -102,7 +129,9 @@ log(`| Soak (invoice, c=2) | RSS Quire + Chromium MB | open fds (Node) | process
 log('|---|---|---|---|');
 log(`| after ${first} renders | ${f(atFirst.rssMb)} | ${atFirst.fds} | ${atFirst.processes} |`);
 log(`| after ${second} renders | ${f(atSecond.rssMb)} | ${atSecond.fds} | ${atSecond.processes} |`);
-log(`RSS growth ${((atSecond.rssMb / atFirst.rssMb - 1) * 100).toFixed(1)} % between ${first} and ${second} renders.`);
+log(
+  `RSS growth ${((atSecond.rssMb / atFirst.rssMb - 1) * 100).toFixed(1)} % between ${first} and ${second} renders.`,
+);
 await quire.close();
 
 mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });

@@ -57,6 +57,7 @@ function ensureNodeModules() {
 function missingDebianPackages() {
   return DEBIAN_PACKAGES.filter((pkg) => {
     try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a JS template
       const status = execFileSync('dpkg-query', ['-W', '-f=${Status}', pkg], {
         stdio: ['ignore', 'pipe', 'ignore'],
       }).toString();

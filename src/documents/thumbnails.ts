@@ -26,12 +26,7 @@ export class ThumbnailCache {
   private async load(id: string): Promise<Buffer | null> {
     const { db, blobs, clock, make } = this.deps;
     const row = await findDocumentById(db, id);
-    if (
-      !row ||
-      !row.blob_key ||
-      !isStored(row, clock.now().getTime()) ||
-      row.content_type !== 'application/pdf'
-    )
+    if (!row?.blob_key || !isStored(row, clock.now().getTime()) || row.content_type !== 'application/pdf')
       return null;
     if (row.thumbnail_key) {
       const cached = await blobs.get(row.thumbnail_key);
