@@ -12,14 +12,19 @@ export const MAX_LISTED_ISSUES = 50;
 /** Collects every issue instead of stopping at the first (SPEC: all problems are listed at once). */
 export class Issues {
   readonly list: Issue[] = [];
+  private readonly keys = new Set<string>();
+  private readonly exact = new Set<string>();
+  /** Every path with an issue at or below it: `a.b[2].c` marks `a`, `a.b`, `a.b[2]` and `a.b[2].c`. */
+  private readonly touched = new Set<string>();
 
   add(path: string, message: string): void {
-    if (this.list.some((i) => i.path === path && i.message === message)) return;
+    const key = `${path}\u0000${message}`;
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    this.exact.add(path);
+    for (const m of path.matchAll(/[.[]/g)) this.touched.add(path.slice(0, m.index));
+    this.touched.add(path);
     this.list.push({ path, message });
-  }
-
-  get count(): number {
-    return this.list.length;
   }
 
   /** Adds the issue unless one is already recorded at or below `path` (avoids follow-up noise). */
@@ -27,16 +32,18 @@ export class Issues {
     if (!this.hasAt(path)) this.add(path, message);
   }
 
+  get count(): number {
+    return this.list.length;
+  }
+
   /** True when an issue was recorded exactly at `path` (e.g. a required object that is missing). */
   hasExactly(path: string): boolean {
-    return this.list.some((i) => i.path === path);
+    return this.exact.has(path);
   }
 
   /** True when an issue was already recorded at `path` or anywhere below it. */
   hasAt(path: string): boolean {
-    return this.list.some(
-      (i) => i.path === path || i.path.startsWith(`${path}.`) || i.path.startsWith(`${path}[`),
-    );
+    return this.touched.has(path);
   }
 }
 

@@ -79,7 +79,7 @@ function precedingInvoice(f: Fields): PrecedingInvoice | undefined {
   const sub = object(f, 'preceding_invoice');
   if (!sub) return undefined;
   const result = dropUndefined({
-    number: requiredText(sub, 'number', 200),
+    number: requiredText(sub, 'number'),
     issue_date: date(sub, 'issue_date'),
   });
   sub.finish();

@@ -19,7 +19,7 @@ export function parseLine(item: ArrayItem, position: number, issues: Fields['iss
   const allowances = array(f, 'allowances').map((a) => lineAllowanceCharge(a, 'allowance', gross, issues));
   const charges = array(f, 'charges').map((c) => lineAllowanceCharge(c, 'charge', gross, issues));
   const line: Line = {
-    id: text(f, 'id', { max: 200 }) ?? String(position),
+    id: text(f, 'id') ?? String(position),
     name: requiredText(f, 'name'),
     quantity: quantity ?? ZERO,
     unit_price: unitPrice ?? ZERO,

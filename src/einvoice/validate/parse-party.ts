@@ -43,7 +43,7 @@ export function parseParty(f: Fields, role: 'seller' | 'buyer'): Party {
 
 /** BR-CO-9: a VAT identifier starts with an ISO 3166-1 alpha-2 prefix (EL for Greece). */
 function vatId(f: Fields): string | undefined {
-  const value = text(f, 'vat_id', { max: 30 });
+  const value = text(f, 'vat_id');
   if (value === undefined) return undefined;
   const prefix = value.slice(0, 2);
   if (/^[A-Z]{2}$/.test(prefix) && (COUNTRY_CODES.has(prefix) || prefix === 'EL') && value.length > 2)
@@ -54,7 +54,7 @@ function vatId(f: Fields): string | undefined {
 
 /** An identifier with an optional ISO 6523 ICD scheme; a scheme needs its identifier. */
 function schemedId(f: Fields, idKey: string, schemeKey: string): Record<string, string | undefined> {
-  const id = text(f, idKey, { max: 200 });
+  const id = text(f, idKey);
   const scheme = code(f, schemeKey, ICD_SCHEMES, 'ISO 6523 ICD scheme');
   if (scheme !== undefined && id === undefined && !f.issues.hasAt(f.at(idKey)))
     f.issue(idKey, `is required when ${schemeKey} is given`);
@@ -65,7 +65,7 @@ function schemedId(f: Fields, idKey: string, schemeKey: string): Record<string, 
 function electronicAddress(f: Fields): ElectronicAddress | undefined {
   const sub = object(f, 'electronic_address');
   if (!sub) return undefined;
-  const value = requiredText(sub, 'value', 512);
+  const value = requiredText(sub, 'value');
   const scheme = code(sub, 'scheme', EAS_SCHEMES, 'EAS electronic address scheme') ?? 'EM';
   if (scheme === 'EM' && value !== '' && !EMAIL.test(value))
     sub.issue('value', 'must be an e-mail address for scheme EM');
@@ -78,8 +78,8 @@ function contact(f: Fields): Contact | undefined {
   if (!sub) return undefined;
   const result = dropUndefined({
     name: text(sub, 'name'),
-    phone: text(sub, 'phone', { max: 100 }),
-    email: text(sub, 'email', { max: 320 }),
+    phone: text(sub, 'phone'),
+    email: text(sub, 'email'),
   });
   if (result.email !== undefined && !EMAIL.test(result.email))
     sub.issue('email', 'must be an e-mail address');
@@ -100,8 +100,5 @@ export function parseDelivery(f: Fields): Delivery | undefined {
 
 /** Optional fields that were not sent are left out of the model, not present as undefined. */
 export function dropUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
-  return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
