@@ -95,7 +95,8 @@ async function watchScripts(slot: PoolSlot): Promise<void> {
     if ((event.executionContextAuxData as { isDefault?: boolean } | undefined)?.isDefault)
       slot.scriptRan = true;
   });
-  await slot.cdp.send('Debugger.enable');
+  // No cache of collected scripts: the debugger would otherwise keep every document's scripts alive.
+  await slot.cdp.send('Debugger.enable', { maxScriptsCacheSize: 0 });
   await slot.cdp.send('Debugger.setSkipAllPauses', { skip: true });
 }
 
