@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { registerRepeatedTableHeaders } from './in-page/repeat-table-headers.js';
+import { evaluateIsolated } from './in-page/run.js';
 
 let cachedSource: string | undefined;
 
@@ -22,14 +23,14 @@ export function polyfillSource(): string {
  * continuation pages, so a handler does (Chromium's own print path does too).
  */
 export async function layOutWithPolyfill(page: Page): Promise<void> {
-  // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
-  const setup = `window.PagedConfig = { auto: false }; var __name = (f) => f;`;
-  const handler = `(${registerRepeatedTableHeaders.toString()})();`;
   // Paged.js wraps the body into a template before it reads style sheets, so styles written in the
   // body (every HTML fragment) would be skipped: move them to the head end, keeping their order.
-  await page.evaluate(
-    "for (const s of document.body.querySelectorAll('style, link[rel=stylesheet]')) document.head.append(s)",
-  );
-  await page.addScriptTag({ content: `${setup}\n${polyfillSource()}\n;${handler}` });
-  await page.evaluate('window.PagedPolyfill.preview().then(() => undefined)');
+  const moveStyles =
+    "for (const s of document.body.querySelectorAll('style, link[rel=stylesheet]')) document.head.append(s);";
+  // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
+  const setup = 'window.PagedConfig = { auto: false }; var __name = (f) => f;';
+  const handler = `(${registerRepeatedTableHeaders.toString()})();`;
+  // Evaluated in Quire's isolated world (run.ts): the polyfill shares the DOM, not the document's globals.
+  await evaluateIsolated(page, `${moveStyles}\n${setup}\n${polyfillSource()}\n;${handler}\ntrue`);
+  await evaluateIsolated(page, 'window.PagedPolyfill.preview().then(() => true)');
 }

@@ -10,6 +10,7 @@ import {
 } from './layout-analysis.js';
 import { printModeCss, SIDEWAYS_CLIP_CSS } from './page-css.js';
 import { layOutWithPolyfill } from './polyfill.js';
+import { addStyle } from './style-tag.js';
 
 /**
  * `print` mode (spec "Page option values"): Chromium's native CSS paged media plus Quire's layout
@@ -26,7 +27,7 @@ export const printMode: ModeStrategy = {
     const native = await analyzeNativeLayout(page, !polyfill);
     if (native.lost) throw contentLostError(native.lost);
     if (!polyfill) {
-      if (native.overflow.length > 0) await page.addStyleTag({ content: SIDEWAYS_CLIP_CSS });
+      if (native.overflow.length > 0) await addStyle(page, SIDEWAYS_CLIP_CSS);
       return { warnings: overflowWarnings(native.overflow) };
     }
     await layOutWithPolyfill(page);

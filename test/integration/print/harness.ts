@@ -2,15 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../../../src/config/config.js';
+import { Renderer } from '../../../src/render/index.js';
 import type { ModeStrategy, PageOptions, RenderJob } from '../../../src/render/types.js';
 import type { Warning } from '../../../src/shared/warnings.js';
 
-/**
- * A stand-in for the render pipeline (src/render/renderer.ts is written in parallel): load the
- * strategy's HTML into a warm page, wait for fonts and images, analyze, print. Same order as
- * ModeStrategy documents.
- */
+/** Chromium flags of the project conventions (the visual script launches its own browser). */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -51,38 +48,28 @@ export interface Rendered {
   warnings: Warning[];
 }
 
+/** Renders through the real engine (Renderer: pool, resource guard, limits) and keeps each PDF as a file. */
 export class Harness {
   private constructor(
-    private readonly browser: Browser,
-    private readonly page: Page,
+    private readonly renderer: Renderer,
     private readonly dir: string,
   ) {}
 
   static async start(): Promise<Harness> {
-    const browser = await chromium.launch({
-      executablePath: '/usr/lib/chromium/chromium',
-      args: CHROMIUM_ARGS,
-    });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    // Nothing in the fixtures may reach the network (web fonts come as data: URIs).
-    await page.route(/^https?:/, (route) => route.abort());
-    return new Harness(browser, page, mkdtempSync(join(tmpdir(), 'quire-print-')));
+    const dir = mkdtempSync(join(tmpdir(), 'quire-print-'));
+    const config = loadConfig({}, { dataDir: dir, renderPoolSize: 1 });
+    return new Harness(await Renderer.start(config), dir);
   }
 
   async render(strategy: ModeStrategy, renderJob: RenderJob): Promise<Rendered> {
-    await this.page.goto('about:blank');
-    await this.page.setContent(strategy.prepareHtml(renderJob), { waitUntil: 'load' });
-    await this.page.evaluate('document.fonts.ready.then(() => undefined)');
-    const { warnings } = await strategy.analyze(this.page, renderJob);
-    const pdf = await this.page.pdf(strategy.pdfOptions(renderJob));
+    const result = await this.renderer.render(renderJob, strategy);
     const file = join(this.dir, `${Math.random().toString(36).slice(2)}.pdf`);
-    writeFileSync(file, pdf);
-    return { pdf, file, warnings };
+    writeFileSync(file, result.pdf);
+    return { pdf: result.pdf, file, warnings: result.warnings };
   }
 
   async close(): Promise<void> {
-    await this.browser.close();
+    await this.renderer.close();
   }
 }
 
