@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
@@ -42,7 +42,21 @@ export function createServer(options: ServerOptions) {
     requestIdHeader: false,
     trustProxy: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // URLs the router cannot even parse (bad percent-encoding, over-long ids) still get the error object.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply;
+      reply
+        .code(400)
+        .header('x-request-id', request.id)
+        .send(
+          errorBody(
+            options.publicUrl(),
+            'invalid_request',
+            `The URL is malformed: ${error.message.slice(0, 120)}`,
+          ),
+        );
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

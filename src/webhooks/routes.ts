@@ -15,7 +15,6 @@ import {
   rotateSecret,
   updateEndpointRow,
 } from './endpoints.js';
-import { EVENT_TYPES } from './events.js';
 import { EndpointSchema, EventTypeSchema, presentEndpoint } from './present.js';
 import { acceptedUrl, endpointOf, requireWebhooksPlan } from './route-guards.js';
 
@@ -27,7 +26,13 @@ const Events = Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true });
 const Description = Nullable(Type.String({ maxLength: 200 }));
 
 const CreateBody = Type.Object(
-  { url: Url, events: Type.Optional(Events), description: Type.Optional(Description) },
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+    // Spec: must match the key's mode; defaults to it.
+    mode: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('test')])),
+  },
   { additionalProperties: false },
 );
 const UpdateBody = Type.Object(
@@ -76,6 +81,11 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       requireWebhooksPlan(auth);
+      if (request.body.mode !== undefined && request.body.mode !== auth.mode) {
+        throw new AppError('invalid_request', `"mode" must match the key's mode (${auth.mode}).`, {
+          field: 'mode',
+        });
+      }
       const url = await acceptedUrl(request.body.url, urlOptions);
       const created = await db.transaction().execute(async (trx) => {
         // Insert first, then count inside the same transaction: concurrent creates cannot pass 10.
@@ -83,7 +93,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
           teamId: auth.team.id,
           mode: auth.mode,
           url,
-          events: request.body.events ?? [...EVENT_TYPES],
+          events: request.body.events,
           description: request.body.description ?? null,
         });
         if ((await countEndpoints(trx, auth.team.id)) > MAX_ENDPOINTS_PER_TEAM) {

@@ -33,7 +33,7 @@ describe('webhook delivery', () => {
     hookPath = `/hook/${n}`;
     const made = await api(h.base, 'POST', '/v1/webhooks', {
       key: team.live,
-      body: { url: rx.url(hookPath) },
+      body: { url: rx.url(hookPath), events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     assert.equal(made.status, 201);
     endpoint = { id: made.json.id, secret: made.json.secret };

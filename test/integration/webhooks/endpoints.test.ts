@@ -47,7 +47,7 @@ describe('webhook endpoints API', () => {
     h.clock.advance(1_000);
     const live = await api(h.base, 'POST', '/v1/webhooks', {
       key: team.live,
-      body: { url: 'https://hooks.example.com/b' },
+      body: { url: 'https://hooks.example.com/b', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     h.clock.advance(1_000);
     const asTest = await api(h.base, 'GET', `/v1/webhooks/${live.json.id}`, { key: team.test });
@@ -55,7 +55,7 @@ describe('webhook endpoints API', () => {
     assert.equal(asTest.json.error.code, 'webhook_not_found');
     const testCreated = await api(h.base, 'POST', '/v1/webhooks', {
       key: team.test,
-      body: { url: 'https://hooks.example.com/t' },
+      body: { url: 'https://hooks.example.com/t', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     assert.equal(testCreated.json.mode, 'test');
     const list = await api(h.base, 'GET', '/v1/webhooks', { key: team.test });
@@ -70,7 +70,7 @@ describe('webhook endpoints API', () => {
   it('updates, disables without a plan check, and deletes', async () => {
     const made = await api(h.base, 'POST', '/v1/webhooks', {
       key: team.live,
-      body: { url: 'https://hooks.example.com/c' },
+      body: { url: 'https://hooks.example.com/c', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     const id = made.json.id;
     const changed = await api(h.base, 'PUT', `/v1/webhooks/${id}`, {
@@ -105,13 +105,13 @@ describe('webhook endpoints API', () => {
       const key = i % 2 === 0 ? other.live : other.test;
       const r = await api(h.base, 'POST', '/v1/webhooks', {
         key,
-        body: { url: `https://hooks.example.com/${i}` },
+        body: { url: `https://hooks.example.com/${i}`, events: ['pdf.created'] },
       });
       assert.equal(r.status, 201);
     }
     const eleventh = await api(h.base, 'POST', '/v1/webhooks', {
       key: other.live,
-      body: { url: 'https://hooks.example.com/x' },
+      body: { url: 'https://hooks.example.com/x', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     assert.equal(eleventh.status, 400);
     assert.equal(eleventh.json.error.code, 'invalid_request');
@@ -123,12 +123,12 @@ describe('webhook endpoints API', () => {
     const paid = await h.team('growth');
     const made = await api(h.base, 'POST', '/v1/webhooks', {
       key: paid.live,
-      body: { url: 'https://hooks.example.com/f' },
+      body: { url: 'https://hooks.example.com/f', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     await h.built.services.db.updateTable('teams').set({ plan: 'free' }).where('id', '=', paid.id).execute();
     const create = await api(h.base, 'POST', '/v1/webhooks', {
       key: paid.live,
-      body: { url: 'https://hooks.example.com/g' },
+      body: { url: 'https://hooks.example.com/g', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     assert.equal(create.status, 402);
     assert.equal(create.json.error.code, 'feature_not_available');
@@ -187,12 +187,15 @@ describe('webhook endpoints API', () => {
   it(`refuses ${REFUSED.length} unsafe URLs on create and update with the exact reason`, async () => {
     const made = await api(h.base, 'POST', '/v1/webhooks', {
       key: team.test,
-      body: { url: 'https://hooks.example.com/ok' },
+      body: { url: 'https://hooks.example.com/ok', events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
     });
     assert.equal(made.status, 201);
     for (const [url, reason] of REFUSED) {
       h.clock.advance(61_000); // a fresh per-minute request budget for the test key
-      const create = await api(h.base, 'POST', '/v1/webhooks', { key: team.test, body: { url } });
+      const create = await api(h.base, 'POST', '/v1/webhooks', {
+        key: team.test,
+        body: { url, events: ['pdf.created', 'pdf.failed', 'batch.completed'] },
+      });
       assert.equal(create.status, 400, url);
       assert.equal(create.json.error.code, 'invalid_request', url);
       assert.deepEqual(create.json.error.details, { field: 'url', reason }, url);
