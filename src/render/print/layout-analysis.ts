@@ -13,7 +13,7 @@ import {
   toPx,
   unnamedPageRules,
 } from './in-page/page-box.js';
-import { breakPositions, isForcedBreak, pageAt } from './in-page/pager.js';
+import { breakPositions, hasPageName, isForcedBreak, pageAt } from './in-page/pager.js';
 import { runInPage } from './in-page/run.js';
 import { selectorOf } from './in-page/selector.js';
 
@@ -24,6 +24,7 @@ const SCAN_FUNCTIONS = [
   culprit,
   breakPositions,
   isForcedBreak,
+  hasPageName,
   pageAt,
   selectorOf,
 ];
@@ -32,23 +33,19 @@ const OVERFLOW_FUNCTIONS = [findOverflow, bodyBand, spills, outside];
 /**
  * Lays the document out once as print would (print media, viewport = the page area) and scans it:
  * content print mode would cut (content_lost) and, when asked, boxes cut sideways (overflow).
- * The page's media and viewport are restored afterwards, so a pooled page is left as it was.
+ * The emulation is left in place: printing lays out with print media at the paper size whatever the
+ * screen state, so restoring it would only cost two more layouts (~15–100 ms) per render; every print
+ * render sets both again.
  */
 export async function analyzeNativeLayout(page: Page, scanOverflow: boolean): Promise<AnalysisResult> {
-  const viewport = page.viewportSize();
   await page.emulateMedia({ media: 'print' });
-  try {
-    const box = await runInPage<PageBox>(page, PAGE_BOX_FUNCTIONS, 'measurePageBox', []);
-    await page.setViewportSize({
-      width: Math.max(1, Math.round(box.width - box.margin.left - box.margin.right)),
-      height: Math.max(1, Math.round(box.height - box.margin.top - box.margin.bottom)),
-    });
-    const functions = [analyzeNative, ...SCAN_FUNCTIONS, ...OVERFLOW_FUNCTIONS];
-    return await runInPage<AnalysisResult>(page, functions, 'analyzeNative', [box, scanOverflow]);
-  } finally {
-    await page.emulateMedia({ media: null });
-    if (viewport) await page.setViewportSize(viewport);
-  }
+  const box = await runInPage<PageBox>(page, PAGE_BOX_FUNCTIONS, 'measurePageBox', []);
+  await page.setViewportSize({
+    width: Math.max(1, Math.round(box.width - box.margin.left - box.margin.right)),
+    height: Math.max(1, Math.round(box.height - box.margin.top - box.margin.bottom)),
+  });
+  const functions = [analyzeNative, ...SCAN_FUNCTIONS, ...OVERFLOW_FUNCTIONS];
+  return runInPage<AnalysisResult>(page, functions, 'analyzeNative', [box, scanOverflow]);
 }
 
 /** Scans the `.pagedjs_page` boxes the polyfill made. */

@@ -1,4 +1,4 @@
-import { breakPositions, type PageGeometry, pageAt } from './pager.js';
+import { breakPositions, hasPageName, isForcedBreak, type PageGeometry, pageAt } from './pager.js';
 import { selectorOf } from './selector.js';
 
 /** Something the paged layout would cut off (spec error `content_lost`). */
@@ -23,7 +23,7 @@ export function unbreakableKind(el: Element, style: CSSStyleDeclaration): LostCo
   const tag = el.localName;
   if (tag === 'td' || tag === 'th') {
     if ((el as HTMLTableCellElement).rowSpan > 1) return 'rowspan';
-    if (el.querySelector('table')) return 'table_in_cell';
+    if (el.getElementsByTagName('table').length > 0) return 'table_in_cell';
     return null;
   }
   const replaced = ['img', 'svg', 'canvas', 'video', 'iframe', 'object', 'embed', 'textarea', 'select'];
@@ -53,12 +53,15 @@ export function scanLayout(contentHeight: number): ScanResult {
     if (style.display === 'none') continue;
     const isSvgInner = el.localName !== 'svg' && el instanceof SVGElement;
     if (isSvgInner) continue;
+    // Geometry only where it matters: most elements neither break pages nor are unbreakable.
+    const kind = unbreakableKind(el, style);
+    const breaking =
+      isForcedBreak(style.breakBefore) || isForcedBreak(style.breakAfter) || hasPageName(style);
+    if (!kind && !breaking) continue;
     const rect = el.getBoundingClientRect();
     const top = rect.top + window.scrollY;
-    breaks.push(...breakPositions(el, style, top, top + rect.height));
-    if (rect.height <= contentHeight + 1) continue;
-    const kind = unbreakableKind(el, style);
-    if (kind) tall.push({ el, kind, top });
+    if (breaking) breaks.push(...breakPositions(el, style, top, top + rect.height));
+    if (kind && rect.height > contentHeight + 1) tall.push({ el, kind, top });
   }
   const geometry = { contentHeight, breaks: [...new Set(breaks)].sort((a, b) => a - b) };
   const first = tall[0];

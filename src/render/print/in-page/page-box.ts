@@ -25,15 +25,31 @@ export function namedSizeMm(name: string): [number, number] | undefined {
   return sizes[name];
 }
 
-export function toPx(length: string, probe: HTMLElement): number | null {
-  probe.style.width = '';
-  probe.style.width = length;
-  if (probe.style.width === '') return null;
-  return probe.getBoundingClientRect().width;
+/**
+ * An absolute CSS length in px, parsed rather than measured so no layout is forced before the
+ * viewport is set (em/rem count as 16px, the initial font size). Null for anything else.
+ */
+export function toPx(length: string): number | null {
+  const match = /^(-?[\d.]+)(px|mm|cm|in|pt|pc|q|em|rem)?$/i.exec(length.trim());
+  if (!match) return null;
+  const perUnit: Record<string, number> = {
+    px: 1,
+    mm: 96 / 25.4,
+    cm: 96 / 2.54,
+    in: 96,
+    pt: 96 / 72,
+    pc: 16,
+    q: 96 / 101.6,
+    em: 16,
+    rem: 16,
+  };
+  const value = Number.parseFloat(match[1]!);
+  const unit = (match[2] ?? 'px').toLowerCase();
+  return value === 0 ? 0 : value * (perUnit[unit] ?? Number.NaN);
 }
 
 /** Applies one `size` value to the box; `auto` and unknown values keep the current size. */
-export function applySize(box: PageBox, value: string, probe: HTMLElement): void {
+export function applySize(box: PageBox, value: string): void {
   const words = value.trim().toLowerCase().split(/\s+/);
   let landscape: boolean | null = null;
   const lengths: number[] = [];
@@ -42,7 +58,7 @@ export function applySize(box: PageBox, value: string, probe: HTMLElement): void
     if (named) [box.width, box.height] = [(named[0] * 96) / 25.4, (named[1] * 96) / 25.4];
     else if (word === 'landscape' || word === 'portrait') landscape = word === 'landscape';
     else {
-      const px = toPx(word, probe);
+      const px = toPx(word);
       if (px !== null) lengths.push(px);
     }
   }
@@ -52,13 +68,13 @@ export function applySize(box: PageBox, value: string, probe: HTMLElement): void
 }
 
 /** Margins in `%` refer to the page box's width (left/right) and height (top/bottom). */
-export function applyMargins(box: PageBox, style: CSSStyleDeclaration, probe: HTMLElement): void {
+export function applyMargins(box: PageBox, style: CSSStyleDeclaration): void {
   const sides = ['top', 'right', 'bottom', 'left'] as const;
   for (const side of sides) {
     const value = style.getPropertyValue(`margin-${side}`).trim();
     if (!value) continue;
     const base = side === 'top' || side === 'bottom' ? box.height : box.width;
-    const px = value.endsWith('%') ? (Number.parseFloat(value) / 100) * base : toPx(value, probe);
+    const px = value.endsWith('%') ? (Number.parseFloat(value) / 100) * base : toPx(value);
     if (px !== null && Number.isFinite(px)) box.margin[side] = px;
   }
 }
@@ -75,25 +91,18 @@ export function unnamedPageRules(rules: CSSRuleList, out: CSSPageRule[]): CSSPag
 
 export function measurePageBox(): PageBox {
   const box: PageBox = { width: 794, height: 1123, margin: { top: 0, right: 0, bottom: 0, left: 0 } };
-  const probe = document.createElement('div');
-  probe.style.cssText = 'position:absolute;visibility:hidden;height:0;padding:0;border:0';
-  document.documentElement.appendChild(probe);
-  try {
-    for (const sheet of Array.from(document.styleSheets)) {
-      let rules: CSSRuleList;
-      try {
-        rules = sheet.cssRules;
-      } catch {
-        continue; // a cross-origin sheet cannot be read; its @page rules are not seen
-      }
-      for (const rule of unnamedPageRules(rules, [])) {
-        const size = rule.style.getPropertyValue('size');
-        if (size) applySize(box, size, probe);
-        applyMargins(box, rule.style, probe);
-      }
+  for (const sheet of Array.from(document.styleSheets)) {
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // a cross-origin sheet cannot be read; its @page rules are not seen
     }
-  } finally {
-    probe.remove();
+    for (const rule of unnamedPageRules(rules, [])) {
+      const size = rule.style.getPropertyValue('size');
+      if (size) applySize(box, size);
+      applyMargins(box, rule.style);
+    }
   }
   return box;
 }

@@ -28,6 +28,12 @@ export function pageAt(geometry: PageGeometry, y: number): number {
   return pages + Math.floor(Math.max(0, y - segmentStart) / height) + 1;
 }
 
+/** A named page (`page: name`): a change of name forces a page break. */
+export function hasPageName(style: CSSStyleDeclaration): boolean {
+  const name = style.getPropertyValue('page');
+  return name !== '' && name !== 'auto';
+}
+
 /** Document y of the break an element causes, or null. Named pages break where the page name changes. */
 export function breakPositions(
   el: Element,
