@@ -8,12 +8,19 @@ import { sweepDocuments } from './documents/retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './documents/routes.js';
 import { LinkSigner } from './documents/signed-links.js';
 import { ThumbnailCache } from './documents/thumbnails.js';
+import type { EmailSender } from './email/index.js';
 import { createEmailSender } from './email/index.js';
 import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
-import { createRenderJobHandler, JobRegistry, RENDER_JOB, startBackground } from './jobs/index.js';
+import {
+  type Background,
+  createRenderJobHandler,
+  JobRegistry,
+  RENDER_JOB,
+  startBackground,
+} from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { createBackgroundRenderer, createPdfEnqueuer } from './pdf/background.js';
 import { RenderService } from './pdf/render-service.js';
@@ -27,6 +34,7 @@ import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import type { Resolver } from './webhooks/index.js';
 import { createSecretBox, registerWebhookRoutes } from './webhooks/index.js';
 
 /** Everything the capabilities share, constructed once here and passed down (no globals). */
@@ -55,6 +63,8 @@ export interface AppServices {
 export interface BuiltApp {
   app: App;
   services: AppServices;
+  /** Background jobs and webhook deliveries of this process. */
+  background: Background;
   /** Stops accepting requests, finishes in-flight ones, then closes background parts and the database. */
   close(): Promise<void>;
 }
@@ -65,6 +75,10 @@ export interface BuildOptions {
   warmRenderer?: boolean;
   /** Run the periodic retention sweep (tests call `services.sweeper.runOnce()` instead). */
   startSweeper?: boolean;
+  /** Test seams for background work: a capturing email sender, a long delivery poll, a fake DNS. */
+  email?: EmailSender;
+  deliveryPollMs?: number;
+  resolveHost?: Resolver;
 }
 
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
@@ -118,7 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     signer: services.signer,
     enqueue: null as ReturnType<typeof createPdfEnqueuer> | null,
   };
-  const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
+  const email =
+    options.email ?? createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
   const registry = new JobRegistry();
   registry.register(
     RENDER_JOB,
@@ -145,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     email,
     log: app.log,
     workers: config.workers,
+    ...(options.deliveryPollMs === undefined ? {} : { pollMs: options.deliveryPollMs }),
   });
   pdfDeps.enqueue = createPdfEnqueuer(pdfDeps, () => background.wakeJobs());
   services.sweeper.add('webhooks-jobs', () => background.sweep());
@@ -171,6 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           rate,
           box: createSecretBox(serverSecret),
           allowPrivate: config.allowPrivateWebhooks,
+          ...(options.resolveHost ? { resolve: options.resolveHost } : {}),
           wakeDeliveries: () => background.wakeDeliveries(),
         });
       });
@@ -187,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return {
     app,
     services,
+    background,
     close: async () => {
       await app.close();
       await services.sweeper.stop();

@@ -6,13 +6,9 @@ import { createApiKey, createTeam } from '../../../src/accounts/teams.js';
 import { type BuiltApp, buildApp } from '../../../src/app.js';
 import { type Config, loadConfig } from '../../../src/config/config.js';
 import type { EmailMessage, EmailSender } from '../../../src/email/sender.js';
-import { createAuthHook } from '../../../src/http/auth-hook.js';
-import { type Background, startBackground } from '../../../src/jobs/background.js';
-import { JobRegistry } from '../../../src/jobs/worker.js';
+import type { Background } from '../../../src/jobs/background.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { recordPdfEvent } from '../../../src/webhooks/pdf-events.js';
-import { registerWebhookRoutes } from '../../../src/webhooks/routes.js';
-import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import type { Resolver } from '../../../src/webhooks/url-policy.js';
 
 /**
@@ -43,8 +39,7 @@ export async function startHarness(
     { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', allowPrivateWebhooks: true, ...overrides },
   );
   const clock = new ManualClock(Date.now());
-  const built = await buildApp(config, { clock, warmRenderer: false, startSweeper: false });
-  const { db, plans, rate, serverSecret } = built.services;
+  const _log = { info: () => {}, warn: () => {}, error: () => {} };
   const emails: EmailMessage[] = [];
   const email: EmailSender = {
     send: async (m) => {
@@ -53,34 +48,21 @@ export async function startHarness(
     },
     close: () => {},
   };
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
-  // Long poll: the tests drive the loop with settle() so nothing happens between clock moves.
-  const background = startBackground({
-    db,
-    clock,
-    config,
-    serverSecret,
-    registry: new JobRegistry(),
-    email,
-    log,
-    workers: 0,
-    pollMs: 60_000,
-  });
-  await built.app.register(
-    async (v1) => {
-      v1.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
-      registerWebhookRoutes(v1, {
-        db,
-        clock,
-        rate,
-        box: createSecretBox(serverSecret),
-        allowPrivate: config.allowPrivateWebhooks,
-        resolve: options.resolve,
-        wakeDeliveries: () => background.wakeDeliveries(),
-      });
+  // Long poll and no job workers: the tests drive deliveries with settle() so nothing happens between clock moves.
+  const built = await buildApp(
+    { ...config, workers: 0 },
+    {
+      clock,
+      warmRenderer: false,
+      startSweeper: false,
+      email,
+      deliveryPollMs: 60_000,
+      ...(options.resolve ? { resolveHost: options.resolve } : {}),
     },
-    { prefix: '/v1' },
   );
+  const { db } = built.services;
+  const background = built.background;
+
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   let docs = 0;
   return {
@@ -124,7 +106,6 @@ export async function startHarness(
       await background.dispatcher.idle();
     },
     async close() {
-      await background.stop();
       await built.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
