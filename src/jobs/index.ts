@@ -14,7 +14,6 @@ export {
   type RenderJobDeps,
 } from './render-job.js';
 export { sweepFinishedJobs } from './retention.js';
-export { runWorker } from './run-worker.js';
 export {
   type JobContext,
   type JobHandler,
