@@ -7,18 +7,6 @@ import { Renderer } from '../../../src/render/index.js';
 import type { ModeStrategy, PageOptions, RenderJob } from '../../../src/render/types.js';
 import type { Warning } from '../../../src/shared/warnings.js';
 
-/** Chromium flags of the project conventions (the visual script launches its own browser). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 export const FIXTURES = new URL('../../fixtures/print/', import.meta.url);
 
