@@ -1,4 +1,4 @@
-import type { Line, LineAllowanceCharge, Vat } from '../model.js';
+import type { DocAllowanceCharge, Line, LineAllowanceCharge, Vat } from '../model.js';
 import { amount, child, leaf, type Node, plain } from './xml-text.js';
 
 /** cac:InvoiceLine / cac:CreditNoteLine (BG-25) in InvoiceLineType order. */
@@ -16,8 +16,8 @@ export function ublLine(parent: Node, line: Line, currency: string, creditNote: 
   }
   if (line.order_line_reference)
     leaf(child(el, 'cac:OrderLineReference'), 'cbc:LineID', line.order_line_reference);
-  for (const a of line.allowances) lineAllowanceCharge(el, a, false, currency);
-  for (const c of line.charges) lineAllowanceCharge(el, c, true, currency);
+  for (const a of line.allowances) ublAllowanceCharge(el, a, false, currency); // line ones carry no VAT of their own
+  for (const c of line.charges) ublAllowanceCharge(el, c, true, currency);
   item(el, line);
   const price = child(el, 'cac:Price');
   leaf(price, 'cbc:PriceAmount', plain(line.unit_price), { currencyID: currency });
@@ -60,9 +60,14 @@ export function ublTaxCategory(
   leaf(child(t, 'cac:TaxScheme'), 'cbc:ID', 'VAT');
 }
 
-/** BG-27/BG-28 in AllowanceChargeType order; no VAT of their own. */
-function lineAllowanceCharge(el: Node, ac: LineAllowanceCharge, charge: boolean, currency: string): void {
-  const a = child(el, 'cac:AllowanceCharge');
+/** BG-27/BG-28 (line) and BG-20/BG-21 (document) share AllowanceChargeType's order up to the amounts. */
+export function ublAllowanceCharge(
+  parent: Node,
+  ac: LineAllowanceCharge | DocAllowanceCharge,
+  charge: boolean,
+  currency: string,
+): Node {
+  const a = child(parent, 'cac:AllowanceCharge');
   leaf(a, 'cbc:ChargeIndicator', String(charge));
   leaf(a, 'cbc:AllowanceChargeReasonCode', ac.reason_code);
   leaf(a, 'cbc:AllowanceChargeReason', ac.reason);
@@ -70,4 +75,5 @@ function lineAllowanceCharge(el: Node, ac: LineAllowanceCharge, charge: boolean,
   leaf(a, 'cbc:Amount', amount(ac.amount), { currencyID: currency });
   if (ac.percent && ac.base_amount)
     leaf(a, 'cbc:BaseAmount', amount(ac.base_amount), { currencyID: currency });
+  return a;
 }

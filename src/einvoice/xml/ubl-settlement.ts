@@ -1,7 +1,7 @@
 import type { DocAllowanceCharge, PreparedEInvoice } from '../model.js';
 import { paymentGroups } from './payment-groups.js';
-import { ublTaxCategory } from './ubl-lines.js';
-import { amount, child, leaf, type Node, plain } from './xml-text.js';
+import { ublAllowanceCharge, ublTaxCategory } from './ubl-lines.js';
+import { amount, child, leaf, type Node } from './xml-text.js';
 
 /**
  * BG-16 payment instructions in PaymentMeansType order: code (BT-81, text BT-82 as @name), due date
@@ -41,14 +41,7 @@ export function ublDocAllowanceCharge(
   charge: boolean,
   currency: string,
 ): void {
-  const a = child(root, 'cac:AllowanceCharge');
-  leaf(a, 'cbc:ChargeIndicator', String(charge));
-  leaf(a, 'cbc:AllowanceChargeReasonCode', ac.reason_code);
-  leaf(a, 'cbc:AllowanceChargeReason', ac.reason);
-  if (ac.percent) leaf(a, 'cbc:MultiplierFactorNumeric', plain(ac.percent));
-  leaf(a, 'cbc:Amount', amount(ac.amount), { currencyID: currency });
-  if (ac.percent && ac.base_amount)
-    leaf(a, 'cbc:BaseAmount', amount(ac.base_amount), { currencyID: currency });
+  const a = ublAllowanceCharge(root, ac, charge, currency);
   ublTaxCategory(a, 'cac:TaxCategory', ac.vat, false);
 }
 
