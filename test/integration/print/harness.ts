@@ -7,7 +7,6 @@ import { Renderer } from '../../../src/render/index.js';
 import type { ModeStrategy, PageOptions, RenderJob } from '../../../src/render/types.js';
 import type { Warning } from '../../../src/shared/warnings.js';
 
-
 export const FIXTURES = new URL('../../fixtures/print/', import.meta.url);
 
 /** A web font for the data-URI fixture: Liberation Mono Italic (fonts-liberation2, installed by bootstrap). */
