@@ -18,8 +18,11 @@ import {
   type Background,
   createRenderJobHandler,
   JobRegistry,
+  processPools,
   RENDER_JOB,
+  renderJobOptions,
   startBackground,
+  sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { createBackgroundRenderer, createPdfEnqueuer } from './pdf/background.js';
@@ -35,7 +38,12 @@ import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
 import type { Resolver } from './webhooks/index.js';
-import { createSecretBox, registerWebhookRoutes } from './webhooks/index.js';
+import {
+  createSecretBox,
+  createWebhookJobs,
+  registerWebhookRoutes,
+  sweepDeliveryLog,
+} from './webhooks/index.js';
 
 /** Everything the capabilities share, constructed once here and passed down (no globals). */
 export interface AppServices {
@@ -75,9 +83,9 @@ export interface BuildOptions {
   warmRenderer?: boolean;
   /** Run the periodic retention sweep (tests call `services.sweeper.runOnce()` instead). */
   startSweeper?: boolean;
-  /** Test seams for background work: a capturing email sender, a long delivery poll, a fake DNS. */
+  /** Test seams for background work: a capturing email sender, a long job poll, a fake DNS. */
   email?: EmailSender;
-  deliveryPollMs?: number;
+  jobPollMs?: number;
   resolveHost?: Resolver;
 }
 
@@ -134,36 +142,47 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const email =
     options.email ?? createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
+  const box = createSecretBox(serverSecret);
   const registry = new JobRegistry();
-  registry.register(
-    RENDER_JOB,
-    createRenderJobHandler({
-      clock,
-      plans: services.plans,
-      slots: services.slots,
-      renderer: createBackgroundRenderer(pdfDeps),
-      present: (row) => ({
-        ...presentDocument(row, {
-          signer: services.signer,
-          publicUrl: services.publicUrl(),
-          nowMs: clock.now().getTime(),
-        }),
+  const renderJobDeps = {
+    clock,
+    plans: services.plans,
+    slots: services.slots,
+    renderer: createBackgroundRenderer(pdfDeps),
+    present: (row: Parameters<typeof presentDocument>[0]) => ({
+      ...presentDocument(row, {
+        signer: services.signer,
+        publicUrl: services.publicUrl(),
+        nowMs: clock.now().getTime(),
       }),
     }),
-  );
+  };
+  registry.register(RENDER_JOB, createRenderJobHandler(renderJobDeps), renderJobOptions(renderJobDeps));
+  const webhookJobs = createWebhookJobs({
+    db,
+    box,
+    allowPrivate: config.allowPrivateWebhooks,
+    timeoutMs: config.webhookTimeoutMs,
+    email,
+    log: app.log,
+  });
+  webhookJobs.register(registry);
+  // Renders run on config.workers; webhook deliveries run in every process, even with QUIRE_WORKERS=0.
   const background = startBackground({
     db,
     clock,
-    config,
-    serverSecret,
     registry,
-    email,
+    pools: processPools({
+      heavyKinds: [RENDER_JOB],
+      heavyWorkers: config.workers,
+      lightKinds: webhookJobs.kinds,
+    }),
     log: app.log,
-    workers: config.workers,
-    ...(options.deliveryPollMs === undefined ? {} : { pollMs: options.deliveryPollMs }),
+    ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
   });
-  pdfDeps.enqueue = createPdfEnqueuer(pdfDeps, () => background.wakeJobs());
-  services.sweeper.add('webhooks-jobs', () => background.sweep());
+  pdfDeps.enqueue = createPdfEnqueuer(pdfDeps, () => background.wake());
+  services.sweeper.add('jobs', () => sweepFinishedJobs(db, clock));
+  services.sweeper.add('webhook-deliveries', () => sweepDeliveryLog(db, clock));
   services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
   services.sweeper.add('templates', (now) => sweepTemplates(db, services.blobs, now));
   await registerOpenApi(app, services.publicUrl);
@@ -185,10 +204,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           db,
           clock,
           rate,
-          box: createSecretBox(serverSecret),
+          box,
           allowPrivate: config.allowPrivateWebhooks,
           ...(options.resolveHost ? { resolve: options.resolveHost } : {}),
-          wakeDeliveries: () => background.wakeDeliveries(),
+          wakeDeliveries: () => background.wake(),
         });
       });
     },
@@ -209,6 +228,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await app.close();
       await services.sweeper.stop();
       await background.stop();
+      await webhookJobs.close();
       email.close();
       await services.renderer.close();
       await db.destroy();

@@ -1,19 +1,17 @@
-import type { Config } from '../config/config.js';
-import type { EmailSender } from '../email/sender.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/db.js';
-import { createHttpDeliverer } from '../webhooks/deliver-http.js';
-import { sweepDeliveryLog } from '../webhooks/delivery-log.js';
-import { createDisableNotifier } from '../webhooks/disable-notice.js';
-import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.js';
-import { createSecretBox } from '../webhooks/secret-box.js';
-import { sweepFinishedJobs } from './retention.js';
-import { type JobRegistry, startWorkers, type Workers } from './worker.js';
+import type { JobRegistry } from './registry.js';
+import { type PoolSpec, startWorkers, type Workers } from './worker.js';
 
 /**
- * Everything that runs in the background of one process: job workers and the webhook delivery loop, plus
- * the retention sweep of delivery logs and finished jobs for the app's Sweeper. Used by the server
- * (config.workers in-process workers) and by `quire worker`.
+ * Everything that runs in the background of one process, on the one job queue. The kinds and their
+ * handlers come from outside (app.ts registers them); this module only decides how a process splits its
+ * workers between them:
+ *
+ * - heavy kinds (renders, later batch items and ZIP builds) use Chromium and CPU: `QUIRE_WORKERS` of them
+ *   in the server (0 = none, left to `quire worker` processes);
+ * - light kinds (webhook deliveries, later emails) mostly wait on the network: every process always runs
+ *   a small pool of them, so a server with `QUIRE_WORKERS=0` keeps delivering webhooks as it always did.
  */
 export interface BackgroundLog {
   info(obj: Record<string, unknown>, msg: string): void;
@@ -21,70 +19,45 @@ export interface BackgroundLog {
   error(obj: Record<string, unknown>, msg: string): void;
 }
 
+export interface ProcessPools {
+  heavyKinds: readonly string[];
+  /** Heavy jobs at once in this process (config.workers). */
+  heavyWorkers: number;
+  lightKinds: readonly string[];
+  /** Light jobs at once in this process; defaults to LIGHT_POOL_CONCURRENCY. */
+  lightWorkers?: number;
+}
+
+/** Light jobs in flight per process (the old webhook dispatcher's 8; per-endpoint caps apply on top). */
+export const LIGHT_POOL_CONCURRENCY = 8;
+
+export function processPools(input: ProcessPools): PoolSpec[] {
+  return [
+    { name: 'heavy', kinds: input.heavyKinds, concurrency: input.heavyWorkers },
+    { name: 'light', kinds: input.lightKinds, concurrency: input.lightWorkers ?? LIGHT_POOL_CONCURRENCY },
+  ];
+}
+
 export interface BackgroundOptions {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'allowPrivateWebhooks' | 'webhookTimeoutMs'>;
-  serverSecret: Buffer;
   registry: JobRegistry;
-  email: EmailSender;
+  pools: readonly PoolSpec[];
   log: BackgroundLog;
-  /** Job workers in this process (0: none; deliveries still run). */
-  workers: number;
   leaseMs?: number;
   pollMs?: number;
 }
 
-export interface Background {
-  wakeJobs(): void;
-  wakeDeliveries(): void;
-  /** One retention sweep (delivery log > 30 days, finished jobs); the server's Sweeper runs it periodically. */
-  sweep(): Promise<{ deliveries: number; jobs: number }>;
-  dispatcher: Dispatcher;
-  stop(): Promise<void>;
-}
+export type Background = Workers;
 
 export function startBackground(options: BackgroundOptions): Background {
-  const { db, clock, config, log } = options;
-  const deliverer = createHttpDeliverer({
-    allowPrivate: config.allowPrivateWebhooks,
-    timeoutMs: config.webhookTimeoutMs,
+  return startWorkers({
+    db: options.db,
+    clock: options.clock,
+    registry: options.registry,
+    pools: options.pools,
+    log: options.log,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
   });
-  const dispatcher = startDispatcher({
-    db,
-    clock,
-    box: createSecretBox(options.serverSecret),
-    deliverer,
-    timeoutMs: config.webhookTimeoutMs,
-    pollMs: options.pollMs,
-    onDisabled: createDisableNotifier({ db, email: options.email, log }),
-    log,
-  });
-  const workers: Workers | null =
-    options.workers > 0
-      ? startWorkers({
-          db,
-          clock,
-          registry: options.registry,
-          concurrency: options.workers,
-          leaseMs: options.leaseMs,
-          pollMs: options.pollMs,
-          log,
-        })
-      : null;
-  const sweep = async () => ({
-    deliveries: await sweepDeliveryLog(db, clock),
-    jobs: await sweepFinishedJobs(db, clock),
-  });
-  return {
-    wakeJobs: () => workers?.wake(),
-    wakeDeliveries: () => dispatcher.wake(),
-    sweep,
-    dispatcher,
-    async stop() {
-      await workers?.stop();
-      await dispatcher.stop();
-      await deliverer.close();
-    },
-  };
 }

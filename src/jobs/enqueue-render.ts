@@ -41,7 +41,7 @@ export async function enqueueRender(
   const createdAt = clock.now().toISOString();
   await db.transaction().execute(async (trx) => {
     await enqueueJob(trx, clock, {
-      type: RENDER_JOB,
+      kind: RENDER_JOB,
       teamId: input.teamId,
       test: input.test,
       payload: { documentId: input.documentId, request: input.request } satisfies RenderJobPayload,

@@ -1,24 +1,44 @@
-export { type Background, type BackgroundOptions, startBackground } from './background.js';
+export {
+  type Background,
+  type BackgroundOptions,
+  LIGHT_POOL_CONCURRENCY,
+  processPools,
+  startBackground,
+} from './background.js';
 export {
   type EnqueueRenderInput,
   enqueueRender,
   RENDER_JOB,
   type RenderJobPayload,
 } from './enqueue-render.js';
-export { assertWithinJobLimits } from './limits.js';
-export { type ClaimedJob, claimJob, enqueueJob } from './queue.js';
+export { assertWithinJobLimits, type JobLimits } from './limits.js';
+export {
+  type ClaimedJob,
+  type Commit,
+  cancelJob,
+  cancelJobByKey,
+  claimJob,
+  type EnqueuedJob,
+  type EnqueueInput,
+  enqueueJob,
+  findJobByKey,
+} from './queue.js';
+export {
+  backoffTable,
+  type JobContext,
+  type JobHandler,
+  type JobKindOptions,
+  type JobOutcome,
+  JobRegistry,
+  type NextAttempt,
+} from './registry.js';
 export {
   type BackgroundRenderer,
   createRenderJobHandler,
   type RenderAttempt,
   type RenderJobDeps,
+  renderJobOptions,
 } from './render-job.js';
 export { sweepFinishedJobs } from './retention.js';
-export {
-  type JobContext,
-  type JobHandler,
-  type JobOutcome,
-  JobRegistry,
-  startWorkers,
-  type Workers,
-} from './worker.js';
+export { FINISHED_STATES, type JobStatus, OPEN_STATES } from './tables.js';
+export { DEFAULT_SHUTDOWN_GRACE_MS, type PoolSpec, startWorkers, type Workers } from './worker.js';

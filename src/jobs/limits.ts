@@ -1,24 +1,31 @@
-import type { Plan } from '../accounts/plans.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
+import { OPEN_STATES } from './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The two background-work limits of a team's plan (the plan's `open_jobs` and `test_jobs_per_day`). */
+export interface JobLimits {
+  open_jobs: number;
+  test_jobs_per_day: number;
+}
 
 /**
  * Background-work limits, checked when queued (spec: Limits, background work): jobs waiting or rendering at
  * once (`open_jobs`) and test-mode jobs queued in 24 hours (`test_jobs_per_day`). `rate_limited` with
  * `details.limit` and `details.max`, and no Retry-After.
  *
+ * Only jobs enqueued with the team's id count (webhook deliveries are the service's own work and carry none).
  * Call inside the transaction that inserted the new jobs, after inserting them: the insert took the write
  * lock, so the counts include them and no concurrent enqueue can slip past the limit.
  */
 export async function assertWithinJobLimits(
   trx: Db,
   clock: Clock,
-  input: { plan: Plan; teamId: string; test: boolean },
+  input: { plan: JobLimits; teamId: string; test: boolean },
 ): Promise<void> {
-  const open = await countJobs(trx, input.teamId, (q) => q.where('status', 'in', ['queued', 'running']));
+  const open = await countJobs(trx, input.teamId, (q) => q.where('status', 'in', OPEN_STATES));
   if (open > input.plan.open_jobs) {
     throw new AppError(
       'rate_limited',

@@ -2,47 +2,66 @@ import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
-import type { JobsTable } from './tables.js';
+import type { JobStatus, JobsTable } from './tables.js';
 
 /**
  * The queue port over the database. Every state change is one statement or one transaction guarded by the
  * lease owner, so a job is never run by two workers at once and a job whose worker died is claimed again
- * once its lease has expired (spec issue: durable job queue).
+ * once its lease has expired.
  */
 export interface ClaimedJob {
   id: string;
-  type: string;
+  kind: string;
   teamId: string | null;
   test: boolean;
   payload: unknown;
   /** Attempts started, this one included. */
   attempts: number;
+  /** The job's own limit, or null for its kind's. */
+  maxAttempts: number | null;
   createdAt: string;
   owner: string;
 }
 
 export interface EnqueueInput {
-  type: string;
+  kind: string;
+  /** The team whose background-work limits the job counts against; null for the service's own work. */
   teamId: string | null;
   test: boolean;
   payload: unknown;
   id?: string;
   runAt?: Date;
+  /** Overrides the kind's attempt limit for this job (e.g. 1 for a webhook test event). */
+  maxAttempts?: number;
+  /** While a job of this kind with this key exists, enqueueing again returns it instead of a new one. */
+  jobKey?: string;
+  /** At most `limit` jobs with this key run at once, across every process. */
+  concurrency?: { key: string; limit: number };
 }
 
-/** Inserts a queued job; pass a transaction to make it part of a larger change. Returns the job id. */
-export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Promise<string> {
+export interface EnqueuedJob {
+  id: string;
+  /** False when a job with the same kind and key already existed (its id is returned). */
+  created: boolean;
+}
+
+/** Inserts a queued job; pass a transaction to make it part of a larger change. */
+export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Promise<EnqueuedJob> {
   const now = clock.now().toISOString();
   const id = input.id ?? newId();
-  await db
+  const inserted = await db
     .insertInto('jobs')
     .values({
       id,
-      type: input.type,
+      kind: input.kind,
       team_id: input.teamId,
       test: input.test ? 1 : 0,
       payload_json: JSON.stringify(input.payload),
       status: 'queued',
+      max_attempts: input.maxAttempts ?? null,
+      job_key: input.jobKey ?? null,
+      concurrency_key: input.concurrency?.key ?? null,
+      concurrency_limit: input.concurrency?.limit ?? null,
       run_at: (input.runAt ?? clock.now()).toISOString(),
       lease_owner: null,
       lease_until: null,
@@ -51,33 +70,73 @@ export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Pro
       updated_at: now,
       finished_at: null,
     })
-    .execute();
-  return id;
+    // The partial unique index jobs_kind_key is the arbiter, so two racing enqueues make one job.
+    .onConflict((oc) => oc.columns(['kind', 'job_key']).where('job_key', 'is not', null).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 || input.jobKey === undefined) {
+    return { id, created: true };
+  }
+  const existing = await findJobByKey(db, input.kind, input.jobKey);
+  if (!existing) throw new Error(`job ${input.kind}/${input.jobKey} conflicted but is gone`);
+  return { id: existing.id, created: false };
+}
+
+export async function findJobByKey(
+  db: Db,
+  kind: string,
+  jobKey: string,
+): Promise<{ id: string; status: JobStatus } | null> {
+  const row = await db
+    .selectFrom('jobs')
+    .select(['id', 'status'])
+    .where('kind', '=', kind)
+    .where('job_key', '=', jobKey)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /**
- * Claims the oldest due job: queued and due, or running with an expired lease (its worker died).
- * One UPDATE … WHERE id = (SELECT …) statement, atomic in SQLite and safe with FOR UPDATE SKIP LOCKED on PostgreSQL.
+ * Claims the oldest due job of the given kinds: queued and due, or running with an expired lease (its
+ * worker died), and skipped while `concurrency_limit` jobs with its concurrency key run with a live lease.
+ * One UPDATE … WHERE id = (SELECT …) statement: atomic in SQLite, whose writers are serialized. (On
+ * PostgreSQL the select takes FOR UPDATE SKIP LOCKED, and the concurrency count needs an advisory lock on
+ * the key.)
  */
 export async function claimJob(
   db: Db,
   clock: Clock,
-  options: { owner: string; leaseMs: number; types: readonly string[] },
+  options: { owner: string; leaseMs: number; kinds: readonly string[] },
 ): Promise<ClaimedJob | null> {
-  if (options.types.length === 0) return null;
+  if (options.kinds.length === 0) return null;
   const now = clock.now();
   const nowIso = now.toISOString();
   const next = db
-    .selectFrom('jobs')
-    .select('id')
-    .where('type', 'in', options.types)
+    .selectFrom('jobs as j')
+    .select('j.id')
+    .where('j.kind', 'in', options.kinds)
     .where((eb) =>
       eb.or([
-        eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', nowIso)]),
-        eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', nowIso)]),
+        eb.and([eb('j.status', '=', 'queued'), eb('j.run_at', '<=', nowIso)]),
+        eb.and([eb('j.status', '=', 'running'), eb('j.lease_until', '<=', nowIso)]),
       ]),
     )
-    .orderBy('run_at')
+    .where((eb) =>
+      eb.or([
+        eb('j.concurrency_key', 'is', null),
+        eb(
+          eb
+            .selectFrom('jobs as r')
+            .select((r) => r.fn.countAll<number>().as('n'))
+            .whereRef('r.concurrency_key', '=', 'j.concurrency_key')
+            .where('r.status', '=', 'running')
+            .where('r.lease_until', '>', nowIso),
+          '<',
+          eb.ref('j.concurrency_limit'),
+        ),
+      ]),
+    )
+    .orderBy('j.run_at')
+    .orderBy('j.created_at')
     .limit(1);
   const row = await db
     .updateTable('jobs')
@@ -97,11 +156,12 @@ export async function claimJob(
 function toClaimed(row: Omit<JobsTable, 'attempts'> & { attempts: number }, owner: string): ClaimedJob {
   return {
     id: row.id,
-    type: row.type,
+    kind: row.kind,
     teamId: row.team_id,
     test: row.test === 1,
     payload: JSON.parse(row.payload_json) as unknown,
     attempts: row.attempts,
+    maxAttempts: row.max_attempts,
     createdAt: row.created_at,
     owner,
   };
@@ -122,37 +182,80 @@ export async function extendLease(db: Db, clock: Clock, job: ClaimedJob, leaseMs
 
 class LeaseLost extends Error {}
 
+/** What a lease-guarded transaction runs along with the job's own change (document state, outbox events…). */
+export type Commit = (trx: Db) => Promise<void>;
+
 /**
  * Finishes a job and runs `commit` in the same transaction, only while this worker still holds the lease:
- * the job's effects (document state, outbox events) happen exactly once. False when the lease was lost.
+ * the job's effects happen exactly once. False when the lease was lost.
  */
 export async function finishJob(
   db: Db,
   clock: Clock,
   job: ClaimedJob,
-  outcome: { status: 'succeeded' | 'failed'; error: string | null },
-  commit?: (trx: Db) => Promise<void>,
+  outcome: { status: 'succeeded' | 'failed' | 'canceled'; error: string | null },
+  commit?: Commit,
 ): Promise<boolean> {
   const now = clock.now().toISOString();
+  return guarded(db, commit, (trx) =>
+    trx
+      .updateTable('jobs')
+      .set({
+        status: outcome.status,
+        last_error: outcome.error,
+        // The request (template data) is not kept once the job is done.
+        payload_json: '{}',
+        lease_owner: null,
+        lease_until: null,
+        updated_at: now,
+        finished_at: now,
+      })
+      .where('id', '=', job.id)
+      .where('lease_owner', '=', job.owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst(),
+  );
+}
+
+/**
+ * Puts a job back to wait until `runAt`, with `commit` in the same lease-guarded transaction. A retry keeps
+ * the attempt counted; a deferral (e.g. no free render slot) or a shutdown release gives it back.
+ */
+export async function requeueJob(
+  db: Db,
+  clock: Clock,
+  job: ClaimedJob,
+  options: { runAt: Date; error: string | null; countAttempt: boolean },
+  commit?: Commit,
+): Promise<boolean> {
+  return guarded(db, commit, (trx) =>
+    trx
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        run_at: options.runAt.toISOString(),
+        last_error: options.error,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: clock.now().toISOString(),
+        ...(options.countAttempt ? {} : { attempts: sql<number>`attempts - 1` }),
+      })
+      .where('id', '=', job.id)
+      .where('lease_owner', '=', job.owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst(),
+  );
+}
+
+async function guarded(
+  db: Db,
+  commit: Commit | undefined,
+  write: (trx: Db) => Promise<{ numUpdatedRows: bigint }>,
+): Promise<boolean> {
   try {
     await db.transaction().execute(async (trx) => {
       // The write comes first so SQLite takes the write lock at once (no deferred-upgrade SQLITE_BUSY).
-      const result = await trx
-        .updateTable('jobs')
-        .set({
-          status: outcome.status,
-          last_error: outcome.error,
-          // The request (template data) is not kept once the job is done.
-          payload_json: '{}',
-          lease_owner: null,
-          lease_until: null,
-          updated_at: now,
-          finished_at: now,
-        })
-        .where('id', '=', job.id)
-        .where('lease_owner', '=', job.owner)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
+      const result = await write(trx);
       if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost();
       if (commit) await commit(trx);
     });
@@ -164,29 +267,37 @@ export async function finishJob(
 }
 
 /**
- * Puts a job back to wait until `runAt`. A deferral (no free render slot) gives the attempt back;
- * a retry keeps it counted.
+ * Cancels a job that has not started: queued → canceled. A running job is left alone (its handler decides
+ * how it ends). True when it was canceled. Pass a transaction to cancel along with a larger change.
  */
-export async function requeueJob(
-  db: Db,
-  clock: Clock,
-  job: ClaimedJob,
-  options: { runAt: Date; error: string | null; countAttempt: boolean },
-): Promise<boolean> {
-  const result = await db
+export async function cancelJob(db: Db, clock: Clock, id: string): Promise<boolean> {
+  return (await cancelWhere(db, clock, (q) => q.where('id', '=', id))) === 1;
+}
+
+/** Cancels the queued job of this kind and key, if any (e.g. a batch's items). True when one was canceled. */
+export async function cancelJobByKey(db: Db, clock: Clock, kind: string, jobKey: string): Promise<boolean> {
+  return (
+    (await cancelWhere(db, clock, (q) => q.where('kind', '=', kind).where('job_key', '=', jobKey))) === 1
+  );
+}
+
+type JobsUpdate = ReturnType<typeof cancelUpdate>;
+
+function cancelUpdate(db: Db, clock: Clock) {
+  const now = clock.now().toISOString();
+  return db
     .updateTable('jobs')
     .set({
-      status: 'queued',
-      run_at: options.runAt.toISOString(),
-      last_error: options.error,
-      lease_owner: null,
-      lease_until: null,
-      updated_at: clock.now().toISOString(),
-      ...(options.countAttempt ? {} : { attempts: sql<number>`attempts - 1` }),
+      status: 'canceled',
+      payload_json: '{}',
+      updated_at: now,
+      finished_at: now,
+      last_error: 'canceled',
     })
-    .where('id', '=', job.id)
-    .where('lease_owner', '=', job.owner)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('status', '=', 'queued');
+}
+
+async function cancelWhere(db: Db, clock: Clock, filter: (q: JobsUpdate) => JobsUpdate): Promise<number> {
+  const result = await filter(cancelUpdate(db, clock)).executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

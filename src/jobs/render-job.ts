@@ -7,8 +7,7 @@ import type { Db } from '../storage/db.js';
 import type { EventDocument } from '../webhooks/events.js';
 import { recordPdfEvent } from '../webhooks/pdf-events.js';
 import type { RenderJobPayload } from './enqueue-render.js';
-import type { ClaimedJob } from './queue.js';
-import type { JobContext, JobHandler, JobOutcome } from './worker.js';
+import { backoffTable, type JobHandler, type JobKindOptions, type JobOutcome } from './registry.js';
 
 /**
  * The background render (spec: Document status table): queued → processing → succeeded/failed, with
@@ -38,26 +37,38 @@ export interface RenderJobDeps {
 
 export const MAX_RENDER_ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [30_000, 120_000];
+
 const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set(['render_timeout', 'service_busy']);
 const NO_SLOT_WAIT_MS = 1_000;
+
+/** The render kind's retry policy, applied by the worker; `abandon` fails the document of a job given up on. */
+export function renderJobOptions(deps: RenderJobDeps): JobKindOptions {
+  return {
+    maxAttempts: MAX_RENDER_ATTEMPTS,
+    backoff: backoffTable(RETRY_DELAYS_MS),
+    abandon: async (trx, job) => {
+      const document = await findDocumentById(trx, (job.payload as RenderJobPayload).documentId);
+      if (document) await finalFailure(deps, document, crashed()).commit(trx);
+    },
+  };
+}
 
 export function createRenderJobHandler(deps: RenderJobDeps): JobHandler {
   return async (job, ctx) => {
     const payload = job.payload as RenderJobPayload;
     const document = await findDocumentById(ctx.db, payload.documentId);
-    if (!document) return { kind: 'failed', error: 'document record missing' };
+    if (!document) return { kind: 'failed', error: 'document record missing', retryable: false };
     const plan = await planOf(ctx.db, deps.plans, document.team_id);
     // Background renders share the team's slots and leave one for direct requests (spec: Limits).
     const slot = deps.slots.tryAcquire(document.team_id, plan?.render_concurrency ?? 1, 'background');
     if (!slot) return { kind: 'defer', delayMs: NO_SLOT_WAIT_MS };
     try {
-      if (job.attempts > MAX_RENDER_ATTEMPTS) return finalFailure(deps, document, crashed());
       await updateDocument(ctx.db, document.id, {
         status: 'processing',
         updated_at: ctx.clock.now().toISOString(),
       });
       const attempt = await deps.renderer.render({ document, request: payload.request, signal: ctx.signal });
-      return decide(deps, job, ctx, document, attempt);
+      return decide(deps, document, attempt);
     } finally {
       slot.release();
     }
@@ -78,19 +89,18 @@ async function planOf(db: Db, plans: Record<PlanId, Plan>, teamId: string): Prom
   return team ? (plans[team.plan as PlanId] ?? null) : null;
 }
 
-function decide(
-  deps: RenderJobDeps,
-  job: ClaimedJob,
-  ctx: JobContext,
-  document: DocumentRow,
-  attempt: RenderAttempt,
-): JobOutcome {
+function decide(deps: RenderJobDeps, document: DocumentRow, attempt: RenderAttempt): JobOutcome {
   if (attempt.ok) return success(deps, document, attempt.changes);
-  const delay = RETRY_DELAYS_MS[job.attempts - 1];
-  if (RETRIED_CODES.has(attempt.code) && delay !== undefined && !ctx.signal.aborted) {
-    return { kind: 'retry', delayMs: delay, error: `${attempt.code}: ${attempt.message}` };
-  }
-  return finalFailure(deps, document, attempt);
+  const final = finalFailure(deps, document, attempt);
+  return {
+    kind: 'failed',
+    error: final.error,
+    retryable: RETRIED_CODES.has(attempt.code),
+    // The document fails only with the job's last attempt; before a retry it stays `processing`.
+    commit: async (trx, next) => {
+      if (next.retryAt === null) await final.commit(trx);
+    },
+  };
 }
 
 function success(deps: RenderJobDeps, document: DocumentRow, changes: Partial<DocumentRow>): JobOutcome {
@@ -110,9 +120,12 @@ function success(deps: RenderJobDeps, document: DocumentRow, changes: Partial<Do
   };
 }
 
-function finalFailure(deps: RenderJobDeps, document: DocumentRow, attempt: RenderFailure): JobOutcome {
+function finalFailure(
+  deps: RenderJobDeps,
+  document: DocumentRow,
+  attempt: RenderFailure,
+): { error: string; commit: (trx: Db) => Promise<void> } {
   return {
-    kind: 'failed',
     error: `${attempt.code}: ${attempt.message}`,
     commit: async (trx) => {
       const now = deps.clock.now().toISOString();

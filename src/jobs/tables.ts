@@ -1,23 +1,42 @@
 import type { Generated } from 'kysely';
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+/** Every state a job can be in. A job is claimed only from `queued` (or `running` with an expired lease). */
+export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+export type JobStatus = (typeof JOB_STATES)[number];
+
+/** Waiting or being worked on: counted by the open_jobs limit, never swept. */
+export const OPEN_STATES = ['queued', 'running'] as const satisfies readonly JobStatus[];
+/** Done for good: the retention sweep deletes them after a while. */
+export const FINISHED_STATES = ['succeeded', 'failed', 'canceled'] as const satisfies readonly JobStatus[];
 
 /**
- * The durable job queue (spec: POST /pdf async; Limits, background work). A row is claimed by setting a
- * lease; a worker that dies leaves the lease to expire and the job is claimed again.
+ * The durable job queue for all background work (renders, webhook deliveries, and later emails, batch items,
+ * ZIP builds). A row is claimed by setting a lease; a worker that dies leaves the lease to expire and the job
+ * is claimed again.
  */
 export interface JobsTable {
   id: string;
-  /** Which handler runs it, e.g. `render`. */
-  type: string;
+  /** Which registered handler runs it, e.g. `render`, `webhook_delivery`. */
+  kind: string;
+  /**
+   * The team whose background-work limits (open_jobs, test_jobs_per_day) the job counts against;
+   * null for work the service does on its own account (webhook deliveries).
+   */
   team_id: string | null;
   /** 1 for test-mode work (counted against test_jobs_per_day). */
   test: number;
   payload_json: string;
   status: JobStatus;
-  /** Attempts started so far (a deferral does not count). */
+  /** Attempts started so far, a crashed one included (a deferral or a shutdown release does not count). */
   attempts: Generated<number>;
-  /** Not claimed before this time (backoff). */
+  /** This job's attempt limit; null = the limit its kind was registered with. */
+  max_attempts: number | null;
+  /** Deduplication: unique per kind while the row exists (finished rows too, until swept). */
+  job_key: string | null;
+  /** Jobs sharing a key run at most `concurrency_limit` at once, across processes (e.g. one webhook endpoint). */
+  concurrency_key: string | null;
+  concurrency_limit: number | null;
+  /** Not claimed before this time (backoff, deferral). */
   run_at: string;
   lease_owner: string | null;
   lease_until: string | null;

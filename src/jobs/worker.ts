@@ -2,193 +2,269 @@ import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/db.js';
 import { type ClaimedJob, claimJob, extendLease, finishJob, requeueJob } from './queue.js';
+import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
 
 /**
- * In-process workers: each claims one job at a time, keeps its lease alive with a heartbeat while the
- * handler runs, and records the handler's outcome guarded by the lease.
+ * In-process workers, grouped in pools: each pool runs up to `concurrency` jobs of its kinds at once, keeps
+ * every lease alive with a heartbeat while the handler runs, and records the outcome guarded by the lease.
+ * This is also the one place where retries are decided (the kind's backoff, the job's attempt limit).
  */
-export type JobOutcome =
-  /** Done; `commit` runs in the transaction that marks the job succeeded. */
-  | { kind: 'succeeded'; commit?: (trx: Db) => Promise<void> }
-  /** Given up; `commit` runs in the transaction that marks the job failed. */
-  | { kind: 'failed'; error: string; commit?: (trx: Db) => Promise<void> }
-  /** Try again after `delayMs`; the attempt counts. */
-  | { kind: 'retry'; delayMs: number; error: string }
-  /** Not started (e.g. no free render slot): wait `delayMs`; the attempt does not count. */
-  | { kind: 'defer'; delayMs: number };
-
-export interface JobContext {
-  db: Db;
-  clock: Clock;
-  /** Aborted when the lease is lost or the workers stop. */
-  signal: AbortSignal;
-}
-
-export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<JobOutcome>;
-
-/** Job type → handler. Capabilities register theirs at composition (e.g. `render`). */
-export class JobRegistry {
-  private readonly handlers = new Map<string, JobHandler>();
-
-  register(type: string, handler: JobHandler): void {
-    if (this.handlers.has(type)) throw new Error(`job handler "${type}" already registered`);
-    this.handlers.set(type, handler);
-  }
-
-  get(type: string): JobHandler | undefined {
-    return this.handlers.get(type);
-  }
-
-  types(): string[] {
-    return [...this.handlers.keys()];
-  }
+export interface PoolSpec {
+  /** For logs, e.g. `render` or `light`. */
+  name: string;
+  kinds: readonly string[];
+  /** Jobs of this pool running at once in this process (0: the pool does not run). */
+  concurrency: number;
 }
 
 export interface WorkerOptions {
   db: Db;
   clock: Clock;
   registry: JobRegistry;
-  concurrency: number;
+  pools: readonly PoolSpec[];
   /** A claimed job whose worker stops heart-beating is free again after this long. */
   leaseMs?: number;
-  /** Sleep between polls when the queue is empty (in-process enqueues wake the workers at once). */
+  /** Sleep between polls when nothing is due (in-process enqueues call wake()). */
   pollMs?: number;
   log?: { error(obj: Record<string, unknown>, msg: string): void };
 }
 
 export interface Workers {
-  /** Look for due jobs now (after an in-process enqueue). */
+  /** Look for due jobs now (after an in-process enqueue was committed). */
   wake(): void;
-  /** Stops claiming; waits for running handlers (their signal is aborted after `graceMs`). */
+  /** Resolves once no job runs in this process and the last look found nothing due (tests). */
+  idle(): Promise<void>;
+  /**
+   * Stops claiming and lets running jobs finish within `graceMs`. Jobs still running then are given back
+   * (queued, due now, attempt not counted) so another process picks them up at once, and their handlers are
+   * aborted.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_POLL_MS = 1_000;
+/** Below a container runtime's usual 30 s before it kills: the release must happen before that. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
+/** After the grace ends, how long aborted handlers get to return before the workers stop waiting. */
+const ABORTED_RETURN_MS = 2_000;
 
 export function startWorkers(options: WorkerOptions): Workers {
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-  const stopping = new AbortController();
-  const hard = new AbortController();
-  const sleepers = new Set<() => void>();
-  // Counts wake-ups so a wake that arrives while a worker is claiming (not yet asleep) is not lost.
-  let wakeups = 0;
-  const wake = () => {
-    wakeups += 1;
-    for (const resume of sleepers) resume();
-  };
-  const sleep = (ms: number, seen: number) =>
-    new Promise<void>((resolve) => {
-      if (wakeups !== seen) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      sleepers.add(done);
-    });
-  const loops: Promise<void>[] = [];
-  for (let i = 0; i < options.concurrency; i += 1) {
-    const owner = `${hostname()}:${process.pid}:${i}:${Math.random().toString(36).slice(2, 10)}`;
-    const signals = { stopping: stopping.signal, hard: hard.signal };
-    const idle = { mark: () => wakeups, sleep: (seen: number) => sleep(pollMs, seen) };
-    loops.push(workerLoop({ ...options, leaseMs }, owner, signals, idle));
-  }
-  return {
-    wake,
-    async stop(graceMs = 30_000) {
-      stopping.abort();
-      wake();
-      const grace = setTimeout(() => hard.abort(), graceMs);
-      await Promise.allSettled(loops);
-      clearTimeout(grace);
-    },
-  };
-}
-
-async function workerLoop(
-  options: WorkerOptions & { leaseMs: number },
-  owner: string,
-  signals: { stopping: AbortSignal; hard: AbortSignal },
-  idle: { mark(): number; sleep(seen: number): Promise<void> },
-): Promise<void> {
-  while (!signals.stopping.aborted) {
-    let job: ClaimedJob | null = null;
-    const seen = idle.mark();
-    try {
-      job = await claimJob(options.db, options.clock, {
-        owner,
-        leaseMs: options.leaseMs,
-        types: options.registry.types(),
-      });
-      if (job) await runClaimed(options, job, signals.hard);
-    } catch (err) {
-      options.log?.error({ err, jobId: job?.id }, 'job worker error');
+  for (const spec of options.pools) {
+    for (const kind of spec.kinds) {
+      if (!options.registry.get(kind))
+        throw new Error(`pool "${spec.name}": job kind "${kind}" not registered`);
     }
-    if (!job) await idle.sleep(seen);
   }
-}
-
-async function runClaimed(
-  options: WorkerOptions & { leaseMs: number },
-  job: ClaimedJob,
-  hard: AbortSignal,
-): Promise<void> {
-  const { db, clock } = options;
-  const handler = options.registry.get(job.type);
-  if (!handler) return;
-  const lease = new AbortController();
-  const beat = setInterval(
-    () => {
-      extendLease(db, clock, job, options.leaseMs)
-        .then((held) => {
-          if (!held) lease.abort();
-        })
-        .catch(() => {});
+  const hard = new AbortController();
+  const pools = options.pools
+    .filter((spec) => spec.concurrency > 0)
+    .map(
+      (spec, i) =>
+        new Pool(options, spec, `${hostname()}:${process.pid}:${i}:${randomSuffix()}`, hard.signal),
+    );
+  for (const pool of pools) pool.start();
+  return {
+    wake: () => {
+      for (const pool of pools) pool.wake();
     },
-    Math.max(50, Math.floor(options.leaseMs / 3)),
-  );
+    idle: async () => {
+      await Promise.all(pools.map((pool) => pool.idle()));
+    },
+    async stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
+      for (const pool of pools) pool.stopClaiming();
+      const finished = Promise.all(pools.map((pool) => pool.drained()));
+      if (await settlesWithin(finished, graceMs)) return;
+      hard.abort();
+      await Promise.all(pools.map((pool) => pool.releaseRunning()));
+      await settlesWithin(finished, ABORTED_RETURN_MS);
+    },
+  };
+}
+
+function randomSuffix(): string {
+  return Math.random().toString(36).slice(2, 10);
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
   try {
-    const signal = AbortSignal.any([lease.signal, hard]);
-    const outcome = await runHandler(handler, job, { db, clock, signal });
-    await recordOutcome(db, clock, job, outcome);
+    return await Promise.race([promise.then(() => true), timeout]);
   } finally {
-    clearInterval(beat);
+    clearTimeout(timer);
   }
 }
 
-/** A job whose handler keeps throwing (or keeps killing its process) stops being retried after this. */
-export const MAX_FAULT_ATTEMPTS = 5;
-const FAULT_RETRY_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class Pool {
+  private readonly running = new Map<Promise<void>, ClaimedJob>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private stopped = false;
+  private filling = false;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private claims = 0;
+
+  constructor(
+    private readonly options: WorkerOptions,
+    private readonly spec: PoolSpec,
+    private readonly owner: string,
+    private readonly hard: AbortSignal,
+  ) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      void this.fill().finally(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+      });
+    };
+    tick();
+  }
+
+  wake(): void {
+    void this.fill();
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.filling) await Promise.race([...this.running.keys(), sleep(5)]);
+  }
+
+  stopClaiming(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  async drained(): Promise<void> {
+    while (this.running.size > 0 || this.filling)
+      await Promise.allSettled([...this.running.keys(), sleep(5)]);
+  }
+
+  /** Shutdown after the grace: running jobs go back to the queue, due at once, their attempt not counted. */
+  async releaseRunning(): Promise<void> {
+    await Promise.all(
+      [...this.running.values()].map((job) =>
+        releaseJob(this.options, job).catch((err: unknown) =>
+          this.options.log?.error({ err, jobId: job.id }, 'could not release a job at shutdown'),
+        ),
+      ),
+    );
+  }
+
+  /** Claims until the pool is full or nothing is due; a wake during a fill makes it look once more. */
+  private async fill(): Promise<void> {
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = true;
+    try {
+      do {
+        this.again = false;
+        while (!this.stopped && this.running.size < this.spec.concurrency) {
+          const job = await claimJob(this.options.db, this.options.clock, {
+            // One owner per claim: a job this pool lost and claimed again cannot be finished by the old run.
+            owner: `${this.owner}:${++this.claims}`,
+            leaseMs: this.leaseMs,
+            kinds: this.spec.kinds,
+          });
+          if (!job) break;
+          const task = this.run(job).finally(() => {
+            this.running.delete(task);
+            void this.fill();
+          });
+          this.running.set(task, job);
+        }
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.options.log?.error({ err, pool: this.spec.name }, 'job worker error');
+    } finally {
+      this.filling = false;
+    }
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    const registered = this.options.registry.get(job.kind);
+    if (!registered) return;
+    const { db, clock } = this.options;
+    const lease = new AbortController();
+    const beat = setInterval(
+      () => {
+        extendLease(db, clock, job, this.leaseMs)
+          .then((held) => {
+            if (!held) lease.abort();
+          })
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      await runAttempt(this.options, registered, job, {
+        db,
+        clock,
+        signal: AbortSignal.any([lease.signal, this.hard]),
+      });
+    } catch (err) {
+      this.options.log?.error({ err, jobId: job.id, kind: job.kind }, 'job worker error');
+    } finally {
+      clearInterval(beat);
+    }
+  }
+}
+
+async function runAttempt(
+  options: WorkerOptions,
+  registered: RegisteredKind,
+  job: ClaimedJob,
+  ctx: JobContext,
+): Promise<void> {
+  const maxAttempts = job.maxAttempts ?? registered.options.maxAttempts;
+  if (job.attempts > maxAttempts) {
+    // Only reachable when workers died during every attempt (a normal attempt ends before the limit).
+    await abandon(options, registered, job, 'attempts used up: the worker stopped during every attempt');
+    return;
+  }
+  const outcome = await runHandler(registered.handler, job, ctx);
+  if (ctx.signal.aborted && outcome.kind !== 'succeeded') {
+    // Interrupted by shutdown (or the lease is gone, and then nothing can be recorded anyway): not the job's fault.
+    await releaseJob(options, job);
+    return;
+  }
+  await recordOutcome(options, registered, job, maxAttempts, outcome);
+}
 
 async function runHandler(handler: JobHandler, job: ClaimedJob, ctx: JobContext): Promise<JobOutcome> {
   try {
     return await handler(job, ctx);
   } catch (err) {
-    // A handler turns expected failures into outcomes; anything thrown is a fault: retry a few times.
-    const error = err instanceof Error ? err.message : String(err);
-    if (job.attempts >= MAX_FAULT_ATTEMPTS) return { kind: 'failed', error };
-    return { kind: 'retry', delayMs: FAULT_RETRY_MS, error };
+    // Handlers turn expected failures into outcomes; anything thrown is a fault, worth another attempt.
+    return { kind: 'failed', error: err instanceof Error ? err.message : String(err), retryable: true };
   }
 }
 
-async function recordOutcome(db: Db, clock: Clock, job: ClaimedJob, outcome: JobOutcome): Promise<void> {
+async function recordOutcome(
+  options: WorkerOptions,
+  registered: RegisteredKind,
+  job: ClaimedJob,
+  maxAttempts: number,
+  outcome: JobOutcome,
+): Promise<void> {
+  const { db, clock } = options;
   const now = clock.now().getTime();
   switch (outcome.kind) {
     case 'succeeded':
       await finishJob(db, clock, job, { status: 'succeeded', error: null }, outcome.commit);
       return;
-    case 'failed':
-      await finishJob(db, clock, job, { status: 'failed', error: outcome.error }, outcome.commit);
-      return;
-    case 'retry':
-      await requeueJob(db, clock, job, {
-        runAt: new Date(now + outcome.delayMs),
-        error: outcome.error,
-        countAttempt: true,
-      });
+    case 'canceled':
+      await finishJob(db, clock, job, { status: 'canceled', error: outcome.reason }, outcome.commit);
       return;
     case 'defer':
       await requeueJob(db, clock, job, {
@@ -197,9 +273,52 @@ async function recordOutcome(db: Db, clock: Clock, job: ClaimedJob, outcome: Job
         countAttempt: false,
       });
       return;
+    case 'failed': {
+      const retryAt =
+        outcome.retryable && job.attempts < maxAttempts
+          ? new Date(now + registered.options.backoff(job.attempts))
+          : null;
+      const commit = outcome.commit;
+      const withDecision = commit ? (trx: Db) => commit(trx, { retryAt }) : undefined;
+      if (retryAt) {
+        await requeueJob(
+          db,
+          clock,
+          job,
+          { runAt: retryAt, error: outcome.error, countAttempt: true },
+          withDecision,
+        );
+      } else if (commit) {
+        await finishJob(db, clock, job, { status: 'failed', error: outcome.error }, withDecision);
+      } else {
+        await abandon(options, registered, job, outcome.error);
+      }
+      return;
+    }
     default: {
       const never: never = outcome;
       throw new Error(`unknown outcome ${String(never)}`);
     }
   }
+}
+
+/** Fails the job for good, letting its kind record the failure where users see it. */
+async function abandon(options: WorkerOptions, registered: RegisteredKind, job: ClaimedJob, error: string) {
+  const record = registered.options.abandon;
+  await finishJob(
+    options.db,
+    options.clock,
+    job,
+    { status: 'failed', error },
+    record ? (trx) => record(trx, job, error) : undefined,
+  );
+}
+
+/** Back to the queue, due now, the attempt given back (shutdown, not the job's fault). */
+function releaseJob(options: WorkerOptions, job: ClaimedJob): Promise<boolean> {
+  return requeueJob(options.db, options.clock, job, {
+    runAt: options.clock.now(),
+    error: 'released: the worker shut down during the attempt',
+    countAttempt: false,
+  });
 }

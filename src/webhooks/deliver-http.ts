@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { createGuardedAgent, RefusedAddressError, refusedHostReason } from '../net/guarded-agent.js';
-import { checkUrlShape } from './url-policy.js';
+import { checkUrlAtDelivery } from './url-policy.js';
 
 /**
  * One delivery attempt (spec: Events, Delivery 1–3 and 8): POST the envelope, success is a 2xx within the
@@ -23,11 +23,20 @@ export interface AttemptRequest {
   signature: string;
   eventId: string;
   eventType: string;
+  /** Aborts the attempt (the worker is shutting down or lost the job's lease). */
+  signal?: AbortSignal;
 }
 
 export const MAX_RESPONSE_READ_BYTES = 4 * 1024;
 export const RESPONSE_BODY_KEPT_CHARS = 1024;
-export const USER_AGENT = 'Service-Webhooks/1.0';
+/**
+ * The spec writes the headers with a neutral word in place of the brand (`Service-Signature`, …); Quire
+ * sends its own: `Quire-Signature`, `Quire-Event-Id`, `Quire-Event-Type`, `User-Agent: Quire-Webhooks/1.0`.
+ */
+export const USER_AGENT = 'Quire-Webhooks/1.0';
+const SIGNATURE_HEADER = 'quire-signature';
+const EVENT_ID_HEADER = 'quire-event-id';
+const EVENT_TYPE_HEADER = 'quire-event-type';
 
 export interface HttpDeliverer {
   attempt(req: AttemptRequest): Promise<AttemptResult>;
@@ -55,11 +64,12 @@ async function attemptDelivery(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Checked again at every delivery (spec: Delivery 8); host names are checked at connect by the agent.
-  const shape = checkUrlShape(req.url, options.allowPrivate);
+  const shape = await checkUrlAtDelivery(req.url, { allowPrivate: options.allowPrivate });
   if (!shape.ok) return failure(`refused URL: ${shape.reason}`, elapsed());
   const literal = refusedHostReason(new URL(shape.url), options.allowPrivate);
   if (literal) return failure(`refused URL: private_address (${literal})`, elapsed());
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
   try {
     const response = await request(shape.url, {
       dispatcher: agent,
@@ -69,9 +79,9 @@ async function attemptDelivery(
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        'service-signature': req.signature,
-        'service-event-id': req.eventId,
-        'service-event-type': req.eventType,
+        [SIGNATURE_HEADER]: req.signature,
+        [EVENT_ID_HEADER]: req.eventId,
+        [EVENT_TYPE_HEADER]: req.eventType,
       },
     });
     const body = await readCapped(response.body);
@@ -84,7 +94,7 @@ async function attemptDelivery(
         : `HTTP ${status}`;
     return { ok, status, body, error, durationMs: elapsed() };
   } catch (err) {
-    return failure(describeError(err, signal, options.timeoutMs), elapsed());
+    return failure(describeError(err, timeout, options.timeoutMs), elapsed());
   }
 }
 
@@ -112,8 +122,8 @@ function failure(error: string, durationMs: number): AttemptResult {
   return { ok: false, status: null, body: null, error, durationMs };
 }
 
-function describeError(err: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `timeout after ${timeoutMs} ms`;
+function describeError(err: unknown, timeout: AbortSignal, timeoutMs: number): string {
+  if (timeout.aborted) return `timeout after ${timeoutMs} ms`;
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof RefusedAddressError) return `refused URL: private_address (${e.reason})`;
     if ('code' in e && e.code === 'UND_ERR_HEADERS_TIMEOUT') return `timeout after ${timeoutMs} ms`;

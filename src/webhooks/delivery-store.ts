@@ -1,105 +1,55 @@
+import { cancelJob } from '../jobs/queue.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/db.js';
 import type { AttemptResult } from './deliver-http.js';
-import { nextAttemptAt, shouldDisable } from './schedule.js';
+import { shouldDisable } from './schedule.js';
 import type { WebhookDeliveriesTable } from './tables.js';
 
-/** Delivery claims and results: the state machine of spec "Webhook delivery status". */
+/**
+ * Delivery results: the state machine of spec "Webhook delivery status". Each function runs inside the
+ * transaction that also moves the delivery's job on, so the log and the queue never disagree.
+ */
 export type DeliveryRow = Omit<WebhookDeliveriesTable, 'attempts'> & { attempts: number };
 
-/** At most 2 deliveries to one endpoint in flight at once (spec: Delivery 6), across all processes. */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
-
-/**
- * Leases the most overdue delivery whose endpoint has a free in-flight place. One statement, so two
- * dispatchers never take the same delivery or exceed the per-endpoint cap.
- */
-export async function claimDelivery(
-  db: Db,
-  clock: Clock,
-  options: { owner: string; leaseMs: number },
-): Promise<DeliveryRow | null> {
-  const now = clock.now();
-  const nowIso = now.toISOString();
-  const next = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select('d.id')
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', nowIso)
-    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', nowIso)]))
-    // Disabled endpoints get nothing, except the test-event operation's own delivery.
-    .where((eb) => eb.or([eb('e.status', '=', 'enabled'), eb('d.test_event', '=', 1)]))
-    .where((eb) =>
-      eb(
-        eb
-          .selectFrom('webhook_deliveries as f')
-          .select((f) => f.fn.countAll<number>().as('n'))
-          .whereRef('f.endpoint_id', '=', 'd.endpoint_id')
-          .where('f.status', '=', 'pending')
-          .where('f.lease_until', '>', nowIso),
-        '<',
-        MAX_IN_FLIGHT_PER_ENDPOINT,
-      ),
-    )
-    .orderBy('d.next_attempt_at')
-    .orderBy('d.created_at')
-    .limit(1);
-  const row = await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_owner: options.owner, lease_until: new Date(now.getTime() + options.leaseMs).toISOString() })
-    .where('id', '=', next)
-    .returningAll()
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 export interface RecordOutcome {
-  /** Set when this failure disabled the endpoint (its owner is to be notified). */
-  disabledEndpointId: string | null;
+  /** True when this failure disabled the endpoint (its owners are to be notified). */
+  disabled: boolean;
 }
 
 /**
- * Stores one attempt's result, schedules the next attempt or finishes the delivery, and applies the
- * 24-hour rule (spec: Delivery 4–5, 7). Only the lease holder may record.
+ * Stores one attempt's result: succeeded, pending until `retryAt` (the worker's decision from the
+ * schedule), or failed; then applies the 24-hour rule (spec: Delivery 4–5, 7).
  */
 export async function recordAttempt(
-  db: Db,
+  trx: Db,
   clock: Clock,
   delivery: DeliveryRow,
   result: AttemptResult,
+  retryAt: Date | null,
 ): Promise<RecordOutcome> {
   const now = clock.now();
-  return db.transaction().execute(async (trx) => {
-    const attempts = delivery.attempts + 1;
-    const retryAt = result.ok || delivery.single_attempt === 1 ? null : nextAttemptAt(attempts, now);
-    const updated = await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        attempts,
-        status: result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed',
-        response_status: result.status,
-        response_body: result.body,
-        last_error: result.error,
-        duration_ms: result.durationMs,
-        last_attempt_at: now.toISOString(),
-        next_attempt_at: retryAt?.toISOString() ?? null,
-        single_attempt: 0,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', delivery.id)
-      .where('lease_owner', '=', delivery.lease_owner)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { disabledEndpointId: null };
-    // A test event never changes the endpoint's health (spec: Delivery 7).
-    if (delivery.test_event === 1) return { disabledEndpointId: null };
-    return updateEndpointHealth(trx, delivery, {
-      ok: result.ok,
-      scheduled: delivery.single_attempt === 0,
-      pending: retryAt !== null,
-      now,
-    });
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: delivery.attempts + 1,
+      status: result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed',
+      response_status: result.status,
+      response_body: result.body,
+      last_error: result.error,
+      duration_ms: result.durationMs,
+      last_attempt_at: now.toISOString(),
+      next_attempt_at: result.ok ? null : (retryAt?.toISOString() ?? null),
+      single_attempt: 0,
+    })
+    .where('id', '=', delivery.id)
+    .execute();
+  // A test event never changes the endpoint's health (spec: Delivery 7).
+  if (delivery.test_event === 1) return { disabled: false };
+  return updateEndpointHealth(trx, delivery, {
+    ok: result.ok,
+    scheduled: delivery.single_attempt === 0,
+    pending: retryAt !== null,
+    now,
   });
 }
 
@@ -113,57 +63,72 @@ async function updateEndpointHealth(
     .select(['id', 'status', 'failing_since'])
     .where('id', '=', delivery.endpoint_id)
     .executeTakeFirst();
-  if (!endpoint) return { disabledEndpointId: null };
-  const nowIso = input.now.toISOString();
+  if (!endpoint) return { disabled: false };
   if (input.ok) {
-    if (endpoint.failing_since) await setEndpoint(trx, endpoint.id, { failing_since: null });
-    return { disabledEndpointId: null };
+    if (endpoint.failing_since) await setFailingSince(trx, endpoint.id, null);
+    return { disabled: false };
   }
   if (endpoint.status !== 'enabled') {
-    // Disabled while this attempt was in flight: the delivery is dropped like the other waiting ones.
-    if (input.pending) await dropDelivery(trx, delivery.id);
-    return { disabledEndpointId: null };
+    // Disabled while this attempt was in flight: dropped like the other waiting ones (its job, if requeued,
+    // finds the delivery finished and ends without sending).
+    if (input.pending) await dropDelivery(trx, delivery.id, 'not sent: endpoint disabled');
+    return { disabled: false };
   }
   // A manual retry's failure is the user's probe, not part of the schedule: it never disables.
-  if (!input.scheduled) return { disabledEndpointId: null };
+  if (!input.scheduled) return { disabled: false };
   const since = endpoint.failing_since ? new Date(endpoint.failing_since) : input.now;
-  if (!endpoint.failing_since) await setEndpoint(trx, endpoint.id, { failing_since: nowIso });
-  if (!shouldDisable(since, input.now)) return { disabledEndpointId: null };
-  await disableEndpoint(trx, endpoint.id, 'failing', input.now);
-  return { disabledEndpointId: endpoint.id };
+  if (!endpoint.failing_since) await setFailingSince(trx, endpoint.id, input.now.toISOString());
+  if (!shouldDisable(since, input.now)) return { disabled: false };
+  await disableEndpoint(trx, { now: () => input.now }, endpoint.id, 'failing');
+  return { disabled: true };
 }
 
-async function dropDelivery(trx: Db, id: string): Promise<void> {
+/** A waiting delivery that will not be sent (its endpoint was disabled): failed, no next attempt. */
+export async function dropDelivery(trx: Db, id: string, reason: string): Promise<void> {
   await trx
     .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null, last_error: 'not sent: endpoint disabled' })
+    .set({ status: 'failed', next_attempt_at: null, single_attempt: 0, last_error: reason })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+async function setFailingSince(trx: Db, id: string, failingSince: string | null): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: failingSince })
     .where('id', '=', id)
     .execute();
 }
 
-async function setEndpoint(trx: Db, id: string, changes: { failing_since: string | null }): Promise<void> {
-  await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
-}
-
-/** Disables an endpoint and drops its waiting deliveries: events of the disabled time are never sent. */
+/**
+ * Disables an endpoint and drops its waiting deliveries with their queued jobs: events of the disabled time
+ * are never sent. Test events keep theirs (spec: disabled endpoints still get test events); an attempt in
+ * flight finishes and is dropped when it fails.
+ */
 export async function disableEndpoint(
   trx: Db,
+  clock: Clock,
   endpointId: string,
   reason: 'manual' | 'failing',
-  now: Date,
 ): Promise<void> {
-  const nowIso = now.toISOString();
+  const nowIso = clock.now().toISOString();
   await trx
     .updateTable('webhook_endpoints')
     .set({ status: 'disabled', disabled_reason: reason, failing_since: null, updated_at: nowIso })
     .where('id', '=', endpointId)
     .execute();
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null, last_error: `not sent: endpoint disabled (${reason})` })
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .where('test_event', '=', 0)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowIso)]))
+  const waiting = await trx
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('jobs as j', 'j.id', 'd.job_id')
+    .select(['d.id', 'd.job_id'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', 'pending')
+    .where('d.test_event', '=', 0)
+    .where('j.status', '=', 'queued')
     .execute();
+  for (const delivery of waiting) {
+    if (delivery.job_id) await cancelJob(trx, clock, delivery.job_id);
+    await dropDelivery(trx, delivery.id, `not sent: endpoint disabled (${reason})`);
+  }
 }

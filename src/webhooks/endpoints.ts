@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
 import type { EventType } from './events.js';
@@ -78,6 +79,33 @@ export async function insertEndpoint(
   };
   await db.insertInto('webhook_endpoints').values(row).execute();
   return { row, secret };
+}
+
+/**
+ * Creates an endpoint unless the team already has 10 (both modes count). Insert first, then count in the
+ * same transaction: the insert holds the write lock, so concurrent creates cannot pass the limit.
+ */
+export async function insertEndpointWithinLimit(
+  db: Db,
+  clock: Clock,
+  box: SecretBox,
+  input: { teamId: string; mode: KeyMode; url: string; events: EventType[]; description: string | null },
+): Promise<{ row: EndpointRow; secret: string }> {
+  return db.transaction().execute(async (trx) => {
+    const made = await insertEndpoint(trx, clock, box, input);
+    if ((await countEndpoints(trx, input.teamId)) > MAX_ENDPOINTS_PER_TEAM) {
+      throw new AppError(
+        'invalid_request',
+        `A workspace can have at most ${MAX_ENDPOINTS_PER_TEAM} webhook endpoints.`,
+      );
+    }
+    return made;
+  });
+}
+
+export async function findEndpointById(db: Db, id: string): Promise<EndpointRow | null> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ?? null;
 }
 
 export async function updateEndpointRow(

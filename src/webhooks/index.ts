@@ -1,7 +1,11 @@
 export { type AttemptResult, createHttpDeliverer, type HttpDeliverer } from './deliver-http.js';
+export {
+  createWebhookJobs,
+  WEBHOOK_DELIVERY_JOB,
+  type WebhookJobs,
+  type WebhookJobsDeps,
+} from './delivery-job.js';
 export { sweepDeliveryLog } from './delivery-log.js';
-export { createDisableNotifier } from './disable-notice.js';
-export { type Dispatcher, startDispatcher } from './dispatcher.js';
 export {
   buildEnvelope,
   type EventDocument,
@@ -13,5 +17,6 @@ export { queueManualRetry, queueTestEvent, type RecordedEvent, recordEvent } fro
 export { recordPdfEvent } from './pdf-events.js';
 export { registerWebhookRoutes, type WebhookRouteDeps } from './routes.js';
 export { createSecretBox, type SecretBox } from './secret-box.js';
+export { createWebhookService, type WebhookService } from './service.js';
 export { generateWebhookSecret, signatureHeader, verifySignature } from './signing.js';
 export { checkUrlShape, checkWebhookUrl, type Resolver, type UrlRefusal } from './url-policy.js';

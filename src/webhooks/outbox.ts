@@ -1,13 +1,14 @@
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
+import { enqueueDeliveryJob } from './delivery-job.js';
 import type { EndpointRow } from './endpoints.js';
 import { buildEnvelope, type EventEnvelope, type EventType, sampleDocumentData } from './events.js';
 
 /**
  * The outbox (spec: Events). Call `recordEvent` inside the transaction that makes the state change the
- * event announces: the event and one pending delivery per receiving endpoint commit or vanish with it, so
- * no event is lost or invented by a crash. Endpoints are chosen now: a disabled endpoint never gets the
+ * event announces: the event, one pending delivery per receiving endpoint and each delivery's job on the
+ * shared queue commit or vanish with it, so no event is lost or invented by a crash. Endpoints are chosen now: a disabled endpoint never gets the
  * event later (spec: Webhook endpoint status).
  */
 export interface RecordedEvent {
@@ -40,7 +41,7 @@ export async function recordEvent(
   if (receiving.length === 0) return { envelope, deliveries: 0 };
   await insertEvent(trx, input.teamId, envelope);
   for (const endpoint of receiving) {
-    await insertDelivery(trx, endpoint, envelope, { now, testEvent: false });
+    await insertDelivery(trx, clock, endpoint, envelope, { now, testEvent: false });
   }
   return { envelope, deliveries: receiving.length };
 }
@@ -58,22 +59,28 @@ export async function queueTestEvent(db: Db, clock: Clock, endpoint: EndpointRow
   });
   return db.transaction().execute(async (trx) => {
     await insertEvent(trx, endpoint.team_id, envelope);
-    return insertDelivery(trx, endpoint, envelope, { now, testEvent: true });
+    return insertDelivery(trx, clock, endpoint, envelope, { now, testEvent: true });
   });
 }
 
 /**
  * Manual retry: one more attempt of a finished delivery, same id, no new schedule (spec: Webhook delivery
- * status). False when the delivery is pending or absent.
+ * status). False when the delivery is pending or absent. The guarded update makes two racing retries queue
+ * one attempt.
  */
 export async function queueManualRetry(db: Db, clock: Clock, deliveryId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', single_attempt: 1, next_attempt_at: clock.now().toISOString() })
-    .where('id', '=', deliveryId)
-    .where('status', 'in', ['succeeded', 'failed'])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return db.transaction().execute(async (trx) => {
+    const reopened = await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', single_attempt: 1, next_attempt_at: clock.now().toISOString() })
+      .where('id', '=', deliveryId)
+      .where('status', 'in', ['succeeded', 'failed'])
+      .returning(['id', 'endpoint_id'])
+      .executeTakeFirst();
+    if (!reopened) return false;
+    await enqueueDeliveryJob(trx, clock, reopened, { singleAttempt: true });
+    return true;
+  });
 }
 
 async function insertEvent(trx: Db, teamId: string, envelope: EventEnvelope): Promise<void> {
@@ -91,6 +98,7 @@ async function insertEvent(trx: Db, teamId: string, envelope: EventEnvelope): Pr
 
 async function insertDelivery(
   trx: Db,
+  clock: Clock,
   endpoint: EndpointRow,
   envelope: EventEnvelope,
   options: { now: Date; testEvent: boolean },
@@ -114,9 +122,14 @@ async function insertDelivery(
       created_at: options.now.toISOString(),
       last_attempt_at: null,
       next_attempt_at: options.now.toISOString(),
-      lease_owner: null,
-      lease_until: null,
+      job_id: null,
     })
     .execute();
+  await enqueueDeliveryJob(
+    trx,
+    clock,
+    { id, endpoint_id: endpoint.id },
+    { singleAttempt: options.testEvent },
+  );
   return id;
 }

@@ -1,23 +1,29 @@
-import type { AuthContext } from '../http/auth-context.js';
 import type { RateCounter } from '../http/rate-limiter.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
-import { type EndpointRow, findEndpoint } from './endpoints.js';
+import { type EndpointRow, findEndpoint, type KeyMode } from './endpoints.js';
 import { checkWebhookUrl, type Resolver } from './url-policy.js';
 
-/** Checks the webhook routes share (spec: Webhook endpoints; Errors; Limits). */
+/** Checks the webhook operations share (spec: Webhook endpoints; Errors; Limits). */
 
-export function requireWebhooksPlan(auth: AuthContext): void {
-  if (!auth.plan.webhooks) {
-    throw new AppError('feature_not_available', `The ${auth.plan.name} plan does not include webhooks.`);
+/** Who calls: the team, its key's mode and its plan (the authenticated request's context fits). */
+export interface WebhookCaller {
+  team: { id: string };
+  mode: KeyMode;
+  plan: { name: string; webhooks: boolean };
+}
+
+export function requireWebhooksPlan(caller: WebhookCaller): void {
+  if (!caller.plan.webhooks) {
+    throw new AppError('feature_not_available', `The ${caller.plan.name} plan does not include webhooks.`);
   }
 }
 
 /** The caller's endpoint in its key's mode; another mode's endpoint does not exist for it. */
-export async function endpointOf(db: Db, auth: AuthContext, id: string): Promise<EndpointRow> {
-  const row = await findEndpoint(db, auth.team.id, auth.mode, id);
-  if (!row) throw new AppError('webhook_not_found', `No webhook endpoint ${id} for this ${auth.mode} key.`);
+export async function endpointOf(db: Db, caller: WebhookCaller, id: string): Promise<EndpointRow> {
+  const row = await findEndpoint(db, caller.team.id, caller.mode, id);
+  if (!row) throw new AppError('webhook_not_found', `No webhook endpoint ${id} for this ${caller.mode} key.`);
   return row;
 }
 

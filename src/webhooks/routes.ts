@@ -1,24 +1,12 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../http/auth-context.js';
-import { COMMON_ERRORS, ErrorResponse, IdParams, Nullable } from '../http/schemas.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
-import { AppError } from '../shared/errors.js';
-import { registerDeliveryRoutes, type WebhookRouteDeps } from './delivery-routes.js';
-import { disableEndpoint } from './delivery-store.js';
-import {
-  countEndpoints,
-  deleteEndpoint,
-  type EndpointRow,
-  insertEndpoint,
-  listEndpoints,
-  MAX_ENDPOINTS_PER_TEAM,
-  rotateSecret,
-  updateEndpointRow,
-} from './endpoints.js';
-import { EndpointSchema, EventTypeSchema, presentEndpoint } from './present.js';
-import { acceptedUrl, endpointOf, requireWebhooksPlan } from './route-guards.js';
+import { DeliverySchema, EndpointSchema, EventTypeSchema } from './present.js';
+import { createWebhookService, type WebhookServiceDeps } from './service.js';
 
-export type { WebhookRouteDeps } from './delivery-routes.js';
+export type WebhookRouteDeps = WebhookServiceDeps;
 
 // No maxLength on url: an over-long URL is reported with details.reason `too_long` (spec: Errors).
 const Url = Type.String({ minLength: 1 });
@@ -44,33 +32,46 @@ const UpdateBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
+const RetryParams = Type.Object({ id: Uuid, deliveryId: Uuid }, { additionalProperties: false });
+const LogQuery = Type.Object(
+  { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
+const Started = Type.Object({ delivery_id: Type.String() });
 const ERRORS = { ...COMMON_ERRORS, 402: ErrorResponse, 404: ErrorResponse };
 const TAGS = ['Webhooks'];
 
-/** Webhook endpoint management (spec: Webhook endpoints). Register inside the authenticated /v1 scope. */
+/**
+ * Spec (Webhook endpoints): all responses have `cache-control: no-store` — errors too, and the delivery log,
+ * whose entries carry signed document URLs. A route-level onSend covers every reply of these routes.
+ */
+async function noStore(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  reply.header('cache-control', 'no-store');
+  return payload;
+}
+
+/** Webhook endpoints, test events, delivery log and retries. Register inside the authenticated /v1 scope. */
 export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
-  const { db, clock, box } = deps;
-  const urlOptions = { allowPrivate: deps.allowPrivate, resolve: deps.resolve };
+  const service = createWebhookService(deps);
+  const common = { onSend: noStore };
 
   app.get(
     '/webhooks',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'List endpoints, newest first',
         response: { 200: Type.Object({ data: Type.Array(EndpointSchema) }), ...ERRORS },
       },
     },
-    async (request, reply) => {
-      const auth = authOf(request);
-      reply.header('cache-control', 'no-store');
-      return { data: (await listEndpoints(db, auth.team.id, auth.mode)).map((row) => presentEndpoint(row)) };
-    },
+    async (request) => ({ data: await service.list(authOf(request)) }),
   );
 
   app.post(
     '/webhooks',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'Create an endpoint (the secret is shown only now)',
@@ -78,40 +79,13 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 201: EndpointSchema, ...ERRORS },
       },
     },
-    async (request, reply) => {
-      const auth = authOf(request);
-      requireWebhooksPlan(auth);
-      if (request.body.mode !== undefined && request.body.mode !== auth.mode) {
-        throw new AppError('invalid_request', `"mode" must match the key's mode (${auth.mode}).`, {
-          field: 'mode',
-        });
-      }
-      const url = await acceptedUrl(request.body.url, urlOptions);
-      const created = await db.transaction().execute(async (trx) => {
-        // Insert first, then count inside the same transaction: concurrent creates cannot pass 10.
-        const made = await insertEndpoint(trx, clock, box, {
-          teamId: auth.team.id,
-          mode: auth.mode,
-          url,
-          events: request.body.events,
-          description: request.body.description ?? null,
-        });
-        if ((await countEndpoints(trx, auth.team.id)) > MAX_ENDPOINTS_PER_TEAM) {
-          throw new AppError(
-            'invalid_request',
-            `A workspace can have at most ${MAX_ENDPOINTS_PER_TEAM} webhook endpoints.`,
-          );
-        }
-        return made;
-      });
-      reply.code(201).header('cache-control', 'no-store');
-      return presentEndpoint(created.row, created.secret);
-    },
+    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
   );
 
   app.get(
     '/webhooks/:id',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'One endpoint',
@@ -119,16 +93,13 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request, reply) => {
-      const row = await endpointOf(db, authOf(request), request.params.id);
-      reply.header('cache-control', 'no-store');
-      return presentEndpoint(row);
-    },
+    async (request) => service.get(authOf(request), request.params.id),
   );
 
   app.put(
     '/webhooks/:id',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'Change url, events, description or enabled',
@@ -137,23 +108,13 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request, reply) => {
-      const auth = authOf(request);
-      const row = await endpointOf(db, auth, request.params.id);
-      const body = request.body;
-      // Enabling or changing url/events needs webhooks on the plan; disabling never does.
-      if (body.enabled === true || body.url !== undefined || body.events !== undefined)
-        requireWebhooksPlan(auth);
-      const url = body.url === undefined ? undefined : await acceptedUrl(body.url, urlOptions);
-      const updated = await applyUpdate(deps, row, { ...body, url });
-      reply.header('cache-control', 'no-store');
-      return presentEndpoint(updated);
-    },
+    async (request) => service.update(authOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/webhooks/:id',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'Delete an endpoint and its delivery log',
@@ -162,8 +123,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const row = await endpointOf(db, authOf(request), request.params.id);
-      await deleteEndpoint(db, row.id);
+      await service.remove(authOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -171,6 +131,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.post(
     '/webhooks/:id/rotate-secret',
     {
+      ...common,
       schema: {
         tags: TAGS,
         summary: 'New signing secret; the old one signs too for 24 hours',
@@ -178,38 +139,56 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request, reply) => {
-      const row = await endpointOf(db, authOf(request), request.params.id);
-      const rotated = await rotateSecret(db, clock, box, row);
-      reply.header('cache-control', 'no-store');
-      return presentEndpoint(rotated.row, rotated.secret);
-    },
+    async (request) => service.rotateSecret(authOf(request), request.params.id),
   );
 
-  registerDeliveryRoutes(app, deps);
-}
+  app.post(
+    '/webhooks/:id/test',
+    {
+      ...common,
+      schema: {
+        tags: TAGS,
+        summary: 'Send a test event once (never retried)',
+        params: IdParams,
+        response: { 202: Started, ...ERRORS },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await service.sendTest(authOf(request), request.params.id)),
+  );
 
-async function applyUpdate(
-  deps: WebhookRouteDeps,
-  row: EndpointRow,
-  body: { url?: string; events?: string[]; description?: string | null; enabled?: boolean },
-): Promise<EndpointRow> {
-  const now = deps.clock.now();
-  const changes: Partial<EndpointRow> = { updated_at: now.toISOString() };
-  if (body.url !== undefined) changes.url = body.url;
-  if (body.events !== undefined) changes.events_json = JSON.stringify(body.events);
-  if (body.description !== undefined) changes.description = body.description;
-  if (body.enabled === true && row.status === 'disabled') {
-    Object.assign(changes, { status: 'enabled', disabled_reason: null, failing_since: null });
-  }
-  await deps.db.transaction().execute(async (trx) => {
-    await updateEndpointRow(trx, row.id, changes);
-    if (body.enabled === false && row.status === 'enabled') await disableEndpoint(trx, row.id, 'manual', now);
-  });
-  const fresh = await deps.db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', row.id)
-    .executeTakeFirstOrThrow();
-  return fresh;
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      ...common,
+      schema: {
+        tags: TAGS,
+        summary: 'Delivery log, newest first (30 days)',
+        params: IdParams,
+        querystring: LogQuery,
+        response: {
+          200: Type.Object({ data: Type.Array(DeliverySchema), next_before: Nullable(Type.String()) }),
+          ...ERRORS,
+        },
+      },
+    },
+    async (request) => service.deliveries(authOf(request), request.params.id, request.query),
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:deliveryId/retry',
+    {
+      ...common,
+      schema: {
+        tags: TAGS,
+        summary: 'One more attempt of a finished delivery',
+        params: RetryParams,
+        response: { 202: Started, ...ERRORS },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await service.retryDelivery(authOf(request), request.params.id, request.params.deliveryId)),
+  );
 }

@@ -1,6 +1,8 @@
+import { backoffTable } from '../jobs/registry.js';
+
 /**
  * When deliveries are retried and when an endpoint counts as failing (spec: Events, Delivery 4–5;
- * Webhook endpoint status).
+ * Webhook endpoint status). The job worker applies the schedule: it is the `webhook_delivery` kind's backoff.
  */
 
 const MINUTE = 60_000;
@@ -19,17 +21,11 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
+/** The wait after failed attempt number `attempt` (1-based). */
+export const deliveryBackoff = backoffTable(RETRY_DELAYS_MS);
+
 /** An endpoint whose every attempt failed for this long is disabled with reason `failing`. */
 export const FAILING_DISABLE_AFTER_MS = 24 * HOUR;
-
-/**
- * The time of the next attempt after `attemptsMade` failed attempts, or null when the schedule is
- * exhausted (the delivery becomes `failed`).
- */
-export function nextAttemptAt(attemptsMade: number, failedAt: Date): Date | null {
-  const delay = RETRY_DELAYS_MS[attemptsMade - 1];
-  return delay === undefined ? null : new Date(failedAt.getTime() + delay);
-}
 
 /**
  * Whether a failed scheduled attempt disables the endpoint: its failures started (`failingSince`, the first

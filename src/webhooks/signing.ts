@@ -30,7 +30,7 @@ export function computeSignature(secret: string, timestamp: number, rawBody: str
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 
-/** The `Service-Signature` header value for the given secrets (newest first). */
+/** The `Quire-Signature` header value (spec: `Service-Signature`) for the given secrets (newest first). */
 export function signatureHeader(secrets: string[], timestamp: number, rawBody: string): string {
   const parts = [`t=${timestamp}`];
   for (const secret of secrets) parts.push(`v1=${computeSignature(secret, timestamp, rawBody)}`);

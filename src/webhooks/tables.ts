@@ -44,14 +44,13 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   duration_ms: number | null;
   test_event: number;
-  /** 1 for test events and manual retries: exactly one attempt, no schedule, never disables. */
+  /** 1 while a test event or manual retry waits for its one attempt: no schedule, never disables. */
   single_attempt: number;
   created_at: string;
   last_attempt_at: string | null;
   next_attempt_at: string | null;
-  /** Set while an attempt is in flight; an expired lease (crashed process) makes it due again. */
-  lease_owner: string | null;
-  lease_until: string | null;
+  /** The `webhook_delivery` job that makes the waiting or next attempts (null only for old finished rows). */
+  job_id: string | null;
 }
 
 export interface WebhooksTables {

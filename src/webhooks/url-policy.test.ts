@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkWebhookUrl, type Resolver } from './url-policy.js';
+import { checkUrlAtDelivery, checkWebhookUrl, type Resolver } from './url-policy.js';
 
 // Fake DNS: names used below map to fixed addresses, anything else does not resolve.
 const zone: Record<string, string[]> = {
@@ -9,6 +9,7 @@ const zone: Record<string, string[]> = {
   'internal.example.com': ['192.168.1.20'],
   'v6-private.example.com': ['fd12:3456::1'],
   'metadata.example.com': ['169.254.169.254'],
+  localhost: ['127.0.0.1'],
 };
 const resolve: Resolver = async (host) => {
   const found = zone[host];
@@ -88,5 +89,37 @@ describe('checkWebhookUrl', () => {
     assert.equal(dns.ok ? null : dns.reason, 'dns');
     const scheme = await checkWebhookUrl('ftp://127.0.0.1/', { allowPrivate: true, resolve });
     assert.equal(scheme.ok ? null : scheme.reason, 'scheme');
+  });
+
+  // Spec: QUIRE_ALLOW_PRIVATE_WEBHOOKS relaxes the scheme and port rules for loopback/private targets only.
+  const UNDER_ALLOW_PRIVATE: Array<[string, string | null]> = [
+    ['http://93.184.216.34/hook', 'https_required'],
+    ['https://93.184.216.34:8080/hook', 'port'],
+    ['http://hooks.example.com/hook', 'https_required'],
+    ['https://hooks.example.com:8080/hook', 'port'],
+    ['http://dual.example.com/hook', 'https_required'],
+    ['http://localhost:3000/hook', null],
+    ['http://internal.example.com:9000/hook', null],
+    ['http://[fd00::1]:8080/hook', null],
+    ['https://10.1.2.3:8443/hook', null],
+    ['https://93.184.216.34/hook', null],
+  ];
+  for (const [url, reason] of UNDER_ALLOW_PRIVATE) {
+    it(`with allowPrivate, ${url} is ${reason ?? 'accepted'}`, async () => {
+      const verdict = await checkWebhookUrl(url, { allowPrivate: true, resolve });
+      assert.equal(verdict.ok ? null : verdict.reason, reason);
+    });
+  }
+
+  it('with allowPrivate, a delivery to a public http target is refused before connecting', async () => {
+    for (const url of ['http://93.184.216.34/hook', 'http://hooks.example.com/hook']) {
+      const verdict = await checkUrlAtDelivery(url, { allowPrivate: true, resolve });
+      assert.equal(verdict.ok ? null : verdict.reason, 'https_required', url);
+    }
+    const local = await checkUrlAtDelivery('http://internal.example.com:9000/', {
+      allowPrivate: true,
+      resolve,
+    });
+    assert.equal(local.ok, true);
   });
 });

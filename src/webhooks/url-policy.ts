@@ -58,20 +58,49 @@ export const systemResolver: Resolver = async (host) => {
  * (WHATWG URL parsing turns decimal, octal and hex IPv4 forms into dotted quads first).
  */
 export function checkUrlShape(raw: string, allowPrivate: boolean): UrlVerdict {
-  if (raw.length > MAX_URL_LENGTH) return refuse('too_long');
+  return inspectShape(raw, allowPrivate).verdict;
+}
+
+interface ShapeInspection {
+  verdict: UrlVerdict;
+  /**
+   * A rule QUIRE_ALLOW_PRIVATE_WEBHOOKS waived for a host name: the waiver holds only if every address the
+   * name resolves to is private, so the DNS step decides (null: nothing left to decide).
+   */
+  pendingWaiver: 'https_required' | 'port' | null;
+}
+
+/**
+ * allowPrivate (a development setting for receivers on this machine or network) relaxes the https and port
+ * rules for loopback and private targets only: a public target keeps every rule.
+ */
+function inspectShape(raw: string, allowPrivate: boolean): ShapeInspection {
+  const refused = (reason: UrlRefusal): ShapeInspection => ({ verdict: refuse(reason), pendingWaiver: null });
+  if (raw.length > MAX_URL_LENGTH) return refused('too_long');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse('invalid');
+    return refused('invalid');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('scheme');
-  if (!url.hostname) return refuse('invalid');
-  if (url.protocol === 'http:' && !allowPrivate) return refuse('https_required');
-  if (url.username || url.password) return refuse('credentials');
-  if (!allowPrivate && !ALLOWED_PORTS.has(effectivePort(url))) return refuse('port');
-  if (!allowPrivate && isPrivateHost(url.hostname)) return refuse('private_address');
-  return { ok: true, url: url.href };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refused('scheme');
+  if (!url.hostname) return refused('invalid');
+  const host = bareHost(url.hostname);
+  const privateHost = isPrivateHost(host);
+  // A public IP literal is never waived; a name may be, subject to its DNS answer.
+  const mayWaive = allowPrivate && (privateHost || !isIpLiteral(host));
+  let waived: 'https_required' | 'port' | null = null;
+  if (url.protocol === 'http:') {
+    if (!mayWaive) return refused('https_required');
+    waived = 'https_required';
+  }
+  if (url.username || url.password) return refused('credentials');
+  if (!ALLOWED_PORTS.has(effectivePort(url))) {
+    if (!mayWaive) return refused('port');
+    waived ??= 'port';
+  }
+  if (!allowPrivate && privateHost) return refused('private_address');
+  return { verdict: { ok: true, url: url.href }, pendingWaiver: privateHost ? null : waived };
 }
 
 function effectivePort(url: URL): number {
@@ -79,11 +108,14 @@ function effectivePort(url: URL): number {
   return url.protocol === 'https:' ? 443 : 80;
 }
 
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname
+function bareHost(hostname: string): string {
+  return hostname
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
+}
+
+function isPrivateHost(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   return isIpLiteral(host) && !classifyAddress(host).ok;
 }
@@ -93,10 +125,10 @@ export async function checkWebhookUrl(
   raw: string,
   options: { allowPrivate: boolean; resolve?: Resolver },
 ): Promise<UrlVerdict> {
-  const shape = checkUrlShape(raw, options.allowPrivate);
-  if (!shape.ok) return shape;
-  const host = new URL(shape.url).hostname.replace(/^\[|\]$/g, '');
-  if (isIpLiteral(host)) return shape;
+  const shape = inspectShape(raw, options.allowPrivate);
+  if (!shape.verdict.ok) return shape.verdict;
+  const host = bareHost(new URL(shape.verdict.url).hostname);
+  if (isIpLiteral(host)) return shape.verdict;
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolver)(host);
@@ -104,8 +136,24 @@ export async function checkWebhookUrl(
     return refuse('dns');
   }
   if (addresses.length === 0) return refuse('dns');
+  const anyPublic = addresses.some((a) => classifyAddress(a).ok);
+  const anyRefused = addresses.some((a) => !classifyAddress(a).ok);
   // A name with any refused address is refused: the connection could land on that one.
-  if (!options.allowPrivate && addresses.some((a) => !classifyAddress(a).ok))
-    return refuse('private_address');
-  return shape;
+  if (!options.allowPrivate && anyRefused) return refuse('private_address');
+  // The waiver was for a private target; any public address makes the name a public target.
+  if (shape.pendingWaiver && anyPublic) return refuse(shape.pendingWaiver);
+  return shape.verdict;
+}
+
+/**
+ * The check at every delivery (spec: Delivery 8). The guarded agent checks the address actually connected
+ * to; DNS is asked here only when a waiver depends on it.
+ */
+export async function checkUrlAtDelivery(
+  raw: string,
+  options: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<UrlVerdict> {
+  const shape = inspectShape(raw, options.allowPrivate);
+  if (!shape.verdict.ok || !shape.pendingWaiver) return shape.verdict;
+  return checkWebhookUrl(raw, options);
 }

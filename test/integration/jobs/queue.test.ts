@@ -15,7 +15,7 @@ describe('durable job queue (real SQLite)', () => {
   let dataDir: string;
   let db: Db;
   const clock = new ManualClock();
-  const claim = (owner: string, leaseMs = 10_000) => claimJob(db, clock, { owner, leaseMs, types: ['t'] });
+  const claim = (owner: string, leaseMs = 10_000) => claimJob(db, clock, { owner, leaseMs, kinds: ['t'] });
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-queue-'));
@@ -27,7 +27,7 @@ describe('durable job queue (real SQLite)', () => {
   });
 
   it('gives a job to one worker at a time and back to another once its lease expired', async () => {
-    const id = await enqueueJob(db, clock, { type: 't', teamId: null, test: false, payload: { a: 1 } });
+    const { id } = await enqueueJob(db, clock, { kind: 't', teamId: null, test: false, payload: { a: 1 } });
     const [a, b] = await Promise.all([claim('A'), claim('B')]);
     assert.equal([a, b].filter(Boolean).length, 1, 'exactly one claim wins');
     const held = a ?? b;
@@ -62,7 +62,7 @@ describe('durable job queue (real SQLite)', () => {
   });
 
   it('honours run_at for backoff; a deferral gives the attempt back', async () => {
-    await enqueueJob(db, clock, { type: 't', teamId: null, test: false, payload: {} });
+    await enqueueJob(db, clock, { kind: 't', teamId: null, test: false, payload: {} });
     const job = await claim('A');
     assert.ok(job);
     assert.equal(
@@ -92,7 +92,7 @@ describe('durable job queue (real SQLite)', () => {
     const team = await createTeam(db, clock, { name: 'Limits', plan: 'free' });
     const queue = (test: boolean) =>
       db.transaction().execute(async (trx) => {
-        await enqueueJob(trx, clock, { type: 'other', teamId: team.id, test, payload: {} });
+        await enqueueJob(trx, clock, { kind: 'other', teamId: team.id, test, payload: {} });
         await assertWithinJobLimits(trx, clock, { plan, teamId: team.id, test });
       });
     await queue(false);

@@ -7,8 +7,14 @@ import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam, type Team } from '../../../src/accounts/teams.js';
 import type { DocumentRow } from '../../../src/documents/repository.js';
 import { enqueueRender, RENDER_JOB } from '../../../src/jobs/enqueue-render.js';
-import { createRenderJobHandler, type RenderAttempt } from '../../../src/jobs/render-job.js';
-import { JobRegistry, startWorkers, type Workers } from '../../../src/jobs/worker.js';
+import { JobRegistry } from '../../../src/jobs/registry.js';
+import {
+  createRenderJobHandler,
+  type RenderAttempt,
+  type RenderJobDeps,
+  renderJobOptions,
+} from '../../../src/jobs/render-job.js';
+import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { newId } from '../../../src/shared/ids.js';
 import { MemoryTeamSlots } from '../../../src/shared/team-slots.js';
@@ -41,35 +47,39 @@ describe('background render job', () => {
       });
     }
     const registry = new JobRegistry();
-    registry.register(
-      RENDER_JOB,
-      createRenderJobHandler({
-        clock,
-        plans,
-        slots,
-        renderer: {
-          render: async ({ document }) => {
-            calls.push(document.id);
-            return (
-              script.get(document.id)?.shift() ?? {
-                ok: false,
-                code: 'render_failed',
-                message: 'unscripted',
-                rendered: true,
-              }
-            );
-          },
+    const deps: RenderJobDeps = {
+      clock,
+      plans,
+      slots,
+      renderer: {
+        render: async ({ document }) => {
+          calls.push(document.id);
+          return (
+            script.get(document.id)?.shift() ?? {
+              ok: false,
+              code: 'render_failed',
+              message: 'unscripted',
+              rendered: true,
+            }
+          );
         },
-        present: (row: DocumentRow) => ({
-          id: row.id,
-          status: row.status,
-          pages: row.pages,
-          error_code: row.error_code,
-          test: row.test === 1,
-        }),
+      },
+      present: (row: DocumentRow) => ({
+        id: row.id,
+        status: row.status,
+        pages: row.pages,
+        error_code: row.error_code,
+        test: row.test === 1,
       }),
-    );
-    workers = startWorkers({ db, clock, registry, concurrency: 1, pollMs: 60_000 });
+    };
+    registry.register(RENDER_JOB, createRenderJobHandler(deps), renderJobOptions(deps));
+    workers = startWorkers({
+      db,
+      clock,
+      registry,
+      pools: [{ name: 'render', kinds: [RENDER_JOB], concurrency: 1 }],
+      pollMs: 60_000,
+    });
   });
   after(async () => {
     await workers.stop();
@@ -96,25 +106,10 @@ describe('background render job', () => {
     return id;
   }
 
-  /** Wakes the worker and waits (real time, briefly) until no job is due or running at the clock's now. */
+  /** Wakes the worker and waits until it runs nothing and finds no render due at the clock's now. */
   async function run(): Promise<void> {
     workers.wake();
-    const now = clock.now().toISOString();
-    for (let i = 0; i < 500; i += 1) {
-      const busy = await db
-        .selectFrom('jobs')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'running'),
-            eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-          ]),
-        )
-        .execute();
-      if (busy.length === 0) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error('jobs still due or running');
+    await workers.idle();
   }
 
   const doc = (id: string) => db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();

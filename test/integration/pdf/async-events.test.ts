@@ -54,7 +54,7 @@ describe('async POST /pdf and pdf.* webhook events', () => {
       async () => receiver.received.find((r) => r.path === '/live') ?? null,
     );
     const secret = endpoint.json.secret as string;
-    const verdict = verifySignature(String(delivery.headers['service-signature']), secret, delivery.rawBody, {
+    const verdict = verifySignature(String(delivery.headers['quire-signature']), secret, delivery.rawBody, {
       nowSeconds: Math.floor(Date.now() / 1000),
     });
     assert.equal(verdict.ok, true);
@@ -64,7 +64,7 @@ describe('async POST /pdf and pdf.* webhook events', () => {
     assert.equal(event.data.id, queued.json.id);
     assert.deepEqual(event.data.metadata, { ref: 'A1' });
     assert.equal(event.data.batch_id, null);
-    assert.equal(delivery.headers['service-event-id'], event.id);
+    assert.equal(delivery.headers['quire-event-id'], event.id);
     const usage = await api(server.base, 'GET', '/v1/account/usage', { key: t.live });
     assert.equal(usage.json.docs_used, 1, 'counted once');
   });

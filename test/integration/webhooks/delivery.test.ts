@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sweepDeliveryLog } from '../../../src/webhooks/delivery-log.js';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { api } from '../../helpers/server.js';
 import { type Harness, startHarness } from './harness.js';
@@ -44,7 +45,7 @@ describe('webhook delivery', () => {
   const deliveries = async () =>
     (await api(h.base, 'GET', `/v1/webhooks/${endpoint.id}/deliveries`, { key: team.live })).json.data;
   const verify = (r: Received, secret: string) =>
-    verifySignature(String(r.headers['service-signature']), secret, r.rawBody, { nowSeconds: nowSeconds() });
+    verifySignature(String(r.headers['quire-signature']), secret, r.rawBody, { nowSeconds: nowSeconds() });
 
   it('signs every delivery over the raw body and logs the event exactly as sent', async () => {
     const eventId = await h.emit(team.id);
@@ -54,9 +55,10 @@ describe('webhook delivery', () => {
     const [r] = mine();
     assert.ok(r);
     assert.equal(verify(r, endpoint.secret).ok, true);
-    assert.equal(r.headers['service-event-id'], eventId);
-    assert.equal(r.headers['service-event-type'], 'pdf.created');
-    assert.equal(r.headers['user-agent'], 'Service-Webhooks/1.0');
+    assert.equal(r.headers['quire-event-id'], eventId);
+    assert.equal(r.headers['quire-event-type'], 'pdf.created');
+    assert.equal(r.headers['user-agent'], 'Quire-Webhooks/1.0');
+    assert.equal(r.headers['service-signature'], undefined, 'the brand, not the spec placeholder');
     assert.equal(r.headers['content-type'], 'application/json');
     const body = JSON.parse(r.rawBody);
     assert.equal(body.id, eventId);
@@ -82,7 +84,7 @@ describe('webhook delivery', () => {
     await h.settle();
     const first = mine()[0];
     assert.ok(first);
-    assert.equal(String(first.headers['service-signature']).match(/v1=/g)?.length, 2);
+    assert.equal(String(first.headers['quire-signature']).match(/v1=/g)?.length, 2);
     assert.equal(verify(first, endpoint.secret).ok, true);
     assert.equal(verify(first, rotated.json.secret).ok, true);
     h.clock.advance(24 * HOUR + MINUTE);
@@ -90,7 +92,7 @@ describe('webhook delivery', () => {
     await h.settle();
     const later = mine()[1];
     assert.ok(later);
-    assert.equal(String(later.headers['service-signature']).match(/v1=/g)?.length, 1);
+    assert.equal(String(later.headers['quire-signature']).match(/v1=/g)?.length, 1);
     assert.equal(verify(later, endpoint.secret).ok, false);
     assert.equal(verify(later, rotated.json.secret).ok, true);
   });
@@ -124,7 +126,7 @@ describe('webhook delivery', () => {
     assert.equal(done.response_status, 500);
     assert.equal(done.response_body, 'down');
     assert.equal(
-      new Set(mine().map((r) => r.headers['service-event-id'])).size,
+      new Set(mine().map((r) => r.headers['quire-event-id'])).size,
       1,
       'same event id on re-sends',
     );
@@ -142,10 +144,10 @@ describe('webhook delivery', () => {
         }),
     );
     for (let i = 0; i < 5; i += 1) await h.emit(team.id);
-    h.background.wakeDeliveries();
+    h.background.wake();
     while (mine().length < 2) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 200));
-    h.background.wakeDeliveries();
+    h.background.wake();
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(mine().length, 2, 'the third waits for a free place');
     while (mine().length < 5 || release.length > 0) {
@@ -200,7 +202,8 @@ describe('webhook delivery', () => {
     rx.behave(answer(500));
     const sent = await api(h.base, 'POST', `/v1/webhooks/${endpoint.id}/test`, { key: team.live });
     assert.equal(sent.status, 202);
-    assert.equal(sent.json.test_event, true);
+    assert.deepEqual(Object.keys(sent.json), ['delivery_id'], 'spec: 202 { delivery_id }');
+    assert.equal(sent.headers.get('cache-control'), 'no-store');
     await h.settle();
     const [first] = mine();
     assert.ok(first);
@@ -214,6 +217,8 @@ describe('webhook delivery', () => {
     assert.ok(r);
     assert.equal(JSON.parse(r.rawBody).test_event, true);
     const [logged] = await deliveries();
+    assert.equal(logged.id, sent.json.delivery_id, 'the answer names the delivery it started');
+    assert.equal(logged.test_event, true);
     assert.equal(logged.status, 'failed');
     assert.equal(logged.attempts, 1);
     const state = await api(h.base, 'GET', `/v1/webhooks/${endpoint.id}`, { key: team.live });
@@ -239,14 +244,15 @@ describe('webhook delivery', () => {
     const retried = await api(
       h.base,
       'POST',
-      `/v1/webhooks/${endpoint.id}/deliveries/${test.json.id}/retry`,
+      `/v1/webhooks/${endpoint.id}/deliveries/${test.json.delivery_id}/retry`,
       { key: team.live },
     );
     assert.equal(retried.status, 202);
-    assert.equal(retried.json.id, test.json.id);
+    assert.deepEqual(retried.json, { delivery_id: test.json.delivery_id });
+    assert.equal(retried.headers.get('cache-control'), 'no-store');
     await h.settle();
     const [logged] = await deliveries();
-    assert.equal(logged.id, test.json.id);
+    assert.equal(logged.id, test.json.delivery_id);
     assert.equal(logged.status, 'succeeded');
     assert.equal(logged.attempts, 2);
     assert.equal(logged.response_status, 204);
@@ -267,7 +273,7 @@ describe('webhook delivery', () => {
     const disabled = await api(
       h.base,
       'POST',
-      `/v1/webhooks/${endpoint.id}/deliveries/${test.json.id}/retry`,
+      `/v1/webhooks/${endpoint.id}/deliveries/${test.json.delivery_id}/retry`,
       { key: team.live },
     );
     assert.equal(disabled.status, 400);
@@ -351,6 +357,7 @@ describe('webhook delivery', () => {
       key: team.live,
     });
     assert.equal(page1.json.data.length, 2);
+    assert.equal(page1.headers.get('cache-control'), 'no-store', 'entries carry signed document URLs');
     assert.ok(page1.json.next_before);
     const page2 = await api(
       h.base,
@@ -372,8 +379,8 @@ describe('webhook delivery', () => {
     h.clock.advance(30 * 24 * HOUR + MINUTE);
     await h.emit(team.id);
     await h.settle();
-    const swept = await h.background.sweep();
-    assert.ok(swept.deliveries >= 3);
+    const swept = await sweepDeliveryLog(h.built.services.db, h.clock);
+    assert.ok(swept >= 3);
     const after = await deliveries();
     assert.equal(after.length, 1);
   });

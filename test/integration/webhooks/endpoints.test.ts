@@ -153,6 +153,37 @@ describe('webhook endpoints API', () => {
     assert.equal(del.status, 204);
   });
 
+  it('answers cache-control: no-store on every webhook route, errors included', async () => {
+    const made = await api(h.base, 'POST', '/v1/webhooks', {
+      key: team.live,
+      body: { url: 'https://hooks.example.com/ns', events: ['pdf.created'] },
+    });
+    const id = made.json.id;
+    const missing = '00000000-0000-4000-8000-0000000000ff';
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/v1/webhooks'],
+      ['GET', `/v1/webhooks/${id}`],
+      ['PUT', `/v1/webhooks/${id}`, { description: 'x' }],
+      ['POST', `/v1/webhooks/${id}/rotate-secret`],
+      ['POST', `/v1/webhooks/${id}/test`],
+      ['GET', `/v1/webhooks/${id}/deliveries`],
+      ['POST', `/v1/webhooks/${id}/deliveries/${missing}/retry`],
+      ['GET', `/v1/webhooks/${missing}`],
+      ['PUT', `/v1/webhooks/${id}`, { colour: 'red' }],
+      ['DELETE', `/v1/webhooks/${id}`],
+    ];
+    const seen: string[] = [];
+    for (const [method, url, body] of calls) {
+      const r = await api(h.base, method, url, { key: team.live, ...(body ? { body } : {}) });
+      seen.push(`${method} ${url.replace(id, ':id')} ${r.status} ${r.headers.get('cache-control')}`);
+    }
+    assert.deepEqual(
+      seen.filter((line) => !line.endsWith(' no-store')),
+      [],
+      'every answer carries no-store',
+    );
+  });
+
   // SSRF (spec: Errors, refused webhook URL with details.field and details.reason).
   const REFUSED: Array<[string, string]> = [
     ['http://hooks.example.com/', 'https_required'],

@@ -24,7 +24,7 @@ export interface Harness {
   team(plan?: PlanId): Promise<{ id: string; live: string; test: string }>;
   /** Emits pdf.created for a made-up document of the team, as a render would. */
   emit(teamId: string, options?: { test?: boolean; type?: 'pdf.created' | 'pdf.failed' }): Promise<string>;
-  /** Lets the delivery loop send everything due now and waits for it. */
+  /** Lets the job workers send everything due now and waits for it. */
   settle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,7 +48,8 @@ export async function startHarness(
     },
     close: () => {},
   };
-  // Long poll and no job workers: the tests drive deliveries with settle() so nothing happens between clock moves.
+  // Long poll and no render workers (deliveries run in the light pool every process has): the tests drive
+  // deliveries with settle() so nothing happens between clock moves.
   const built = await buildApp(
     { ...config, workers: 0 },
     {
@@ -56,7 +57,7 @@ export async function startHarness(
       warmRenderer: false,
       startSweeper: false,
       email,
-      deliveryPollMs: 60_000,
+      jobPollMs: 60_000,
       ...(options.resolve ? { resolveHost: options.resolve } : {}),
     },
   );
@@ -102,8 +103,8 @@ export async function startHarness(
       return recorded.envelope.id;
     },
     async settle() {
-      background.wakeDeliveries();
-      await background.dispatcher.idle();
+      background.wake();
+      await background.idle();
     },
     async close() {
       await built.close();

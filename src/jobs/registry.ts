@@ -1,0 +1,84 @@
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import type { ClaimedJob, Commit } from './queue.js';
+
+/**
+ * What a handler reports; the worker turns it into the job's next state. Retrying is decided only by the
+ * worker, from the kind's backoff and the job's attempt limit — handlers say whether a failure is worth
+ * another attempt, never when.
+ */
+export type JobOutcome =
+  /** Done; `commit` runs in the transaction that marks the job succeeded. */
+  | { kind: 'succeeded'; commit?: Commit }
+  /**
+   * This attempt failed. `retryable`: another attempt may help (the worker retries while attempts are left).
+   * `commit` runs in the transaction that requeues or fails the job and learns which (`retryAt` null = final).
+   */
+  | {
+      kind: 'failed';
+      error: string;
+      retryable: boolean;
+      commit?: (trx: Db, next: NextAttempt) => Promise<void>;
+    }
+  /** Nothing to do any more (e.g. the work was withdrawn meanwhile); `commit` as for succeeded. */
+  | { kind: 'canceled'; reason: string; commit?: Commit }
+  /** Not started (e.g. no free render slot): wait `delayMs`; the attempt does not count. */
+  | { kind: 'defer'; delayMs: number };
+
+export interface NextAttempt {
+  /** When the job runs again, or null when this failure is final. */
+  retryAt: Date | null;
+}
+
+export interface JobContext {
+  db: Db;
+  clock: Clock;
+  /** Aborted when the lease is lost or the workers stop. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<JobOutcome>;
+
+export interface JobKindOptions {
+  /** Attempts in all, the first included, unless the job carries its own limit. */
+  maxAttempts: number;
+  /** The wait after failed attempt number `attempt` (1-based) before the next one. */
+  backoff: (attempt: number) => number;
+  /**
+   * Runs in the transaction that fails a job for good without a record of its own: its attempts were used
+   * up by workers that died during them, or its last attempt threw (or failed without a `commit`). Records
+   * the failure where users see it (document status, delivery log).
+   */
+  abandon?: (trx: Db, job: ClaimedJob, error: string) => Promise<void>;
+}
+
+export interface RegisteredKind {
+  handler: JobHandler;
+  options: JobKindOptions;
+}
+
+/** Job kind → handler and retry policy. Capabilities register theirs at composition (app.ts). */
+export class JobRegistry {
+  private readonly kinds = new Map<string, RegisteredKind>();
+
+  register(kind: string, handler: JobHandler, options: JobKindOptions): void {
+    if (this.kinds.has(kind)) throw new Error(`job kind "${kind}" already registered`);
+    if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1)
+      throw new Error(`job kind "${kind}": maxAttempts must be a positive integer`);
+    this.kinds.set(kind, { handler, options });
+  }
+
+  get(kind: string): RegisteredKind | undefined {
+    return this.kinds.get(kind);
+  }
+
+  kindNames(): string[] {
+    return [...this.kinds.keys()];
+  }
+}
+
+/** A backoff from a table of waits: wait `delaysMs[attempt - 1]`, the last entry once the table runs out. */
+export function backoffTable(delaysMs: readonly number[]): (attempt: number) => number {
+  if (delaysMs.length === 0) throw new Error('backoffTable needs at least one delay');
+  return (attempt) => delaysMs[Math.min(Math.max(attempt, 1), delaysMs.length) - 1] as number;
+}
