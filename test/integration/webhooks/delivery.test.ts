@@ -225,6 +225,28 @@ describe('webhook delivery', () => {
     assert.equal(state.json.status, 'enabled');
   });
 
+  it('a disabled endpoint gets test events but no other events', async () => {
+    const off = await api(h.base, 'PUT', `/v1/webhooks/${endpoint.id}`, {
+      key: team.live,
+      body: { enabled: false },
+    });
+    assert.equal(off.json.status, 'disabled');
+    await h.emit(team.id);
+    const sent = await api(h.base, 'POST', `/v1/webhooks/${endpoint.id}/test`, { key: team.live });
+    assert.equal(sent.status, 202);
+    await h.settle();
+    h.clock.advance(HOUR);
+    await h.settle();
+    assert.equal(mine().length, 1);
+    assert.equal(JSON.parse(mine()[0]?.rawBody ?? '{}').test_event, true);
+    const log = await deliveries();
+    assert.deepEqual(
+      log.map((d: { id: string; status: string }) => [d.id === sent.json.delivery_id, d.status]),
+      [[true, 'succeeded']],
+      'the event raised while disabled was not even queued',
+    );
+  });
+
   it('retries a finished delivery once with the same id; refuses pending ones and limits sends to 10 a minute', async () => {
     rx.behave(answer(500));
     await h.emit(team.id);
