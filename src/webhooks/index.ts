@@ -1,10 +1,5 @@
 export { type AttemptResult, createHttpDeliverer, type HttpDeliverer } from './deliver-http.js';
-export {
-  createWebhookJobs,
-  WEBHOOK_DELIVERY_JOB,
-  type WebhookJobs,
-  type WebhookJobsDeps,
-} from './delivery-job.js';
+export { createWebhookJobs, type WebhookJobs } from './delivery-job.js';
 export { sweepDeliveryLog } from './delivery-log.js';
 export {
   buildEnvelope,
@@ -17,6 +12,5 @@ export { queueManualRetry, queueTestEvent, type RecordedEvent, recordEvent } fro
 export { recordPdfEvent } from './pdf-events.js';
 export { registerWebhookRoutes, type WebhookRouteDeps } from './routes.js';
 export { createSecretBox, type SecretBox } from './secret-box.js';
-export { createWebhookService, type WebhookService } from './service.js';
 export { generateWebhookSecret, signatureHeader, verifySignature } from './signing.js';
 export { checkUrlShape, checkWebhookUrl, type Resolver, type UrlRefusal } from './url-policy.js';

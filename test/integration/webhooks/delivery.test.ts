@@ -302,6 +302,26 @@ describe('webhook delivery', () => {
     assert.equal(disabled.json.error.code, 'invalid_request');
   });
 
+  it('QUIRE_ALLOW_PRIVATE_WEBHOOKS waives https and the port rule for private targets only', async () => {
+    const refused: Array<[string, string]> = [
+      ['http://93.184.216.34/hook', 'https_required'],
+      ['https://93.184.216.34:8080/hook', 'port'],
+    ];
+    for (const [url, reason] of refused) {
+      const r = await api(h.base, 'POST', '/v1/webhooks', {
+        key: team.test,
+        body: { url, events: ['pdf.created'] },
+      });
+      assert.equal(r.status, 400, url);
+      assert.deepEqual(r.json.error.details, { field: 'url', reason }, url);
+    }
+    const local = await api(h.base, 'POST', '/v1/webhooks', {
+      key: team.test,
+      body: { url: 'http://10.20.30.40:9000/hook', events: ['pdf.created'] },
+    });
+    assert.equal(local.status, 201);
+  });
+
   it('does not follow redirects', async () => {
     rx.behave((req, res) => {
       if (req.url === '/elsewhere') return void res.end('moved here');
