@@ -13,12 +13,6 @@ import { type PoolSpec, startWorkers, type Workers } from './worker.js';
  * - light kinds (webhook deliveries, later emails) mostly wait on the network: every process always runs
  *   a small pool of them, so a server with `QUIRE_WORKERS=0` keeps delivering webhooks as it always did.
  */
-export interface BackgroundLog {
-  info(obj: Record<string, unknown>, msg: string): void;
-  warn(obj: Record<string, unknown>, msg: string): void;
-  error(obj: Record<string, unknown>, msg: string): void;
-}
-
 export interface ProcessPools {
   heavyKinds: readonly string[];
   /** Heavy jobs at once in this process (config.workers). */
@@ -43,7 +37,7 @@ export interface BackgroundOptions {
   clock: Clock;
   registry: JobRegistry;
   pools: readonly PoolSpec[];
-  log: BackgroundLog;
+  log: { error(obj: Record<string, unknown>, msg: string): void };
   leaseMs?: number;
   pollMs?: number;
 }

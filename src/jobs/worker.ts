@@ -73,7 +73,7 @@ export function startWorkers(options: WorkerOptions): Workers {
     },
     async stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       for (const pool of pools) pool.stopClaiming();
-      const finished = Promise.all(pools.map((pool) => pool.drained()));
+      const finished = Promise.all(pools.map((pool) => pool.idle()));
       if (await settlesWithin(finished, graceMs)) return;
       hard.abort();
       await Promise.all(pools.map((pool) => pool.releaseRunning()));
@@ -134,6 +134,7 @@ class Pool {
     void this.fill();
   }
 
+  /** Resolves once nothing runs and no claim is under way (task promises never reject: run() catches). */
   async idle(): Promise<void> {
     while (this.running.size > 0 || this.filling) await Promise.race([...this.running.keys(), sleep(5)]);
   }
@@ -141,11 +142,6 @@ class Pool {
   stopClaiming(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-  }
-
-  async drained(): Promise<void> {
-    while (this.running.size > 0 || this.filling)
-      await Promise.allSettled([...this.running.keys(), sleep(5)]);
   }
 
   /** Shutdown after the grace: running jobs go back to the queue, due at once, their attempt not counted. */
