@@ -226,6 +226,50 @@ describe('job queue policy (real SQLite)', () => {
     assert.equal(retaken.filter(Boolean).length, 3);
   });
 
+  it('holds the concurrency cap across separate workers on separate database connections', async () => {
+    kindCounter += 1;
+    const kind = `k${kindCounter}`;
+    const other = await openDatabase(dataDir);
+    let now = 0;
+    let max = 0;
+    const release: Array<() => void> = [];
+    const handler: JobHandler = async () => {
+      now += 1;
+      max = Math.max(max, now);
+      await new Promise<void>((resolve) => release.push(resolve));
+      now -= 1;
+      return { kind: 'succeeded' };
+    };
+    const sets = [db, other].map((handle) => {
+      const registry = new JobRegistry();
+      registry.register(kind, handler, { maxAttempts: 1, backoff: () => 0 });
+      return startWorkers({
+        db: handle,
+        clock,
+        registry,
+        pools: [{ name: 'p', kinds: [kind], concurrency: 4 }],
+        pollMs: 20,
+      });
+    });
+    const ids = [];
+    for (let i = 0; i < 6; i += 1) ids.push((await queue(kind, { concurrency: { key: 'ep', limit: 2 } })).id);
+    for (const set of sets) set.wake();
+    let done = 0;
+    while (done < 6) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const next = release.shift();
+      if (next) {
+        next();
+        done += 1;
+      }
+    }
+    await Promise.all(sets.map((set) => set.stop(1_000)));
+    await other.destroy();
+    assert.equal(max, 2, 'never more than 2 at once, though 8 workers were free');
+    const rows = await db.selectFrom('jobs').select('status').where('kind', '=', kind).execute();
+    assert.deepEqual(new Set(rows.map((r) => r.status)), new Set(['succeeded']));
+  });
+
   it('cancels queued jobs by id or key, never a running one', async () => {
     const a = await queue('cancel');
     const b = await queue('cancel', { jobKey: 'batch-1/item-3' });
