@@ -1,27 +1,23 @@
-import type { AppServices } from '../app.js';
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { DocumentJson } from '../documents/present.js';
+import type { DocumentRow } from '../documents/repository.js';
 import { authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { App } from '../http/server.js';
-import { AppError } from '../shared/errors.js';
-import { generatePdf, type PipelineDeps } from './pipeline.js';
+import { type BackgroundDeps, enqueueDocument, produceDocument } from '../production/index.js';
 import { checkPdfRequestRules } from './request-rules.js';
-import { sendBinary, urlBody } from './respond.js';
+import { type RecordedDocument, sendBinary, urlBody } from './respond.js';
 import { PdfQueuedResponse, PdfRequestBody, PdfUrlResponse } from './schema.js';
 
-export interface PdfRouteDeps extends PipelineDeps {
-  signer: LinkSigner;
-  /** Background rendering (async: true), provided by the jobs capability. */
-  enqueue:
-    | ((
-        auth: ReturnType<typeof authOf>,
-        body: import('./schema.js').PdfRequest,
-      ) => Promise<{ id: string; created_at: string }>)
-    | null;
+export interface PdfRouteDeps {
+  production: BackgroundDeps;
+  /** The spec's Document object with fresh signed links. */
+  present(row: DocumentRow): DocumentJson;
+  /** Look for due background jobs now (after an enqueue). */
+  wakeJobs(): void;
 }
 
-/** POST /pdf (spec: POST /pdf). HTTP concerns only; the work is in pipeline.ts. */
-export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppServices): void {
+/** POST /pdf (spec: POST /pdf). HTTP concerns only; the work is production's one use case. */
+export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
   app.post(
     '/pdf',
     {
@@ -43,26 +39,28 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppSer
     },
     async (request, reply) => {
       const auth = authOf(request);
+      const body = request.body;
       // A test key always makes test documents (spec: POST /pdf `test`).
-      const body = { ...request.body, test: auth.mode === 'test' || request.body.test === true };
+      const test = auth.mode === 'test' || body.test === true;
       checkPdfRequestRules(body);
+      const caller = { teamId: auth.team.id, plan: auth.plan };
       if (body.async === true) {
-        if (!deps.enqueue)
-          throw new AppError('invalid_request', 'Background rendering is not enabled on this server.');
-        const queued = await deps.enqueue(auth, body);
-        return reply
-          .code(202)
-          .header('location', `/v1/pdf/${queued.id}`)
-          .send({ id: queued.id, status: 'queued', created_at: queued.created_at });
+        const queued = await enqueueDocument(deps.production, caller, body, test);
+        deps.wakeJobs();
+        return reply.code(202).header('location', `/v1/pdf/${queued.id}`).send(queued);
       }
-      const result = await generatePdf(deps, { teamId: auth.team.id, plan: auth.plan }, body);
-      if ((body.response ?? 'binary') === 'binary') return sendBinary(reply, result);
+      const response = body.response ?? 'binary';
+      const produced = (await produceDocument(deps.production, {
+        caller,
+        request: body,
+        purpose: 'document',
+        test,
+        storage: response === 'url' ? 'required' : test ? 'never' : 'if_room',
+        slot: 'direct',
+      })) as RecordedDocument;
+      if (response === 'binary') return sendBinary(reply, produced);
       reply.header('cache-control', 'no-store');
-      return urlBody(result, {
-        signer: deps.signer,
-        publicUrl: services.publicUrl(),
-        nowMs: services.clock.now().getTime(),
-      });
+      return urlBody(produced, deps.present);
     },
   );
 }
