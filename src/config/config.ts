@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { PLAN_IDS } from '../shared/plan-ids.js';
 
 /**
  * Every configuration key: environment variable, default, one-line description and parser.
@@ -59,8 +60,8 @@ const logLevel: Parser<string> = (raw, name) => {
   return raw;
 };
 const planId: Parser<string> = (raw, name) => {
-  const plans = ['free', 'starter', 'growth', 'pro', 'scale'];
-  if (!plans.includes(raw)) throw new ConfigError(`${name} must be one of ${plans.join(', ')}`);
+  if (!(PLAN_IDS as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${PLAN_IDS.join(', ')}`);
   return raw;
 };
 

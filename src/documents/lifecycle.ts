@@ -54,6 +54,12 @@ export interface ProducedFile {
   templateVersion: number | null;
 }
 
+/** What a render reported besides the file; event data carries it (spec: extra fields of event data). */
+export interface RenderReport {
+  warnings: readonly unknown[];
+  blockedResources: readonly string[];
+}
+
 /** Runs `write` in one transaction. */
 export type Transact = <T>(write: (trx: Db) => Promise<T>) => Promise<T>;
 
@@ -79,10 +85,10 @@ export class DocumentLifecycle {
   }
 
   /** A direct render that succeeded: the final row and pdf.created. */
-  async complete(trx: Db, doc: NewDocument, file: ProducedFile): Promise<DocumentRow> {
+  async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
     const row: DocumentRow = { ...baseRow(doc, 'succeeded'), ...fileColumns(file) };
     await trx.insertInto('documents').values(row).execute();
-    await this.emit(trx, row, 'pdf.created');
+    await this.emit(trx, row, 'pdf.created', { report });
     return row;
   }
 
@@ -95,13 +101,24 @@ export class DocumentLifecycle {
   }
 
   /** A queued document rendered and stored. */
-  async succeed(trx: Db, id: string, file: ProducedFile, eInvoice: unknown): Promise<DocumentRow | null> {
-    return this.update(trx, id, 'pdf.created', {
-      ...fileColumns(file),
-      status: 'succeeded',
-      error_code: null,
-      e_invoice_json: eInvoice ? JSON.stringify(eInvoice) : null,
-    });
+  async succeed(
+    trx: Db,
+    id: string,
+    file: ProducedFile,
+    report: RenderReport & { eInvoice: object | null },
+  ): Promise<DocumentRow | null> {
+    return this.update(
+      trx,
+      id,
+      'pdf.created',
+      {
+        ...fileColumns(file),
+        status: 'succeeded',
+        error_code: null,
+        e_invoice_json: report.eInvoice ? JSON.stringify(report.eInvoice) : null,
+      },
+      report,
+    );
   }
 
   /** A queued document whose render failed for good. */
@@ -123,7 +140,7 @@ export class DocumentLifecycle {
     if (!row) return;
     await trx.deleteFrom('documents').where('id', '=', id).execute();
     const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
-    await this.emit(trx, failed, 'pdf.failed', message);
+    await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
   }
 
   /** A queued document that will not be rendered (batch cancel). No event: nothing was produced. */
@@ -157,6 +174,7 @@ export class DocumentLifecycle {
     id: string,
     event: 'pdf.created' | 'pdf.failed',
     changes: Partial<DocumentRow>,
+    report?: RenderReport,
   ): Promise<DocumentRow | null> {
     await trx
       .updateTable('documents')
@@ -164,7 +182,7 @@ export class DocumentLifecycle {
       .where('id', '=', id)
       .execute();
     const row = await findDocumentById(trx, id);
-    if (row) await this.emit(trx, row, event);
+    if (row) await this.emit(trx, row, event, report ? { report } : {});
     return row;
   }
 
@@ -172,7 +190,7 @@ export class DocumentLifecycle {
     trx: Db,
     row: DocumentRow,
     type: 'pdf.created' | 'pdf.failed',
-    errorMessage?: string,
+    extra: { report?: RenderReport; errorMessage?: string } = {},
   ): Promise<void> {
     await recordPdfEvent(trx, this.deps.clock, {
       type,
@@ -182,7 +200,10 @@ export class DocumentLifecycle {
       filename: row.filename,
       metadata: row.metadata_json ? (JSON.parse(row.metadata_json) as Record<string, unknown>) : null,
       batchId: row.batch_id,
-      ...(errorMessage === undefined ? {} : { errorMessage }),
+      warnings: extra.report?.warnings ?? [],
+      blockedResources: extra.report?.blockedResources ?? [],
+      eInvoice: row.e_invoice_json ? (JSON.parse(row.e_invoice_json) as object) : null,
+      ...(extra.errorMessage === undefined ? {} : { errorMessage: extra.errorMessage }),
     });
   }
 

@@ -11,6 +11,5 @@ export type {
   RendererPort,
   ResolvedTemplate,
   TemplatePort,
-  TemplateSettings,
 } from './ports.js';
 export { type ProduceDeps, type Produced, type ProduceInput, produceDocument } from './produce.js';

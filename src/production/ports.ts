@@ -1,4 +1,5 @@
 import type { Plan } from '../accounts/plans.js';
+import type { PageDefaults } from '../render/page-options.js';
 import type { PageOptions, RenderJob, RenderResult } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
 
@@ -43,21 +44,14 @@ export interface LiquidPort {
   renderSource(source: string, data: Record<string, unknown>): Promise<LiquidResult>;
 }
 
-/** Template page defaults (spec: Template settings; `margin` singular). */
-export interface TemplateSettings {
-  mode?: 'fast' | 'print';
-  format?: unknown;
-  orientation?: unknown;
-  margin?: string;
-}
-
 export interface ResolvedTemplate {
   id: string;
   version: number;
   name: string;
   css: string | null;
   sampleData: Record<string, unknown> | null;
-  settings: TemplateSettings;
+  /** The version's page defaults (spec: Template settings). */
+  settings: PageDefaults;
   /** Renders this version's (cached, pre-parsed) Liquid with the data. */
   render(data: Record<string, unknown>): Promise<LiquidResult>;
 }
@@ -69,6 +63,6 @@ export interface TemplatePort {
 
 export type PageOptionsResolver = (
   request: DocumentRequest,
-  template: TemplateSettings | null,
+  template: PageDefaults | null,
   fallbackMode: 'fast' | 'print',
 ) => PageOptions;

@@ -226,13 +226,16 @@ async function storeAndRecord(
     templateVersion: context.prepared?.template?.version ?? null,
   };
   const { lifecycle } = deps;
+  const report = { warnings: produced.warnings, blockedResources: produced.blockedResources };
   if (input.queued) {
     const queuedId = input.queued.id;
-    await input.queued.commit((trx) => lifecycle.succeed(trx, queuedId, file, produced.eInvoice));
+    await input.queued.commit((trx) =>
+      lifecycle.succeed(trx, queuedId, file, { ...report, eInvoice: produced.eInvoice }),
+    );
     return produced;
   }
   const doc = newDocument(input, produced, { id, createdAt: context.createdAt, prepared: context.prepared });
-  const row = await lifecycle.transact((trx) => lifecycle.complete(trx, doc, file));
+  const row = await lifecycle.transact((trx) => lifecycle.complete(trx, doc, file, report));
   return { ...produced, row };
 }
 
