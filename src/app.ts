@@ -15,7 +15,12 @@ import { type Background, JobRegistry, startBackground } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
-import { type BackgroundDeps, createRenderJobHandler, RENDER_JOB } from './production/index.js';
+import {
+  type BackgroundDeps,
+  createAdmission,
+  createRenderJobHandler,
+  RENDER_JOB,
+} from './production/index.js';
 import { makeThumbnail, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { Sweeper } from './shared/sweeper.js';
@@ -64,6 +69,8 @@ export interface BuildOptions {
   email?: EmailSender;
   deliveryPollMs?: number;
   resolveHost?: Resolver;
+  /** Free bytes on the data directory's file system (tests simulate a full disk). */
+  freeDiskBytes?: (dir: string) => number;
 }
 
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
@@ -103,6 +110,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     blobs,
     ledger: documents.ledger,
     lifecycle: documents.lifecycle,
+    admission: createAdmission({
+      clock,
+      maxPreparing: config.maxPreparing,
+      dataDir: config.dataDir,
+      minFreeBytes: config.minFreeDiskMb * 1024 * 1024,
+      ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
+    }),
     findDocument: documents.findById,
     planOf,
   };

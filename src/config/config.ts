@@ -179,6 +179,20 @@ const schema = {
     description: 'Time a webhook target has to answer (spec: 10 s).',
     parse: int(100, 60_000),
   },
+  maxPreparing: {
+    env: 'QUIRE_MAX_PREPARING',
+    default: 64,
+    description:
+      'Direct requests accepted but not yet rendering (template, Liquid, waiting for a page) before new ones get 503 service_busy.',
+    parse: int(1, 100_000),
+  },
+  minFreeDiskMb: {
+    env: 'QUIRE_MIN_FREE_DISK_MB',
+    default: 256,
+    description:
+      'Free space on the data directory below which storing pauses: url, async and batch requests get 503 service_busy.',
+    parse: int(0, 10_000_000),
+  },
   sweepIntervalS: {
     env: 'QUIRE_SWEEP_INTERVAL_S',
     default: 600,

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
+import { storingPausedError } from './admission.js';
 import { eInvoiceSummary, planEInvoice } from './einvoice.js';
 import type { Caller, DocumentRequest } from './ports.js';
 import { prepareHtml } from './prepare.js';
@@ -40,7 +41,8 @@ export async function enqueueDocument(
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
-  // Spec: a background PDF is always stored, so a full quota is refused now, as for `response: url`.
+  // Spec: a background PDF is always stored, so a full quota or a full disk is refused now, as for `response: url`.
+  if (deps.admission.storingPaused()) throw storingPausedError();
   await assertStorageAvailable(deps.ledger, caller, test);
   const doc: NewDocument = {
     id: newId(),

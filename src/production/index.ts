@@ -2,6 +2,7 @@
  * Production: the one use case that turns a request into a stored, recorded document (sync, async,
  * previews, template thumbnails, batch items), and its background job.
  */
+export { type Admission, createAdmission } from './admission.js';
 export { type BackgroundDeps, createRenderJobHandler, enqueueDocument, RENDER_JOB } from './background.js';
 export type { EInvoiceSummary } from './einvoice.js';
 export type {

@@ -8,6 +8,7 @@ import type { SlotLease, TeamSlots } from '../shared/team-slots.js';
 import { MAX_WARNINGS, type Warning } from '../shared/warnings.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
+import { type Admission, storingPausedError } from './admission.js';
 import {
   type EInvoicePlan,
   type EInvoiceSummary,
@@ -35,6 +36,7 @@ export interface ProduceDeps extends PrepareDeps {
   blobs: Pick<BlobStore, 'put'>;
   ledger: UsageLedger;
   lifecycle: DocumentLifecycle;
+  admission: Admission;
 }
 
 /**
@@ -93,15 +95,21 @@ export class NoRenderSlot extends Error {
 
 type Stage = 'check' | 'prepare' | 'render' | 'store';
 
+interface Run {
+  stage: Stage;
+  prepared: PreparedHtml | null;
+  einv: EInvoicePlan | null;
+  leavePreparation: () => void;
+}
+
 export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
-  const run = {
-    stage: 'check' as Stage,
-    prepared: null as PreparedHtml | null,
-    einv: null as EInvoicePlan | null,
-  };
+  const run: Run = { stage: 'check', prepared: null, einv: null, leavePreparation: () => {} };
   try {
+    // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
+    if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
     run.einv = input.request.e_invoice === undefined ? null : planEInvoice(input.request.e_invoice);
     if (input.purpose === 'document') {
+      if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       // Spec: plan and storage refusals come before anything is rendered or counted.
       await assertWithinPlan(deps.ledger, deps.clock.now(), input.caller, {
         test: input.test,
@@ -113,14 +121,12 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
   } catch (err) {
     await recordFailure(deps, input, run, err);
     throw err;
+  } finally {
+    run.leavePreparation();
   }
 }
 
-async function producePdf(
-  deps: ProduceDeps,
-  input: ProduceInput,
-  run: { stage: Stage; prepared: PreparedHtml | null; einv: EInvoicePlan | null },
-): Promise<Produced> {
+async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Promise<Produced> {
   const lease = acquireSlot(deps.slots, input);
   try {
     run.stage = 'prepare';
@@ -128,6 +134,7 @@ async function producePdf(
     run.prepared = prepared;
     await input.queued?.onStart();
     run.stage = 'render';
+    run.leavePreparation();
     const result = await deps.renderer.render({
       html: prepared.html,
       css: prepared.css,
@@ -207,9 +214,11 @@ async function storeAndRecord(
 ): Promise<Produced> {
   const { caller, test } = input;
   const id = input.queued?.id ?? newId();
+  // Low disk pauses storing: a live binary answer is still returned, just not kept.
+  const policy = input.storage === 'if_room' && deps.admission.storingPaused() ? 'never' : input.storage;
   const store = await decideStorage(deps.ledger, caller, {
     test,
-    policy: input.storage,
+    policy,
     bytes: produced.file.length,
   });
   const blobKey = store
@@ -265,12 +274,7 @@ function newDocument(
  * leaves a failed document; a queued document ends failed (after rendering started) or is removed with
  * a pdf.failed that says why (before). Retried failures, a full renderer queue and a busy slot leave none.
  */
-async function recordFailure(
-  deps: ProduceDeps,
-  input: ProduceInput,
-  run: { stage: Stage; prepared: PreparedHtml | null; einv: EInvoicePlan | null },
-  err: unknown,
-): Promise<void> {
+async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, err: unknown): Promise<void> {
   if (input.purpose !== 'document' || err instanceof NoRenderSlot) return;
   const { lifecycle } = deps;
   const rendering = run.stage === 'render' || run.stage === 'store';

@@ -10,6 +10,7 @@ import { JobRegistry, startWorkers, type Workers } from '../../../src/jobs/worke
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import {
   type BackgroundDeps,
+  createAdmission,
   createRenderJobHandler,
   enqueueDocument,
   RENDER_JOB,
@@ -109,6 +110,7 @@ describe('background render job', () => {
         docsUsed: async () => (beforeRendering ? 1_000_000 : 0),
       },
       lifecycle: documents.lifecycle,
+      admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
       findDocument: documents.findById,
       planOf: async () => plans.starter,
     };

@@ -144,3 +144,50 @@ describe('document lifecycle: headers, storage limits, event data, thumbnails', 
     assert.ok(elapsed < 1_500, `answered in ${elapsed} ms`);
   });
 });
+
+describe('service_busy: storing paused for low disk, too many documents in preparation', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ maxPreparing: 1 }, { freeDiskBytes: () => 1024 });
+  });
+  after(async () => server.close());
+
+  it('low disk: url and async answers get 503, a live binary answer still works without a stored copy', async () => {
+    const t = await server.team('growth');
+    for (const extra of [{ response: 'url' }, { async: true }]) {
+      const r = await api(server.base, 'POST', '/v1/pdf', {
+        key: t.live,
+        body: { html: '<p>x</p>', ...extra },
+      });
+      assert.equal(r.status, 503, JSON.stringify(extra));
+      assert.equal(r.json.error.code, 'service_busy');
+      assert.match(r.json.error.message, /low on disk/);
+    }
+    const binary = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>kept?</p>' } });
+    assert.equal(binary.status, 200);
+    const doc = await api(server.base, 'GET', `/v1/pdf/${binary.headers.get('x-document-id')}`, {
+      key: t.live,
+    });
+    assert.equal(doc.json.status, 'succeeded');
+    assert.equal(doc.json.url, null, 'not stored while storing is paused');
+  });
+
+  it('more direct requests in preparation than allowed: the extra ones get 503 service_busy', async () => {
+    const t = await server.team('scale');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api(server.base, 'POST', '/v1/pdf', {
+          key: t.live,
+          body: { html: '<p>{{ n }}</p>', data: { n: 1 } },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.includes(200), statuses.join());
+    assert.ok(statuses.includes(503), statuses.join());
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      assert.equal(a.status, 503);
+      assert.equal(a.json.error.code, 'service_busy');
+    }
+  });
+});
