@@ -11,6 +11,7 @@ import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
+import { IdempotencyStore } from './idempotency/index.js';
 import { type Background, JobRegistry, startBackground } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { RenderService } from './pdf/render-service.js';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     findDocument: documents.findById,
     planOf,
   };
+  const idempotency = new IdempotencyStore({ db, clock });
   const templates = createTemplates({
     services: { db, blobs, clock, rate, publicUrl, signer },
     engine: liquid,
@@ -144,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   sweeper.add('webhooks-jobs', () => background.sweep());
   sweeper.add('documents', (now) => documents.sweep(now));
+  sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db);
@@ -157,7 +160,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,
-          present: documents.present,
+          idempotency,
+          documents,
           wakeJobs: () => background.wakeJobs(),
         });
         templates.registerRoutes(authed);

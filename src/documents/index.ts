@@ -3,8 +3,14 @@ import type { Clock } from '../shared/clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { DocumentLifecycle } from './lifecycle.js';
-import { type DocumentJson, presentDocument } from './present.js';
-import { countCountedDocuments, type DocumentRow, findDocumentById, storedBytes } from './repository.js';
+import { type DocumentJson, isStored, presentDocument } from './present.js';
+import {
+  countCountedDocuments,
+  type DocumentRow,
+  findDocument,
+  findDocumentById,
+  storedBytes,
+} from './repository.js';
 import { type SweepReport, sweepDocuments } from './retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.js';
 import type { LinkSigner } from './signed-links.js';
@@ -32,6 +38,10 @@ export interface DocumentsModule {
   /** The spec's Document object with fresh signed links. */
   present(row: DocumentRow): DocumentJson;
   findById(db: Db, id: string): Promise<DocumentRow | null>;
+  /** The team's document (any mode), or null. */
+  findForTeam(teamId: string, id: string): Promise<DocumentRow | null>;
+  /** The stored file's bytes while it is stored, else null (expired, never stored, or gone). */
+  readStoredFile(row: DocumentRow): Promise<Buffer | null>;
   /** Usage and storage counts for plan checks and GET /account/usage. */
   ledger: {
     docsUsed(teamId: string, start: Date, end: Date): Promise<number>;
@@ -56,6 +66,9 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
     lifecycle,
     present,
     findById: findDocumentById,
+    findForTeam: (teamId, id) => findDocument(db, teamId, id, false),
+    readStoredFile: async (row) =>
+      row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null,
     ledger: {
       docsUsed: (teamId, start, end) => countCountedDocuments(db, teamId, start, end),
       storedBytes: (teamId, test) => storedBytes(db, teamId, test),

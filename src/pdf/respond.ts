@@ -52,3 +52,31 @@ export function urlBody(result: RecordedDocument, present: (row: DocumentRow) =>
     ...(result.eInvoice ? { e_invoice: result.eInvoice } : {}),
   };
 }
+
+function eInvoiceOf(row: DocumentRow): RecordedDocument['eInvoice'] {
+  return row.e_invoice_json ? (JSON.parse(row.e_invoice_json) as RecordedDocument['eInvoice']) : null;
+}
+
+/** A replayed document as produced the first time, minus warnings and blocked resources. */
+function replayed(row: DocumentRow, file: Buffer): RecordedDocument {
+  return {
+    file,
+    contentType: row.content_type === 'application/xml' ? 'application/xml' : 'application/pdf',
+    filename: row.filename,
+    pages: row.pages,
+    warnings: [],
+    blockedResources: [],
+    blockedCount: 0,
+    eInvoice: eInvoiceOf(row),
+    metadata: row.metadata_json ? (JSON.parse(row.metadata_json) as Record<string, unknown>) : null,
+    row,
+  };
+}
+
+export function replayBinary(reply: FastifyReply, row: DocumentRow, file: Buffer): FastifyReply {
+  return sendBinary(reply, replayed(row, file));
+}
+
+export function replayUrl(row: DocumentRow, present: (row: DocumentRow) => DocumentJson) {
+  return urlBody(replayed(row, Buffer.alloc(0)), present);
+}

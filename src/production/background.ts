@@ -38,6 +38,8 @@ export async function enqueueDocument(
   caller: Caller,
   request: DocumentRequest,
   test: boolean,
+  /** Runs in the transaction that queues the document (e.g. its idempotency key). */
+  onQueued?: (trx: Db, documentId: string) => Promise<void>,
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
@@ -69,6 +71,7 @@ export async function enqueueDocument(
     });
     await assertWithinJobLimits(trx, deps.clock, { plan: caller.plan, teamId: caller.teamId, test });
     await deps.lifecycle.createQueued(trx, doc);
+    await onQueued?.(trx, doc.id);
   });
   return { id: doc.id, status: 'queued', created_at: doc.createdAt.toISOString() };
 }

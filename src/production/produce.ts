@@ -69,6 +69,8 @@ export interface ProduceInput {
   slot: 'direct' | 'background';
   signal?: AbortSignal;
   queued?: QueuedDocument;
+  /** Runs in the transaction that records a direct document (e.g. its idempotency key). */
+  onRecorded?: (trx: Db, documentId: string) => Promise<void>;
 }
 
 export interface Produced {
@@ -244,7 +246,11 @@ async function storeAndRecord(
     return produced;
   }
   const doc = newDocument(input, produced, { id, createdAt: context.createdAt, prepared: context.prepared });
-  const row = await lifecycle.transact((trx) => lifecycle.complete(trx, doc, file, report));
+  const row = await lifecycle.transact(async (trx) => {
+    const recorded = await lifecycle.complete(trx, doc, file, report);
+    await input.onRecorded?.(trx, recorded.id);
+    return recorded;
+  });
   return { ...produced, row };
 }
 
