@@ -1,41 +1,42 @@
 import path from 'node:path';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
+import { planOfTeam } from './accounts/teams.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
-import { presentDocument } from './documents/present.js';
-import { sweepDocuments } from './documents/retention.js';
-import { registerDocumentRoutes, registerSignedDocumentRoutes } from './documents/routes.js';
-import { LinkSigner } from './documents/signed-links.js';
-import { ThumbnailCache } from './documents/thumbnails.js';
+import { createDocuments, LinkSigner } from './documents/index.js';
 import type { EmailSender } from './email/index.js';
 import { createEmailSender } from './email/index.js';
 import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
+import { IdempotencyStore } from './idempotency/index.js';
 import {
   type Background,
-  createRenderJobHandler,
   JobRegistry,
   processPools,
-  RENDER_JOB,
-  renderJobOptions,
   startBackground,
   sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
-import { createBackgroundRenderer, createPdfEnqueuer } from './pdf/background.js';
 import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
+import {
+  type BackgroundDeps,
+  createAdmission,
+  createRenderJobHandler,
+  RENDER_JOB,
+  renderJobOptions,
+} from './production/index.js';
 import { makeThumbnail, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { Sweeper } from './shared/sweeper.js';
-import { MemoryTeamSlots, type TeamSlots } from './shared/team-slots.js';
+import { MemoryTeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
-import { createTemplates, sweepTemplates } from './templates/index.js';
+import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
 import type { Resolver } from './webhooks/index.js';
 import {
@@ -45,7 +46,10 @@ import {
   sweepDeliveryLog,
 } from './webhooks/index.js';
 
-/** Everything the capabilities share, constructed once here and passed down (no globals). */
+/**
+ * What the composition root hands to the CLI and the tests. Capabilities never see this: each receives
+ * the few ports it declares.
+ */
 export interface AppServices {
   config: Config;
   clock: Clock;
@@ -53,18 +57,9 @@ export interface AppServices {
   blobs: BlobStore;
   plans: Record<PlanId, Plan>;
   rate: RateCounter;
-  slots: TeamSlots;
-  /** 32 bytes from the data directory; signing and encryption keys derive from it. */
-  serverSecret: Buffer;
   /** Base of signed links and docs_url; known for sure only after listen when the port is 0. */
   publicUrl(): string;
-  /** The process's Chromium renderer (both modes). */
-  renderer: RenderService;
-  /** Liquid with the spec's limits; stored template versions go through its parse cache. */
-  liquid: LiquidEngine;
-  /** Signs and verifies every signed link (files, thumbnails, ZIPs). */
-  signer: LinkSigner;
-  /** Retention sweeps of every capability; add yours with `sweeper.add(name, fn)`. */
+  /** Retention sweeps of every capability (tests call `sweeper.runOnce()`). */
   sweeper: Sweeper;
 }
 
@@ -87,6 +82,8 @@ export interface BuildOptions {
   email?: EmailSender;
   jobPollMs?: number;
   resolveHost?: Resolver;
+  /** Free bytes on the data directory's file system (tests simulate a full disk). */
+  freeDiskBytes?: (dir: string) => number;
 }
 
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
@@ -94,70 +91,61 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config.dataDir);
   const state = { publicUrl: derivePublicUrl(config) };
+  const publicUrl = () => state.publicUrl;
   const serverSecret = loadServerSecret(config.dataDir);
   const rate = new MemoryRateCounter();
+  const plans = loadPlans(config.plansFile);
+  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const signer = new LinkSigner(serverSecret);
   const app = createServer({
     logLevel: config.logLevel,
-    publicUrl: () => state.publicUrl,
+    publicUrl,
     clock,
     rate,
     ipBudgetPerMin: config.ipRateLimitPerMin,
   });
-  const services: AppServices = {
-    config,
-    clock,
+  const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
+    app.log.error({ err, sweep: name }, 'retention sweep failed'),
+  );
+  const renderer = new RenderService(config, app.log);
+  const liquid = new LiquidEngine();
+  const documents = createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail });
+  const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
+  const production: BackgroundDeps = {
     db,
-    blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
-    plans: loadPlans(config.plansFile),
-    rate,
-    slots: new MemoryTeamSlots(),
-    serverSecret,
-    publicUrl: () => state.publicUrl,
-    renderer: new RenderService(config, app.log),
-    liquid: new LiquidEngine(),
-    signer: new LinkSigner(serverSecret),
-    sweeper: new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
-      app.log.error({ err, sweep: name }, 'retention sweep failed'),
-    ),
-  };
-  const documentDeps = {
-    services,
-    signer: services.signer,
-    thumbnails: new ThumbnailCache({ db, blobs: services.blobs, clock, make: (pdf) => makeThumbnail(pdf) }),
-  };
-  const templates = createTemplates(services);
-  const pdfDeps = {
-    services,
-    renderer: services.renderer,
-    liquid: services.liquid,
-    templates: templates.port,
-    pageOptions: (
-      body: Parameters<typeof resolvePageOptions>[0],
-      settings: Parameters<typeof resolvePageOptions>[1] | null,
-      fallback: 'fast' | 'print',
-    ) => resolvePageOptions(body, settings ?? {}, fallback),
+    clock,
+    renderer,
+    liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
+    templates: templatePortOf({ db }, liquid),
+    pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
     mergeData,
-    signer: services.signer,
-    enqueue: null as ReturnType<typeof createPdfEnqueuer> | null,
+    slots: new MemoryTeamSlots(),
+    blobs,
+    ledger: documents.ledger,
+    lifecycle: documents.lifecycle,
+    admission: createAdmission({
+      clock,
+      maxPreparing: config.maxPreparing,
+      dataDir: config.dataDir,
+      minFreeBytes: config.minFreeDiskMb * 1024 * 1024,
+      ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
+    }),
+    findDocument: documents.findById,
+    planOf,
   };
+  const idempotency = new IdempotencyStore({ db, clock });
+  const templates = createTemplates({
+    services: { db, blobs, clock, rate, publicUrl, signer },
+    engine: liquid,
+    production,
+    planOf,
+    make: makeThumbnail,
+  });
   const email =
     options.email ?? createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
   const box = createSecretBox(serverSecret);
   const registry = new JobRegistry();
-  const renderJobDeps = {
-    clock,
-    plans: services.plans,
-    slots: services.slots,
-    renderer: createBackgroundRenderer(pdfDeps),
-    present: (row: Parameters<typeof presentDocument>[0]) => ({
-      ...presentDocument(row, {
-        signer: services.signer,
-        publicUrl: services.publicUrl(),
-        nowMs: clock.now().getTime(),
-      }),
-    }),
-  };
-  registry.register(RENDER_JOB, createRenderJobHandler(renderJobDeps), renderJobOptions(renderJobDeps));
+  registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
   const webhookJobs = createWebhookJobs({
     db,
     box,
@@ -180,25 +168,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
   });
-  pdfDeps.enqueue = createPdfEnqueuer(pdfDeps, () => background.wake());
-  services.sweeper.add('jobs', () => sweepFinishedJobs(db, clock));
-  services.sweeper.add('webhook-deliveries', () => sweepDeliveryLog(db, clock));
-  services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
-  services.sweeper.add('templates', (now) => sweepTemplates(db, services.blobs, now));
-  await registerOpenApi(app, services.publicUrl);
+  sweeper.add('jobs', () => sweepFinishedJobs(db, clock));
+  sweeper.add('webhook-deliveries', () => sweepDeliveryLog(db, clock));
+  sweeper.add('documents', (now) => documents.sweep(now));
+  sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
+  sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
+  await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db);
   await app.register(
     async (v1) => {
-      registerSignedDocumentRoutes(v1, documentDeps);
+      documents.registerSignedRoutes(v1);
       templates.registerSignedRoutes(v1);
       await v1.register(async (authed) => {
-        authed.addHook(
-          'onRequest',
-          createAuthHook({ db, clock, plans: services.plans, rate: services.rate }),
-        );
-        registerAccountRoutes(authed, services);
-        registerDocumentRoutes(authed, documentDeps);
-        registerPdfRoutes(authed, pdfDeps, services);
+        authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
+        registerAccountRoutes(authed, { clock, docsUsed: documents.ledger.docsUsed });
+        documents.registerRoutes(authed);
+        registerPdfRoutes(authed, {
+          production,
+          idempotency,
+          documents,
+          wakeJobs: () => background.wake(),
+        });
         templates.registerRoutes(authed);
         registerWebhookRoutes(authed, {
           db,
@@ -218,19 +208,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);
   });
-  if (options.warmRenderer ?? true) await services.renderer.warm();
-  if (options.startSweeper ?? true) services.sweeper.start();
+  if (options.warmRenderer ?? true) await renderer.warm();
+  if (options.startSweeper ?? true) sweeper.start();
   return {
     app,
-    services,
+    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper },
     background,
     close: async () => {
       await app.close();
-      await services.sweeper.stop();
+      await sweeper.stop();
       await background.stop();
       await webhookJobs.close();
       email.close();
-      await services.renderer.close();
+      await renderer.close();
       await db.destroy();
     },
   };

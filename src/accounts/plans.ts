@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-export const PLAN_IDS = ['free', 'starter', 'growth', 'pro', 'scale'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+import { PLAN_IDS, type PlanId } from '../shared/plan-ids.js';
+
+export { PLAN_IDS, type PlanId };
 
 /** Every per-plan number. Spec values where the spec gives them; documented defaults where it says "not shown". */
 export interface Plan {

@@ -3,8 +3,7 @@ import { authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, DateTime, Nullable } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
-import { usageFor } from './usage.js';
+import { type DocsUsedCounter, usageFor } from './usage.js';
 
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
@@ -42,7 +41,7 @@ const UsageResponse = Type.Object({
 });
 
 /** GET /me, /account, /account/usage (spec: Account, plan, usage). */
-export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock }): void {
+export function registerAccountRoutes(app: App, deps: { clock: Clock; docsUsed: DocsUsedCounter }): void {
   app.get(
     '/me',
     {
@@ -99,7 +98,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock }):
     },
     async (request) => {
       const { team, plan } = authOf(request);
-      return usageFor(deps.db, team.id, plan, deps.clock.now());
+      return usageFor(deps.docsUsed, team.id, plan, deps.clock.now());
     },
   );
 }

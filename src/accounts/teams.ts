@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
 import { generateApiKey, hashApiKey, type KeyMode, keyPrefix } from './api-keys.js';
-import type { PlanId } from './plans.js';
+import type { Plan, PlanId } from './plans.js';
 
 export interface Team {
   id: string;
@@ -67,6 +67,12 @@ export async function createTeam(
 export async function findTeam(db: Db, id: string): Promise<Team | null> {
   const row = await db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toTeam(row) : null;
+}
+
+/** The team's plan, or null when the team no longer exists (background work of a deleted team). */
+export async function planOfTeam(db: Db, plans: Record<PlanId, Plan>, teamId: string): Promise<Plan | null> {
+  const team = await findTeam(db, teamId);
+  return team ? (plans[team.plan] ?? null) : null;
 }
 
 export async function listTeams(db: Db): Promise<Team[]> {

@@ -1,4 +1,3 @@
-import type { Db } from '../storage/db.js';
 import type { Plan } from './plans.js';
 
 export interface Usage {
@@ -21,18 +20,8 @@ export function currentPeriod(now: Date): { start: Date; end: Date } {
   return { start, end };
 }
 
-/** Successful, counted live documents of the team in [start, end). */
-export async function countDocsUsed(db: Db, teamId: string, start: Date, end: Date): Promise<number> {
-  const row = await db
-    .selectFrom('documents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('counted', '=', 1)
-    .where('created_at', '>=', start.toISOString())
-    .where('created_at', '<', end.toISOString())
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** Counts a team's successful live documents in [start, end); the documents capability owns the rows. */
+export type DocsUsedCounter = (teamId: string, start: Date, end: Date) => Promise<number>;
 
 /**
  * Why overage is unavailable: Free plans never have it; self-hosted paid plans have it only when the plans
@@ -43,9 +32,14 @@ export function overageBlockedReason(plan: Plan): string | null {
   return plan.overage_cents_per_doc === null ? 'no_subscription' : null;
 }
 
-export async function usageFor(db: Db, teamId: string, plan: Plan, now: Date): Promise<Usage> {
+export async function usageFor(
+  docsUsed: DocsUsedCounter,
+  teamId: string,
+  plan: Plan,
+  now: Date,
+): Promise<Usage> {
   const { start, end } = currentPeriod(now);
-  const used = await countDocsUsed(db, teamId, start, end);
+  const used = await docsUsed(teamId, start, end);
   const overage = Math.max(0, used - plan.docs_per_period);
   return {
     plan: plan.id,

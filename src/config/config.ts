@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { PLAN_IDS } from '../shared/plan-ids.js';
 
 /**
  * Every configuration key: environment variable, default, one-line description and parser.
@@ -59,8 +60,8 @@ const logLevel: Parser<string> = (raw, name) => {
   return raw;
 };
 const planId: Parser<string> = (raw, name) => {
-  const plans = ['free', 'starter', 'growth', 'pro', 'scale'];
-  if (!plans.includes(raw)) throw new ConfigError(`${name} must be one of ${plans.join(', ')}`);
+  if (!(PLAN_IDS as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${PLAN_IDS.join(', ')}`);
   return raw;
 };
 
@@ -177,6 +178,20 @@ const schema = {
     default: 10_000,
     description: 'Time a webhook target has to answer (spec: 10 s).',
     parse: int(100, 60_000),
+  },
+  maxPreparing: {
+    env: 'QUIRE_MAX_PREPARING',
+    default: 64,
+    description:
+      'Direct requests accepted but not yet rendering (template, Liquid, waiting for a page) before new ones get 503 service_busy.',
+    parse: int(1, 100_000),
+  },
+  minFreeDiskMb: {
+    env: 'QUIRE_MIN_FREE_DISK_MB',
+    default: 256,
+    description:
+      'Free space on the data directory below which storing pauses: url, async and batch requests get 503 service_busy.',
+    parse: int(0, 10_000_000),
   },
   sweepIntervalS: {
     env: 'QUIRE_SWEEP_INTERVAL_S',

@@ -6,12 +6,9 @@ export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted'> & {
   counted: number;
 };
 
-export async function insertDocument(db: Db, row: DocumentRow): Promise<void> {
-  await db.insertInto('documents').values(row).execute();
-}
-
-export async function updateDocument(db: Db, id: string, changes: Partial<DocumentRow>): Promise<void> {
-  await db.updateTable('documents').set(changes).where('id', '=', id).execute();
+/** The cached first-page PNG of a stored document (not a status change). */
+export async function setDocumentThumbnail(db: Db, id: string, key: string): Promise<void> {
+  await db.updateTable('documents').set({ thumbnail_key: key }).where('id', '=', id).execute();
 }
 
 /** A team's document, optionally restricted to test documents (test keys see only those). */
@@ -79,4 +76,29 @@ export async function storedBytes(db: Db, teamId: string, test: boolean): Promis
     .where('test', '=', test ? 1 : 0)
     .executeTakeFirst();
   return Number(row?.total ?? 0);
+}
+
+/** Successful, counted live documents of the team in [start, end): the usage count. */
+export async function countCountedDocuments(db: Db, teamId: string, start: Date, end: Date): Promise<number> {
+  const row = await db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('counted', '=', 1)
+    .where('created_at', '>=', start.toISOString())
+    .where('created_at', '<', end.toISOString())
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Documents whose stored file has passed its expiry, oldest first (the retention sweep's batch). */
+export async function findExpiredFiles(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('blob_key', 'is not', null)
+    .where('expires_at', '<=', now.toISOString())
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }

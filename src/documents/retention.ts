@@ -1,10 +1,13 @@
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
+import type { DocumentLifecycle } from './lifecycle.js';
+import { findExpiredFiles } from './repository.js';
 
 const DAY_MS = 86_400_000;
 /** Spec: Retention facts. */
 export const DOCUMENT_RECORD_DAYS = 120;
 export const METADATA_DAYS = 30;
+const EXPIRE_BATCH = 1000;
 
 export interface SweepReport {
   filesDeleted: number;
@@ -12,25 +15,18 @@ export interface SweepReport {
   metadataErased: number;
 }
 
+export interface RetentionDeps {
+  db: Db;
+  blobs: BlobStore;
+  lifecycle: DocumentLifecycle;
+}
+
 /** Deletes expired PDFs and thumbnails, erases metadata after 30 days and records after 120 days. */
-export async function sweepDocuments(db: Db, blobs: BlobStore, now: Date): Promise<SweepReport> {
-  const nowIso = now.toISOString();
-  const expired = await db
-    .selectFrom('documents')
-    .select(['id', 'blob_key', 'thumbnail_key'])
-    .where('blob_key', 'is not', null)
-    .where('expires_at', '<=', nowIso)
-    .limit(1000)
-    .execute();
-  for (const row of expired) {
-    // Drop the record's pointer first: a reader never sees a key whose file is half gone.
-    await db
-      .updateTable('documents')
-      .set({ blob_key: null, thumbnail_key: null, stored_bytes: 0, updated_at: nowIso })
-      .where('id', '=', row.id)
-      .execute();
-    if (row.blob_key) await blobs.delete(row.blob_key);
-    if (row.thumbnail_key) await blobs.delete(row.thumbnail_key);
+export async function sweepDocuments(deps: RetentionDeps, now: Date): Promise<SweepReport> {
+  const { db, blobs, lifecycle } = deps;
+  const expired = await findExpiredFiles(db, now, EXPIRE_BATCH);
+  for (const id of expired) {
+    for (const key of await lifecycle.expireFile(id)) await blobs.delete(key);
   }
   const metadata = await db
     .updateTable('documents')

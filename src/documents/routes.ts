@@ -1,16 +1,18 @@
 import { Type } from 'typebox';
-import type { AppServices } from '../app.js';
 import { authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { Db } from '../storage/db.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
 import { decodeCursor, encodeCursor, findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
 import type { ThumbnailCache } from './thumbnails.js';
 
 export interface DocumentRouteDeps {
-  services: AppServices;
+  services: { db: Db; blobs: BlobStore; clock: Clock; publicUrl(): string };
   signer: LinkSigner;
   thumbnails: ThumbnailCache;
 }

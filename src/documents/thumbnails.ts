@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { isStored } from './present.js';
-import { findDocumentById, updateDocument } from './repository.js';
+import { findDocumentById, setDocumentThumbnail } from './repository.js';
 
 export type ThumbnailMaker = (pdf: Buffer) => Promise<Buffer>;
 
@@ -37,7 +37,7 @@ export class ThumbnailCache {
     const png = await make(pdf);
     const key = `thumbnails/documents/${id}.png`;
     await blobs.put(key, png);
-    await updateDocument(db, id, { thumbnail_key: key });
+    await setDocumentThumbnail(db, id, key);
     return png;
   }
 }

@@ -5,12 +5,6 @@ export {
   processPools,
   startBackground,
 } from './background.js';
-export {
-  type EnqueueRenderInput,
-  enqueueRender,
-  RENDER_JOB,
-  type RenderJobPayload,
-} from './enqueue-render.js';
 export { assertWithinJobLimits, type JobLimits } from './limits.js';
 export {
   type ClaimedJob,
@@ -32,13 +26,6 @@ export {
   JobRegistry,
   type NextAttempt,
 } from './registry.js';
-export {
-  type BackgroundRenderer,
-  createRenderJobHandler,
-  type RenderAttempt,
-  type RenderJobDeps,
-  renderJobOptions,
-} from './render-job.js';
 export { sweepFinishedJobs } from './retention.js';
 export { FINISHED_STATES, type JobStatus, OPEN_STATES } from './tables.js';
 export { DEFAULT_SHUTDOWN_GRACE_MS, type PoolSpec, startWorkers, type Workers } from './worker.js';

@@ -35,6 +35,11 @@ export interface JobContext {
   clock: Clock;
   /** Aborted when the lease is lost or the workers stop. */
   signal: AbortSignal;
+  /**
+   * Attempts after this one (0: this is the last). For handlers that must record a failure themselves when
+   * no retry follows; when a retry happens is still the worker's decision.
+   */
+  attemptsLeft: number;
 }
 
 export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<JobOutcome>;

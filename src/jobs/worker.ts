@@ -207,6 +207,7 @@ class Pool {
         db,
         clock,
         signal: AbortSignal.any([lease.signal, this.hard]),
+        attemptsLeft: Math.max(0, (job.maxAttempts ?? registered.options.maxAttempts) - job.attempts),
       });
     } catch (err) {
       this.options.log?.error({ err, jobId: job.id, kind: job.kind }, 'job worker error');

@@ -2,13 +2,12 @@ import type { Config } from '../config/config.js';
 import { Renderer, type RendererStats, type RenderLogger } from '../render/index.js';
 import { printMode } from '../render/print/index.js';
 import type { RenderJob, RenderResult } from '../render/types.js';
-import type { PdfRenderPort } from './ports.js';
 
 /**
  * The process's one renderer, started on first use or by `warm()` at server start (so the first PDF
  * is fast), with both mode strategies registered. A failed start is retried on the next render.
  */
-export class RenderService implements PdfRenderPort {
+export class RenderService {
   private starting: Promise<Renderer> | null = null;
 
   constructor(

@@ -1,27 +1,38 @@
-import type { AppServices } from '../app.js';
-import type { LinkSigner } from '../documents/signed-links.js';
-import { authOf } from '../http/auth-context.js';
+import type { FastifyReply } from 'fastify';
+import type { DocumentJson } from '../documents/present.js';
+import type { DocumentRow } from '../documents/repository.js';
+import { type AuthContext, authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import {
+  type Answer,
+  bodyHash,
+  type IdempotencyStore,
+  type KeyScope,
+  parseIdempotencyKey,
+} from '../idempotency/index.js';
+import { type BackgroundDeps, enqueueDocument, produceDocument } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
-import { generatePdf, type PipelineDeps } from './pipeline.js';
+import type { Db } from '../storage/db.js';
 import { checkPdfRequestRules } from './request-rules.js';
-import { sendBinary, urlBody } from './respond.js';
-import { PdfQueuedResponse, PdfRequestBody, PdfUrlResponse } from './schema.js';
+import { type RecordedDocument, replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
+import { PdfQueuedResponse, type PdfRequest, PdfRequestBody, PdfUrlResponse } from './schema.js';
 
-export interface PdfRouteDeps extends PipelineDeps {
-  signer: LinkSigner;
-  /** Background rendering (async: true), provided by the jobs capability. */
-  enqueue:
-    | ((
-        auth: ReturnType<typeof authOf>,
-        body: import('./schema.js').PdfRequest,
-      ) => Promise<{ id: string; created_at: string }>)
-    | null;
+export interface PdfRouteDeps {
+  production: BackgroundDeps;
+  idempotency: IdempotencyStore;
+  documents: {
+    /** The spec's Document object with fresh signed links. */
+    present(row: DocumentRow): DocumentJson;
+    findForTeam(teamId: string, id: string): Promise<DocumentRow | null>;
+    readStoredFile(row: DocumentRow): Promise<Buffer | null>;
+  };
+  /** Look for due background jobs now (after an enqueue). */
+  wakeJobs(): void;
 }
 
-/** POST /pdf (spec: POST /pdf). HTTP concerns only; the work is in pipeline.ts. */
-export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppServices): void {
+/** POST /pdf (spec: POST /pdf). HTTP concerns only; the work is production's one use case. */
+export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
   app.post(
     '/pdf',
     {
@@ -33,6 +44,8 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppSer
           200: PdfUrlResponse,
           202: PdfQueuedResponse,
           404: ErrorResponse,
+          409: ErrorResponse,
+          410: ErrorResponse,
           413: ErrorResponse,
           422: ErrorResponse,
           503: ErrorResponse,
@@ -43,26 +56,78 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps, services: AppSer
     },
     async (request, reply) => {
       const auth = authOf(request);
-      // A test key always makes test documents (spec: POST /pdf `test`).
-      const body = { ...request.body, test: auth.mode === 'test' || request.body.test === true };
+      const body = request.body;
+      const key = parseIdempotencyKey(request.headers['idempotency-key']);
       checkPdfRequestRules(body);
-      if (body.async === true) {
-        if (!deps.enqueue)
-          throw new AppError('invalid_request', 'Background rendering is not enabled on this server.');
-        const queued = await deps.enqueue(auth, body);
-        return reply
-          .code(202)
-          .header('location', `/v1/pdf/${queued.id}`)
-          .send({ id: queued.id, status: 'queued', created_at: queued.created_at });
+      if (key === null) return handle(deps, reply, auth, body, null);
+      const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: 'POST /pdf', key };
+      const claim = await deps.idempotency.claim(scope, bodyHash(body));
+      if (claim.kind === 'replay') return replay(deps, reply, auth, claim);
+      try {
+        return await handle(deps, reply, auth, body, scope);
+      } catch (err) {
+        // Nothing was kept for this key: the same request may be sent again.
+        await deps.idempotency.release(scope);
+        throw err;
       }
-      const result = await generatePdf(deps, { teamId: auth.team.id, plan: auth.plan }, body);
-      if ((body.response ?? 'binary') === 'binary') return sendBinary(reply, result);
-      reply.header('cache-control', 'no-store');
-      return urlBody(result, {
-        signer: deps.signer,
-        publicUrl: services.publicUrl(),
-        nowMs: services.clock.now().getTime(),
-      });
     },
   );
+}
+
+async function handle(
+  deps: PdfRouteDeps,
+  reply: FastifyReply,
+  auth: AuthContext,
+  body: PdfRequest,
+  scope: KeyScope | null,
+) {
+  // A test key always makes test documents (spec: POST /pdf `test`).
+  const test = auth.mode === 'test' || body.test === true;
+  const caller = { teamId: auth.team.id, plan: auth.plan };
+  const remember = (answer: Answer) =>
+    scope
+      ? async (trx: Db, documentId: string) => deps.idempotency.complete(trx, scope, { documentId, answer })
+      : undefined;
+  if (body.async === true) {
+    const queued = await enqueueDocument(deps.production, caller, body, test, remember('async'));
+    deps.wakeJobs();
+    return reply.code(202).header('location', `/v1/pdf/${queued.id}`).send(queued);
+  }
+  const response = body.response ?? 'binary';
+  const onRecorded = remember(response);
+  const produced = (await produceDocument(deps.production, {
+    caller,
+    request: body,
+    purpose: 'document',
+    test,
+    // Spec: a test binary answer is stored only when it may be replayed (sent with an Idempotency-Key).
+    storage: response === 'url' ? 'required' : test && !scope ? 'never' : 'if_room',
+    slot: 'direct',
+    ...(onRecorded ? { onRecorded } : {}),
+  })) as RecordedDocument;
+  if (response === 'binary') return sendBinary(reply, produced);
+  reply.header('cache-control', 'no-store');
+  return urlBody(produced, deps.documents.present);
+}
+
+/** The first answer again, without rendering or counting (spec: Idempotency; no warnings, no blocked resources). */
+async function replay(
+  deps: PdfRouteDeps,
+  reply: FastifyReply,
+  auth: AuthContext,
+  claim: { documentId: string; answer: Answer; createdAt: string },
+) {
+  const row = await deps.documents.findForTeam(auth.team.id, claim.documentId);
+  if (claim.answer === 'async') {
+    return reply
+      .code(202)
+      .header('location', `/v1/pdf/${claim.documentId}`)
+      .send({ id: claim.documentId, status: 'queued', created_at: row?.created_at ?? claim.createdAt });
+  }
+  const file = row ? await deps.documents.readStoredFile(row) : null;
+  if (!row || !file)
+    throw new AppError('file_expired', 'The document this Idempotency-Key made is no longer stored.');
+  if (claim.answer === 'binary') return replayBinary(reply, row, file);
+  reply.header('cache-control', 'no-store');
+  return replayUrl(row, deps.documents.present);
 }

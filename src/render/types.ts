@@ -24,6 +24,8 @@ export interface RenderJob {
   page: PageOptions;
   /** Test documents and previews: a visible diagonal watermark on every page. */
   watermark: boolean;
+  /** The team whose document this is: waiting renders are served fairly between tenants. */
+  tenant?: string;
   /** Aborts a render whose caller went away. */
   signal?: AbortSignal;
 }

@@ -1,18 +1,31 @@
-import type { AppServices } from '../app.js';
 import type { LinkSigner } from '../documents/signed-links.js';
-import type { PdfRenderPort, TemplatePort } from '../pdf/ports.js';
+import type { RateCounter } from '../http/rate-limiter.js';
+import type { ProduceDeps } from '../production/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { Db } from '../storage/db.js';
 import type { TemplateEngine } from './engine-port.js';
 import type { LinkContext } from './present.js';
 import type { TemplateStoreDeps } from './service.js';
 import type { TemplateThumbnails } from './thumbnails.js';
 
+/** What the templates capability needs from the rest of the service (its ports). */
+export interface TemplateServices {
+  db: Db;
+  blobs: BlobStore;
+  clock: Clock;
+  rate: RateCounter;
+  publicUrl(): string;
+  signer: LinkSigner;
+}
+
 /** Everything the template routes use, built once by createTemplates(). */
 export interface TemplateRouteDeps {
-  services: Pick<AppServices, 'db' | 'blobs' | 'clock' | 'rate' | 'slots' | 'publicUrl'>;
+  services: TemplateServices;
   engine: TemplateEngine;
-  renderer: PdfRenderPort;
+  /** The one production use case (previews). */
+  production: ProduceDeps;
   signer: LinkSigner;
-  port: TemplatePort;
   thumbnails: TemplateThumbnails;
 }
 

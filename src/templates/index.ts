@@ -1,45 +1,52 @@
-import type { AppServices } from '../app.js';
+import type { Plan } from '../accounts/plans.js';
 import type { ThumbnailMaker } from '../documents/thumbnails.js';
 import type { App } from '../http/server.js';
-import type { TemplatePort } from '../pdf/ports.js';
-import { makeThumbnail } from '../render/index.js';
-import type { TemplateRouteDeps } from './deps.js';
+import type { ProduceDeps, TemplatePort } from '../production/index.js';
+import type { TemplateRouteDeps, TemplateServices } from './deps.js';
+import type { TemplateEngine } from './engine-port.js';
 import { registerTemplateCrudRoutes } from './routes.js';
 import { registerTemplateVersionRoutes } from './routes-versions.js';
 import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
 import { TemplateThumbnails } from './thumbnails.js';
 
-export type { TemplateEngine } from './engine-port.js';
 export { mergeData } from './merge-data.js';
 export { sweepTemplates } from './retention.js';
 export { createTemplatePort } from './template-port.js';
+export type { TemplateEngine };
 
 export interface TemplatesModule {
-  /** For the POST /pdf pipeline (`PipelineDeps.templates`) and batches. */
-  port: TemplatePort;
   /** The nine /templates routes; register inside the authenticated /v1 scope. */
   registerRoutes(app: App): void;
   /** GET /thumbnails/templates/<id>.png; register in the public /v1 scope (signed link, no key). */
   registerSignedRoutes(app: App): void;
 }
 
-type TemplateServices = Pick<
-  AppServices,
-  'db' | 'blobs' | 'clock' | 'rate' | 'slots' | 'publicUrl' | 'renderer' | 'liquid' | 'signer'
->;
+export interface TemplatesOptions {
+  services: TemplateServices;
+  engine: TemplateEngine;
+  production: ProduceDeps;
+  planOf(teamId: string): Promise<Plan | null>;
+  make: ThumbnailMaker;
+}
 
-/** The templates capability, built once in the composition root from the shared services. */
-export function createTemplates(
-  services: TemplateServices,
-  make: ThumbnailMaker = makeThumbnail,
-): TemplatesModule {
-  const { db, blobs, liquid: engine, renderer, signer } = services;
-  const port = createTemplatePort({ db, engine });
-  const thumbnails = new TemplateThumbnails({ db, blobs, engine, renderer, make });
-  const deps: TemplateRouteDeps = { services, engine, renderer, signer, port, thumbnails };
+/** The template port production resolves `template_id` through (built before production itself). */
+export function templatePortOf(services: Pick<TemplateServices, 'db'>, engine: TemplateEngine): TemplatePort {
+  return createTemplatePort({ db: services.db, engine });
+}
+
+/** The templates capability: routes, previews and thumbnails over the production use case. */
+export function createTemplates(options: TemplatesOptions): TemplatesModule {
+  const { services, engine, production } = options;
+  const thumbnails = new TemplateThumbnails({
+    db: services.db,
+    blobs: services.blobs,
+    production,
+    planOf: options.planOf,
+    make: options.make,
+  });
+  const deps: TemplateRouteDeps = { services, engine, production, signer: services.signer, thumbnails };
   return {
-    port,
     registerRoutes(app) {
       registerTemplateCrudRoutes(app, deps);
       registerTemplateVersionRoutes(app, deps);

@@ -1,20 +1,13 @@
 import type { AuthContext } from '../http/auth-context.js';
 import type { RateCounter } from '../http/rate-limiter.js';
-import type { PdfRenderPort, TemplatePort } from '../pdf/ports.js';
-import { sanitizeFilename } from '../pdf/request-rules.js';
-import { resolvePageOptions } from '../render/page-options.js';
-import { MAX_HTML_BYTES } from '../render/renderer.js';
+import { type ProduceDeps, produceDocument } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
-import type { TeamSlots } from '../shared/team-slots.js';
 import { hitPreviewBudget } from './limits.js';
 
 export interface PreviewDeps {
   clock: Clock;
   rate: RateCounter;
-  slots: TeamSlots;
-  templates: TemplatePort;
-  renderer: PdfRenderPort;
+  production: ProduceDeps;
 }
 
 export interface PreviewRequest {
@@ -29,19 +22,10 @@ export interface Preview {
   filename: string;
 }
 
-function concurrencyError(limit: number): AppError {
-  return new AppError(
-    'rate_limited',
-    `This team already renders ${limit} PDF(s) at once.`,
-    { reason: 'concurrency', limit },
-    { 'retry-after': '1' },
-  );
-}
-
 /**
- * POST /templates/<id>/preview: the same Liquid, page options and renderer as POST /pdf, always watermarked;
- * never stored, counted or recorded as a document, and without plan limits (spec: Templates). It does use
- * the team's render slots, which previews share with every other render (spec: Limits).
+ * POST /templates/<id>/preview: the one production use case with purpose `preview` — the same Liquid, page
+ * options, size limits, team render slot and renderer as POST /pdf, always watermarked; never stored,
+ * counted or recorded as a document, and without plan limits (spec: Templates).
  */
 export async function renderPreview(
   deps: PreviewDeps,
@@ -50,18 +34,17 @@ export async function renderPreview(
   request: PreviewRequest,
 ): Promise<Preview> {
   hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
-  const template = await deps.templates.resolve(auth.team.id, templateId, request.version);
-  const page = resolvePageOptions({}, template.settings, 'print');
-  const { html } = template.render(request.data ?? template.sampleData ?? {});
-  if (Buffer.byteLength(html) + Buffer.byteLength(template.css ?? '') > MAX_HTML_BYTES) {
-    throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
-  }
-  const lease = deps.slots.tryAcquire(auth.team.id, auth.plan.render_concurrency, 'direct');
-  if (!lease) throw concurrencyError(auth.plan.render_concurrency);
-  try {
-    const result = await deps.renderer.render({ html, css: template.css, page, watermark: true });
-    return { pdf: result.pdf, pages: result.pages, filename: sanitizeFilename(template.name, '.pdf') };
-  } finally {
-    lease.release();
-  }
+  const produced = await produceDocument(deps.production, {
+    caller: { teamId: auth.team.id, plan: auth.plan },
+    request: {
+      template_id: templateId,
+      ...(request.version === undefined ? {} : { template_version: request.version }),
+      ...(request.data === undefined ? {} : { data: request.data }),
+    },
+    purpose: 'preview',
+    test: auth.mode === 'test',
+    storage: 'never',
+    slot: 'direct',
+  });
+  return { pdf: produced.file, pages: produced.pages ?? 0, filename: produced.filename };
 }

@@ -103,7 +103,7 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
     async (request, reply) => {
       const { services } = deps;
       const preview = await renderPreview(
-        { ...services, templates: deps.port, renderer: deps.renderer },
+        { clock: services.clock, rate: services.rate, production: deps.production },
         authOf(request),
         request.params.id,
         request.body,

@@ -1,4 +1,4 @@
-import type { ResolvedTemplate, TemplatePort } from '../pdf/ports.js';
+import type { ResolvedTemplate, TemplatePort } from '../production/index.js';
 import type { Db } from '../storage/db.js';
 import type { TemplateEngine } from './engine-port.js';
 import { contentOf, readTemplate } from './records.js';
@@ -29,7 +29,7 @@ export function createTemplatePort(deps: { db: Db; engine: TemplateEngine }): Te
         css: content.css,
         sampleData: content.sampleData,
         settings: content.settings,
-        render: (data) => deps.engine.render(deps.engine.getOrParse(cacheKey, content.html), data),
+        render: async (data) => deps.engine.render(deps.engine.getOrParse(cacheKey, content.html), data),
       };
     },
   };

@@ -1,18 +1,17 @@
+import type { Plan } from '../accounts/plans.js';
 import type { ThumbnailMaker } from '../documents/thumbnails.js';
-import type { PdfRenderPort } from '../pdf/ports.js';
-import { resolvePageOptions } from '../render/page-options.js';
+import { type ProduceDeps, produceDocument } from '../production/index.js';
+import { type AppError, isAppError } from '../shared/errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
-import type { TemplateEngine } from './engine-port.js';
-import { contentOf } from './records.js';
 import { findTemplateById, findVersion, setThumbnailKey, type VersionRow } from './repository.js';
-import { parseCacheKey } from './template-port.js';
 
 export interface TemplateThumbnailDeps {
   db: Db;
   blobs: BlobStore;
-  engine: TemplateEngine;
-  renderer: PdfRenderPort;
+  production: ProduceDeps;
+  /** The owning team's plan (its render slots), or null when the team is gone. */
+  planOf(teamId: string): Promise<Plan | null>;
   make: ThumbnailMaker;
 }
 
@@ -20,50 +19,80 @@ export function thumbnailBlobKey(templateId: string, version: number): string {
   return `thumbnails/templates/${templateId}/${version}.png`;
 }
 
+/** Failures that say something about the version itself (not a busy moment), remembered per version. */
+const LASTING_FAILURES = new Set([
+  'render_failed',
+  'render_timeout',
+  'content_lost',
+  'document_too_large',
+  'template_render_error',
+]);
+const MAX_REMEMBERED_FAILURES = 10_000;
+
 /**
- * Template thumbnails (spec: Thumbnails): page 1 of a version rendered from its sample data, 480 px wide.
+ * Template thumbnails (spec: Thumbnails): page 1 of a version rendered from its sample data, 480 px wide,
+ * through the one production use case (the owning team's render slot, no watermark, nothing recorded).
  * Versions never change, so each is made once, on first request, and cached in the blob store; concurrent
- * first requests share one rendering.
+ * first requests share one rendering, and a version that failed is not rendered again by this process
+ * (the links need no key, so a failing template must not be able to occupy the renderer over and over).
  */
 export class TemplateThumbnails {
   private readonly inFlight = new Map<string, Promise<Buffer | null>>();
+  private readonly failed = new Map<string, AppError>();
 
   constructor(private readonly deps: TemplateThumbnailDeps) {}
 
   /** The PNG, or null when the template is deleted or the version no longer exists. */
   forVersion(templateId: string, version: number): Promise<Buffer | null> {
     const key = thumbnailBlobKey(templateId, version);
+    const failure = this.failed.get(key);
+    if (failure) return Promise.reject(failure);
     const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const work = this.load(templateId, version).finally(() => this.inFlight.delete(key));
+    const work = this.load(templateId, version)
+      .catch((err: unknown) => {
+        this.remember(key, err);
+        throw err;
+      })
+      .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, work);
     return work;
+  }
+
+  private remember(key: string, err: unknown): void {
+    if (!isAppError(err) || !LASTING_FAILURES.has(err.code)) return;
+    if (this.failed.size >= MAX_REMEMBERED_FAILURES) this.failed.clear();
+    this.failed.set(key, err);
   }
 
   private async load(templateId: string, version: number): Promise<Buffer | null> {
     const { db, blobs } = this.deps;
     const template = await findTemplateById(db, templateId);
     const row = template && template.deleted_at === null ? await findVersion(db, templateId, version) : null;
-    if (!row) return null;
+    if (!template || !row) return null;
     if (row.thumbnail_key) {
       const cached = await blobs.get(row.thumbnail_key);
       if (cached) return cached;
     }
-    const png = await this.make(row);
+    const png = await this.make(template.team_id, row);
+    if (!png) return null;
     const key = thumbnailBlobKey(templateId, version);
     await blobs.put(key, png);
     await setThumbnailKey(db, templateId, version, key);
     return png;
   }
 
-  private async make(row: VersionRow): Promise<Buffer> {
-    const { engine, renderer } = this.deps;
-    const content = contentOf(row);
-    const compiled = engine.getOrParse(parseCacheKey(row.template_id, row.version), content.html);
-    const { html } = engine.render(compiled, content.sampleData ?? {});
-    const page = resolvePageOptions({}, content.settings, 'print');
-    // A picture of the template itself, not a document: no watermark, nothing recorded or counted.
-    const result = await renderer.render({ html, css: content.css, page, watermark: false });
-    return this.deps.make(result.pdf);
+  private async make(teamId: string, row: VersionRow): Promise<Buffer | null> {
+    const plan = await this.deps.planOf(teamId);
+    if (!plan) return null;
+    const produced = await produceDocument(this.deps.production, {
+      caller: { teamId, plan },
+      request: { template_id: row.template_id, template_version: row.version },
+      purpose: 'thumbnail',
+      test: false,
+      storage: 'never',
+      slot: 'direct',
+    });
+    return this.deps.make(produced.file);
   }
 }

@@ -57,6 +57,10 @@ export function pdfEventData(
     filename: string;
     metadata: Record<string, unknown> | null;
     batchId: string | null;
+    /** The url-response extras (spec: Document, extra fields of the url JSON and of event data). */
+    warnings?: readonly unknown[];
+    blockedResources?: readonly string[];
+    eInvoice?: object | null;
     errorMessage?: string;
   },
 ): Record<string, unknown> {
@@ -64,8 +68,11 @@ export function pdfEventData(
     ...document,
     filename: extra.filename,
     metadata: extra.metadata,
+    warnings: extra.warnings ?? [],
+    blocked_resources: extra.blockedResources ?? [],
     batch_id: extra.batchId,
   };
+  if (extra.eInvoice) data.e_invoice = extra.eInvoice;
   if (extra.errorMessage !== undefined) data.error_message = extra.errorMessage;
   return data;
 }

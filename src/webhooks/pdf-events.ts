@@ -20,6 +20,9 @@ export async function recordPdfEvent(
     filename: string;
     metadata: Record<string, unknown> | null;
     batchId: string | null;
+    warnings?: readonly unknown[];
+    blockedResources?: readonly string[];
+    eInvoice?: object | null;
     /** Only for a background PDF that failed before rendering. */
     errorMessage?: string;
   },
@@ -28,6 +31,9 @@ export async function recordPdfEvent(
     filename: input.filename,
     metadata: input.metadata,
     batchId: input.batchId,
+    ...(input.warnings ? { warnings: input.warnings } : {}),
+    ...(input.blockedResources ? { blockedResources: input.blockedResources } : {}),
+    ...(input.eInvoice ? { eInvoice: input.eInvoice } : {}),
     ...(input.errorMessage === undefined ? {} : { errorMessage: input.errorMessage }),
   });
   return recordEvent(trx, clock, { teamId: input.teamId, livemode: !input.test, type: input.type, data });

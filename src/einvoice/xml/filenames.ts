@@ -1,4 +1,4 @@
-import { sanitizeFilename } from '../../pdf/request-rules.js';
+import { sanitizeFilename } from '../../shared/filenames.js';
 import type { PreparedEInvoice, Profile } from '../model.js';
 
 /** XRechnung's XML download: `<invoice number>.xml`, sanitised like every filename (SPEC "E-invoices", Result). */

@@ -7,14 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam } from '../../../src/accounts/teams.js';
-import { enqueueRender } from '../../../src/jobs/enqueue-render.js';
+import { enqueueDocument } from '../../../src/production/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
-import { newId } from '../../../src/shared/ids.js';
 import { type Db, openDatabase } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { answer, type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { crashProduction } from './crash-production.js';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash-worker.ts');
 const RENDERS = 12;
@@ -84,19 +84,14 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
       });
     }
     const plans = loadPlans(null);
+    const production = crashProduction(db, dataDir, false);
     for (let n = 0; n < RENDERS; n += 1) {
-      await enqueueRender(db, systemClock, {
-        plan: plans.growth,
-        teamId: team.id,
-        test: false,
-        documentId: newId(),
-        filename: `doc-${n}.pdf`,
-        contentType: 'application/pdf',
-        templateId: null,
-        metadata: { n },
-        batchId: null,
-        request: { n },
-      });
+      await enqueueDocument(
+        production,
+        { teamId: team.id, plan: plans.growth },
+        { html: `<p data-n="${n}">Document ${n}</p>`, filename: `doc-${n}`, metadata: { n } },
+        false,
+      );
     }
     // /ok answers at once; /slow hangs, so its deliveries are in flight (2, the per-endpoint cap) or waiting.
     rx.behave((req, res) => {

@@ -5,22 +5,36 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam, type Team } from '../../../src/accounts/teams.js';
-import type { DocumentRow } from '../../../src/documents/repository.js';
-import { enqueueRender, RENDER_JOB } from '../../../src/jobs/enqueue-render.js';
+import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
 import { JobRegistry } from '../../../src/jobs/registry.js';
-import {
-  createRenderJobHandler,
-  type RenderAttempt,
-  type RenderJobDeps,
-  renderJobOptions,
-} from '../../../src/jobs/render-job.js';
 import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
+import { LiquidEngine } from '../../../src/liquid/index.js';
+import {
+  type BackgroundDeps,
+  createAdmission,
+  createRenderJobHandler,
+  enqueueDocument,
+  RENDER_JOB,
+  renderJobOptions,
+} from '../../../src/production/index.js';
+import { resolvePageOptions } from '../../../src/render/index.js';
+import type { RenderResult } from '../../../src/render/types.js';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { newId } from '../../../src/shared/ids.js';
+import { AppError, type ErrorCode } from '../../../src/shared/errors.js';
 import { MemoryTeamSlots } from '../../../src/shared/team-slots.js';
+import { FsBlobStore } from '../../../src/storage/blob-store.js';
 import { type Db, openDatabase } from '../../../src/storage/db.js';
+import { mergeData } from '../../../src/templates/merge-data.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
+
+/**
+ * What the scripted renderer does for one attempt: succeed with a page count, or fail with a code.
+ * `before: true` fails before rendering (the plan check), as a plan limit reached while queued would.
+ */
+type RenderAttempt =
+  | { ok: true; changes: { pages: number; bytes: number; mode: 'fast' | 'print'; counted?: number } }
+  | { ok: false; code: ErrorCode; message: string; rendered: boolean };
 
 describe('background render job', () => {
   let dataDir: string;
@@ -32,6 +46,18 @@ describe('background render job', () => {
   const slots = new MemoryTeamSlots();
   const script = new Map<string, RenderAttempt[]>();
   const calls: string[] = [];
+  let production: BackgroundDeps;
+  let beforeRendering = false;
+  const currentDocument = (html: string) => /data-doc="([^"]+)"/.exec(html)?.[1] ?? '';
+  const fakeResult = (pages: number, bytes: number, mode: 'fast' | 'print'): RenderResult => ({
+    pdf: Buffer.alloc(bytes, 1),
+    pages,
+    mode,
+    blockedResources: [],
+    blockedCount: 0,
+    warnings: [],
+    timings: { loadMs: 0, analyzeMs: 0, pdfMs: 0, postMs: 0 },
+  });
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-render-job-'));
@@ -46,33 +72,52 @@ describe('background render job', () => {
         description: null,
       });
     }
-    const registry = new JobRegistry();
-    const deps: RenderJobDeps = {
+    const documents = createDocuments({
+      db,
       clock,
-      plans,
-      slots,
+      blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
+      signer: new LinkSigner(Buffer.alloc(32, 1)),
+      publicUrl: () => 'http://127.0.0.1:1',
+      makeThumbnail: async () => Buffer.alloc(0),
+    });
+    const liquid = new LiquidEngine();
+    production = {
+      db,
+      clock,
+      // The renderer seam is scripted: timeouts and crashes on demand, without minutes of real rendering.
       renderer: {
-        render: async ({ document }) => {
-          calls.push(document.id);
-          return (
-            script.get(document.id)?.shift() ?? {
-              ok: false,
-              code: 'render_failed',
-              message: 'unscripted',
-              rendered: true,
-            }
-          );
+        render: async (job) => {
+          const id = currentDocument(job.html);
+          calls.push(id);
+          const attempt = script.get(id)?.shift();
+          if (!attempt?.ok) {
+            throw new AppError(attempt?.code ?? 'render_failed', attempt?.message ?? 'unscripted');
+          }
+          return fakeResult(attempt.changes.pages, attempt.changes.bytes, attempt.changes.mode);
         },
       },
-      present: (row: DocumentRow) => ({
-        id: row.id,
-        status: row.status,
-        pages: row.pages,
-        error_code: row.error_code,
-        test: row.test === 1,
-      }),
+      liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
+      templates: {
+        resolve: async () => {
+          throw new AppError('template_not_found', 'none');
+        },
+      },
+      pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
+      mergeData,
+      slots,
+      blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
+      ledger: {
+        ...documents.ledger,
+        // A document scripted to fail before rendering finds the plan's documents used up.
+        docsUsed: async () => (beforeRendering ? 1_000_000 : 0),
+      },
+      lifecycle: documents.lifecycle,
+      admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+      findDocument: documents.findById,
+      planOf: async () => plans.starter,
     };
-    registry.register(RENDER_JOB, createRenderJobHandler(deps), renderJobOptions(deps));
+    const registry = new JobRegistry();
+    registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
     workers = startWorkers({
       db,
       clock,
@@ -88,22 +133,17 @@ describe('background render job', () => {
   });
 
   async function queue(attempts: RenderAttempt[], options: { test?: boolean } = {}): Promise<string> {
-    const id = newId();
-    script.set(id, attempts);
-    const answer = await enqueueRender(db, clock, {
-      plan: plans.starter,
-      teamId: team.id,
-      test: options.test ?? false,
-      documentId: id,
-      filename: 'invoice.pdf',
-      contentType: 'application/pdf',
-      templateId: null,
-      metadata: { order: 7 },
-      batchId: null,
-      request: { html: '<p>x</p>' },
-    });
-    assert.deepEqual(answer, { id, status: 'queued', created_at: clock.now().toISOString() });
-    return id;
+    const key = `k${Math.random().toString(36).slice(2)}`;
+    const answer = await enqueueDocument(
+      production,
+      { teamId: team.id, plan: plans.starter },
+      { html: `<p data-doc="${key}">x</p>`, filename: 'invoice', metadata: { order: 7 } },
+      options.test ?? false,
+    );
+    script.set(key, attempts);
+    beforeRendering = attempts[0]?.ok === false && !attempts[0].rendered;
+    assert.deepEqual(answer, { id: answer.id, status: 'queued', created_at: clock.now().toISOString() });
+    return answer.id;
   }
 
   /** Wakes the worker and waits until it runs nothing and finds no render due at the clock's now. */
@@ -193,7 +233,12 @@ describe('background render job', () => {
 
   it('a failure before rendering leaves no document and an event with error_message', async () => {
     const id = await queue([
-      { ok: false, code: 'plan_limit_reached', message: 'No included documents left.', rendered: false },
+      {
+        ok: false,
+        code: 'plan_limit_reached',
+        message: "The Starter plan's 2000 documents for this period are used up.",
+        rendered: false,
+      },
     ]);
     await run();
     assert.equal(await doc(id), undefined);
@@ -201,7 +246,7 @@ describe('background render job', () => {
     assert.equal(event.type, 'pdf.failed');
     assert.equal(event.data.status, 'failed');
     assert.equal(event.data.error_code, 'plan_limit_reached');
-    assert.equal(event.data.error_message, 'No included documents left.');
+    assert.equal(event.data.error_message, "The Starter plan's 2000 documents for this period are used up.");
   });
 
   it('waits for a free render slot, leaving one for direct requests, without spending an attempt', async () => {

@@ -67,14 +67,14 @@ describe('templates: the POST /pdf template port', () => {
     assert.equal(parses, 1, 'parsed on save');
     for (let i = 0; i < 5; i++) {
       const resolved = await port.resolve(a.id, template.id, undefined);
-      assert.equal(resolved.render({ n: i }).html, `<b>${i}</b>`);
+      assert.equal((await resolved.render({ n: i })).html, `<b>${i}</b>`);
     }
     assert.equal(parses, 2, 'one more parse for the render cache, none per render');
     await updateTemplate(deps, a.id, template.id, { html: '<i>{{ n }}</i>' });
     const v2 = await port.resolve(a.id, template.id, undefined);
     assert.equal(v2.version, 2);
-    assert.equal(v2.render({ n: 7 }).html, '<i>7</i>');
-    assert.equal((await port.resolve(a.id, template.id, 1)).render({ n: 7 }).html, '<b>7</b>');
+    assert.equal((await v2.render({ n: 7 })).html, '<i>7</i>');
+    assert.equal((await (await port.resolve(a.id, template.id, 1)).render({ n: 7 })).html, '<b>7</b>');
     assert.equal(parses, 4, 'save of v2, then v2 once; v1 is still cached');
     await port.resolve(a.id, template.id, 1).then((t) => t.render({}));
     assert.equal(parses, 4);

@@ -62,10 +62,12 @@ export function embedEInvoice(pdf: Buffer, plan: EInvoicePlan, createdAt: Date):
 }
 
 /** `{standard, profile, xml_filename}` as responses, records and events carry it. */
-export function eInvoiceSummary(plan: EInvoicePlan): {
+export interface EInvoiceSummary {
   standard: string;
   profile: string;
   xml_filename: string;
-} {
+}
+
+export function eInvoiceSummary(plan: EInvoicePlan): EInvoiceSummary {
   return { standard: plan.prepared.standard, profile: plan.prepared.profile, xml_filename: plan.xmlFilename };
 }

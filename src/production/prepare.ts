@@ -1,23 +1,20 @@
 import { BUILT_IN_INVOICE_TEMPLATE } from '../einvoice/index.js';
+import { MAX_HTML_BYTES } from '../render/index.js';
 import type { PageOptions } from '../render/types.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { type EInvoicePlan, eInvoiceData } from './einvoice.js';
-import type { LiquidPort, ResolvedTemplate, TemplatePort, TemplateSettings } from './ports.js';
-import type { PdfRequest } from './schema.js';
-
-/** Spec "Limits": HTML after Liquid, with CSS. */
-const MAX_HTML_BYTES = 5 * 1024 * 1024;
-
-export type PageOptionsResolver = (
-  request: PdfRequest,
-  template: TemplateSettings | null,
-  fallbackMode: 'fast' | 'print',
-) => PageOptions;
+import type {
+  DocumentRequest,
+  LiquidPort,
+  PageOptionsResolver,
+  ResolvedTemplate,
+  TemplatePort,
+} from './ports.js';
 
 export interface PrepareDeps {
   liquid: LiquidPort;
-  templates: TemplatePort | null;
+  templates: TemplatePort;
   pageOptions: PageOptionsResolver;
   /** merge_data semantics (spec: POST /pdf merge_data), owned by the templates capability. */
   mergeData: (data: Record<string, unknown>, merge: Record<string, unknown>) => Record<string, unknown>;
@@ -48,13 +45,13 @@ function withMerge(
 export async function prepareHtml(
   deps: PrepareDeps,
   teamId: string,
-  body: PdfRequest,
-  einv: EInvoicePlan | null = null,
+  request: DocumentRequest,
+  einv: EInvoicePlan | null,
 ): Promise<PreparedHtml> {
   const prepared =
-    body.template_id !== undefined
-      ? await fromTemplate(deps, teamId, body, body.template_id, einv)
-      : fromHtml(deps, body, einv);
+    request.template_id !== undefined
+      ? await fromTemplate(deps, teamId, request, request.template_id, einv)
+      : await fromHtml(deps, request, einv);
   if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }
@@ -64,31 +61,33 @@ export async function prepareHtml(
 async function fromTemplate(
   deps: PrepareDeps,
   teamId: string,
-  body: PdfRequest,
+  request: DocumentRequest,
   templateId: string,
   einv: EInvoicePlan | null,
 ): Promise<PreparedHtml> {
-  if (!deps.templates)
-    throw new AppError('template_not_found', `No template ${templateId} in this workspace.`);
-  const template = await deps.templates.resolve(teamId, templateId, body.template_version);
-  const page = deps.pageOptions(body, template.settings, 'print');
+  const template = await deps.templates.resolve(teamId, templateId, request.template_version);
+  const page = deps.pageOptions(request, template.settings, 'print');
   // Spec: with e_invoice the template receives the invoice data; `data` only replaces it.
-  const data = body.data ?? (einv ? eInvoiceData(einv) : (template.sampleData ?? {}));
-  const rendered = template.render(withMerge(deps, data, body.merge_data));
-  const filename = body.filename ?? einv?.defaultName ?? template.name;
+  const data = request.data ?? (einv ? eInvoiceData(einv) : (template.sampleData ?? {}));
+  const rendered = await template.render(withMerge(deps, data, request.merge_data));
+  const filename = request.filename ?? einv?.defaultName ?? template.name;
   return { ...rendered, css: template.css, template, page, filename };
 }
 
-function fromHtml(deps: PrepareDeps, body: PdfRequest, einv: EInvoicePlan | null): PreparedHtml {
+async function fromHtml(
+  deps: PrepareDeps,
+  request: DocumentRequest,
+  einv: EInvoicePlan | null,
+): Promise<PreparedHtml> {
   // Without html, an e-invoice renders the built-in invoice template (spec: POST /pdf rule 1).
-  const source = body.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
-  const page = deps.pageOptions(body, null, einv && body.html === undefined ? 'print' : 'fast');
-  const data = body.data ?? (einv ? eInvoiceData(einv) : undefined);
+  const source = request.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
+  const page = deps.pageOptions(request, null, einv && request.html === undefined ? 'print' : 'fast');
+  const data = request.data ?? (einv ? eInvoiceData(einv) : undefined);
   // Spec: html is a Liquid template only when data is present; without data it is used as is.
   const rendered =
     data !== undefined
-      ? deps.liquid.renderSource(source, withMerge(deps, data, body.merge_data))
+      ? await deps.liquid.renderSource(source, withMerge(deps, data, request.merge_data))
       : { html: source, warnings: [] };
-  const filename = body.filename ?? einv?.defaultName ?? 'document';
-  return { ...rendered, css: body.css ?? null, template: null, page, filename };
+  const filename = request.filename ?? einv?.defaultName ?? 'document';
+  return { ...rendered, css: request.css ?? null, template: null, page, filename };
 }

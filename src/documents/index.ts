@@ -1,0 +1,80 @@
+import type { App } from '../http/server.js';
+import type { Clock } from '../shared/clock.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { Db } from '../storage/db.js';
+import { DocumentLifecycle } from './lifecycle.js';
+import { type DocumentJson, isStored, presentDocument } from './present.js';
+import {
+  countCountedDocuments,
+  type DocumentRow,
+  findDocument,
+  findDocumentById,
+  storedBytes,
+} from './repository.js';
+import { type SweepReport, sweepDocuments } from './retention.js';
+import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.js';
+import type { LinkSigner } from './signed-links.js';
+import { ThumbnailCache, type ThumbnailMaker } from './thumbnails.js';
+
+export type { DocumentLifecycle, NewDocument, ProducedFile } from './lifecycle.js';
+export type { DocumentJson } from './present.js';
+export type { DocumentRow } from './repository.js';
+export { LinkSigner } from './signed-links.js';
+export type { ThumbnailMaker } from './thumbnails.js';
+
+export interface DocumentsOptions {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  signer: LinkSigner;
+  /** Base of signed links; known for sure only after listen when the port is 0. */
+  publicUrl(): string;
+  makeThumbnail: ThumbnailMaker;
+}
+
+/** The documents capability: the lifecycle, the log and its signed files, counts over its own rows. */
+export interface DocumentsModule {
+  lifecycle: DocumentLifecycle;
+  /** The spec's Document object with fresh signed links. */
+  present(row: DocumentRow): DocumentJson;
+  findById(db: Db, id: string): Promise<DocumentRow | null>;
+  /** The team's document (any mode), or null. */
+  findForTeam(teamId: string, id: string): Promise<DocumentRow | null>;
+  /** The stored file's bytes while it is stored, else null (expired, never stored, or gone). */
+  readStoredFile(row: DocumentRow): Promise<Buffer | null>;
+  /** Usage and storage counts for plan checks and GET /account/usage. */
+  ledger: {
+    docsUsed(teamId: string, start: Date, end: Date): Promise<number>;
+    storedBytes(teamId: string, test: boolean): Promise<number>;
+  };
+  sweep(now: Date): Promise<SweepReport>;
+  registerRoutes(app: App): void;
+  registerSignedRoutes(app: App): void;
+}
+
+export function createDocuments(options: DocumentsOptions): DocumentsModule {
+  const { db, clock, blobs, signer } = options;
+  const present = (row: DocumentRow) =>
+    presentDocument(row, { signer, publicUrl: options.publicUrl(), nowMs: clock.now().getTime() });
+  const lifecycle = new DocumentLifecycle({ db, clock, present: (row) => ({ ...present(row) }) });
+  const routeDeps = {
+    services: { db, blobs, clock, publicUrl: options.publicUrl },
+    signer,
+    thumbnails: new ThumbnailCache({ db, blobs, clock, make: options.makeThumbnail }),
+  };
+  return {
+    lifecycle,
+    present,
+    findById: findDocumentById,
+    findForTeam: (teamId, id) => findDocument(db, teamId, id, false),
+    readStoredFile: async (row) =>
+      row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null,
+    ledger: {
+      docsUsed: (teamId, start, end) => countCountedDocuments(db, teamId, start, end),
+      storedBytes: (teamId, test) => storedBytes(db, teamId, test),
+    },
+    sweep: (now) => sweepDocuments({ db, blobs, lifecycle }, now),
+    registerRoutes: (app) => registerDocumentRoutes(app, routeDeps),
+    registerSignedRoutes: (app) => registerSignedDocumentRoutes(app, routeDeps),
+  };
+}

@@ -1,0 +1,255 @@
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import type { EventDocument } from '../webhooks/events.js';
+import { recordPdfEvent } from '../webhooks/pdf-events.js';
+import { type DocumentRow, findDocumentById } from './repository.js';
+
+/**
+ * The one document lifecycle (spec: Document status). Every way a document comes into being ends here:
+ *
+ *   queued ─start─► processing ─succeed─► succeeded        (background: POST /pdf async, batch items)
+ *      │                 └──────fail────► failed
+ *      ├─abandon─► (record removed, pdf.failed says why)    failed before rendering
+ *      └─cancel──► canceled
+ *   complete / completeFailed: a direct render's final row, inserted at once
+ *   expireFile: the stored file is gone (retention); the record stays
+ *
+ * Each transition writes the row, its status and its outbox event (pdf.created / pdf.failed) through
+ * the transaction it is given, so the state and the announcement commit or vanish together.
+ * Nothing outside this file writes document rows or statuses.
+ */
+export interface LifecycleDeps {
+  db: Db;
+  clock: Clock;
+  /** The spec's Document object (signed links) for event data, as GET /pdf/<id> shows it. */
+  present(row: DocumentRow): EventDocument;
+}
+
+/** What is known of a document before it is rendered. */
+export interface NewDocument {
+  id: string;
+  teamId: string;
+  test: boolean;
+  createdAt: Date;
+  filename: string;
+  contentType: string;
+  templateId: string | null;
+  templateVersion: number | null;
+  mode: 'fast' | 'print' | null;
+  metadata: Record<string, unknown> | null;
+  /** `{standard, profile, xml_filename}` of an e-invoice. */
+  eInvoice: object | null;
+  batchId: string | null;
+}
+
+/** What a successful render adds. `blobKey` null: not stored (the file was only returned). */
+export interface ProducedFile {
+  pages: number | null;
+  bytes: number;
+  blobKey: string | null;
+  expiresAt: Date | null;
+  /** 1 for a live document counted in usage (exactly once). */
+  counted: boolean;
+  mode: 'fast' | 'print' | null;
+  templateVersion: number | null;
+}
+
+/** What a render reported besides the file; event data carries it (spec: extra fields of event data). */
+export interface RenderReport {
+  warnings: readonly unknown[];
+  blockedResources: readonly string[];
+}
+
+/** Runs `write` in one transaction. */
+export type Transact = <T>(write: (trx: Db) => Promise<T>) => Promise<T>;
+
+export class DocumentLifecycle {
+  constructor(private readonly deps: LifecycleDeps) {}
+
+  /** A fresh transaction (callers that have none of their own, e.g. a direct render). */
+  readonly transact: Transact = (write) => this.deps.db.transaction().execute(write);
+
+  /** A background document waiting for its render; written with its job. No event yet. */
+  async createQueued(trx: Db, doc: NewDocument): Promise<void> {
+    await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
+  }
+
+  /** A worker picked the document up. */
+  async start(id: string): Promise<void> {
+    await this.deps.db
+      .updateTable('documents')
+      .set({ status: 'processing', updated_at: this.now() })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'processing'])
+      .execute();
+  }
+
+  /** A direct render that succeeded: the final row and pdf.created. */
+  async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
+    const row: DocumentRow = { ...baseRow(doc, 'succeeded'), ...fileColumns(file) };
+    await trx.insertInto('documents').values(row).execute();
+    await this.emit(trx, row, 'pdf.created', { report });
+    return row;
+  }
+
+  /** A direct render that failed while rendering: a failed record and pdf.failed (spec: Document status). */
+  async completeFailed(trx: Db, doc: NewDocument, code: string): Promise<DocumentRow> {
+    const row: DocumentRow = { ...baseRow(doc, 'failed'), error_code: code };
+    await trx.insertInto('documents').values(row).execute();
+    await this.emit(trx, row, 'pdf.failed');
+    return row;
+  }
+
+  /** A queued document rendered and stored. */
+  async succeed(
+    trx: Db,
+    id: string,
+    file: ProducedFile,
+    report: RenderReport & { eInvoice: object | null },
+  ): Promise<DocumentRow | null> {
+    return this.update(
+      trx,
+      id,
+      'pdf.created',
+      {
+        ...fileColumns(file),
+        status: 'succeeded',
+        error_code: null,
+        e_invoice_json: report.eInvoice ? JSON.stringify(report.eInvoice) : null,
+      },
+      report,
+    );
+  }
+
+  /** A queued document whose render failed for good. */
+  async fail(trx: Db, id: string, code: string): Promise<DocumentRow | null> {
+    return this.update(trx, id, 'pdf.failed', {
+      status: 'failed',
+      error_code: code,
+      pages: null,
+      bytes: null,
+    });
+  }
+
+  /**
+   * A queued document that failed before anything was rendered (e.g. the plan's documents ran out while
+   * it waited): no record remains, and pdf.failed says why in words (spec: POST /pdf async).
+   */
+  async abandon(trx: Db, id: string, code: string, message: string): Promise<void> {
+    const row = await findDocumentById(trx, id);
+    if (!row) return;
+    await trx.deleteFrom('documents').where('id', '=', id).execute();
+    const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
+    await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
+  }
+
+  /** A queued document that will not be rendered (batch cancel). No event: nothing was produced. */
+  async cancel(trx: Db, id: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('documents')
+      .set({ status: 'canceled', updated_at: this.now() })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The stored file's retention ended: the record drops its pointers before the blobs are deleted, so a
+   * reader never sees a key whose file is half gone. Returns the keys to delete.
+   */
+  async expireFile(id: string): Promise<string[]> {
+    const row = await findDocumentById(this.deps.db, id);
+    if (!row) return [];
+    await this.deps.db
+      .updateTable('documents')
+      .set({ blob_key: null, thumbnail_key: null, stored_bytes: 0, updated_at: this.now() })
+      .where('id', '=', id)
+      .execute();
+    return [row.blob_key, row.thumbnail_key].filter((key): key is string => key !== null);
+  }
+
+  private async update(
+    trx: Db,
+    id: string,
+    event: 'pdf.created' | 'pdf.failed',
+    changes: Partial<DocumentRow>,
+    report?: RenderReport,
+  ): Promise<DocumentRow | null> {
+    await trx
+      .updateTable('documents')
+      .set({ ...changes, updated_at: this.now() })
+      .where('id', '=', id)
+      .execute();
+    const row = await findDocumentById(trx, id);
+    if (row) await this.emit(trx, row, event, report ? { report } : {});
+    return row;
+  }
+
+  private async emit(
+    trx: Db,
+    row: DocumentRow,
+    type: 'pdf.created' | 'pdf.failed',
+    extra: { report?: RenderReport; errorMessage?: string } = {},
+  ): Promise<void> {
+    await recordPdfEvent(trx, this.deps.clock, {
+      type,
+      teamId: row.team_id,
+      test: row.test === 1,
+      document: this.deps.present(row),
+      filename: row.filename,
+      metadata: row.metadata_json ? (JSON.parse(row.metadata_json) as Record<string, unknown>) : null,
+      batchId: row.batch_id,
+      warnings: extra.report?.warnings ?? [],
+      blockedResources: extra.report?.blockedResources ?? [],
+      eInvoice: row.e_invoice_json ? (JSON.parse(row.e_invoice_json) as object) : null,
+      ...(extra.errorMessage === undefined ? {} : { errorMessage: extra.errorMessage }),
+    });
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
+  const at = doc.createdAt.toISOString();
+  return {
+    id: doc.id,
+    team_id: doc.teamId,
+    status,
+    mode: doc.mode,
+    test: doc.test ? 1 : 0,
+    template_id: doc.templateId,
+    template_version: doc.templateVersion,
+    error_code: null,
+    pages: null,
+    bytes: null,
+    filename: doc.filename,
+    content_type: doc.contentType,
+    metadata_json: doc.metadata ? JSON.stringify(doc.metadata) : null,
+    e_invoice_json: doc.eInvoice ? JSON.stringify(doc.eInvoice) : null,
+    delivery_json: null,
+    batch_id: doc.batchId,
+    blob_key: null,
+    stored_bytes: 0,
+    counted: 0,
+    expires_at: null,
+    thumbnail_key: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+function fileColumns(file: ProducedFile) {
+  return {
+    pages: file.pages,
+    bytes: file.bytes,
+    mode: file.mode,
+    template_version: file.templateVersion,
+    blob_key: file.blobKey,
+    stored_bytes: file.blobKey ? file.bytes : 0,
+    expires_at: file.blobKey && file.expiresAt ? file.expiresAt.toISOString() : null,
+    counted: file.counted ? 1 : 0,
+  };
+}

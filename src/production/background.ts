@@ -1,0 +1,175 @@
+import type { NewDocument } from '../documents/lifecycle.js';
+import type { DocumentRow } from '../documents/repository.js';
+import {
+  assertWithinJobLimits,
+  backoffTable,
+  enqueueJob,
+  type JobHandler,
+  type JobKindOptions,
+  type JobOutcome,
+} from '../jobs/index.js';
+import type { ErrorCode } from '../shared/errors.js';
+import { sanitizeFilename } from '../shared/filenames.js';
+import { newId } from '../shared/ids.js';
+import type { Db } from '../storage/db.js';
+import { storingPausedError } from './admission.js';
+import { eInvoiceSummary, planEInvoice } from './einvoice.js';
+import type { Caller, DocumentRequest } from './ports.js';
+import { prepareHtml } from './prepare.js';
+import { NoRenderSlot, type ProduceDeps, produceDocument } from './produce.js';
+import { assertStorageAvailable } from './storage-policy.js';
+
+export const RENDER_JOB = 'render';
+
+/** What the render job carries: the queued document and the validated request. */
+interface RenderJobPayload {
+  documentId: string;
+  request: DocumentRequest;
+}
+
+export interface BackgroundDeps extends ProduceDeps {
+  db: Db;
+  /** Finds a document by id (the documents capability's repository). */
+  findDocument(db: Db, id: string): Promise<DocumentRow | null>;
+  /** The team's plan, or null when the team is gone. */
+  planOf(teamId: string): Promise<Caller['plan'] | null>;
+}
+
+/**
+ * `async: true` (spec: POST /pdf → 202): everything that can fail synchronously (e-invoice, template lookup,
+ * Liquid, page options, storage quota) runs now; then the queued document and its job are written in one
+ * transaction, refused whole with `rate_limited` over open_jobs or test_jobs_per_day.
+ */
+export async function enqueueDocument(
+  deps: BackgroundDeps,
+  caller: Caller,
+  request: DocumentRequest,
+  test: boolean,
+  /** Runs in the transaction that queues the document (e.g. its idempotency key). */
+  onQueued?: (trx: Db, documentId: string) => Promise<void>,
+): Promise<{ id: string; status: 'queued'; created_at: string }> {
+  const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
+  const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
+  // Spec: a background PDF is always stored, so a full quota or a full disk is refused now, as for `response: url`.
+  if (deps.admission.storingPaused()) throw storingPausedError();
+  await assertStorageAvailable(deps.ledger, caller, test);
+  const doc: NewDocument = {
+    id: newId(),
+    teamId: caller.teamId,
+    test,
+    createdAt: deps.clock.now(),
+    filename: prepared
+      ? sanitizeFilename(prepared.filename, '.pdf')
+      : sanitizeFilename(request.filename ?? einv?.defaultName ?? 'document', '.xml'),
+    contentType: prepared ? 'application/pdf' : 'application/xml',
+    templateId: prepared?.template?.id ?? null,
+    templateVersion: null,
+    mode: null,
+    metadata: request.metadata ?? null,
+    eInvoice: einv ? eInvoiceSummary(einv) : null,
+    batchId: null,
+  };
+  await deps.lifecycle.transact(async (trx) => {
+    await enqueueJob(trx, deps.clock, {
+      kind: RENDER_JOB,
+      teamId: caller.teamId,
+      test,
+      payload: { documentId: doc.id, request } satisfies RenderJobPayload,
+    });
+    await assertWithinJobLimits(trx, deps.clock, { plan: caller.plan, teamId: caller.teamId, test });
+    await deps.lifecycle.createQueued(trx, doc);
+    await onQueued?.(trx, doc.id);
+  });
+  return { id: doc.id, status: 'queued', created_at: doc.createdAt.toISOString() };
+}
+
+/** Spec: Document status — render_timeout and service_busy are retried (3 attempts in all), others fail at once. */
+export const MAX_RENDER_ATTEMPTS = 3;
+const RETRY_DELAYS_MS = [30_000, 120_000];
+const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set(['render_timeout', 'service_busy']);
+const NO_SLOT_WAIT_MS = 1_000;
+
+/**
+ * The render kind's retry policy, applied by the job worker. `abandon` fails the document of a job given
+ * up without a recorded outcome (its workers died during every attempt, or it kept throwing).
+ */
+export function renderJobOptions(deps: BackgroundDeps): JobKindOptions {
+  return {
+    maxAttempts: MAX_RENDER_ATTEMPTS,
+    backoff: backoffTable(RETRY_DELAYS_MS),
+    abandon: async (trx, job) => {
+      await deps.lifecycle.fail(trx, (job.payload as RenderJobPayload).documentId, 'render_failed');
+    },
+  };
+}
+
+/**
+ * The background render: claims the queued document, produces it through the one use case, and hands the
+ * final transition (document state, usage count, pdf.* event) to the job queue, which commits it in the
+ * transaction that finishes the job — so it happens exactly once.
+ */
+export function createRenderJobHandler(deps: BackgroundDeps): JobHandler {
+  return async (job, ctx) => {
+    const payload = job.payload as RenderJobPayload;
+    const document = await deps.findDocument(ctx.db, payload.documentId);
+    if (!document) return { kind: 'failed', error: 'document record missing', retryable: false };
+    let pending: ((trx: Db) => Promise<unknown>) | null = null;
+    const commit = async (write: (trx: Db) => Promise<unknown>) => {
+      pending = write;
+    };
+    const plan = await deps.planOf(document.team_id);
+    if (!plan) {
+      // The team is gone: give up without rendering. (A render that keeps killing its worker is given up
+      // by the worker through renderJobOptions' abandon.)
+      const message = 'The team no longer exists.';
+      return {
+        kind: 'failed',
+        error: `forbidden: ${message}`,
+        retryable: false,
+        commit: async (trx) => {
+          await deps.lifecycle.abandon(trx, document.id, 'forbidden', message);
+        },
+      };
+    }
+    try {
+      await produceDocument(deps, {
+        caller: { teamId: document.team_id, plan },
+        request: payload.request,
+        purpose: 'document',
+        test: document.test === 1,
+        storage: 'required',
+        slot: 'background',
+        signal: ctx.signal,
+        queued: {
+          id: document.id,
+          createdAt: new Date(document.created_at),
+          commit,
+          // Whether another attempt follows is the worker's to say (attemptsLeft); when, too (the backoff).
+          retriable: (code) => RETRIED_CODES.has(code) && ctx.attemptsLeft > 0 && !ctx.signal.aborted,
+          onStart: () => deps.lifecycle.start(document.id),
+        },
+      });
+      return succeeded(pending);
+    } catch (err) {
+      return afterFailure(err, pending);
+    }
+  };
+}
+
+function succeeded(pending: ((trx: Db) => Promise<unknown>) | null): JobOutcome {
+  const write = pending;
+  return write
+    ? { kind: 'succeeded', commit: async (trx) => void (await write(trx)) }
+    : { kind: 'succeeded' };
+}
+
+function afterFailure(err: unknown, pending: ((trx: Db) => Promise<unknown>) | null): JobOutcome {
+  if (err instanceof NoRenderSlot) return { kind: 'defer', delayMs: NO_SLOT_WAIT_MS };
+  const error = err instanceof Error ? err.message : String(err);
+  const write = pending;
+  // A recorded failure is final; an unrecorded one was judged retriable by produceDocument.
+  if (write)
+    return { kind: 'failed', error, retryable: false, commit: async (trx) => void (await write(trx)) };
+  // Unrecorded: retried after the kind's backoff; should none follow, the worker's abandon fails the document.
+  return { kind: 'failed', error, retryable: true };
+}

@@ -1,0 +1,68 @@
+import type { Plan } from '../accounts/plans.js';
+import type { PageDefaults } from '../render/page-options.js';
+import type { PageOptions, RenderJob, RenderResult } from '../render/types.js';
+import type { Warning } from '../shared/warnings.js';
+
+/**
+ * What a document is made from, whichever route asked for it (POST /pdf sync or async, a batch item, a
+ * preview, a template thumbnail). The POST /pdf body satisfies it; other callers fill in what they have.
+ */
+export interface DocumentRequest {
+  template_id?: string;
+  template_version?: number;
+  html?: string;
+  css?: string;
+  data?: Record<string, unknown>;
+  merge_data?: Record<string, unknown>;
+  mode?: 'fast' | 'print';
+  format?: unknown;
+  orientation?: unknown;
+  margins?: string;
+  filename?: string;
+  metadata?: Record<string, unknown>;
+  e_invoice?: Record<string, unknown>;
+}
+
+/** Whose document is made: enough for limits, storage and records (a request's key or a queued job's team). */
+export interface Caller {
+  teamId: string;
+  plan: Plan;
+}
+
+/** What production needs from the renderer (the strategy is chosen from job.page.mode). */
+export interface RendererPort {
+  render(job: RenderJob): Promise<RenderResult>;
+}
+
+export interface LiquidResult {
+  html: string;
+  warnings: Warning[];
+}
+
+/** Liquid for raw `html` sent with `data` (stored templates go through the template port). */
+export interface LiquidPort {
+  renderSource(source: string, data: Record<string, unknown>): Promise<LiquidResult>;
+}
+
+export interface ResolvedTemplate {
+  id: string;
+  version: number;
+  name: string;
+  css: string | null;
+  sampleData: Record<string, unknown> | null;
+  /** The version's page defaults (spec: Template settings). */
+  settings: PageDefaults;
+  /** Renders this version's (cached, pre-parsed) Liquid with the data. */
+  render(data: Record<string, unknown>): Promise<LiquidResult>;
+}
+
+/** Resolves `template_id` + optional version (else pinned, else current); throws template_not_found. */
+export interface TemplatePort {
+  resolve(teamId: string, templateId: string, version: number | undefined): Promise<ResolvedTemplate>;
+}
+
+export type PageOptionsResolver = (
+  request: DocumentRequest,
+  template: PageDefaults | null,
+  fallbackMode: 'fast' | 'print',
+) => PageOptions;

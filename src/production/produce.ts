@@ -1,0 +1,310 @@
+import type { DocumentLifecycle, NewDocument, ProducedFile } from '../documents/lifecycle.js';
+import type { DocumentRow } from '../documents/repository.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
+import { sanitizeFilename } from '../shared/filenames.js';
+import { newId } from '../shared/ids.js';
+import type { SlotLease, TeamSlots } from '../shared/team-slots.js';
+import { MAX_WARNINGS, type Warning } from '../shared/warnings.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { Db } from '../storage/db.js';
+import { type Admission, storingPausedError } from './admission.js';
+import {
+  type EInvoicePlan,
+  type EInvoiceSummary,
+  eInvoiceSummary,
+  embedEInvoice,
+  planEInvoice,
+} from './einvoice.js';
+import { assertWithinPlan, type UsageLedger } from './plan-limits.js';
+import type { Caller, DocumentRequest, RendererPort } from './ports.js';
+import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
+import { decideStorage, expiryFor, type StoragePolicy } from './storage-policy.js';
+
+/**
+ * The one "make a document" use case. Every path that turns a request into a PDF (POST /pdf sync and
+ * async, previews, template thumbnails, batch items) calls `produceDocument`; they differ only in the
+ * options below. The order is always:
+ *
+ *   e-invoice validation → plan checks → team render slot → prepare (template, Liquid, page options,
+ *   size) → render → post-process (PDF/A + XML) → store → record (documents lifecycle + outbox event)
+ */
+export interface ProduceDeps extends PrepareDeps {
+  clock: Clock;
+  renderer: RendererPort;
+  slots: TeamSlots;
+  blobs: Pick<BlobStore, 'put'>;
+  ledger: UsageLedger;
+  lifecycle: DocumentLifecycle;
+  admission: Admission;
+}
+
+/**
+ * `document`: recorded, counted when live, watermarked when test, with events.
+ * `preview`: always watermarked; never stored, counted or recorded (spec: Templates preview).
+ * `thumbnail`: a picture of the template itself: no watermark, nothing stored, counted or recorded.
+ */
+export type Purpose = 'document' | 'preview' | 'thumbnail';
+
+/** A queued (background) document this render completes; its final state commits with its job. */
+export interface QueuedDocument {
+  id: string;
+  createdAt: Date;
+  /** Runs the final transition; the job queue runs it in the transaction that finishes the job. */
+  commit(write: (trx: Db) => Promise<unknown>): Promise<void>;
+  /** A failure with this code will be retried: leave the document queued, record nothing. */
+  retriable(code: ErrorCode): boolean;
+  /** Called once the render slot is held (the document becomes `processing`). */
+  onStart(): Promise<void>;
+}
+
+export interface ProduceInput {
+  caller: Caller;
+  request: DocumentRequest;
+  purpose: Purpose;
+  test: boolean;
+  /** How the file is kept; previews and thumbnails are never stored whatever is passed. */
+  storage: StoragePolicy;
+  /** Direct work takes any free team slot; background work leaves one for direct requests. */
+  slot: 'direct' | 'background';
+  signal?: AbortSignal;
+  queued?: QueuedDocument;
+  /** Runs in the transaction that records a direct document (e.g. its idempotency key). */
+  onRecorded?: (trx: Db, documentId: string) => Promise<void>;
+}
+
+export interface Produced {
+  file: Buffer;
+  contentType: 'application/pdf' | 'application/xml';
+  filename: string;
+  /** Null for XRechnung XML (nothing was paginated). */
+  pages: number | null;
+  warnings: Warning[];
+  blockedResources: string[];
+  blockedCount: number;
+  eInvoice: EInvoiceSummary | null;
+  metadata: Record<string, unknown> | null;
+  /** The direct document's record; null for previews, thumbnails and queued documents (commit pending). */
+  row: DocumentRow | null;
+}
+
+/** Background work found every team slot taken: the job waits, nothing is recorded. */
+export class NoRenderSlot extends Error {
+  constructor() {
+    super('no free render slot for this team');
+  }
+}
+
+type Stage = 'check' | 'prepare' | 'render' | 'store';
+
+interface Run {
+  stage: Stage;
+  prepared: PreparedHtml | null;
+  einv: EInvoicePlan | null;
+  leavePreparation: () => void;
+}
+
+export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
+  const run: Run = { stage: 'check', prepared: null, einv: null, leavePreparation: () => {} };
+  try {
+    // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
+    if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
+    run.einv = input.request.e_invoice === undefined ? null : planEInvoice(input.request.e_invoice);
+    if (input.purpose === 'document') {
+      if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
+      // Spec: plan and storage refusals come before anything is rendered or counted.
+      await assertWithinPlan(deps.ledger, deps.clock.now(), input.caller, {
+        test: input.test,
+        mustStore: input.storage === 'required',
+      });
+    }
+    if (run.einv?.kind === 'xml') return await produceXml(deps, input, run.einv, run);
+    return await producePdf(deps, input, run);
+  } catch (err) {
+    await recordFailure(deps, input, run, err);
+    throw err;
+  } finally {
+    run.leavePreparation();
+  }
+}
+
+async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Promise<Produced> {
+  const lease = acquireSlot(deps.slots, input);
+  try {
+    run.stage = 'prepare';
+    const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
+    run.prepared = prepared;
+    await input.queued?.onStart();
+    run.stage = 'render';
+    run.leavePreparation();
+    const result = await deps.renderer.render({
+      html: prepared.html,
+      css: prepared.css,
+      page: prepared.page,
+      watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
+      tenant: input.caller.teamId,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const createdAt = input.queued?.createdAt ?? deps.clock.now();
+    const pdf = run.einv ? await embedEInvoice(result.pdf, run.einv, createdAt) : result.pdf;
+    run.stage = 'store';
+    const produced: Produced = {
+      file: pdf,
+      contentType: 'application/pdf',
+      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      pages: result.pages,
+      warnings: [...prepared.warnings, ...result.warnings].slice(0, MAX_WARNINGS),
+      blockedResources: result.blockedResources.slice(0, 10),
+      blockedCount: result.blockedCount,
+      eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
+      metadata: input.request.metadata ?? null,
+      row: null,
+    };
+    if (input.purpose !== 'document') return produced;
+    return await storeAndRecord(deps, input, produced, { createdAt, prepared });
+  } finally {
+    lease.release();
+  }
+}
+
+/** XRechnung: the XML is the document; nothing is rendered, so no render slot (spec: E-invoices, Result). */
+async function produceXml(
+  deps: ProduceDeps,
+  input: ProduceInput,
+  einv: EInvoicePlan,
+  run: { stage: Stage },
+): Promise<Produced> {
+  run.stage = 'store';
+  await input.queued?.onStart();
+  const produced: Produced = {
+    file: Buffer.from(einv.xml, 'utf8'),
+    contentType: 'application/xml',
+    filename:
+      input.request.filename === undefined
+        ? einv.xmlFilename
+        : sanitizeFilename(input.request.filename, '.xml'),
+    pages: null,
+    warnings: [],
+    blockedResources: [],
+    blockedCount: 0,
+    eInvoice: eInvoiceSummary(einv),
+    metadata: input.request.metadata ?? null,
+    row: null,
+  };
+  const createdAt = input.queued?.createdAt ?? deps.clock.now();
+  return storeAndRecord(deps, input, produced, { createdAt, prepared: null });
+}
+
+function acquireSlot(slots: TeamSlots, input: ProduceInput): SlotLease {
+  const limit = input.caller.plan.render_concurrency;
+  const lease = slots.tryAcquire(input.caller.teamId, limit, input.slot);
+  if (lease) return lease;
+  if (input.slot === 'background') throw new NoRenderSlot();
+  throw new AppError(
+    'rate_limited',
+    `This team already renders ${limit} PDF(s) at once.`,
+    { reason: 'concurrency', limit },
+    { 'retry-after': '1' },
+  );
+}
+
+async function storeAndRecord(
+  deps: ProduceDeps,
+  input: ProduceInput,
+  produced: Produced,
+  context: { createdAt: Date; prepared: PreparedHtml | null },
+): Promise<Produced> {
+  const { caller, test } = input;
+  const id = input.queued?.id ?? newId();
+  // Low disk pauses storing: a live binary answer is still returned, just not kept.
+  const policy = input.storage === 'if_room' && deps.admission.storingPaused() ? 'never' : input.storage;
+  const store = await decideStorage(deps.ledger, caller, {
+    test,
+    policy,
+    bytes: produced.file.length,
+  });
+  const blobKey = store
+    ? `documents/${id}.${produced.contentType === 'application/xml' ? 'xml' : 'pdf'}`
+    : null;
+  if (blobKey) await deps.blobs.put(blobKey, produced.file);
+  const file: ProducedFile = {
+    pages: produced.pages,
+    bytes: produced.file.length,
+    blobKey,
+    expiresAt: blobKey ? expiryFor(context.createdAt, caller.plan, test) : null,
+    counted: !test,
+    mode: context.prepared?.page.mode ?? null,
+    templateVersion: context.prepared?.template?.version ?? null,
+  };
+  const { lifecycle } = deps;
+  const report = { warnings: produced.warnings, blockedResources: produced.blockedResources };
+  if (input.queued) {
+    const queuedId = input.queued.id;
+    await input.queued.commit((trx) =>
+      lifecycle.succeed(trx, queuedId, file, { ...report, eInvoice: produced.eInvoice }),
+    );
+    return produced;
+  }
+  const doc = newDocument(input, produced, { id, createdAt: context.createdAt, prepared: context.prepared });
+  const row = await lifecycle.transact(async (trx) => {
+    const recorded = await lifecycle.complete(trx, doc, file, report);
+    await input.onRecorded?.(trx, recorded.id);
+    return recorded;
+  });
+  return { ...produced, row };
+}
+
+function newDocument(
+  input: ProduceInput,
+  produced: Pick<Produced, 'filename' | 'contentType' | 'eInvoice'>,
+  context: { id: string; createdAt: Date; prepared: PreparedHtml | null },
+): NewDocument {
+  return {
+    id: context.id,
+    teamId: input.caller.teamId,
+    test: input.test,
+    createdAt: context.createdAt,
+    filename: produced.filename,
+    contentType: produced.contentType,
+    templateId: context.prepared?.template?.id ?? null,
+    templateVersion: context.prepared?.template?.version ?? null,
+    mode: context.prepared?.page.mode ?? null,
+    metadata: input.request.metadata ?? null,
+    eInvoice: produced.eInvoice,
+    batchId: null,
+  };
+}
+
+/**
+ * Which failures leave a record (spec: Document status): a direct render that failed while rendering
+ * leaves a failed document; a queued document ends failed (after rendering started) or is removed with
+ * a pdf.failed that says why (before). Retried failures, a full renderer queue and a busy slot leave none.
+ */
+async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, err: unknown): Promise<void> {
+  if (input.purpose !== 'document' || err instanceof NoRenderSlot) return;
+  const { lifecycle } = deps;
+  const rendering = run.stage === 'render' || run.stage === 'store';
+  if (input.queued) {
+    const code: ErrorCode = isAppError(err) ? err.code : rendering ? 'render_failed' : 'internal_error';
+    if (input.queued.retriable(code)) return;
+    const id = input.queued.id;
+    const message = isAppError(err) ? err.message : 'The render failed.';
+    await input.queued.commit((trx) =>
+      rendering ? lifecycle.fail(trx, id, code) : lifecycle.abandon(trx, id, code, message),
+    );
+    return;
+  }
+  const code: ErrorCode = isAppError(err) ? err.code : 'internal_error';
+  if (run.stage !== 'render' || code === 'service_busy' || !run.prepared) return;
+  const prepared = run.prepared;
+  const doc = newDocument(
+    input,
+    {
+      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      contentType: 'application/pdf',
+      eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
+    },
+    { id: newId(), createdAt: deps.clock.now(), prepared },
+  );
+  await lifecycle.transact((trx) => lifecycle.completeFailed(trx, doc, code));
+}

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EINVOICE_FIXTURES } from '../../../src/einvoice/fixtures.js';
+import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+
+const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
+if (!fixture) throw new Error('fixture missing');
+const invoice = fixture.invoice as Record<string, unknown>;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Behaviours of the one document lifecycle that the hardening issue found missing or wrong. */
+describe('document lifecycle: headers, storage limits, event data, thumbnails', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  before(async () => {
+    server = await startTestServer({ allowPrivateWebhooks: true, workers: 1, renderTimeoutMs: 3_000 });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('a warning naming a non-Latin-1 variable is sent as an escaped header, not a 500', async () => {
+    const t = await server.team('growth');
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: '<p>{{ 数量 }}</p>', data: {} },
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('x-request-id') ?? '', REQUEST_ID);
+    const raw = r.headers.get('x-warnings') ?? '';
+    assert.match(raw, /^[\x20-\x7e]*$/, 'header is plain ASCII');
+    const warnings = JSON.parse(raw) as { code: string; path?: string }[];
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.path]),
+      [['missing_variable', '["数量"]']],
+    );
+  });
+
+  it('an XRechnung answer carries no x-pages header (nothing was paginated)', async () => {
+    const t = await server.team('growth');
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice } },
+    });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/xml');
+    assert.equal(r.headers.get('x-pages'), null);
+    assert.ok(r.headers.get('x-document-id'));
+  });
+
+  it('async renders are refused with storage_limit_reached when stored PDFs fill the plan, like url responses', async () => {
+    const t = await server.team('free');
+    const first = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: '<p>fill</p>', response: 'url' },
+    });
+    assert.equal(first.status, 200);
+    await server.built.services.db
+      .updateTable('documents')
+      .set({ stored_bytes: 10 ** 12 })
+      .where('id', '=', first.json.id)
+      .execute();
+    for (const extra of [{ async: true }, { response: 'url' }]) {
+      const r = await api(server.base, 'POST', '/v1/pdf', {
+        key: t.live,
+        body: { html: '<p>x</p>', ...extra },
+      });
+      assert.equal(r.status, 429, JSON.stringify(extra));
+      assert.equal(r.json.error.code, 'storage_limit_reached');
+    }
+    const binary = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>still</p>' } });
+    assert.equal(binary.status, 200, 'a live binary response is still returned, just not stored');
+  });
+
+  it('pdf.created event data carries warnings, blocked_resources and e_invoice like the url response', async () => {
+    const t = await server.team('growth');
+    await api(server.base, 'POST', '/v1/webhooks', {
+      key: t.live,
+      body: { url: receiver.url('/extras'), events: ['pdf.created'] },
+    });
+    const html = '<p>{{ missing }}</p><img src="http://10.255.255.1/x.png">';
+    const queued = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html, data: {}, async: true },
+    });
+    assert.equal(queued.status, 202);
+    const direct = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice }, response: 'url' },
+    });
+    assert.equal(direct.status, 200);
+    const events = await waitFor('two pdf.created events', async () => {
+      const got = receiver.received.filter((r) => r.path === '/extras').map((r) => JSON.parse(r.rawBody));
+      return got.length >= 2 ? got : null;
+    });
+    const background = events.find((e) => e.data.id === queued.json.id);
+    assert.ok(background, 'event of the async document');
+    assert.deepEqual(
+      background.data.warnings.map((w: { code: string; path?: string }) => [w.code, w.path]),
+      [['missing_variable', 'missing']],
+    );
+    assert.equal(background.data.blocked_resources.length, 1);
+    assert.match(background.data.blocked_resources[0], /^http:\/\/10\.255\.255\.1\/x\.png: /);
+    assert.equal(background.data.e_invoice, undefined);
+    const einvoice = events.find((e) => e.data.id === direct.json.id);
+    assert.deepEqual(einvoice.data.e_invoice, direct.json.e_invoice);
+    assert.deepEqual(einvoice.data.warnings, []);
+    assert.deepEqual(einvoice.data.blocked_resources, []);
+  });
+
+  it("template thumbnails take the owning team's render slot, and a failing version is not rendered again", async () => {
+    const t = await server.team('free');
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key: t.live,
+      body: { name: 'spin', html: '<script>for(;;){}</script><p>never</p>' },
+    });
+    assert.equal(created.status, 201);
+    const thumb = new URL(created.json.thumbnail_url);
+    const firstThumb = fetch(thumb);
+    await new Promise((r) => setTimeout(r, 500));
+    const direct = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>x</p>' } });
+    assert.equal(direct.status, 429, 'free plan: one render at once, held by the thumbnail');
+    assert.equal(direct.json.error.details.reason, 'concurrency');
+    const first = await firstThumb;
+    assert.equal(first.status, 504);
+    const started = Date.now();
+    const again = await fetch(thumb);
+    const elapsed = Date.now() - started;
+    assert.equal(again.status, 504);
+    assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'render_timeout');
+    // Not rendered again: answered from the remembered failure, far below the 3 s render limit.
+    assert.ok(elapsed < 1_500, `answered in ${elapsed} ms`);
+  });
+});
+
+describe('service_busy: storing paused for low disk, too many documents in preparation', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ maxPreparing: 1 }, { freeDiskBytes: () => 1024 });
+  });
+  after(async () => server.close());
+
+  it('low disk: url and async answers get 503, a live binary answer still works without a stored copy', async () => {
+    const t = await server.team('growth');
+    for (const extra of [{ response: 'url' }, { async: true }]) {
+      const r = await api(server.base, 'POST', '/v1/pdf', {
+        key: t.live,
+        body: { html: '<p>x</p>', ...extra },
+      });
+      assert.equal(r.status, 503, JSON.stringify(extra));
+      assert.equal(r.json.error.code, 'service_busy');
+      assert.match(r.json.error.message, /low on disk/);
+    }
+    const binary = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>kept?</p>' } });
+    assert.equal(binary.status, 200);
+    const doc = await api(server.base, 'GET', `/v1/pdf/${binary.headers.get('x-document-id')}`, {
+      key: t.live,
+    });
+    assert.equal(doc.json.status, 'succeeded');
+    assert.equal(doc.json.url, null, 'not stored while storing is paused');
+  });
+
+  it('more direct requests in preparation than allowed: the extra ones get 503 service_busy', async () => {
+    const t = await server.team('scale');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api(server.base, 'POST', '/v1/pdf', {
+          key: t.live,
+          body: { html: '<p>{{ n }}</p>', data: { n: 1 } },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.includes(200), statuses.join());
+    assert.ok(statuses.includes(503), statuses.join());
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      assert.equal(a.status, 503);
+      assert.equal(a.json.error.code, 'service_busy');
+    }
+  });
+});
