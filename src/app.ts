@@ -1,18 +1,23 @@
 import path from 'node:path';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
-import { planOfTeam } from './accounts/teams.js';
+import { findTeam, planOfTeam } from './accounts/teams.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
-import type { EmailSender } from './email/index.js';
-import { createEmailSender } from './email/index.js';
+import {
+  createEmailSender,
+  createEmailSendHandler,
+  EMAIL_JOB,
+  EmailDelivery,
+  type EmailSender,
+} from './email/index.js';
 import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
-import { type Background, JobRegistry, startBackground } from './jobs/index.js';
+import { type Background, enqueueJob, JobRegistry, startBackground } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
@@ -99,6 +104,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const liquid = new LiquidEngine();
   const documents = createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
+  const delivery = new EmailDelivery({
+    db,
+    clock,
+    emailVerified: async (teamId) => (await findTeam(db, teamId))?.emailVerified ?? null,
+    enqueueSend: async (trx, input) => {
+      await enqueueJob(trx, clock, {
+        type: EMAIL_JOB,
+        teamId: input.teamId,
+        test: input.test,
+        payload: { emailId: input.emailId },
+      });
+    },
+  });
   const production: BackgroundDeps = {
     db,
     clock,
@@ -118,6 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       minFreeBytes: config.minFreeDiskMb * 1024 * 1024,
       ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
     }),
+    delivery,
     findDocument: documents.findById,
     planOf,
   };
@@ -130,9 +149,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     make: makeThumbnail,
   });
   const email =
-    options.email ?? createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
+    options.email ??
+    createEmailSender({
+      smtpUrl: config.smtpUrl,
+      from: config.smtpFrom,
+      log: app.log,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+    });
   const registry = new JobRegistry();
   registry.register(RENDER_JOB, createRenderJobHandler(production));
+  registry.register(
+    EMAIL_JOB,
+    createEmailSendHandler({
+      clock,
+      sender: email,
+      documents: {
+        file: async (documentId) => {
+          const row = await documents.findById(db, documentId);
+          const content = row ? await documents.readStoredFile(row) : null;
+          return row && content ? { content, filename: row.filename, contentType: row.content_type } : null;
+        },
+        setDelivery: (trx, documentId, state) => documents.lifecycle.setDelivery(trx, documentId, state),
+      },
+    }),
+  );
   const background = startBackground({
     db,
     clock,

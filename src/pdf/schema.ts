@@ -22,6 +22,24 @@ export const PageOptionFields = {
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
+/** `deliver` (spec: POST /pdf): email the finished PDF to one address. Batches reuse it. */
+export const DeliverBody = Type.Object(
+  {
+    email: Type.Object(
+      {
+        to: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+        subject: Type.Optional(Type.String({ maxLength: 200 })),
+        message: Type.Optional(Type.String({ maxLength: 5000 })),
+        reply_to: Type.Optional(
+          Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */
 export const PdfRequestBody = Type.Object(
   {
@@ -37,6 +55,7 @@ export const PdfRequestBody = Type.Object(
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
     async: Type.Optional(Type.Boolean()),
     test: Type.Optional(Type.Boolean()),
+    deliver: Type.Optional(DeliverBody),
     e_invoice: Type.Optional(JsonObject),
   },
   { additionalProperties: false },
