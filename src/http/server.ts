@@ -6,6 +6,7 @@ import { newRequestId } from '../shared/ids.js';
 import { ipBudgetKey } from './client-address.js';
 import { errorBody } from './error-body.js';
 import { createErrorHandler } from './error-handler.js';
+import { findExcessiveNesting, MAX_JSON_DEPTH } from './json-depth.js';
 import type { RateCounter } from './rate-limiter.js';
 import { validatorCompiler } from './validator.js';
 
@@ -62,6 +63,7 @@ export function createServer(options: ServerOptions) {
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies exist in this API; any other content type is a 415 (spec: Conventions 1).
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   app.setErrorHandler(createErrorHandler(options.publicUrl));
   app.setNotFoundHandler((request, reply) => {
     reply
@@ -79,6 +81,25 @@ export function createServer(options: ServerOptions) {
     enforceIpBudget(options, request.ip, reply);
   });
   return app;
+}
+
+/**
+ * Fastify's own JSON parser (prototype-poisoning checks included), after a nesting-depth check on the raw
+ * text: deeper bodies parse, but break JSON.stringify and every other recursive step later (500s).
+ */
+function installJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string; // parseAs: 'string'
+    const excess = findExcessiveNesting(text, MAX_JSON_DEPTH);
+    if (excess) {
+      const where = excess.field === null ? '' : ` (in "${excess.field}")`;
+      const message = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels${where}.`;
+      return done(new AppError('invalid_request', message), undefined);
+    }
+    parseJson(request, text, done);
+  });
 }
 
 /** Every request from one address, downloads and bad keys included, shares 600 per minute (spec: Limits). */
