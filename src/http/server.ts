@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
 import { ipBudgetKey } from './client-address.js';
+import { createClientErrorHandler } from './client-error.js';
 import { errorBody } from './error-body.js';
 import { createErrorHandler } from './error-handler.js';
 import { findExcessiveNesting, MAX_JSON_DEPTH } from './json-depth.js';
@@ -43,6 +44,7 @@ export function createServer(options: ServerOptions) {
     requestIdHeader: false,
     trustProxy: false,
     return503OnClosing: true,
+    clientErrorHandler: createClientErrorHandler(options.publicUrl),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // URLs the router cannot even parse (bad percent-encoding, over-long ids) still get the error object.
     frameworkErrors: (error, request, rawReply) => {
