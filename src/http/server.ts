@@ -13,6 +13,16 @@ import { validatorCompiler } from './validator.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Every body field is optional (e.g. POST /templates/<id>/preview): no body, or an empty one sent as
+     * JSON, counts as `{}` instead of failing validation.
+     */
+    optionalBody?: boolean;
+  }
+}
+
 export interface ServerOptions {
   logLevel: string;
   publicUrl: () => string;
@@ -66,6 +76,9 @@ export function createServer(options: ServerOptions) {
   // Only JSON bodies exist in this API; any other content type is a 415 (spec: Conventions 1).
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  });
   app.setErrorHandler(createErrorHandler(options.publicUrl));
   app.setNotFoundHandler((request, reply) => {
     reply
@@ -94,6 +107,7 @@ function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string; // parseAs: 'string'
+    if (text === '' && request.routeOptions.config.optionalBody) return done(null, undefined);
     const excess = findExcessiveNesting(text, MAX_JSON_DEPTH);
     if (excess) {
       const where = excess.field === null ? '' : ` (in "${excess.field}")`;
