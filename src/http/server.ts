@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
@@ -81,13 +81,14 @@ export function createServer(options: ServerOptions) {
   });
   app.setErrorHandler(createErrorHandler(options.publicUrl));
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
     reply
       .code(404)
       .send(
         errorBody(
           options.publicUrl(),
           'not_found',
-          `No route ${request.method} ${request.url.split('?')[0]}.`,
+          `No route ${request.method} ${path}.${versionHint(app, request.method, path)}`,
         ),
       );
   });
@@ -96,6 +97,14 @@ export function createServer(options: ServerOptions) {
     enforceIpBudget(options, request.ip, reply);
   });
   return app;
+}
+
+/** " Did you mean /v1/…?" when the path exists under /v1 (every API route is versioned; spec: Versioning). */
+function versionHint(app: FastifyInstance, method: string, path: string): string {
+  if (path.startsWith('/v1/') || path.length > 300) return '';
+  const versioned = `/v1${path}`;
+  const found = app.findRoute({ method: method as HTTPMethods, url: versioned });
+  return found ? ` Did you mean ${method} ${versioned}?` : '';
 }
 
 /**
