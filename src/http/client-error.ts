@@ -87,7 +87,8 @@ export function createClientErrorHandler(publicUrl: () => string) {
     // A reset connection has nobody left to answer (Node's documentation of `clientError`).
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const requestId = newRequestId();
-    this.log.info({ reqId: requestId, code: error.code, reason: error.reason }, 'malformed HTTP request');
+    // debug, not info: a client sending garbage must not be able to flood the logs.
+    this.log.debug({ reqId: requestId, code: error.code, reason: error.reason }, 'malformed HTTP request');
     // Writing into a response already under way would corrupt it; closing is all that is left then.
     if (socket.writable && !responseInProgress(socket)) {
       socket.end(clientErrorResponse(publicUrl(), error, requestId));
