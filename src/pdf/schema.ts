@@ -40,6 +40,23 @@ export const DeliverBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The `e_invoice` envelope: its own fields are request fields, so an unknown one is `invalid_request` like
+ * anywhere else in the body (spec: Conventions). Their values, and everything inside `invoice`, are checked
+ * by the e-invoice validator, whose messages list the allowed standards and profiles and whose
+ * `invalid_e_invoice` issues carry paths.
+ */
+const EInvoiceEnvelope = Type.Object(
+  {
+    standard: Type.Optional(
+      Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
+    ),
+    profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
+    invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
+  },
+  { additionalProperties: false },
+);
+
 /** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */
 export const PdfRequestBody = Type.Object(
   {
@@ -56,7 +73,7 @@ export const PdfRequestBody = Type.Object(
     async: Type.Optional(Type.Boolean()),
     test: Type.Optional(Type.Boolean()),
     deliver: Type.Optional(DeliverBody),
-    e_invoice: Type.Optional(JsonObject),
+    e_invoice: Type.Optional(EInvoiceEnvelope),
   },
   { additionalProperties: false },
 );

@@ -85,6 +85,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
   app.post(
     '/templates/:id/preview',
     {
+      // Spec: data and version are both optional, so the body may be left out altogether.
+      config: { optionalBody: true },
       schema: {
         tags: TAGS,
         summary: 'Watermarked preview PDF (never stored, counted or logged)',
