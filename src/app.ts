@@ -23,9 +23,8 @@ import {
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import { createBackgroundRenderer, createPdfEnqueuer } from './pdf/background.js';
-import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
-import { makeThumbnail, resolvePageOptions } from './render/index.js';
+import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots, type TeamSlots } from './shared/team-slots.js';
@@ -167,7 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   services.sweeper.add('documents', (now) => sweepDocuments(db, services.blobs, now));
   services.sweeper.add('templates', (now) => sweepTemplates(db, services.blobs, now));
   await registerOpenApi(app, services.publicUrl);
-  registerHealthRoutes(app, db);
+  registerHealthRoutes(app, db, services.renderer);
   await app.register(
     async (v1) => {
       registerSignedDocumentRoutes(v1, documentDeps);
@@ -206,6 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
     background,
     close: async () => {
+      services.renderer.beginShutdown();
       await app.close();
       await services.sweeper.stop();
       await background.stop();
