@@ -132,4 +132,18 @@ describe('crashes and the wait queue', () => {
     const next = await renderer.render(job('<p>new browser</p>'));
     assert.match(await pdfText(next.pdf), /new browser/);
   });
+
+  // Last in this group: it leaves the renderer without a browser.
+  it('once shutdown began, a killed browser is not relaunched', async () => {
+    const pid = renderer.stats().browserPid;
+    assert.ok(pid);
+    renderer.beginShutdown();
+    process.kill(pid, 'SIGKILL');
+    await until(() => renderer.supervisor.connected() === null, 'chromium to be gone');
+    // Longer than the first relaunch attempts (0 and 250 ms after the loss) take to start.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(renderer.supervisor.connected(), null);
+    assert.equal(renderer.isReady(), false);
+    await assert.rejects(renderer.supervisor.current(), /shutting down/);
+  });
 });
