@@ -18,6 +18,8 @@ export type RendererUnreadiness =
 export class RenderService {
   private starting: Promise<Renderer> | null = null;
   private started: Renderer | null = null;
+  /** The last start failed (Chromium could not be launched); the next render tries again. */
+  private startFailed = false;
   private stopping = false;
 
   constructor(
@@ -30,11 +32,13 @@ export class RenderService {
       this.starting = Renderer.start(this.config, this.log, { strategies: { print: printMode } }).then(
         (renderer) => {
           this.started = renderer;
+          this.startFailed = false;
           if (this.stopping) renderer.beginShutdown();
           return renderer;
         },
         (err: unknown) => {
           this.starting = null;
+          this.startFailed = true;
           throw err;
         },
       );
@@ -55,12 +59,12 @@ export class RenderService {
   }
 
   /**
-   * Readiness: not started yet is ready (it starts on the first render); a start under way, a
-   * Chromium that is down or being relaunched, and shutdown are not.
+   * Readiness: not started yet is ready (it starts on the first render); a start under way or failed,
+   * a Chromium that is down or being relaunched, and shutdown are not.
    */
   unreadiness(): RendererUnreadiness {
     if (this.stopping) return 'shutting down';
-    if (!this.starting) return null;
+    if (!this.starting) return this.startFailed ? 'chromium down or relaunching' : null;
     if (!this.started) return 'chromium starting';
     return this.started.isReady() ? null : 'chromium down or relaunching';
   }
