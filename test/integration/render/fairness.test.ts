@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { job, startRenderer } from './helpers.js';
+import { job, startRenderer, until } from './helpers.js';
 
 // One page, so every render after the first waits for it.
 let renderer: Renderer;
@@ -17,17 +17,13 @@ after(async () => {
 const slow = (label: string) =>
   `<script>const t = Date.now(); while (Date.now() - t < 400) {}</script><p>${label}</p>`;
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 describe('pool pages are shared fairly between tenants', () => {
   it("team B's single render gets the next free page, not the one after all of team A's", async () => {
     const finished: string[] = [];
     const render = (tenant: string, label: string) =>
       renderer.render(job(slow(label), {}, { tenant })).then(() => finished.push(label));
     const teamA = ['A1', 'A2', 'A3', 'A4', 'A5'].map((label) => render('team-a', label));
-    await until(() => renderer.stats().queued === 4); // A1 renders, A2–A5 wait
+    await until(() => renderer.stats().queued === 4, 'A1 to render and A2–A5 to wait');
     const teamB = render('team-b', 'B1');
     await Promise.all([...teamA, teamB]);
     assert.deepEqual(finished.slice(0, 2), ['A1', 'B1'], `finish order: ${finished.join(' ')}`);

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
+import { appError, job, pageCount, pdfText, startRenderer, until } from './helpers.js';
 
 /** Keeps the page busy for about 2 s of script, well inside the render limit. */
 const BUSY_2S = '<script>const end = Date.now() + 2000; while (Date.now() < end) {}</script>';
 
 const pagesHtml = (n: number) =>
   Array.from({ length: n }, (_, i) => `<div style="break-after:page">PAGE ${i + 1}</div>`).join('');
-
-/** Polls (no fixed sleeps) until `check` holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`gave up waiting for ${what}`);
-}
 
 describe('size limits (spec POST /pdf rule 2)', () => {
   let renderer: Renderer;
