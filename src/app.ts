@@ -19,7 +19,6 @@ import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import { type Background, enqueueJob, JobRegistry, startBackground } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
-import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import {
   type BackgroundDeps,
@@ -27,7 +26,7 @@ import {
   createRenderJobHandler,
   RENDER_JOB,
 } from './production/index.js';
-import { makeThumbnail, resolvePageOptions } from './render/index.js';
+import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
@@ -54,6 +53,8 @@ export interface AppServices {
   publicUrl(): string;
   /** Retention sweeps of every capability (tests call `sweeper.runOnce()`). */
   sweeper: Sweeper;
+  /** The process's Chromium (stats for operators and tests). */
+  renderer: RenderService;
 }
 
 export interface BuiltApp {
@@ -189,7 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   await registerOpenApi(app, publicUrl);
-  registerHealthRoutes(app, db);
+  registerHealthRoutes(app, db, renderer);
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);
@@ -227,9 +228,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.startSweeper ?? true) sweeper.start();
   return {
     app,
-    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper },
+    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer },
     background,
     close: async () => {
+      renderer.beginShutdown();
       await app.close();
       await sweeper.stop();
       await background.stop();
