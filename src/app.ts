@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createAuthHook } from './accounts/auth-hook.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { findTeam, planOfTeam } from './accounts/teams.js';
@@ -12,9 +13,7 @@ import {
   EmailDelivery,
   type EmailSender,
 } from './email/index.js';
-import { createAuthHook } from './http/auth-hook.js';
 import { registerHealthRoutes } from './http/health-routes.js';
-import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import { type Background, enqueueJob, JobRegistry, startBackground } from './jobs/index.js';
@@ -28,6 +27,7 @@ import {
 } from './production/index.js';
 import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';

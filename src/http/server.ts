@@ -3,12 +3,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } fr
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
+import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import { ipBudgetKey } from './client-address.js';
 import { createClientErrorHandler } from './client-error.js';
 import { errorBody } from './error-body.js';
 import { createErrorHandler } from './error-handler.js';
 import { findExcessiveNesting, MAX_JSON_DEPTH } from './json-depth.js';
-import type { RateCounter } from './rate-limiter.js';
 import { validatorCompiler } from './validator.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -134,13 +134,17 @@ function enforceIpBudget(
   reply: { header(name: string, value: string): unknown },
 ): void {
   const limit = options.ipBudgetPerMin;
-  const hit = options.rate.hit(`ip:${ipBudgetKey(ip)}`, limit, 60_000, options.clock.now().getTime());
-  if (hit.allowed) return;
-  reply.header('x-ratelimit-limit', String(hit.limit));
-  reply.header('x-ratelimit-remaining', '0');
-  reply.header('x-ratelimit-reset', String(hit.resetSeconds));
-  throw new AppError('rate_limited', `More than ${limit} requests per minute from this address.`, undefined, {
-    'retry-after': String(hit.resetSeconds),
+  const budget = {
+    key: `ip:${ipBudgetKey(ip)}`,
+    limit,
+    nowMs: options.clock.now().getTime(),
+    message: `More than ${limit} requests per minute from this address.`,
+  };
+  // A refused request reports the address's budget in the x-ratelimit-* headers (README: rate limits).
+  spendBudget(options.rate, budget, (hit) => {
+    reply.header('x-ratelimit-limit', String(hit.limit));
+    reply.header('x-ratelimit-remaining', '0');
+    reply.header('x-ratelimit-reset', String(hit.resetSeconds));
   });
 }
 

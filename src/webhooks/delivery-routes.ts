@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { authOf } from '../http/auth-context.js';
-import type { RateCounter } from '../http/rate-limiter.js';
+import { authOf } from '../accounts/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import type { RateCounter } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { decodeLogCursor, encodeLogCursor, findDelivery, listDeliveries } from './delivery-log.js';
 import { queueManualRetry, queueTestEvent } from './outbox.js';
