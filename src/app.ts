@@ -1,26 +1,31 @@
 import path from 'node:path';
+import { createAuthHook } from './accounts/auth-hook.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
-import { planOfTeam } from './accounts/teams.js';
+import { findTeam, planOfTeam } from './accounts/teams.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
-import type { EmailSender } from './email/index.js';
-import { createEmailSender } from './email/index.js';
-import { createAuthHook } from './http/auth-hook.js';
+import {
+  createEmailSender,
+  createEmailSendHandler,
+  EMAIL_JOB,
+  EmailDelivery,
+  type EmailSender,
+  emailJobOptions,
+} from './email/index.js';
 import { registerHealthRoutes } from './http/health-routes.js';
-import { MemoryRateCounter, type RateCounter } from './http/rate-limiter.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import {
   type Background,
+  enqueueJob,
   JobRegistry,
   processPools,
   startBackground,
   sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
-import { RenderService } from './pdf/render-service.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import {
   type BackgroundDeps,
@@ -29,8 +34,9 @@ import {
   RENDER_JOB,
   renderJobOptions,
 } from './production/index.js';
-import { makeThumbnail, resolvePageOptions } from './render/index.js';
+import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
@@ -61,6 +67,8 @@ export interface AppServices {
   publicUrl(): string;
   /** Retention sweeps of every capability (tests call `sweeper.runOnce()`). */
   sweeper: Sweeper;
+  /** The process's Chromium (stats for operators and tests). */
+  renderer: RenderService;
 }
 
 export interface BuiltApp {
@@ -111,6 +119,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const liquid = new LiquidEngine();
   const documents = createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
+  const delivery = new EmailDelivery({
+    db,
+    clock,
+    emailVerified: async (teamId) => (await findTeam(db, teamId))?.emailVerified ?? null,
+    enqueueSend: async (trx, input) => {
+      await enqueueJob(trx, clock, {
+        kind: EMAIL_JOB,
+        teamId: input.teamId,
+        test: input.test,
+        payload: { emailId: input.emailId },
+      });
+    },
+  });
   const production: BackgroundDeps = {
     db,
     clock,
@@ -130,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       minFreeBytes: config.minFreeDiskMb * 1024 * 1024,
       ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
     }),
+    delivery,
     findDocument: documents.findById,
     planOf,
   };
@@ -142,10 +164,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     make: makeThumbnail,
   });
   const email =
-    options.email ?? createEmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom, log: app.log });
-  const box = createSecretBox(serverSecret);
+    options.email ??
+    createEmailSender({
+      smtpUrl: config.smtpUrl,
+      from: config.smtpFrom,
+      log: app.log,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+    });
   const registry = new JobRegistry();
+  const box = createSecretBox(serverSecret);
   registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
+  const emailJob: Parameters<typeof createEmailSendHandler>[0] = {
+    clock,
+    sender: email,
+    documents: {
+      file: async (documentId) => {
+        const row = await documents.findById(db, documentId);
+        const content = row ? await documents.readStoredFile(row) : null;
+        return row && content ? { content, filename: row.filename, contentType: row.content_type } : null;
+      },
+      setDelivery: (trx, documentId, state) => documents.lifecycle.setDelivery(trx, documentId, state),
+    },
+  };
+  registry.register(EMAIL_JOB, createEmailSendHandler(emailJob), emailJobOptions(emailJob));
   const webhookJobs = createWebhookJobs({
     db,
     box,
@@ -155,7 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
   });
   webhookJobs.register(registry);
-  // Renders run on config.workers; webhook deliveries run in every process, even with QUIRE_WORKERS=0.
+  // Renders run on config.workers; emails and webhook deliveries in every process, even with QUIRE_WORKERS=0.
   const background = startBackground({
     db,
     clock,
@@ -163,7 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pools: processPools({
       heavyKinds: [RENDER_JOB],
       heavyWorkers: config.workers,
-      lightKinds: webhookJobs.kinds,
+      lightKinds: [EMAIL_JOB, ...webhookJobs.kinds],
     }),
     log: app.log,
     ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
@@ -174,7 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   await registerOpenApi(app, publicUrl);
-  registerHealthRoutes(app, db);
+  registerHealthRoutes(app, db, renderer);
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);
@@ -212,9 +253,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.startSweeper ?? true) sweeper.start();
   return {
     app,
-    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper },
+    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer },
     background,
     close: async () => {
+      renderer.beginShutdown();
       await app.close();
       await sweeper.stop();
       await background.stop();

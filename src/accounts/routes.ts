@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, DateTime, Nullable } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
+import { authOf } from './auth-context.js';
 import { type DocsUsedCounter, usageFor } from './usage.js';
 
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });

@@ -1,6 +1,6 @@
 import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
-import { buildApp } from '../app.js';
+import { type BuiltApp, buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/db.js';
@@ -24,7 +24,7 @@ async function ensureDefaultTeam(
   print('');
 }
 
-/** `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT. */
+/** `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown). */
 export async function serve(config: Config, print: (line: string) => void): Promise<void> {
   const started = Date.now();
   const built = await buildApp(config);
@@ -37,15 +37,39 @@ export async function serve(config: Config, print: (line: string) => void): Prom
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    built.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    try {
-      await built.close();
-      process.exit(0);
-    } catch (err) {
-      built.app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
+    await shutDown(built, config.shutdownGraceMs, signal);
   };
+  // `once`: a second SIGINT/SIGTERM gets Node's default and ends the process at once.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** How often connections that went idle during the drain are closed. */
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Graceful shutdown (issue 11 item 12): stop accepting connections, let requests in flight — renders
+ * included — finish for up to `graceMs`, then close the connections still open; then background
+ * workers, Chromium and the database, in that order (BuiltApp.close). Chromium outlives the signal:
+ * playwright's own signal handlers are off (render/browser-supervisor.ts).
+ */
+async function shutDown(built: BuiltApp, graceMs: number, signal: string): Promise<void> {
+  const log = built.app.log;
+  log.info({ signal, grace_ms: graceMs }, 'shutting down: finishing in-flight requests');
+  const grace = setTimeout(() => {
+    log.warn({ grace_ms: graceMs }, 'shutdown grace period over; closing the connections still open');
+    built.app.server.closeAllConnections();
+  }, graceMs);
+  // Closing the server ends only the connections idle at that moment; a keep-alive connection whose
+  // request finishes later would hold the shutdown until its keep-alive timeout.
+  const idle = setInterval(() => built.app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  try {
+    await built.close();
+    clearTimeout(grace);
+    clearInterval(idle);
+    process.exit(0);
+  } catch (err) {
+    log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
 }

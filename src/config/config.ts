@@ -167,6 +167,27 @@ const schema = {
     description: 'Size limit for one external resource a document loads.',
     parse: int(1024, 1024 * 1024 * 1024),
   },
+  resourceMaxCount: {
+    env: 'QUIRE_RESOURCE_MAX_COUNT',
+    default: 100,
+    description:
+      'External resources one document may load; further ones are refused and listed in blocked_resources.',
+    parse: int(0, 100_000),
+  },
+  resourceMaxTotalBytes: {
+    env: 'QUIRE_RESOURCE_MAX_TOTAL_BYTES',
+    default: 50 * 1024 * 1024,
+    description:
+      'Total size of the external resources one document may load; resources past it are refused and listed in blocked_resources.',
+    parse: int(1024, 1024 * 1024 * 1024),
+  },
+  shutdownGraceMs: {
+    env: 'QUIRE_SHUTDOWN_GRACE_MS',
+    default: 30_000,
+    description:
+      'On SIGTERM/SIGINT, how long requests in flight (renders) may take to finish before their connections are closed.',
+    parse: int(0, 3_600_000),
+  },
   workers: {
     env: 'QUIRE_WORKERS',
     default: 2,

@@ -40,6 +40,8 @@ export interface NewDocument {
   /** `{standard, profile, xml_filename}` of an e-invoice. */
   eInvoice: object | null;
   batchId: string | null;
+  /** The document's `delivery` object (spec: Document), e.g. `{ email: { status: 'queued' } }`. */
+  delivery: object | null;
 }
 
 /** What a successful render adds. `blobKey` null: not stored (the file was only returned). */
@@ -105,7 +107,7 @@ export class DocumentLifecycle {
     trx: Db,
     id: string,
     file: ProducedFile,
-    report: RenderReport & { eInvoice: object | null },
+    report: RenderReport & { eInvoice: object | null; delivery: object | null },
   ): Promise<DocumentRow | null> {
     return this.update(
       trx,
@@ -116,19 +118,30 @@ export class DocumentLifecycle {
         status: 'succeeded',
         error_code: null,
         e_invoice_json: report.eInvoice ? JSON.stringify(report.eInvoice) : null,
+        ...(report.delivery ? { delivery_json: JSON.stringify(report.delivery) } : {}),
       },
       report,
     );
   }
 
   /** A queued document whose render failed for good. */
-  async fail(trx: Db, id: string, code: string): Promise<DocumentRow | null> {
+  async fail(trx: Db, id: string, code: string, delivery: object | null = null): Promise<DocumentRow | null> {
     return this.update(trx, id, 'pdf.failed', {
       status: 'failed',
       error_code: code,
       pages: null,
       bytes: null,
+      ...(delivery ? { delivery_json: JSON.stringify(delivery) } : {}),
     });
+  }
+
+  /** The email (or other delivery) of a document changed state: shown as the document's `delivery`. */
+  async setDelivery(trx: Db, id: string, delivery: object): Promise<void> {
+    await trx
+      .updateTable('documents')
+      .set({ delivery_json: JSON.stringify(delivery), updated_at: this.now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
@@ -229,7 +242,7 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
     content_type: doc.contentType,
     metadata_json: doc.metadata ? JSON.stringify(doc.metadata) : null,
     e_invoice_json: doc.eInvoice ? JSON.stringify(doc.eInvoice) : null,
-    delivery_json: null,
+    delivery_json: doc.delivery ? JSON.stringify(doc.delivery) : null,
     batch_id: doc.batchId,
     blob_key: null,
     stored_bytes: 0,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf } from '../http/auth-context.js';
+import { authOf } from '../accounts/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';

@@ -1,4 +1,17 @@
 export {
+  type DeliveryState,
+  EMAIL_JOB,
+  type EmailBudget,
+  EmailDelivery,
+  type EmailRequest,
+} from './delivery.js';
+export {
+  createEmailSendHandler,
+  EMAIL_MAX_ATTEMPTS,
+  type EmailDocumentPort,
+  emailJobOptions,
+} from './send-job.js';
+export {
   createEmailSender,
   type EmailLog,
   type EmailMessage,

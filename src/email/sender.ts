@@ -1,18 +1,27 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { newId } from '../shared/ids.js';
 
 /**
- * Sends one email. Over SMTP (config.smtpUrl) when configured, otherwise the message is logged instead,
- * so a self-hosted install without SMTP still shows what would have been sent. Reused by deliver.email.
+ * Sends one email. Over SMTP (config.smtpUrl) when configured; otherwise the message is written as an
+ * `.eml` file into the outbox directory (or only logged when there is none), so a self-hosted install
+ * without SMTP still shows what would have been sent. Used by deliver.email and the endpoint notices.
  */
 export interface EmailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative made by Quire (never HTML from a caller). */
+  html?: string;
   replyTo?: string;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
-export type SendResult = { ok: true; transport: 'smtp' | 'log' } | { ok: false; error: string };
+export type SendResult =
+  | { ok: true; transport: 'smtp' | 'file' | 'log' }
+  /** `permanent`: the server refused for good (5xx); otherwise (4xx, connection trouble) a retry may work. */
+  | { ok: false; error: string; permanent: boolean };
 
 export interface EmailSender {
   send(message: EmailMessage): Promise<SendResult>;
@@ -29,8 +38,14 @@ export function createEmailSender(options: {
   smtpUrl: string | null;
   from: string;
   log: EmailLog;
+  /** Without SMTP: where `.eml` files are written (e.g. <data dir>/outbox). */
+  outboxDir?: string;
 }): EmailSender {
-  if (!options.smtpUrl) return logOnlySender(options.log);
+  if (!options.smtpUrl) {
+    return options.outboxDir
+      ? fileSender(options.outboxDir, options.from, options.log)
+      : logOnlySender(options.log);
+  }
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(message) {
@@ -40,6 +55,7 @@ export function createEmailSender(options: {
           to: message.to,
           subject: message.subject,
           text: message.text,
+          html: message.html,
           replyTo: message.replyTo,
           attachments: message.attachments,
         });
@@ -48,7 +64,7 @@ export function createEmailSender(options: {
         // The SMTP URL may hold a password: log the error text only.
         const error = err instanceof Error ? err.message : String(err);
         options.log.warn({ to: message.to, error }, 'email send failed');
-        return { ok: false, error };
+        return { ok: false, error, permanent: isPermanent(err) };
       }
     },
     close: () => transport.close(),
@@ -65,5 +81,34 @@ function logOnlySender(log: EmailLog): EmailSender {
       return { ok: true, transport: 'log' };
     },
     close: () => {},
+  };
+}
+
+/** An SMTP reply code of 5xx is a permanent refusal; 4xx and connection errors are temporary. */
+function isPermanent(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/** No SMTP server: each message becomes an .eml file a newcomer can open in any mail program. */
+function fileSender(dir: string, from: string, log: EmailLog): EmailSender {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      try {
+        const info = await transport.sendMail({ from, ...message });
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`);
+        writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+        log.info(
+          { to: message.to, subject: message.subject, file },
+          'email written to the outbox (no SMTP configured)',
+        );
+        return { ok: true, transport: 'file' };
+      } catch (err) {
+        return { ok: false, error: err instanceof Error ? err.message : String(err), permanent: false };
+      }
+    },
+    close: () => transport.close(),
   };
 }

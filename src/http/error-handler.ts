@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.js';
+import { drainRequestBody } from './drain-request.js';
 import { errorBody } from './error-body.js';
 import { describeValidationError } from './validation-message.js';
 
@@ -37,7 +38,10 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; status: numbe
 }
 
 export function createErrorHandler(publicUrl: () => string) {
-  return (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+  return async (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    // A body refused unread (too large, not JSON) is drained first, or closing the socket would reset it
+    // while the client still sends and the answer would be lost.
+    await drainRequestBody(request.raw);
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.code(error.status).send(errorBody(publicUrl(), error.code, error.message, error.details));

@@ -2,11 +2,19 @@ import type { Db } from '../storage/db.js';
 import { pingDatabase } from '../storage/db.js';
 import type { App } from './server.js';
 
-/** Liveness (process up) and readiness (database reachable) for orchestrators. */
-export function registerHealthRoutes(app: App, db: Db): void {
+/** What else readiness depends on: why the renderer cannot render right now, or null when it can. */
+export interface RendererReadiness {
+  unreadiness(): string | null;
+}
+
+/**
+ * Liveness (process up) and readiness (database reachable, Chromium up and not relaunching, not
+ * shutting down) for orchestrators.
+ */
+export function registerHealthRoutes(app: App, db: Db, renderer?: RendererReadiness): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const ok = await pingDatabase(db);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'database unavailable' });
+    const notReady = renderer?.unreadiness() ?? ((await pingDatabase(db)) ? null : 'database unavailable');
+    return reply.code(notReady ? 503 : 200).send({ status: notReady ?? 'ok' });
   });
 }

@@ -1,15 +1,27 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
+import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import { ipBudgetKey } from './client-address.js';
+import { createClientErrorHandler } from './client-error.js';
 import { errorBody } from './error-body.js';
 import { createErrorHandler } from './error-handler.js';
-import type { RateCounter } from './rate-limiter.js';
+import { findExcessiveNesting, MAX_JSON_DEPTH } from './json-depth.js';
 import { validatorCompiler } from './validator.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Every body field is optional (e.g. POST /templates/<id>/preview): no body, or an empty one sent as
+     * JSON, counts as `{}` instead of failing validation.
+     */
+    optionalBody?: boolean;
+  }
+}
 
 export interface ServerOptions {
   logLevel: string;
@@ -42,6 +54,7 @@ export function createServer(options: ServerOptions) {
     requestIdHeader: false,
     trustProxy: false,
     return503OnClosing: true,
+    clientErrorHandler: createClientErrorHandler(options.publicUrl),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // URLs the router cannot even parse (bad percent-encoding, over-long ids) still get the error object.
     frameworkErrors: (error, request, rawReply) => {
@@ -62,15 +75,20 @@ export function createServer(options: ServerOptions) {
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies exist in this API; any other content type is a 415 (spec: Conventions 1).
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  });
   app.setErrorHandler(createErrorHandler(options.publicUrl));
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
     reply
       .code(404)
       .send(
         errorBody(
           options.publicUrl(),
           'not_found',
-          `No route ${request.method} ${request.url.split('?')[0]}.`,
+          `No route ${request.method} ${path}.${versionHint(app, request.method, path)}`,
         ),
       );
   });
@@ -81,6 +99,34 @@ export function createServer(options: ServerOptions) {
   return app;
 }
 
+/** " Did you mean /v1/…?" when the path exists under /v1 (every API route is versioned; spec: Versioning). */
+function versionHint(app: FastifyInstance, method: string, path: string): string {
+  if (path.startsWith('/v1/') || path.length > 300) return '';
+  const versioned = `/v1${path}`;
+  const found = app.findRoute({ method: method as HTTPMethods, url: versioned });
+  return found ? ` Did you mean ${method} ${versioned}?` : '';
+}
+
+/**
+ * Fastify's own JSON parser (prototype-poisoning checks included), after a nesting-depth check on the raw
+ * text: deeper bodies parse, but break JSON.stringify and every other recursive step later (500s).
+ */
+function installJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string; // parseAs: 'string'
+    if (text === '' && request.routeOptions.config.optionalBody) return done(null, undefined);
+    const excess = findExcessiveNesting(text, MAX_JSON_DEPTH);
+    if (excess) {
+      const where = excess.field === null ? '' : ` (in "${excess.field}")`;
+      const message = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels${where}.`;
+      return done(new AppError('invalid_request', message), undefined);
+    }
+    parseJson(request, text, done);
+  });
+}
+
 /** Every request from one address, downloads and bad keys included, shares 600 per minute (spec: Limits). */
 function enforceIpBudget(
   options: ServerOptions,
@@ -88,13 +134,17 @@ function enforceIpBudget(
   reply: { header(name: string, value: string): unknown },
 ): void {
   const limit = options.ipBudgetPerMin;
-  const hit = options.rate.hit(`ip:${ipBudgetKey(ip)}`, limit, 60_000, options.clock.now().getTime());
-  if (hit.allowed) return;
-  reply.header('x-ratelimit-limit', String(hit.limit));
-  reply.header('x-ratelimit-remaining', '0');
-  reply.header('x-ratelimit-reset', String(hit.resetSeconds));
-  throw new AppError('rate_limited', `More than ${limit} requests per minute from this address.`, undefined, {
-    'retry-after': String(hit.resetSeconds),
+  const budget = {
+    key: `ip:${ipBudgetKey(ip)}`,
+    limit,
+    nowMs: options.clock.now().getTime(),
+    message: `More than ${limit} requests per minute from this address.`,
+  };
+  // A refused request reports the address's budget in the x-ratelimit-* headers (README: rate limits).
+  spendBudget(options.rate, budget, (hit) => {
+    reply.header('x-ratelimit-limit', String(hit.limit));
+    reply.header('x-ratelimit-remaining', '0');
+    reply.header('x-ratelimit-reset', String(hit.resetSeconds));
   });
 }
 

@@ -13,7 +13,8 @@ const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFo
  * and path parameters arrive as text and need coercion.
  */
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, ...options });
+  // verbose: errors carry their schema and data, so messages can list allowed values and every unknown field.
+  const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, verbose: true, ...options });
   addFormats(ajv);
   return ajv;
 }

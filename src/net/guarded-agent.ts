@@ -14,8 +14,9 @@ export class RefusedAddressError extends Error {
 }
 
 /**
- * A DNS lookup that refuses non-public addresses. Because the socket connects to exactly the address
- * this returns, there is no window between the check and the connection (DNS rebinding).
+ * A DNS lookup that refuses non-public addresses (with `allowPrivate`, still everything but loopback and
+ * private networks). Because the socket connects to exactly the address this returns, there is no window
+ * between the check and the connection (DNS rebinding).
  */
 export function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
@@ -24,11 +25,9 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as dns.LookupAddress[];
       const first = list[0];
       if (!first) return callback(new Error(`${hostname}: no address`), '', 0);
-      if (!allowPrivate) {
-        for (const a of list) {
-          const verdict = classifyAddress(a.address);
-          if (!verdict.ok) return callback(new RefusedAddressError(hostname, verdict.reason), '', 0);
-        }
+      for (const a of list) {
+        const verdict = classifyAddress(a.address, { allowPrivate });
+        if (!verdict.ok) return callback(new RefusedAddressError(hostname, verdict.reason), '', 0);
       }
       if ((options as { all?: boolean }).all)
         return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
@@ -42,13 +41,12 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
  * Returns null when allowed, else the reason.
  */
 export function refusedHostReason(url: URL, allowPrivate: boolean): string | null {
-  if (allowPrivate) return null;
   const host = url.hostname;
   if (isIpLiteral(host)) {
-    const verdict = classifyAddress(host);
+    const verdict = classifyAddress(host, { allowPrivate });
     return verdict.ok ? null : verdict.reason;
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback address';
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) return 'loopback address';
   return null;
 }
 

@@ -21,6 +21,13 @@ export function checkPdfRequestRules(body: PdfRequest): void {
   if (body.template_version !== undefined && !hasTemplate) {
     throw new AppError('invalid_request', '"template_version" needs "template_id".');
   }
+  const standard = body.e_invoice?.standard;
+  if (body.deliver !== undefined && typeof standard === 'string' && standard.startsWith('xrechnung-')) {
+    throw new AppError(
+      'invalid_request',
+      '"deliver" cannot be used with an XRechnung e-invoice (it is XML, not a PDF).',
+    );
+  }
   if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > METADATA_MAX_BYTES) {
     throw new AppError('invalid_request', '"metadata" is larger than 8 KB as JSON.');
   }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import type { DocumentJson } from '../documents/present.js';
 import type { DocumentRow } from '../documents/repository.js';
-import { type AuthContext, authOf } from '../http/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import {

@@ -22,6 +22,41 @@ export const PageOptionFields = {
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
+/** `deliver` (spec: POST /pdf): email the finished PDF to one address. Batches reuse it. */
+export const DeliverBody = Type.Object(
+  {
+    email: Type.Object(
+      {
+        to: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+        subject: Type.Optional(Type.String({ maxLength: 200 })),
+        message: Type.Optional(Type.String({ maxLength: 5000 })),
+        reply_to: Type.Optional(
+          Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The `e_invoice` envelope: its own fields are request fields, so an unknown one is `invalid_request` like
+ * anywhere else in the body (spec: Conventions). Their values, and everything inside `invoice`, are checked
+ * by the e-invoice validator, whose messages list the allowed standards and profiles and whose
+ * `invalid_e_invoice` issues carry paths.
+ */
+const EInvoiceEnvelope = Type.Object(
+  {
+    standard: Type.Optional(
+      Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
+    ),
+    profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
+    invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
+  },
+  { additionalProperties: false },
+);
+
 /** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */
 export const PdfRequestBody = Type.Object(
   {
@@ -37,7 +72,8 @@ export const PdfRequestBody = Type.Object(
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
     async: Type.Optional(Type.Boolean()),
     test: Type.Optional(Type.Boolean()),
-    e_invoice: Type.Optional(JsonObject),
+    deliver: Type.Optional(DeliverBody),
+    e_invoice: Type.Optional(EInvoiceEnvelope),
   },
   { additionalProperties: false },
 );

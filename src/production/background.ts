@@ -50,6 +50,11 @@ export async function enqueueDocument(
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
+  const email = request.deliver?.email;
+  if (email)
+    await deps.delivery.assertAllowed({ teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day }, [
+      email.to,
+    ]);
   // Spec: a background PDF is always stored, so a full quota or a full disk is refused now, as for `response: url`.
   if (deps.admission.storingPaused()) throw storingPausedError();
   await assertStorageAvailable(deps.ledger, caller, test);
@@ -68,6 +73,7 @@ export async function enqueueDocument(
     metadata: request.metadata ?? null,
     eInvoice: einv ? eInvoiceSummary(einv) : null,
     batchId: null,
+    delivery: email ? { email: { status: 'queued' } } : null,
   };
   await deps.lifecycle.transact(async (trx) => {
     await enqueueJob(trx, deps.clock, {

@@ -1,7 +1,9 @@
 import type { Plan } from '../accounts/plans.js';
+import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
 import type { PageDefaults } from '../render/page-options.js';
 import type { PageOptions, RenderJob, RenderResult } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
+import type { Db } from '../storage/db.js';
 
 /**
  * What a document is made from, whichever route asked for it (POST /pdf sync or async, a batch item, a
@@ -21,6 +23,23 @@ export interface DocumentRequest {
   filename?: string;
   metadata?: Record<string, unknown>;
   e_invoice?: Record<string, unknown>;
+  deliver?: { email?: EmailRequest };
+}
+
+/** deliver.email: checks before rendering, and the email queued with the document's record. */
+export interface DeliveryPort {
+  assertAllowed(budget: EmailBudget, addresses: readonly string[]): Promise<void>;
+  queue(
+    trx: Db,
+    input: {
+      budget: EmailBudget;
+      documentId: string;
+      test: boolean;
+      stored: boolean;
+      filename: string;
+      email: EmailRequest;
+    },
+  ): Promise<DeliveryState>;
 }
 
 /** Whose document is made: enough for limits, storage and records (a request's key or a queued job's team). */

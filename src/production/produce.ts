@@ -1,5 +1,6 @@
 import type { DocumentLifecycle, NewDocument, ProducedFile } from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
+import type { DeliveryState, EmailBudget } from '../email/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
@@ -17,7 +18,7 @@ import {
   planEInvoice,
 } from './einvoice.js';
 import { assertWithinPlan, type UsageLedger } from './plan-limits.js';
-import type { Caller, DocumentRequest, RendererPort } from './ports.js';
+import type { Caller, DeliveryPort, DocumentRequest, RendererPort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
 import { decideStorage, expiryFor, type StoragePolicy } from './storage-policy.js';
 
@@ -37,6 +38,7 @@ export interface ProduceDeps extends PrepareDeps {
   ledger: UsageLedger;
   lifecycle: DocumentLifecycle;
   admission: Admission;
+  delivery: DeliveryPort;
 }
 
 /**
@@ -112,6 +114,8 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     run.einv = input.request.e_invoice === undefined ? null : planEInvoice(input.request.e_invoice);
     if (input.purpose === 'document') {
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
+      const email = input.request.deliver?.email;
+      if (email) await deps.delivery.assertAllowed(budgetOf(input.caller), [email.to]);
       // Spec: plan and storage refusals come before anything is rendered or counted.
       await assertWithinPlan(deps.ledger, deps.clock.now(), input.caller, {
         test: input.test,
@@ -238,16 +242,18 @@ async function storeAndRecord(
   };
   const { lifecycle } = deps;
   const report = { warnings: produced.warnings, blockedResources: produced.blockedResources };
+  const deliver = (trx: Db) => queueDelivery(deps, input, trx, { id, stored: blobKey !== null, produced });
   if (input.queued) {
     const queuedId = input.queued.id;
-    await input.queued.commit((trx) =>
-      lifecycle.succeed(trx, queuedId, file, { ...report, eInvoice: produced.eInvoice }),
-    );
+    await input.queued.commit(async (trx) => {
+      const delivery = await deliver(trx);
+      await lifecycle.succeed(trx, queuedId, file, { ...report, eInvoice: produced.eInvoice, delivery });
+    });
     return produced;
   }
   const doc = newDocument(input, produced, { id, createdAt: context.createdAt, prepared: context.prepared });
   const row = await lifecycle.transact(async (trx) => {
-    const recorded = await lifecycle.complete(trx, doc, file, report);
+    const recorded = await lifecycle.complete(trx, { ...doc, delivery: await deliver(trx) }, file, report);
     await input.onRecorded?.(trx, recorded.id);
     return recorded;
   });
@@ -272,7 +278,36 @@ function newDocument(
     metadata: input.request.metadata ?? null,
     eInvoice: produced.eInvoice,
     batchId: null,
+    delivery: null,
   };
+}
+
+function budgetOf(caller: Caller): EmailBudget {
+  return { teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day };
+}
+
+/** deliver.email of a recorded document: its email queued (or refused) in the record's transaction. */
+async function queueDelivery(
+  deps: ProduceDeps,
+  input: ProduceInput,
+  trx: Db,
+  doc: { id: string; stored: boolean; produced: Produced },
+): Promise<DeliveryState | null> {
+  const email = input.request.deliver?.email;
+  if (!email) return null;
+  return deps.delivery.queue(trx, {
+    budget: budgetOf(input.caller),
+    documentId: doc.id,
+    test: input.test,
+    stored: doc.stored,
+    filename: doc.produced.filename,
+    email,
+  });
+}
+
+/** A document that failed cannot be emailed: nothing to attach. */
+function deliveryOfFailure(input: ProduceInput): DeliveryState | null {
+  return input.request.deliver?.email ? { email: { status: 'failed', reason: 'not_stored' } } : null;
 }
 
 /**
@@ -290,7 +325,9 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
     const id = input.queued.id;
     const message = isAppError(err) ? err.message : 'The render failed.';
     await input.queued.commit((trx) =>
-      rendering ? lifecycle.fail(trx, id, code) : lifecycle.abandon(trx, id, code, message),
+      rendering
+        ? lifecycle.fail(trx, id, code, deliveryOfFailure(input))
+        : lifecycle.abandon(trx, id, code, message),
     );
     return;
   }
@@ -306,5 +343,7 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
     },
     { id: newId(), createdAt: deps.clock.now(), prepared },
   );
-  await lifecycle.transact((trx) => lifecycle.completeFailed(trx, doc, code));
+  await lifecycle.transact((trx) =>
+    lifecycle.completeFailed(trx, { ...doc, delivery: deliveryOfFailure(input) }, code),
+  );
 }

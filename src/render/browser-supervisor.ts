@@ -37,6 +37,8 @@ export class BrowserSupervisor {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
   private closed = false;
+  /** Set at shutdown: a browser lost from now on is not relaunched (issue 11 item 12). */
+  private stopping = false;
   private browserPid: number | undefined;
   private readonly relaunchListeners = new Set<(browser: Browser) => void>();
 
@@ -55,7 +57,18 @@ export class BrowserSupervisor {
   async current(): Promise<Browser> {
     if (this.closed) throw new Error('browser supervisor is closed');
     if (this.browser?.isConnected()) return this.browser;
+    if (this.stopping) throw new Error('chromium is gone and the service is shutting down');
     return this.launching ?? this.relaunch();
+  }
+
+  /** True while a browser is connected and no relaunch is under way (readiness). */
+  isUp(): boolean {
+    return !this.closed && this.launching === null && this.browser?.isConnected() === true;
+  }
+
+  /** Renders in flight may finish on the running browser; a lost one is no longer relaunched. */
+  beginShutdown(): void {
+    this.stopping = true;
   }
 
   /** Called with the new browser after every relaunch (the pool rebuilds its pages then). */
@@ -92,18 +105,34 @@ export class BrowserSupervisor {
   }
 
   private async launch(): Promise<Browser> {
-    const browser = await chromium.launch({ executablePath: this.executablePath, args: [...CHROMIUM_ARGS] });
+    // playwright's own signal handlers would close Chromium at the first SIGTERM/SIGINT/SIGHUP, before
+    // the renders in flight finish; shutdown closes it last instead (cli/serve.ts). Chromium runs in
+    // its own process group, so a terminal's Ctrl-C does not reach it either.
+    const browser = await chromium.launch({
+      executablePath: this.executablePath,
+      args: [...CHROMIUM_ARGS],
+      handleSIGTERM: false,
+      handleSIGINT: false,
+      handleSIGHUP: false,
+    });
     this.browser = browser;
     browser.on('disconnected', () => this.onDisconnected(browser));
     this.browserPid = (await this.processes().catch(() => [])).find((p) => p.type === 'browser')?.pid;
-    this.log.info({ pid: this.browserPid }, 'chromium started');
+    this.log.info({ chromium_pid: this.browserPid }, 'chromium started');
     return browser;
   }
 
   private onDisconnected(browser: Browser): void {
     if (this.closed || this.browser !== browser) return;
-    this.log.error({ pid: this.browserPid }, 'chromium disconnected; relaunching');
     this.browser = null;
+    if (this.stopping) {
+      this.log.warn(
+        { chromium_pid: this.browserPid },
+        'chromium disconnected during shutdown; not relaunching',
+      );
+      return;
+    }
+    this.log.error({ chromium_pid: this.browserPid }, 'chromium disconnected; relaunching');
     void this.relaunch().catch(() => undefined);
   }
 
@@ -118,7 +147,7 @@ export class BrowserSupervisor {
     for (let attempt = 0; ; attempt++) {
       const delay = RELAUNCH_DELAYS_MS[Math.min(attempt, RELAUNCH_DELAYS_MS.length - 1)] ?? 0;
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      if (this.closed) throw new Error('browser supervisor is closed');
+      if (this.closed || this.stopping) throw new Error('browser supervisor is shutting down');
       try {
         const browser = await this.launch();
         for (const listener of this.relaunchListeners) listener(browser);

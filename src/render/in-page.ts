@@ -1,22 +1,82 @@
 import type { PoolSlot } from './pool-slot.js';
+import type { InPage } from './types.js';
 
 /**
- * Calls Quire's own function in an isolated world of the page (never visible to the document, and
- * not counted as document script), with JSON arguments; returns its (awaited) JSON result.
+ * Quire's own in-page code runs in one isolated world per document (never visible to the document,
+ * and not counted as document script by the pool, so script-free documents keep the cheap reset).
+ * playwright's page.evaluate/addScriptTag would run in the document's main world.
  */
-export async function callIsolated(slot: PoolSlot, fn: string, ...args: unknown[]): Promise<unknown> {
+async function isolatedWorld(slot: PoolSlot): Promise<number> {
   slot.world ??= (
     await slot.cdp.send('Page.createIsolatedWorld', { frameId: slot.frameId, worldName: 'quire' })
   ).executionContextId;
-  const { result, exceptionDetails } = await slot.cdp.send('Runtime.callFunctionOn', {
-    functionDeclaration: fn,
-    executionContextId: slot.world,
-    arguments: args.map((value) => ({ value })),
-    awaitPromise: true,
-    returnByValue: true,
-  });
-  if (exceptionDetails) throw new Error(`in-page call failed: ${exceptionDetails.text}`);
+  return slot.world;
+}
+
+type Evaluation = {
+  result: { value?: unknown };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+};
+
+/**
+ * Runs one CDP evaluation in the world; a world that no longer exists (its document was replaced) is
+ * made anew once. "Cannot find context" is answered before anything ran, so the retry runs it once.
+ */
+async function inWorld(slot: PoolSlot, send: (world: number) => Promise<Evaluation>): Promise<unknown> {
+  let answer: Evaluation;
+  try {
+    answer = await send(await isolatedWorld(slot));
+  } catch (err) {
+    if (!/Cannot find context/i.test(String(err))) throw err;
+    slot.world = null;
+    answer = await send(await isolatedWorld(slot));
+  }
+  const { result, exceptionDetails } = answer;
+  if (exceptionDetails) {
+    const detail = exceptionDetails.exception?.description ?? exceptionDetails.text;
+    throw new Error(`in-page call failed: ${detail}`);
+  }
   return result.value;
+}
+
+/** Calls Quire's own function in the isolated world with JSON arguments; returns its awaited JSON result. */
+export function callIsolated(slot: PoolSlot, fn: string, ...args: unknown[]): Promise<unknown> {
+  return inWorld(slot, (world) =>
+    slot.cdp.send('Runtime.callFunctionOn', {
+      functionDeclaration: fn,
+      executionContextId: world,
+      arguments: args.map((value) => ({ value })),
+      awaitPromise: true,
+      returnByValue: true,
+    }),
+  );
+}
+
+/** Evaluates a script (which may declare globals of the world, as the Paged.js polyfill does). */
+export function evaluateIsolated(slot: PoolSlot, expression: string): Promise<unknown> {
+  return inWorld(slot, (world) =>
+    slot.cdp.send('Runtime.evaluate', {
+      expression,
+      contextId: world,
+      awaitPromise: true,
+      returnByValue: true,
+    }),
+  );
+}
+
+/** The mode strategies' view of a pool page (types.ts InPage); emulation is undone by the reset. */
+export function inPagePort(slot: PoolSlot): InPage {
+  return {
+    evaluate: (expression) => evaluateIsolated(slot, expression),
+    emulatePrintMedia: async () => {
+      slot.emulated = true;
+      await slot.page.emulateMedia({ media: 'print' });
+    },
+    setViewport: async (size) => {
+      slot.emulated = true;
+      await slot.page.setViewportSize(size);
+    },
+  };
 }
 
 /**
@@ -60,7 +120,17 @@ export async function loadDocument(slot: PoolSlot, html: string): Promise<void> 
   await callIsolated(slot, LOAD_DOCUMENT, html);
 }
 
-/** Replaces the document by an empty one: its nodes, listeners and animations are gone. */
+/**
+ * Replaces the document by an empty one: its nodes, listeners and animations are gone. `window.name`
+ * belongs to the tab, not the document, and survives both this and a navigation: it is cleared too.
+ */
 export async function blankDocument(slot: PoolSlot): Promise<void> {
-  await callIsolated(slot, 'function () { document.open(); document.close(); }');
+  await callIsolated(slot, CLEAR_DOCUMENT);
 }
+
+/** Clears what a navigation to about:blank keeps of the previous document's Window (window.name). */
+export async function clearWindowName(slot: PoolSlot): Promise<void> {
+  await callIsolated(slot, "function () { window.name = ''; }");
+}
+
+const CLEAR_DOCUMENT = "function () { document.open(); document.close(); window.name = ''; }";

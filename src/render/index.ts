@@ -4,6 +4,7 @@ export type { RenderLogger } from './logger.js';
 export { type PageDefaults, type PageOptionsInput, resolvePageOptions } from './page-options.js';
 export { pageOptionsToPdfOptions, paperLengths } from './paper.js';
 export { MAX_PAGES, MAX_PDF_BYTES } from './print-to-pdf.js';
+export { type RendererUnreadiness, RenderService } from './render-service.js';
 export { MAX_HTML_BYTES, Renderer, type RendererOptions, type RendererStats } from './renderer.js';
 export { makeThumbnail, THUMBNAIL_WIDTH } from './thumbnail.js';
 export type * from './types.js';

@@ -101,6 +101,20 @@ describe('resolvePageOptions defaults (spec "Page option values")', () => {
     assert.deepEqual(page.format, { width: '100mm', height: '4in' });
     assert.equal(page.orientation, 'portrait');
   });
+
+  it('ignores a request orientation with a custom size: orientation applies to named formats only', () => {
+    for (const orientation of ['portrait', 'landscape'] as const) {
+      const page = resolvePageOptions({ format: { width: '100mm', height: '50mm' }, orientation });
+      assert.deepEqual(page.format, { width: '100mm', height: '50mm' });
+      assert.equal(page.orientation, 'portrait');
+    }
+    const fromTemplate = resolvePageOptions(
+      { orientation: 'landscape' },
+      { format: { width: '4in', height: '6in' }, orientation: 'portrait' },
+    );
+    assert.deepEqual(fromTemplate.format, { width: '4in', height: '6in' });
+    assert.equal(fromTemplate.orientation, 'portrait');
+  });
 });
 
 describe('resolvePageOptions refusals name the option', () => {
@@ -117,8 +131,8 @@ describe('resolvePageOptions refusals name the option', () => {
     ['custom size zero', { format: { width: '0', height: '100mm' } }, 'format'],
     ['custom size over 200in', { format: { width: '201in', height: '1in' } }, 'format'],
     [
-      'orientation with custom size',
-      { format: { width: '10cm', height: '10cm' }, orientation: 'portrait' },
+      'unknown orientation with custom size',
+      { format: { width: '10cm', height: '10cm' }, orientation: 'diagonal' },
       'orientation',
     ],
     ['unknown orientation', { orientation: 'diagonal' }, 'orientation'],

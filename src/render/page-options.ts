@@ -98,14 +98,10 @@ export function resolvePageOptions(
   fallbackMode: RenderMode = 'fast',
 ): PageOptions {
   const format = checkFormat(pick(input.format, defaults.format, 'A4'));
-  const custom = typeof format === 'object';
-  // Spec: orientation applies to the named formats only; sending it with a custom size is an error.
-  if (custom && input.orientation !== undefined) {
-    throw invalid('orientation', 'orientation applies to the named formats only, not to {width, height}.');
-  }
-  const orientation = custom
-    ? 'portrait'
-    : checkOrientation(pick(input.orientation, defaults.orientation, 'portrait'));
+  // Checked even when it will not apply, so a misspelt value is still named.
+  const requested = checkOrientation(pick(input.orientation, defaults.orientation, 'portrait'));
+  // Spec: orientation applies to the named formats only; a custom size is used as {width, height} say.
+  const orientation = typeof format === 'object' ? 'portrait' : requested;
   const page: PageOptions = {
     mode: checkMode(pick(input.mode, defaults.mode, fallbackMode)),
     format,

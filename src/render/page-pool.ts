@@ -1,5 +1,6 @@
 import { AppError } from '../shared/errors.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
+import { FairQueue, NO_TENANT } from './fair-queue.js';
 import type { RenderLogger } from './logger.js';
 import { createSlot, disposeSlot, type PoolSlot, resetSlot } from './pool-slot.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
@@ -35,13 +36,20 @@ function busyError(): AppError {
 }
 
 /**
- * N warm pages handed out one render at a time, with a bounded wait queue (issue 3, items 1 and 9).
- * Returned pages are reset — or replaced — in the background, never on a render's latency path.
+ * N warm pages handed out one render at a time, with a bounded wait queue (issue 3, items 1 and 9)
+ * served fairly between tenants (fair-queue.ts). Returned pages are reset — or replaced — in the
+ * background, never on a render's latency path.
+ *
+ * The default size (config renderPoolSize, 2) stays about one page per core rather than the highest
+ * plan's render_concurrency (4): renders are CPU-bound, so more pages than cores only slow every
+ * render down. A team at its concurrency may hold every page for a while, but the fair queue gives
+ * the next free page to a waiting team with fewer pages in use, so no team waits behind another's queue.
  */
 export class PagePool {
   private readonly free: PoolSlot[] = [];
-  private readonly busy = new Set<PoolSlot>();
-  private readonly waiters: Waiter[] = [];
+  /** Pages handed out, with the tenant each one serves. */
+  private readonly busy = new Map<PoolSlot, string>();
+  private readonly waiters = new FairQueue<Waiter>();
   private closed = false;
   private nextId = 1;
   /** The quick reset of the page returned last, while it runs (see HOT_PAGE_WAIT_MS). */
@@ -70,31 +78,36 @@ export class PagePool {
     );
     pool.free.push(...slots);
     // After a browser crash every idle page is dead; busy ones are replaced when released.
-    supervisor.onRelaunch(() => {
-      for (const slot of pool.free.splice(0)) pool.replace(slot);
+    supervisor.onRelaunch((browser) => {
+      for (const slot of pool.free.filter((s) => s.browser !== browser)) {
+        pool.free.splice(pool.free.indexOf(slot), 1);
+        pool.replace(slot);
+      }
     });
     return pool;
   }
 
-  /** A page for one render; throws service_busy when the wait queue is full or the wait too long. */
-  async acquire(signal?: AbortSignal): Promise<PoolSlot> {
+  /**
+   * A page for one render of `tenant`; throws service_busy when the wait queue is full or the wait
+   * too long.
+   */
+  async acquire(signal?: AbortSignal, tenant: string = NO_TENANT): Promise<PoolSlot> {
     if (this.closed) throw busyError();
     if (this.hotReset && this.free.length > 0) {
       await Promise.race([this.hotReset, new Promise((resolve) => setTimeout(resolve, HOT_PAGE_WAIT_MS))]);
     }
-    return this.takeFreeOrWait(signal);
+    return this.takeFreeOrWait(signal, tenant);
   }
 
-  private takeFreeOrWait(signal?: AbortSignal): Promise<PoolSlot> {
-    const slot = this.takeFree();
+  private takeFreeOrWait(signal: AbortSignal | undefined, tenant: string): Promise<PoolSlot> {
+    const slot = this.takeFree(tenant);
     if (slot) return Promise.resolve(slot);
-    if (this.waiters.length >= this.options.queueMax) return Promise.reject(busyError());
+    if (this.waiters.size >= this.options.queueMax) return Promise.reject(busyError());
     return new Promise<PoolSlot>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        const i = this.waiters.indexOf(waiter);
-        if (i >= 0) this.waiters.splice(i, 1);
+        this.waiters.remove(tenant, waiter);
       };
       const waiter: Waiter = {
         resolve: (s) => {
@@ -109,7 +122,7 @@ export class PagePool {
       const onAbort = () => waiter.reject(signal?.reason);
       const timer = setTimeout(() => waiter.reject(busyError()), this.options.maxWaitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
+      this.waiters.push(tenant, waiter);
     });
   }
 
@@ -118,6 +131,8 @@ export class PagePool {
    * recycle count replace page and context; otherwise the page is reset. Both run in the background.
    */
   release(slot: PoolSlot, discard: boolean): void {
+    const tenant = this.busy.get(slot);
+    if (tenant !== undefined) this.waiters.finished(tenant);
     this.busy.delete(slot);
     slot.renders += 1;
     if (discard || slot.broken || slot.renders >= this.options.recycleAfter || this.closed) {
@@ -156,19 +171,19 @@ export class PagePool {
   }
 
   stats(): { slots: number; busy: number; queued: number } {
-    return { slots: this.free.length + this.busy.size, busy: this.busy.size, queued: this.waiters.length };
+    return { slots: this.free.length + this.busy.size, busy: this.busy.size, queued: this.waiters.size };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(busyError());
+    for (const waiter of this.waiters.drain()) waiter.reject(busyError());
     await Promise.all(this.free.splice(0).map(disposeSlot));
   }
 
-  private takeFree(): PoolSlot | null {
+  private takeFree(tenant: string): PoolSlot | null {
     for (let slot = this.free.pop(); slot; slot = this.free.pop()) {
-      if (!slot.broken && !slot.page.isClosed()) {
-        this.busy.add(slot);
+      if (!slot.broken && !slot.page.isClosed() && slot.browser.isConnected()) {
+        this.lend(slot, tenant);
         return slot;
       }
       this.replace(slot);
@@ -176,13 +191,18 @@ export class PagePool {
     return null;
   }
 
-  /** A ready page goes to the longest waiter, else back to the free list. */
+  /** A ready page goes to the next waiter (fair-queue.ts), else back to the free list. */
   private hand(slot: PoolSlot): void {
     if (this.closed) return void disposeSlot(slot);
-    const waiter = this.waiters.shift();
-    if (!waiter) return void this.free.push(slot);
-    this.busy.add(slot);
-    waiter.resolve(slot);
+    const next = this.waiters.next();
+    if (!next) return void this.free.push(slot);
+    this.lend(slot, next.tenant);
+    next.item.resolve(slot);
+  }
+
+  private lend(slot: PoolSlot, tenant: string): void {
+    this.busy.set(slot, tenant);
+    this.waiters.started(tenant);
   }
 
   private replace(old: PoolSlot): void {

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { blankDocument, loadDocument } from './in-page.js';
+import { blankDocument, clearWindowName, loadDocument } from './in-page.js';
 import { toPrintToPdfParams } from './paper.js';
 import { printToPdf } from './print-to-pdf.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
@@ -15,9 +15,17 @@ td,th{border-bottom:1px solid #ddd;padding:2px 4px;text-align:left} h1{font-weig
 <body><h1>Quire warm-up</h1><p>Ünïcödé — 1,234.56 €</p><table><thead><tr><th>A</th><th>B</th></tr></thead>
 <tbody>${'<tr><td>row</td><td>1.00</td></tr>'.repeat(30)}</tbody></table></body></html>`;
 
+/** playwright's default viewport, set explicitly so the reset can restore it after print emulation. */
+const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+
+/** The break reason of a renderer crash: the document's doing, unlike a page closed with its browser. */
+export const PAGE_CRASHED = 'the page crashed';
+
 /** One pool page: its own BrowserContext (shared contexts get throttled), page, CDP session, guard. */
 export interface PoolSlot {
   readonly id: number;
+  /** The Chromium this page lives in (after a relaunch, older slots belong to a dead one). */
+  readonly browser: Browser;
   readonly context: BrowserContext;
   readonly page: Page;
   readonly cdp: CDPSession;
@@ -28,6 +36,8 @@ export interface PoolSlot {
   world: number | null;
   /** Some document script ran in the page's main world since the last full reset. */
   scriptRan: boolean;
+  /** A mode strategy changed the media or viewport emulation (InPage) since the last reset. */
+  emulated: boolean;
   renders: number;
   /** Why the page can no longer be used (crashed, closed), else null. */
   broken: string | null;
@@ -42,7 +52,7 @@ function watchBreakage(slot: PoolSlot, listeners: Set<(reason: string) => void>)
     for (const listener of listeners) listener(reason);
     listeners.clear();
   };
-  slot.page.on('crash', () => breakWith('the page crashed'));
+  slot.page.on('crash', () => breakWith(PAGE_CRASHED));
   slot.page.on('close', () => breakWith('the page closed'));
   slot.context.on('close', () => breakWith('the browser context closed'));
 }
@@ -52,7 +62,7 @@ export async function createSlot(browser: Browser, id: number, fetcher: Resource
   // which would mark every render as "ran script" (watchScripts). It is not needed either: the
   // document's opaque origin cannot register a worker, and documents that reach other origins get
   // their context replaced (GuardReport.usedOtherOrigins).
-  const context = await browser.newContext({ acceptDownloads: false });
+  const context = await browser.newContext({ acceptDownloads: false, viewport: DEFAULT_VIEWPORT });
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -61,6 +71,7 @@ export async function createSlot(browser: Browser, id: number, fetcher: Resource
     const listeners = new Set<(reason: string) => void>();
     const slot: PoolSlot = {
       id,
+      browser,
       context,
       page,
       cdp,
@@ -68,6 +79,7 @@ export async function createSlot(browser: Browser, id: number, fetcher: Resource
       frameId: frameTree.frame.id,
       world: null,
       scriptRan: false,
+      emulated: false,
       renders: 0,
       broken: null,
       onBreak(listener) {
@@ -124,14 +136,19 @@ async function warmUp(slot: PoolSlot): Promise<void> {
 
 /**
  * Makes a used page safe for the next document, off the render's latency path (ARCHITECTURE.md
- * "Page pool and isolation"). The document is first replaced by an empty one, which removes its
- * nodes, listeners and animations, so no handler of it can run any more. If any document script ran,
- * the page also navigates to about:blank for a fresh Window (setContent keeps `window` and its
- * globals). That navigation costs ~30–40 ms of CPU and makes the next load slower, so documents
- * without script — nearly all invoices and reports — skip it: without script there is no state in
- * the Window to leak. Cookies and the HTTP cache of the context are cleared every time. Storage needs
- * nothing: the document's about:blank origin is opaque (no cookies or localStorage at all), and
- * documents that reached other origins get their context replaced (GuardReport.usedOtherOrigins).
+ * "Page pool and isolation"; issue 11 item 4: nothing of one tenant's document may reach the next).
+ * The document is first replaced by an empty one, which removes its nodes, listeners and animations,
+ * so no handler of it can run any more, and `window.name` (kept by the tab, not the document) is
+ * cleared. If any document script ran, the page also navigates to about:blank for a fresh Window
+ * (setContent keeps `window`, its globals and timers). That navigation costs ~30–40 ms of CPU and makes
+ * the next load slower, so documents without script — nearly all invoices and reports — skip it:
+ * without script there is no state in the Window to leak. What survives a same-page navigation is
+ * undone here too: the name again (a surviving timer may have set it), the session history
+ * (`history.length` would count earlier documents) and the print emulation. Cookies and the HTTP cache
+ * of the context are cleared every time. Storage needs nothing: the document's about:blank origin is
+ * opaque (localStorage, sessionStorage, IndexedDB, Cache API, cookies and service workers are all
+ * refused), and documents that reached other origins get their context replaced
+ * (GuardReport.usedOtherOrigins). test/integration/render/isolation.test.ts reads every one back.
  */
 export async function resetSlot(slot: PoolSlot): Promise<void> {
   await Promise.all([
@@ -145,6 +162,12 @@ export async function resetSlot(slot: PoolSlot): Promise<void> {
     await slot.page.goto('about:blank', { timeout: RESET_TIMEOUT_MS });
     slot.world = null;
     slot.scriptRan = false;
+    await Promise.all([clearWindowName(slot), slot.cdp.send('Page.resetNavigationHistory')]);
+  }
+  if (slot.emulated) {
+    // On the blank page this costs no real layout (unlike restoring it right after the analysis).
+    await Promise.all([slot.page.emulateMedia({ media: null }), slot.page.setViewportSize(DEFAULT_VIEWPORT)]);
+    slot.emulated = false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
-import { loadDocument } from './in-page.js';
+import { inPagePort, loadDocument } from './in-page.js';
 import { toPrintToPdfParams } from './paper.js';
 import type { PoolSlot } from './pool-slot.js';
 import { printToPdf } from './print-to-pdf.js';
@@ -22,7 +22,7 @@ export async function renderInPage(
   // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
   await loadDocument(slot, strategy.prepareHtml(job));
   const t1 = performance.now();
-  const { warnings } = await strategy.analyze(slot.page, job);
+  const { warnings } = await strategy.analyze(inPagePort(slot), job);
   const t2 = performance.now();
   const pdf = await printToPdf(slot.cdp, toPrintToPdfParams(strategy.pdfOptions(job)));
   const t3 = performance.now();
@@ -36,7 +36,7 @@ export interface DeadlineOutcome<T> {
   discard: boolean;
 }
 
-function crashed(): AppError {
+export function crashed(): AppError {
   return new AppError('render_failed', 'The document crashed the renderer.');
 }
 

@@ -1,17 +1,34 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Config } from '../config/config.js';
+import { isAppError } from '../shared/errors.js';
 import { BrowserSupervisor } from './browser-supervisor.js';
 import { fastMode } from './fast-mode.js';
 import { type RenderLogger, silentLogger } from './logger.js';
 import { PagePool } from './page-pool.js';
+import { PAGE_CRASHED, type PoolSlot } from './pool-slot.js';
 import { countPdfPages, MAX_PAGES, tooLarge } from './print-to-pdf.js';
-import { type PageWork, renderInPage, renderWithDeadline } from './render-page.js';
+import {
+  crashed,
+  type DeadlineOutcome,
+  type PageWork,
+  renderInPage,
+  renderWithDeadline,
+} from './render-page.js';
 import { ResourceFetcher } from './resource-fetcher.js';
 import type { ModeStrategy, RenderJob, RenderMode, RenderResult } from './types.js';
 import { applyWatermark } from './watermark.js';
 
 /** Spec "Limits": HTML after Liquid, with CSS (same MB as the request body limit). */
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
+
+/**
+ * How long a render whose page closed under it waits to learn whether its whole browser went away
+ * (playwright reports the pages' close and the browser's disconnect separately, in either order).
+ */
+const BROWSER_LOSS_WAIT_MS = 1000;
+
+/** The render's browser died under it (not its own tab): not the document's fault, so it is retried. */
+class BrowserLost extends Error {}
 
 export interface RendererOptions {
   /** Strategies by mode for renders that name none; `fast` is built in. */
@@ -31,6 +48,7 @@ export interface RendererStats {
 export class Renderer {
   private constructor(
     private readonly config: Config,
+    private readonly log: RenderLogger,
     readonly supervisor: BrowserSupervisor,
     private readonly pool: PagePool,
     private readonly fetcher: ResourceFetcher,
@@ -43,6 +61,7 @@ export class Renderer {
       allowPrivate: config.allowPrivateResources,
       maxBytes: config.resourceMaxBytes,
       timeoutMs: config.resourceTimeoutMs,
+      perDocument: { maxCount: config.resourceMaxCount, maxBytes: config.resourceMaxTotalBytes },
     });
     try {
       const pool = await PagePool.create(
@@ -56,7 +75,7 @@ export class Renderer {
         },
         log,
       );
-      return new Renderer(config, supervisor, pool, fetcher, { fast: fastMode, ...options.strategies });
+      return new Renderer(config, log, supervisor, pool, fetcher, { fast: fastMode, ...options.strategies });
     } catch (err) {
       await supervisor.close();
       await fetcher.close();
@@ -64,13 +83,34 @@ export class Renderer {
     }
   }
 
-  /** Renders one job; `strategy` defaults to the one registered for `job.page.mode`, else fast. */
+  /**
+   * Renders one job; `strategy` defaults to the one registered for `job.page.mode`, else fast. When
+   * Chromium itself dies during the render (issue 11 item 13) the render runs once more on the
+   * relaunched browser; only a document that breaks its page again fails with render_failed.
+   */
   async render(job: RenderJob, strategy?: ModeStrategy): Promise<RenderResult> {
     const mode = strategy ?? this.strategies[job.page.mode] ?? fastMode;
     const htmlBytes = Buffer.byteLength(job.html) + Buffer.byteLength(job.css ?? '');
     if (htmlBytes > MAX_HTML_BYTES) throw tooLarge('The HTML with its CSS is over 5 MB.');
+    try {
+      return await this.renderOnce(job, mode);
+    } catch (err) {
+      if (!(err instanceof BrowserLost)) throw err;
+      this.log.warn(
+        { tenant: job.tenant },
+        'chromium went away during a render; retrying it on the relaunched one',
+      );
+    }
+    try {
+      return await this.renderOnce(job, mode);
+    } catch (err) {
+      throw err instanceof BrowserLost ? crashed() : err;
+    }
+  }
+
+  private async renderOnce(job: RenderJob, mode: ModeStrategy): Promise<RenderResult> {
     job.signal?.throwIfAborted();
-    const slot = await this.pool.acquire(job.signal);
+    const slot = await this.pool.acquire(job.signal, job.tenant);
     slot.guard.begin();
     const outcome = await renderWithDeadline(slot, this.config.renderTimeoutMs, job.signal, () =>
       renderInPage(slot, job, mode),
@@ -78,7 +118,10 @@ export class Renderer {
     const report = slot.guard.end();
     // The page goes back now: everything below works on the PDF bytes only.
     this.pool.release(slot, outcome.discard || report.usedOtherOrigins);
-    if (!outcome.value) throw outcome.error;
+    if (!outcome.value) {
+      if (await browserLost(slot, outcome, job.signal)) throw new BrowserLost();
+      throw outcome.error;
+    }
     const post = await postProcess(outcome.value, job.watermark);
     return {
       pdf: post.pdf,
@@ -89,6 +132,16 @@ export class Renderer {
       warnings: outcome.value.warnings,
       timings: { ...outcome.value.timings, postMs: post.ms },
     };
+  }
+
+  /** Ready for renders: Chromium is up and not being relaunched (GET /readyz). */
+  isReady(): boolean {
+    return this.supervisor.isUp();
+  }
+
+  /** Shutdown has begun: renders in flight finish, but a lost Chromium is not relaunched any more. */
+  beginShutdown(): void {
+    this.supervisor.beginShutdown();
   }
 
   stats(): RendererStats {
@@ -125,4 +178,29 @@ async function postProcess(
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
   const pdf = watermark ? await applyWatermark(work.pdf) : work.pdf;
   return { pdf, pages, ms: performance.now() - t0 };
+}
+
+/**
+ * A failure that ended with the page gone (not a crash of its own renderer, not a timeout or a
+ * limit) is the browser's when the page's browser disconnected — right away or within a moment.
+ */
+async function browserLost(
+  slot: PoolSlot,
+  outcome: DeadlineOutcome<PageWork>,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (!outcome.discard || signal?.aborted || slot.broken === PAGE_CRASHED) return false;
+  if (isAppError(outcome.error) && outcome.error.code === 'render_timeout') return false;
+  if (!slot.browser.isConnected()) return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      slot.browser.off('disconnected', onLost);
+      resolve(!slot.browser.isConnected());
+    }, BROWSER_LOSS_WAIT_MS);
+    const onLost = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    slot.browser.once('disconnected', onLost);
+  });
 }

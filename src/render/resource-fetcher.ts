@@ -3,6 +3,7 @@ import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
 import { guardedLookup, RefusedAddressError, refusedHostReason } from '../net/guarded-agent.js';
+import { type BudgetLimits, ResourceBudget } from './resource-budget.js';
 
 /** What Quire's own fetcher made of one request a document sent. */
 export type FetchOutcome =
@@ -11,9 +12,14 @@ export type FetchOutcome =
 
 export interface FetcherOptions {
   allowPrivate: boolean;
+  /** Size limit of one resource. */
   maxBytes: number;
   timeoutMs: number;
+  /** Number and total size of the resources of one document. */
+  perDocument: BudgetLimits;
 }
+
+type Response = Awaited<ReturnType<typeof fetch>>;
 
 const MAX_REDIRECTS = 5;
 // Headers a document's request may pass on; never cookies or credentials of any kind.
@@ -59,7 +65,8 @@ function lookupRefusingOwn(inner: LookupFunction, own: Set<string>): LookupFunct
 /**
  * Fetches the http(s) resources documents ask for (issue 3, item 4): non-http(s) schemes, private,
  * loopback, link-local and metadata addresses (judged on the address actually connected to), this
- * host's own addresses, answers over `maxBytes` and answers slower than `timeoutMs` are refused.
+ * host's own addresses, answers over `maxBytes` and answers slower than `timeoutMs` are refused, and
+ * so are resources past the document's budget (resource-budget.ts).
  */
 export class ResourceFetcher {
   private readonly agent: Agent;
@@ -70,6 +77,11 @@ export class ResourceFetcher {
     const lookup = lookupRefusingOwn(guardedLookup(options.allowPrivate), this.own);
     const t = options.timeoutMs;
     this.agent = new Agent({ connect: { lookup, timeout: t }, headersTimeout: t, bodyTimeout: t });
+  }
+
+  /** A fresh budget for one document's resources. */
+  newBudget(): ResourceBudget {
+    return new ResourceBudget(this.options.perDocument);
   }
 
   /** Null when the URL may be requested, else why not (checked again on every redirect). */
@@ -86,15 +98,15 @@ export class ResourceFetcher {
     method: string,
     headers: Record<string, string>,
     signal: AbortSignal,
+    budget: ResourceBudget,
   ): Promise<FetchOutcome> {
     if (method !== 'GET' && method !== 'HEAD') return { ok: false, reason: `method ${method} not allowed` };
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
       return await this.follow(
         new URL(rawUrl),
-        method,
-        pickHeaders(headers),
-        AbortSignal.any([signal, deadline]),
+        { method, headers: pickHeaders(headers), signal: AbortSignal.any([signal, deadline]) },
+        budget,
       );
     } catch (err) {
       if (deadline.aborted)
@@ -106,50 +118,78 @@ export class ResourceFetcher {
 
   private async follow(
     start: URL,
-    method: string,
-    headers: Record<string, string>,
-    signal: AbortSignal,
+    request: { method: string; headers: Record<string, string>; signal: AbortSignal },
+    budget: ResourceBudget,
   ): Promise<FetchOutcome> {
     let url = start;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refused = this.refusal(url);
       if (refused) return { ok: false, reason: hop === 0 ? refused : `redirect to ${url.href}: ${refused}` };
-      const res = await fetch(url, { method, headers, signal, redirect: 'manual', dispatcher: this.agent });
+      // Counted once the first URL is allowed; its redirects are the same resource.
+      const overCount = hop === 0 ? budget.admit() : null;
+      if (overCount) return { ok: false, reason: overCount };
+      const res = await fetch(url, { ...request, redirect: 'manual', dispatcher: this.agent });
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
         url = new URL(location, url);
         continue;
       }
-      return this.readCapped(res);
+      return this.readCapped(res, budget);
     }
     return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
   }
 
-  private async readCapped(res: Awaited<ReturnType<typeof fetch>>): Promise<FetchOutcome> {
+  /**
+   * Reads the body under the per-resource cap and the document's budget. playwright's route.fulfill
+   * takes a whole body, so it cannot be streamed into Chromium; a body of announced length is streamed
+   * into one buffer of that size (reserved in the budget up front, no second copy), others chunk by
+   * chunk as they arrive. Either way the document's resources never hold more than its budget.
+   */
+  private async readCapped(res: Response, budget: ResourceBudget): Promise<FetchOutcome> {
     const max = this.options.maxBytes;
     const tooLarge: FetchOutcome = { ok: false, reason: `larger than ${max} bytes` };
-    if (Number(res.headers.get('content-length') ?? 0) > max) {
+    const overTotal: FetchOutcome = { ok: false, reason: budget.overTotal() };
+    const announced = announcedLength(res);
+    if (announced !== null && announced > max) {
       await res.body?.cancel();
       return tooLarge;
     }
+    // Decoded (content-encoding) bodies are longer than announced: those are counted as they arrive.
+    const exact = res.headers.has('content-encoding') ? null : announced;
+    if (exact !== null && !budget.take(exact)) {
+      await res.body?.cancel();
+      return overTotal;
+    }
+    const target = exact === null ? null : Buffer.allocUnsafe(exact);
     const chunks: Buffer[] = [];
     let size = 0;
+    // Leaving the loop early cancels the stream.
     for await (const chunk of res.body ?? []) {
       size += chunk.byteLength;
-      if (size > max) return tooLarge; // leaving the loop cancels the stream
-      chunks.push(Buffer.from(chunk));
+      if (size > max || (target && size > target.length)) return tooLarge;
+      if (target) target.set(chunk, size - chunk.byteLength);
+      else if (!budget.take(chunk.byteLength)) return overTotal;
+      else chunks.push(Buffer.from(chunk));
     }
+    const body = target ? target.subarray(0, size) : Buffer.concat(chunks, size);
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => {
       if (!DROPPED_RESPONSE_HEADERS.has(name)) headers[name] = value;
     });
-    return { ok: true, status: res.status, headers, body: Buffer.concat(chunks) };
+    return { ok: true, status: res.status, headers, body };
   }
 
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+/** The Content-Length the server announced, or null when absent or not a number. */
+function announcedLength(res: Response): number | null {
+  const raw = res.headers.get('content-length');
+  const n = raw === null ? Number.NaN : Number(raw);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 function pickHeaders(headers: Record<string, string>): Record<string, string> {

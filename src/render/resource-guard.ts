@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { BlockedResources } from './blocked-resources.js';
+import type { ResourceBudget } from './resource-budget.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
 
 /** What the guard saw during one render. */
@@ -15,6 +16,7 @@ export interface GuardReport {
 
 interface Session extends GuardReport {
   abort: AbortController;
+  budget: ResourceBudget;
   routed: WeakSet<Request>;
 }
 
@@ -91,6 +93,7 @@ export class ResourceGuard {
       blocked: new BlockedResources(),
       usedOtherOrigins: false,
       abort: new AbortController(),
+      budget: this.fetcher.newBudget(),
       routed: new WeakSet(),
     };
   }
@@ -120,7 +123,13 @@ export class ResourceGuard {
       return route.abort('aborted').catch(() => undefined);
     }
     if (request.isNavigationRequest()) session.usedOtherOrigins = true;
-    const outcome = await this.fetcher.fetch(url, request.method(), request.headers(), session.abort.signal);
+    const outcome = await this.fetcher.fetch(
+      url,
+      request.method(),
+      request.headers(),
+      session.abort.signal,
+      session.budget,
+    );
     if (!outcome.ok) {
       session.blocked.add(url, outcome.reason);
       return route.abort('blockedbyclient').catch(() => undefined);

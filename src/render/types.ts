@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import type { Warning } from '../shared/warnings.js';
 
 /** A CSS length as the spec allows it: bare `0`, or a non-negative decimal with mm, cm, in, px or pt. */
@@ -24,10 +23,13 @@ export interface RenderJob {
   page: PageOptions;
   /** Test documents and previews: a visible diagonal watermark on every page. */
   watermark: boolean;
-  /** The team whose document this is: waiting renders are served fairly between tenants. */
-  tenant?: string;
   /** Aborts a render whose caller went away. */
   signal?: AbortSignal;
+  /**
+   * Who the render is for (the team id). Renders waiting for a pool page are served fairly between
+   * tenants, so one team's queue never holds every page while another team waits. Absent: one shared lane.
+   */
+  tenant?: string;
 }
 
 export interface RenderResult {
@@ -55,6 +57,19 @@ export interface PdfOptions {
 }
 
 /**
+ * What a mode strategy may do in the loaded page, without a browser API: Quire's code runs in an
+ * isolated world (its own JS globals over the document's DOM), invisible to the document's script.
+ */
+export interface InPage {
+  /** Evaluates a script in Quire's isolated world; returns its (awaited) JSON-serialisable value. */
+  evaluate(expression: string): Promise<unknown>;
+  /** Lays the document out with print media from now on (until the page is reset). */
+  emulatePrintMedia(): Promise<void>;
+  /** Resizes the viewport (CSS pixels) until the page is reset. */
+  setViewport(size: { width: number; height: number }): Promise<void>;
+}
+
+/**
  * How one mode lays out a document. `fast` is Chromium's own print path; `print` adds paged-media
  * features and layout analysis (overflow warnings, content_lost). The render pipeline calls, in order:
  * prepareHtml → (load into page, wait for fonts/images) → analyze → page.pdf(pdfOptions).
@@ -64,6 +79,6 @@ export interface ModeStrategy {
   /** The full HTML document to load (CSS placed before the body's HTML). */
   prepareHtml(job: RenderJob): string;
   /** Runs in the loaded page before printing. Throws AppError('content_lost') when content would be cut. */
-  analyze(page: Page, job: RenderJob): Promise<{ warnings: Warning[] }>;
+  analyze(page: InPage, job: RenderJob): Promise<{ warnings: Warning[] }>;
   pdfOptions(job: RenderJob): PdfOptions;
 }

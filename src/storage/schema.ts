@@ -1,5 +1,6 @@
 import type { AccountsTables } from '../accounts/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
+import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { JobsTables } from '../jobs/tables.js';
 import type { TemplatesTables } from '../templates/tables.js';
@@ -12,6 +13,7 @@ import type { WebhooksTables } from '../webhooks/tables.js';
 export interface Database
   extends AccountsTables,
     DocumentsTables,
+    EmailTables,
     IdempotencyTables,
     JobsTables,
     TemplatesTables,

@@ -1,7 +1,7 @@
 import type { LinkSigner } from '../documents/signed-links.js';
-import type { RateCounter } from '../http/rate-limiter.js';
 import type { ProduceDeps } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
+import type { RateCounter } from '../shared/rate-counter.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import type { TemplateEngine } from './engine-port.js';

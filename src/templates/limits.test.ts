@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadPlans } from '../accounts/plans.js';
-import { MemoryRateCounter } from '../http/rate-limiter.js';
 import { AppError } from '../shared/errors.js';
+import { MemoryRateCounter } from '../shared/rate-counter.js';
 import { assertTemplateQuota, hitChangeBudget } from './limits.js';
 
 const plans = loadPlans(null);

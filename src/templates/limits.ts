@@ -1,9 +1,8 @@
+import type { AuthContext } from '../accounts/auth-context.js';
 import type { Plan } from '../accounts/plans.js';
-import type { AuthContext } from '../http/auth-context.js';
-import type { RateCounter } from '../http/rate-limiter.js';
 import { AppError } from '../shared/errors.js';
+import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 
-const MINUTE_MS = 60_000;
 /** Spec "Limits": template changes (create, update, pin, delete) per minute per team. */
 export const TEMPLATE_CHANGES_PER_MIN = 60;
 /** Spec "Limits": previews per minute per team and key mode. */
@@ -19,11 +18,7 @@ export function assertLiveKey(auth: AuthContext): void {
 }
 
 function hitBudget(rate: RateCounter, key: string, limit: number, nowMs: number, what: string): void {
-  const hit = rate.hit(key, limit, MINUTE_MS, nowMs);
-  if (hit.allowed) return;
-  throw new AppError('rate_limited', `More than ${limit} ${what} per minute.`, undefined, {
-    'retry-after': String(hit.resetSeconds),
-  });
+  spendBudget(rate, { key, limit, nowMs, message: `More than ${limit} ${what} per minute.` });
 }
 
 /** Counts one template change for the team (shared with the dashboard, which uses the same key). */

@@ -1,7 +1,7 @@
-import type { AuthContext } from '../http/auth-context.js';
-import type { RateCounter } from '../http/rate-limiter.js';
+import type { AuthContext } from '../accounts/auth-context.js';
 import { type ProduceDeps, produceDocument } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
+import type { RateCounter } from '../shared/rate-counter.js';
 import { hitPreviewBudget } from './limits.js';
 
 export interface PreviewDeps {

@@ -1,4 +1,4 @@
-import { authOf } from '../http/auth-context.js';
+import { authOf } from '../accounts/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -85,6 +85,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
   app.post(
     '/templates/:id/preview',
     {
+      // Spec: data and version are both optional, so the body may be left out altogether.
+      config: { optionalBody: true },
       schema: {
         tags: TAGS,
         summary: 'Watermarked preview PDF (never stored, counted or logged)',

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf } from '../http/auth-context.js';
+import { authOf } from '../accounts/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';

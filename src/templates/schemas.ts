@@ -54,7 +54,7 @@ export const PreviewBody = Type.Object(
   {
     additionalProperties: false,
     description:
-      "data defaults to the version's sample_data; version to the pinned one, else the current one. Page options are not accepted: the template's settings apply.",
+      "Optional (an absent or empty body is {}). data defaults to the version's sample_data; version to the pinned one, else the current one. Page options are not accepted: the template's settings apply.",
   },
 );
 

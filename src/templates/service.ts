@@ -1,4 +1,4 @@
-import type { AuthContext } from '../http/auth-context.js';
+import type { AuthContext } from '../accounts/auth-context.js';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { BlobStore } from '../storage/blob-store.js';

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOptionFields } from '../pdf/schema.js';
 import { resolvePageOptions } from '../render/page-options.js';
-import { AppError } from '../shared/errors.js';
 
 /** Spec "Template": page defaults `mode`, `format`, `orientation`, `margin` (singular). */
 export const TemplateSettingsSchema = Type.Object(
@@ -26,13 +25,6 @@ export type TemplateSettings = Static<typeof TemplateSettingsSchema>;
  * custom sizes, margins that leave a printable area. Throws invalid_request naming the field.
  */
 export function checkSettings(settings: TemplateSettings): void {
-  // Spec: orientation applies to the named formats only, so with {width, height} it is refused as in POST /pdf.
-  if (typeof settings.format === 'object' && settings.orientation !== undefined) {
-    throw new AppError(
-      'invalid_request',
-      'settings.orientation applies to the named formats only, not to {width, height}.',
-      { field: 'orientation' },
-    );
-  }
+  // Spec: orientation applies to the named formats only; with {width, height} it is accepted and ignored.
   resolvePageOptions({}, settings, 'print');
 }

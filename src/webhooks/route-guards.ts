@@ -1,6 +1,6 @@
-import type { RateCounter } from '../http/rate-limiter.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { type EndpointRow, findEndpoint, type KeyMode } from './endpoints.js';
 import { checkWebhookUrl, type Resolver } from './url-policy.js';
@@ -43,17 +43,11 @@ export const WEBHOOK_SENDS_PER_MINUTE = 10;
 
 /** Test events plus manual retries: 10 per minute per endpoint (spec: Limits). */
 export function spendWebhookSend(rate: RateCounter, clock: Clock, endpointId: string): void {
-  const hit = rate.hit(
-    `webhook-sends:${endpointId}`,
-    WEBHOOK_SENDS_PER_MINUTE,
-    60_000,
-    clock.now().getTime(),
-  );
-  if (hit.allowed) return;
-  throw new AppError(
-    'rate_limited',
-    `At most ${WEBHOOK_SENDS_PER_MINUTE} test events and retries per minute per endpoint.`,
-    { reason: 'webhook_sends' },
-    { 'retry-after': String(hit.resetSeconds) },
-  );
+  spendBudget(rate, {
+    key: `webhook-sends:${endpointId}`,
+    limit: WEBHOOK_SENDS_PER_MINUTE,
+    nowMs: clock.now().getTime(),
+    message: `At most ${WEBHOOK_SENDS_PER_MINUTE} test events and retries per minute per endpoint.`,
+    details: { reason: 'webhook_sends' },
+  });
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authOf } from '../http/auth-context.js';
+import { authOf } from '../accounts/auth-context.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { DeliverySchema, EndpointSchema, EventTypeSchema } from './present.js';

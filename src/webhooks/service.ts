@@ -1,6 +1,6 @@
-import type { RateCounter } from '../http/rate-limiter.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import type { RateCounter } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { decodeLogCursor, encodeLogCursor, findDelivery, listDeliveries } from './delivery-log.js';
 import { disableEndpoint } from './delivery-store.js';

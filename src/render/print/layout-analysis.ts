@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
 import { AppError } from '../../shared/errors.js';
 import { MAX_WARNINGS, type Warning } from '../../shared/warnings.js';
+import type { InPage } from '../types.js';
 import { type AnalysisResult, analyzeNative, analyzePaged, droppedByPolyfill } from './in-page/entry.js';
 import { culprit, type LostContent, scanLayout, unbreakableKind } from './in-page/layout-scan.js';
 import { bodyBand, findOverflow, outside, spills } from './in-page/overflow-scan.js';
@@ -33,14 +33,14 @@ const OVERFLOW_FUNCTIONS = [findOverflow, bodyBand, spills, outside];
 /**
  * Lays the document out once as print would (print media, viewport = the page area) and scans it:
  * content print mode would cut (content_lost) and, when asked, boxes cut sideways (overflow).
- * The emulation is left in place: printing lays out with print media at the paper size whatever the
- * screen state, so restoring it would only cost two more layouts (~15–100 ms) per render; every print
- * render sets both again.
+ * The emulation is left in place for printing (which lays out with print media at the paper size
+ * whatever the screen state): restoring it here would cost two more layouts (~15–100 ms) of the
+ * document. The pool's reset restores it on the blank page afterwards, where it costs next to nothing.
  */
-export async function analyzeNativeLayout(page: Page, scanOverflow: boolean): Promise<AnalysisResult> {
-  await page.emulateMedia({ media: 'print' });
+export async function analyzeNativeLayout(page: InPage, scanOverflow: boolean): Promise<AnalysisResult> {
+  await page.emulatePrintMedia();
   const box = await runInPage<PageBox>(page, PAGE_BOX_FUNCTIONS, 'measurePageBox', []);
-  await page.setViewportSize({
+  await page.setViewport({
     width: Math.max(1, Math.round(box.width - box.margin.left - box.margin.right)),
     height: Math.max(1, Math.round(box.height - box.margin.top - box.margin.bottom)),
   });
@@ -49,7 +49,7 @@ export async function analyzeNativeLayout(page: Page, scanOverflow: boolean): Pr
 }
 
 /** Scans the `.pagedjs_page` boxes the polyfill made. */
-export function analyzePolyfillLayout(page: Page): Promise<AnalysisResult> {
+export function analyzePolyfillLayout(page: InPage): Promise<AnalysisResult> {
   const functions = [analyzePaged, droppedByPolyfill, findOverflow, spills, outside, selectorOf];
   return runInPage<AnalysisResult>(page, functions, 'analyzePaged', []);
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { InPage } from '../types.js';
 import { registerRepeatedTableHeaders } from './in-page/repeat-table-headers.js';
-import { evaluateIsolated } from './in-page/run.js';
 
 let cachedSource: string | undefined;
 
@@ -22,7 +21,7 @@ export function polyfillSource(): string {
  * after fonts and images were awaited by the pipeline; Paged.js does not repeat `<thead>` on
  * continuation pages, so a handler does (Chromium's own print path does too).
  */
-export async function layOutWithPolyfill(page: Page): Promise<void> {
+export async function layOutWithPolyfill(page: InPage): Promise<void> {
   // Paged.js wraps the body into a template before it reads style sheets, so styles written in the
   // body (every HTML fragment) would be skipped: move them to the head end, keeping their order.
   const moveStyles =
@@ -30,7 +29,7 @@ export async function layOutWithPolyfill(page: Page): Promise<void> {
   // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
   const setup = 'window.PagedConfig = { auto: false }; var __name = (f) => f;';
   const handler = `(${registerRepeatedTableHeaders.toString()})();`;
-  // Evaluated in Quire's isolated world (run.ts): the polyfill shares the DOM, not the document's globals.
-  await evaluateIsolated(page, `${moveStyles}\n${setup}\n${polyfillSource()}\n;${handler}\ntrue`);
-  await evaluateIsolated(page, 'window.PagedPolyfill.preview().then(() => true)');
+  // Evaluated in Quire's isolated world (InPage): the polyfill shares the DOM, not the document's globals.
+  await page.evaluate(`${moveStyles}\n${setup}\n${polyfillSource()}\n;${handler}\ntrue`);
+  await page.evaluate('window.PagedPolyfill.preview().then(() => true)');
 }

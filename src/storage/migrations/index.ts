@@ -5,6 +5,7 @@ import { migration0003Templates } from './0003_templates.js';
 import { migration0004JobsWebhooks } from './0004_jobs_webhooks.js';
 import { migration0005Queue } from './0005_queue.js';
 import { migration0006Idempotency } from './0006_idempotency.js';
+import { migration0007Email } from './0007_email.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_jobs_webhooks': migration0004JobsWebhooks,
   '0005_queue': migration0005Queue,
   '0006_idempotency': migration0006Idempotency,
+  '0007_email': migration0007Email,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -62,6 +62,10 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
     ledger: documents.ledger,
     lifecycle: documents.lifecycle,
     admission: createAdmission({ clock: systemClock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+    delivery: {
+      assertAllowed: async () => {},
+      queue: async () => ({ email: { status: 'queued' } }),
+    },
     findDocument: documents.findById,
     planOf: async () => plans.growth,
   };

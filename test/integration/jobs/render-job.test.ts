@@ -113,6 +113,10 @@ describe('background render job', () => {
       },
       lifecycle: documents.lifecycle,
       admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+      delivery: {
+        assertAllowed: async () => {},
+        queue: async () => ({ email: { status: 'queued' } }),
+      },
       findDocument: documents.findById,
       planOf: async () => plans.starter,
     };

@@ -289,7 +289,7 @@ describe('POST /pdf end to end', () => {
       [{ html: '<p/>', template_id: '00000000-0000-4000-8000-000000000000' }, /not both/],
       [{ css: 'p{}' }, /html/],
       [{ html: '<p/>', margins: '10 mm' }, /margins/],
-      [{ html: '<p/>', format: { width: '10mm', height: '10mm' }, orientation: 'landscape' }, /orientation/],
+      [{ html: '<p/>', format: { width: '10mm', height: '10mm' }, orientation: 'sideways' }, /orientation/],
       [{ html: '<p/>', metadata: { big: 'x'.repeat(9000) } }, /metadata/],
       [
         { html: '<p/>', metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i])) },

@@ -18,6 +18,10 @@ before(async () => {
   server = await testServer({
     '/set': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(storagePage('set')),
     '/read': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(storagePage('read')),
+    // Holds the load event (and so the render) until a document's asynchronous state calls are done.
+    '/hold.png': (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(RED_PNG), 500);
+    },
     '/counted.png': (_req, res) => {
       counted += 1;
       res
@@ -35,7 +39,59 @@ after(async () => {
 const text = async (html: string) =>
   (await pdfText((await renderer.render(job(html))).pdf)).replace(/\s+/g, ' ');
 
+/** Document A of one tenant: sets every kind of state a page keeps, and reports what took. */
+const setEverything = () => `<body><script>
+  const out = [];
+  const attempt = (name, fn) => { try { fn(); out.push(name + ':set'); } catch (e) { out.push(name + ':refused'); } };
+  attempt('name', () => { window.name = 'A-NAME'; });
+  attempt('session', () => sessionStorage.setItem('k', 'A-SESSION'));
+  attempt('local', () => localStorage.setItem('k', 'A-LOCAL'));
+  attempt('cookie', () => { document.cookie = 'k=A-COOKIE'; });
+  attempt('history', () => { history.pushState({}, '', '#A-HASH'); history.pushState({}, '', '#A-HASH2'); });
+  attempt('idb', () => { indexedDB.open('A-IDB'); });
+  const later = (name, p) => p.then(() => out.push(name + ':set'), () => out.push(name + ':refused'));
+  const pending = [];
+  try { pending.push(later('cache', caches.open('A-CACHE'))); } catch (e) { out.push('cache:refused'); }
+  try { pending.push(later('sw', navigator.serviceWorker.register('/sw.js'))); } catch (e) { out.push('sw:refused'); }
+  // Keeps writing the name after the document is gone, until its Window is.
+  setInterval(() => { window.name = 'A-TIMER'; }, 1);
+  Promise.allSettled(pending).then(() => document.body.append('A ' + out.join(' ') + ' name=' + window.name));
+</script><img src="${server.origin}/hold.png"></body>`;
+
+/** Document B of another tenant: reads every kind of state back. */
+const readEverything = () => `<body><script>
+  const out = [];
+  const read = (name, fn) => { try { out.push(name + '=' + fn()); } catch (e) { out.push(name + '=refused'); } };
+  read('name', () => window.name || 'empty');
+  read('session', () => sessionStorage.getItem('k'));
+  read('local', () => localStorage.getItem('k'));
+  read('cookie', () => document.cookie || 'empty');
+  read('history', () => history.length);
+  read('hash', () => location.hash || 'empty');
+  read('referrer', () => document.referrer || 'empty');
+  const later = (name, p) => p.then((v) => out.push(name + '=' + (JSON.stringify(v) || 'empty')), () => out.push(name + '=refused'));
+  const pending = [];
+  try { pending.push(later('idb', indexedDB.databases().then((list) => list.map((d) => d.name)))); } catch (e) { out.push('idb=refused'); }
+  try { pending.push(later('cache', caches.keys())); } catch (e) { out.push('cache=refused'); }
+  try { pending.push(later('sw', navigator.serviceWorker.getRegistrations().then((l) => l.length))); } catch (e) { out.push('sw=refused'); }
+  Promise.allSettled(pending).then(() => document.body.append('B ' + out.join(' ')));
+</script><img src="${server.origin}/hold.png"></body>`;
+
 describe('isolation between documents on the same page', () => {
+  it('nothing a document of one tenant stores in the page reaches the next two documents', async () => {
+    const a = await text(setEverything());
+    assert.match(a, /A .*name:set.* name=A-(NAME|TIMER)/, a);
+    for (const render of ['first', 'second']) {
+      const b = await text(readEverything());
+      assert.match(b, /^\s*B /, b);
+      assert.doesNotMatch(b, /A-/, `${render} render after A: ${b}`);
+      assert.match(b, /name=empty/, b);
+      assert.match(b, /history=1 /, b);
+      assert.match(b, /cookie=(empty|refused)/, b);
+      assert.match(b, /referrer=empty/, b);
+    }
+  });
+
   it('a window global and a prototype change of document A are gone in document B', async () => {
     const a = await text(`<script>window.__tenant = 'A-SECRET'; Object.prototype.polluted = 'yes';
       document.write('A sees ' + window.__tenant + ' ' + ({}).polluted)</script>`);

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
+import { appError, job, pageCount, pdfText, startRenderer, until } from './helpers.js';
 
 /** Keeps the page busy for about 2 s of script, well inside the render limit. */
 const BUSY_2S = '<script>const end = Date.now() + 2000; while (Date.now() < end) {}</script>';
 
 const pagesHtml = (n: number) =>
   Array.from({ length: n }, (_, i) => `<div style="break-after:page">PAGE ${i + 1}</div>`).join('');
-
-/** Polls (no fixed sleeps) until `check` holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`gave up waiting for ${what}`);
-}
 
 describe('size limits (spec POST /pdf rule 2)', () => {
   let renderer: Renderer;
@@ -121,15 +112,29 @@ describe('crashes and the wait queue', () => {
     assert.match(await pdfText((await renderer.render(job('<p>recovered</p>'))).pdf), /recovered/);
   });
 
-  it('a killed browser → render_failed, Chromium is relaunched and renders again', async () => {
+  it('a killed browser during a render → the render runs again on the relaunched Chromium', async () => {
     const pid = renderer.stats().browserPid;
     assert.ok(pid);
-    const running = renderer.render(job(BUSY_2S));
+    const running = renderer.render(job(`${BUSY_2S}<p>survived</p>`));
     await until(() => renderer.stats().busy === 1, 'the render to start');
     process.kill(pid, 'SIGKILL');
-    assert.equal((await appError(running)).code, 'render_failed');
+    assert.match(await pdfText((await running).pdf), /survived/);
+    assert.notEqual(renderer.stats().browserPid, pid);
     const next = await renderer.render(job('<p>new browser</p>'));
     assert.match(await pdfText(next.pdf), /new browser/);
-    assert.notEqual(renderer.stats().browserPid, pid);
+  });
+
+  // Last in this group: it leaves the renderer without a browser.
+  it('once shutdown began, a killed browser is not relaunched', async () => {
+    const pid = renderer.stats().browserPid;
+    assert.ok(pid);
+    renderer.beginShutdown();
+    process.kill(pid, 'SIGKILL');
+    await until(() => renderer.supervisor.connected() === null, 'chromium to be gone');
+    // Longer than the first relaunch attempts (0 and 250 ms after the loss) take to start.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(renderer.supervisor.connected(), null);
+    assert.equal(renderer.isReady(), false);
+    await assert.rejects(renderer.supervisor.current(), /shutting down/);
   });
 });

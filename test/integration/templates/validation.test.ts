@@ -80,7 +80,7 @@ describe('templates: validation and fields', () => {
       {
         name: 'n',
         html: 'x',
-        settings: { format: { width: '100mm', height: '100mm' }, orientation: 'portrait' },
+        settings: { format: { width: '100mm', height: '100mm' }, orientation: 'sideways' },
       },
     ];
     for (const body of bodies) assertError(await post(body), 400, 'invalid_request');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryRateCounter } from './rate-limiter.js';
+import { MemoryRateCounter } from './rate-counter.js';
 
 describe('fixed-window rate counter', () => {
   it('opens the window at the first request and resets after it', () => {

@@ -1,13 +1,11 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { authenticate } from '../accounts/authenticate.js';
-import { type Plan, type PlanId, TEST_KEY_RATE_LIMIT } from '../accounts/plans.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { type RateCounter, spendBudget, type WindowHit } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
-import type { RateCounter, WindowHit } from './rate-limiter.js';
+import { authenticate } from './authenticate.js';
+import { type Plan, type PlanId, TEST_KEY_RATE_LIMIT } from './plans.js';
 import './auth-context.js';
-
-const MINUTE_MS = 60_000;
 
 export interface AuthHookDeps {
   db: Db;
@@ -31,18 +29,16 @@ export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
     const mode = outcome.key.mode;
     request.auth = { team: outcome.team, key: outcome.key, plan, mode };
     const limit = mode === 'test' ? TEST_KEY_RATE_LIMIT : plan.rate_limit_per_min;
-    const hit = deps.rate.hit(
-      `team:${outcome.team.id}:${mode}`,
+    const budget = {
+      key: `team:${outcome.team.id}:${mode}`,
       limit,
-      MINUTE_MS,
-      deps.clock.now().getTime(),
+      nowMs: deps.clock.now().getTime(),
+      message: `Rate limit of ${limit} requests per minute reached.`,
+    };
+    setRateLimitHeaders(
+      reply,
+      spendBudget(deps.rate, budget, (hit) => setRateLimitHeaders(reply, hit)),
     );
-    setRateLimitHeaders(reply, hit);
-    if (!hit.allowed) {
-      throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, undefined, {
-        'retry-after': String(hit.resetSeconds),
-      });
-    }
   };
 }
 

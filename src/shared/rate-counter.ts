@@ -1,3 +1,5 @@
+import { AppError, type ErrorDetails } from './errors.js';
+
 /**
  * Fixed-window counters (spec: a one-minute window starting at the first request). In-memory for a single
  * process; a shared store (Redis, PostgreSQL) can implement the same port for several processes.
@@ -60,4 +62,23 @@ export class MemoryRateCounter implements RateCounter {
     this.lastSweepMs = nowMs;
     for (const [key, w] of this.windows) if (nowMs >= w.startMs + w.windowMs) this.windows.delete(key);
   }
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Counts one use against a per-minute budget and refuses with `rate_limited` and `Retry-After` when it is
+ * spent (spec: Limits). `onRefused` sees the window first (e.g. to set the x-ratelimit-* headers).
+ */
+export function spendBudget(
+  rate: RateCounter,
+  budget: { key: string; limit: number; nowMs: number; message: string; details?: ErrorDetails },
+  onRefused?: (hit: WindowHit) => void,
+): WindowHit {
+  const hit = rate.hit(budget.key, budget.limit, MINUTE_MS, budget.nowMs);
+  if (hit.allowed) return hit;
+  onRefused?.(hit);
+  throw new AppError('rate_limited', budget.message, budget.details, {
+    'retry-after': String(hit.resetSeconds),
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { KeyMode } from '../accounts/api-keys.js';
-import type { Plan } from '../accounts/plans.js';
-import type { ApiKey, Team } from '../accounts/teams.js';
+import type { KeyMode } from './api-keys.js';
+import type { Plan } from './plans.js';
+import type { ApiKey, Team } from './teams.js';
 
 /** Who is calling: set by the authentication hook on every authenticated route. */
 export interface AuthContext {

@@ -1,0 +1,84 @@
+import type { Config } from '../config/config.js';
+import type { RenderLogger } from './logger.js';
+import { printMode } from './print/index.js';
+import { Renderer, type RendererStats } from './renderer.js';
+import type { RenderJob, RenderResult } from './types.js';
+
+/** Why the renderer cannot take renders right now (GET /readyz), or null when it can. */
+export type RendererUnreadiness =
+  | 'chromium starting'
+  | 'chromium down or relaunching'
+  | 'shutting down'
+  | null;
+
+/**
+ * The process's one renderer, started on first use or by `warm()` at server start (so the first PDF
+ * is fast), with both mode strategies registered. A failed start is retried on the next render.
+ */
+export class RenderService {
+  private starting: Promise<Renderer> | null = null;
+  private started: Renderer | null = null;
+  /** The last start failed (Chromium could not be launched); the next render tries again. */
+  private startFailed = false;
+  private stopping = false;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: RenderLogger,
+  ) {}
+
+  private get(): Promise<Renderer> {
+    if (!this.starting) {
+      this.starting = Renderer.start(this.config, this.log, { strategies: { print: printMode } }).then(
+        (renderer) => {
+          this.started = renderer;
+          this.startFailed = false;
+          if (this.stopping) renderer.beginShutdown();
+          return renderer;
+        },
+        (err: unknown) => {
+          this.starting = null;
+          this.startFailed = true;
+          throw err;
+        },
+      );
+    }
+    return this.starting;
+  }
+
+  async warm(): Promise<void> {
+    await this.get();
+  }
+
+  async render(job: RenderJob): Promise<RenderResult> {
+    return (await this.get()).render(job);
+  }
+
+  async stats(): Promise<RendererStats | null> {
+    return this.starting ? (await this.starting).stats() : null;
+  }
+
+  /**
+   * Readiness: not started yet is ready (it starts on the first render); a start under way or failed,
+   * a Chromium that is down or being relaunched, and shutdown are not.
+   */
+  unreadiness(): RendererUnreadiness {
+    if (this.stopping) return 'shutting down';
+    if (!this.starting) return this.startFailed ? 'chromium down or relaunching' : null;
+    if (!this.started) return 'chromium starting';
+    return this.started.isReady() ? null : 'chromium down or relaunching';
+  }
+
+  /** Shutdown has begun: renders in flight finish; a Chromium lost now is not relaunched. */
+  beginShutdown(): void {
+    this.stopping = true;
+    this.started?.beginShutdown();
+  }
+
+  async close(): Promise<void> {
+    const starting = this.starting;
+    this.starting = null;
+    this.started = null;
+    if (starting) await (await starting.catch(() => null))?.close();
+  }
+}

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { SMTPServer } from 'smtp-server';
+import { ManualClock } from '../../../src/shared/clock.js';
+import { pdfText } from '../../helpers/pdf.js';
+import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP sink: 550 for bounce@…, one 451 for later@… then acceptance, everything else accepted. */
+async function startSink(): Promise<{ port: number; messages: Received[]; close(): Promise<void> }> {
+  const messages: Received[] = [];
+  let deferred = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith('bounce@')) {
+        const err = Object.assign(new Error('No such user'), { responseCode: 550 });
+        return callback(err);
+      }
+      if (address.address.startsWith('later@') && !deferred) {
+        deferred = true;
+        return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The PDF attachment of a raw MIME message. */
+function pdfAttachment(raw: string): Buffer {
+  const part = raw.split(/\r?\n--/).find((p) => /Content-Type: application\/pdf/i.test(p));
+  assert.ok(part, 'a PDF attachment');
+  const body = part
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n');
+  return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('deliver.email', () => {
+  let server: TestServer;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  const clock = new ManualClock(Date.parse('2026-11-03T09:00:00Z'));
+  before(async () => {
+    sink = await startSink();
+    server = await startTestServer(
+      { workers: 1, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpFrom: 'Quire <quire@localhost>' },
+      { clock },
+    );
+  });
+  after(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  const post = (key: string, body: unknown) => api(server.base, 'POST', '/v1/pdf', { key, body });
+  const delivery = async (key: string, id: string) =>
+    (await api(server.base, 'GET', `/v1/pdf/${id}`, { key })).json.delivery;
+  const settle = async (key: string, id: string, status: string) =>
+    waitFor(`delivery ${status}`, async () => {
+      server.built.background.wake();
+      const d = await delivery(key, id);
+      return d?.email?.status === status ? d : null;
+    });
+
+  it('emails the finished PDF: it arrives in a real SMTP sink and the document shows sent', async () => {
+    const t = await server.team('growth');
+    const r = await post(t.live, {
+      html: '<h1>Invoice {{ n }}</h1>',
+      data: { n: 'A-17' },
+      filename: 'invoice-a17',
+      deliver: {
+        email: { to: 'Customer@Example.com', subject: 'Your invoice', message: 'Hello <b>you</b>\nThanks' },
+      },
+    });
+    assert.equal(r.status, 200);
+    const id = r.headers.get('x-document-id') ?? '';
+    await settle(t.live, id, 'sent');
+    const mail = sink.messages.find((m) => m.to.includes('customer@example.com'));
+    assert.ok(mail);
+    assert.match(mail.raw, /Subject: Your invoice/);
+    assert.match(mail.raw, /filename=invoice-a17\.pdf/);
+    assert.match(mail.raw, /Hello &#60;b&#62;you&#60;\/b&#62;<br>Thanks/, 'the HTML part is escaped text');
+    assert.match(await pdfText(pdfAttachment(mail.raw)), /Invoice A-17/);
+  });
+
+  it('async with deliver: queued on the record at once, sent after the background render', async () => {
+    const t = await server.team('growth');
+    const r = await post(t.live, {
+      html: '<p>bg</p>',
+      async: true,
+      deliver: { email: { to: 'bg@example.com' } },
+    });
+    assert.equal(r.status, 202);
+    assert.deepEqual(await delivery(t.live, r.json.id), { email: { status: 'queued' } });
+    await settle(t.live, r.json.id, 'sent');
+    const mail = sink.messages.find((m) => m.to.includes('bg@example.com'));
+    assert.ok(mail);
+    assert.match(mail.raw, /Subject: Your document document\.pdf/);
+  });
+
+  it('a permanent refusal (5xx) fails with send_failed and suppresses the address for the next email', async () => {
+    const t = await server.team('growth');
+    const first = await post(t.live, { html: '<p>1</p>', deliver: { email: { to: 'bounce@example.com' } } });
+    const id = first.headers.get('x-document-id') ?? '';
+    const failed = await settle(t.live, id, 'failed');
+    assert.deepEqual(failed, { email: { status: 'failed', reason: 'send_failed' } });
+    const second = await post(t.live, { html: '<p>2</p>', deliver: { email: { to: 'bounce@example.com' } } });
+    assert.deepEqual(await delivery(t.live, second.headers.get('x-document-id') ?? ''), {
+      email: { status: 'suppressed' },
+    });
+  });
+
+  it('a temporary refusal (4xx) is retried later and then sent', async () => {
+    const t = await server.team('growth');
+    const r = await post(t.live, { html: '<p>later</p>', deliver: { email: { to: 'later@example.com' } } });
+    const id = r.headers.get('x-document-id') ?? '';
+    await waitFor('the first attempt', async () => {
+      server.built.background.wake();
+      const job = await server.built.services.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('kind', '=', 'email')
+        .where('status', '=', 'queued')
+        .where('attempts', '=', 1)
+        .executeTakeFirst();
+      return job ?? null;
+    });
+    assert.deepEqual(await delivery(t.live, id), { email: { status: 'queued' } });
+    clock.advance(61_000);
+    await settle(t.live, id, 'sent');
+    assert.ok(sink.messages.some((m) => m.to.includes('later@example.com')));
+  });
+
+  it('an unstored PDF cannot be emailed: failed with not_stored (test key, binary, no Idempotency-Key)', async () => {
+    const t = await server.team('growth');
+    const r = await post(t.test, { html: '<p>t</p>', deliver: { email: { to: 'nostore@example.com' } } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await delivery(t.test, r.headers.get('x-document-id') ?? ''), {
+      email: { status: 'failed', reason: 'not_stored' },
+    });
+  });
+
+  it('refuses before rendering: email_not_verified, XRechnung with deliver, bad addresses', async () => {
+    const unverified = await server.team('growth', { emailVerified: false });
+    const r = await post(unverified.live, { html: '<p>x</p>', deliver: { email: { to: 'a@example.com' } } });
+    assert.equal(r.status, 403);
+    assert.equal(r.json.error.code, 'email_not_verified');
+    const docs = await api(server.base, 'GET', '/v1/documents', { key: unverified.live });
+    assert.equal(docs.json.data.length, 0, 'nothing rendered or recorded');
+    const t = await server.team('growth');
+    const xr = await post(t.live, {
+      e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice: {} },
+      deliver: { email: { to: 'a@example.com' } },
+    });
+    assert.equal(xr.status, 400);
+    assert.equal(xr.json.error.code, 'invalid_request');
+    for (const email of [{ to: 'no-at-sign' }, { to: 'a@example.com', colour: 1 }, {}]) {
+      const bad = await post(t.live, { html: '<p>x</p>', deliver: { email } });
+      assert.equal(bad.status, 400, JSON.stringify(email));
+      assert.equal(bad.json.error.code, 'invalid_request');
+    }
+  });
+
+  it('limits: the team budget per 24 hours and 20 a day per address (email_limit_reached, 429)', async () => {
+    const free = await server.team('free');
+    for (let i = 0; i < 10; i++) {
+      const ok = await post(free.live, {
+        html: `<p>${i}</p>`,
+        deliver: { email: { to: `f${i}@example.com` } },
+      });
+      assert.equal(ok.status, 200);
+    }
+    const over = await post(free.live, { html: '<p>11</p>', deliver: { email: { to: 'f11@example.com' } } });
+    assert.equal(over.status, 429);
+    assert.equal(over.json.error.code, 'email_limit_reached');
+    const growth = await server.team('growth');
+    for (let i = 0; i < 20; i++) {
+      const ok = await post(growth.live, {
+        html: `<p>${i}</p>`,
+        deliver: { email: { to: 'same@example.com' } },
+      });
+      assert.equal(ok.status, 200, `email ${i + 1}`);
+    }
+    const same = await post(growth.live, {
+      html: '<p>21</p>',
+      deliver: { email: { to: 'SAME@example.com' } },
+    });
+    assert.equal(same.status, 429);
+    assert.match(same.json.error.message, /20 emails a day/);
+    clock.advance(24 * 60 * 60 * 1000 + 1000);
+    const nextDay = await post(growth.live, {
+      html: '<p>22</p>',
+      deliver: { email: { to: 'same@example.com' } },
+    });
+    assert.equal(nextDay.status, 200, 'the window moved on');
+  });
+});
