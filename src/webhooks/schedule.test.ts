@@ -40,7 +40,7 @@ describe('event envelope', () => {
     assert.equal(test.created_at, now.toISOString());
   });
 
-  it('pdf data is the Document plus filename, metadata and batch_id', () => {
+  it('pdf data is the Document plus filename, metadata, warnings, blocked_resources and batch_id', () => {
     const data = pdfEventData(
       { id: 'd1', status: 'failed', error_code: null },
       { filename: 'a.pdf', metadata: { k: 1 }, batchId: null, errorMessage: 'plan limit' },
@@ -51,6 +51,8 @@ describe('event envelope', () => {
       error_code: null,
       filename: 'a.pdf',
       metadata: { k: 1 },
+      warnings: [],
+      blocked_resources: [],
       batch_id: null,
       error_message: 'plan limit',
     });
