@@ -36,7 +36,7 @@ describe('event envelope', () => {
     assert.equal(test.created_at, now.toISOString());
   });
 
-  it('pdf data is the Document plus filename, metadata, batch_id and the url-response extras', () => {
+  it('pdf data is the Document plus filename, metadata, warnings, blocked_resources and batch_id', () => {
     const data = pdfEventData(
       { id: 'd1', status: 'failed', error_code: null },
       { filename: 'a.pdf', metadata: { k: 1 }, batchId: null, errorMessage: 'plan limit' },
