@@ -257,9 +257,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     background,
     close: async () => {
       renderer.beginShutdown();
-      await app.close();
+      // Requests and background jobs drain together within the one grace period; jobs still running at
+      // its end go back to the queue. Chromium closes only after both.
+      await Promise.all([app.close(), background.stop(config.shutdownGraceMs)]);
       await sweeper.stop();
-      await background.stop();
       await webhookJobs.close();
       email.close();
       await renderer.close();
