@@ -114,7 +114,7 @@ const schema = {
     env: 'QUIRE_SMTP_URL',
     default: null,
     description:
-      'SMTP server for deliver.email and endpoint notices, e.g. smtp://user:pass@host:587. Unset: emails are logged, not sent.',
+      'SMTP server for deliver.email and endpoint notices, e.g. smtp://user:pass@host:587. Unset: emails are written to DATA_DIR/outbox as .eml files.',
     parse: optionalSmtpUrl,
   },
   smtpFrom: {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { pdfText } from '../../helpers/pdf.js';
+import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 interface Received {
@@ -224,5 +225,28 @@ describe('deliver.email', () => {
       deliver: { email: { to: 'same@example.com' } },
     });
     assert.equal(nextDay.status, 200, 'the window moved on');
+  });
+
+  it('property: random deliver bodies and Idempotency-Key values never cause a 5xx', async () => {
+    const t = await server.team('scale');
+    const r = rng(1310);
+    const fields = ['to', 'subject', 'message', 'reply_to', 'cc'];
+    for (let i = 0; i < 40; i++) {
+      const email =
+        r.next() < 0.5 ? randomJson(r, 1, fields) : { to: `p${i}@example.com`, subject: randomJson(r, 2) };
+      const deliver = r.next() < 0.8 ? { email } : randomJson(r, 1, ['email']);
+      const headers: Record<string, string> = {};
+      if (r.next() < 0.5)
+        headers['idempotency-key'] = String(randomJson(r, 3))
+          .slice(0, 300)
+          .replace(/[\r\n]/g, '');
+      const res = await api(server.base, 'POST', '/v1/pdf', {
+        key: t.test,
+        body: { html: '<p>p</p>', deliver },
+        headers,
+      });
+      assert.ok(res.status < 500, `${res.status} for ${JSON.stringify({ deliver, headers })}`);
+      if (res.status === 400) assert.equal(res.json.error.code, 'invalid_request');
+    }
   });
 });
