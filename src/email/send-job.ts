@@ -52,7 +52,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       .selectAll()
       .where('id', '=', emailId)
       .executeTakeFirst();
-    if (!email || email.status !== 'queued') return { kind: 'succeeded' };
+    if (email?.status !== 'queued') return { kind: 'succeeded' };
     const file = await deps.documents.file(email.document_id);
     if (!file)
       return finish(deps, email, { status: 'failed', reason: 'not_stored', error: 'file no longer stored' });
