@@ -191,7 +191,8 @@ const schema = {
   workers: {
     env: 'QUIRE_WORKERS',
     default: 2,
-    description: 'Background job workers in the server process (0 = none; run `npx quire worker` instead).',
+    description:
+      'Render workers in the server process (0 = none; run `npx quire worker`). Emails and webhook deliveries always run.',
     parse: int(0, 64),
   },
   webhookTimeoutMs: {
