@@ -124,9 +124,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     emailVerified: async (teamId) => (await findTeam(db, teamId))?.emailVerified ?? null,
     enqueueSend: async (trx, input) => {
+      // No team id: an email follows a document already counted, so it is not background work of the
+      // team's own (open_jobs / test_jobs_per_day count renders only); emails have their own daily limits.
       await enqueueJob(trx, clock, {
         kind: EMAIL_JOB,
-        teamId: input.teamId,
+        teamId: null,
         test: input.test,
         payload: { emailId: input.emailId },
       });

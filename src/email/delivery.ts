@@ -27,7 +27,7 @@ export interface EmailDeliveryDeps {
   /** Whether the team's account email is verified, or null when the team is gone. */
   emailVerified(teamId: string): Promise<boolean | null>;
   /** Queues the send job inside the caller's transaction (the shared job queue). */
-  enqueueSend(trx: Db, input: { teamId: string; test: boolean; emailId: string }): Promise<void>;
+  enqueueSend(trx: Db, input: { test: boolean; emailId: string }): Promise<void>;
 }
 
 /** The team's daily email budget and the per-address budget (spec: Limits, emails). */
@@ -95,7 +95,7 @@ export class EmailDelivery {
       })
       .execute();
     if (state.email.status === 'queued') {
-      await this.deps.enqueueSend(trx, { teamId: input.budget.teamId, test: input.test, emailId: id });
+      await this.deps.enqueueSend(trx, { test: input.test, emailId: id });
     }
     return state;
   }
