@@ -64,11 +64,6 @@ export async function createTeam(
   return toTeam(row);
 }
 
-export async function findTeam(db: Db, id: string): Promise<Team | null> {
-  const row = await db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toTeam(row) : null;
-}
-
 export async function listTeams(db: Db): Promise<Team[]> {
   const rows = await db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
   return rows.map(toTeam);

@@ -1,7 +1,1 @@
-export {
-  createEmailSender,
-  type EmailLog,
-  type EmailMessage,
-  type EmailSender,
-  type SendResult,
-} from './sender.js';
+export { createEmailSender, type EmailSender } from './sender.js';
