@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: Quire end to end (POST /v1/pdf over loopback HTTP, live key, binary response) against
  * raw playwright-core `setContent` + `page.pdf()` on warm pages of the same Chromium, in ONE run, on the
- * shared fixtures. Prints a Markdown report (pasted into the README) and writes bench/results/latest.json.
+ * fixtures in bench/fixtures. Prints a Markdown report (pasted into the README) and writes bench/results/latest.json.
  * QUIRE_BENCH_QUICK=1 shortens every series (for a smoke run).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,7 @@ import { latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fixtures = path.resolve(
-  process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, '..', 'shared', 'bench', 'fixtures'),
-);
+const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, 'bench', 'fixtures'));
 const quick = process.env.QUIRE_BENCH_QUICK === '1';
 const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
 

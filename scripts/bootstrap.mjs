@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Idempotent set-up that `npm start`, `npm test` and `npm run bench` run first:
-//   1. npm install when node_modules is missing or does not match package-lock.json;
+// Idempotent, non-interactive set-up that `npm start`, `npm test` and `npm run bench` run first:
+//   1. `npm ci` when node_modules is missing or was installed from another package.json/package-lock.json;
 //   2. the Debian packages Quire needs (Chromium, fonts, poppler-utils, qpdf) when absent — installed with
 //      apt-get as root or with passwordless sudo, else a clear message naming them;
-//   3. a TypeScript build when any source file is newer than the last build.
+//   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
+//      (tools/einvoice-validate/validate --setup: its Debian packages — Java, Saxon — and its Java helper);
+//   4. a TypeScript build when any source file is newer than the last build.
 // Plain Node (no dependencies), so it runs before anything is installed. QUIRE_SKIP_BOOTSTRAP=1 skips it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,15 +42,19 @@ function checkNode() {
 }
 
 function ensureNodeModules() {
-  const lock = path.join(root, 'package-lock.json');
   const stamp = path.join(root, 'node_modules', '.quire-lock-hash');
-  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const hash = createHash('sha256');
+  for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(root, file)));
+  const want = hash.digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  // `npm install` rather than `npm ci`: the lock omits optional platform binaries (e.g. Biome's for other
-  // systems) that this registry mirror does not carry, which `npm ci` refuses; install still honours the lock.
-  log('installing npm packages…');
-  if (run('npm', ['install', '--no-audit', '--no-fund']) !== 0) {
-    log('npm install failed.');
+  // `npm ci` installs exactly the lock (and fails when package.json and the lock disagree), so every machine
+  // gets the same tree. The lock records the optional platform binaries the registry mirror lacks
+  // (scripts/lock-platform-optionals.mjs), which `npm ci` needs to accept it.
+  log('installing npm packages (npm ci)…');
+  if (
+    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, npm_config_yes: 'true' } }) !== 0
+  ) {
+    log('npm ci failed.');
     process.exit(1);
   }
   writeFileSync(stamp, want);
@@ -112,6 +118,26 @@ function ensureDebianPackages() {
   }
 }
 
+/**
+ * The validator installs its own Debian packages when missing and compiles its Java helper once into a
+ * cache; `--setup` does only that and is quick once done. It calls plain `sudo` when not root: without
+ * root or passwordless sudo it runs in a new session (no controlling terminal), so sudo fails instead of
+ * prompting and the captured output says what to install.
+ */
+function ensureEInvoiceValidator() {
+  const validator = path.join(root, 'tools', 'einvoice-validate', 'validate');
+  const result = spawnSync(validator, ['--setup'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: aptRunner() === null,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', EINVOICE_QUIET_SETUP: '1' },
+  });
+  if (result.status === 0) return;
+  process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+  log('e-invoice validator set-up failed (tools/einvoice-validate/README.md lists what it needs).');
+  process.exit(1);
+}
+
 function newestMtime(dir) {
   let newest = 0;
   for (const name of readdirSync(dir)) {
@@ -147,5 +173,6 @@ if (process.env.QUIRE_SKIP_BOOTSTRAP !== '1') {
   checkNode();
   ensureNodeModules();
   ensureDebianPackages();
+  if (process.argv.includes('--test')) ensureEInvoiceValidator();
   ensureBuild();
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the test suite with node's own test runner through tsx (CI reads its summary lines).
 // Usage: node scripts/run-tests.mjs [unit|integration] [extra path filters...]
+// `integration` includes the visual regression tests (test/visual: real Chromium, like the integration tests).
 // Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -27,7 +28,10 @@ function walk(dir) {
 }
 
 const unit = [...walk(path.join(root, 'src')), ...walk(path.join(root, 'test', 'unit'))];
-const integration = walk(path.join(root, 'test', 'integration'));
+const integration = [
+  ...walk(path.join(root, 'test', 'integration')),
+  ...walk(path.join(root, 'test', 'visual')),
+];
 let files = kind === 'unit' ? unit : kind === 'integration' ? integration : [...unit, ...integration];
 const pathFilters = kind && kind !== 'unit' && kind !== 'integration' ? [kind, ...filters] : filters;
 if (pathFilters.length > 0) files = files.filter((f) => pathFilters.some((p) => f.includes(p)));

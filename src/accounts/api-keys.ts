@@ -33,10 +33,6 @@ export function isWellFormedKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
-export function modeOfKey(key: string): KeyMode {
-  return key.startsWith('qk_live_') ? 'live' : 'test';
-}
-
 /** Constant-time comparison of two hex digests. */
 export function sameDigest(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');

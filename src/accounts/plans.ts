@@ -38,6 +38,7 @@ export interface Plan {
 
 export const TEST_KEY_RATE_LIMIT = 20;
 export const TEST_STORAGE_BYTES = 200 * 1024 * 1024;
+/** Spec "Limits": emails a day to the same address, on every plan. */
 export const EMAILS_PER_ADDRESS_PER_DAY = 20;
 
 const MB = 1024 * 1024;

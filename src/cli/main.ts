@@ -1,6 +1,6 @@
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../config/config.js';
 import { systemClock } from '../shared/clock.js';
-import { openDatabase } from '../storage/db.js';
+import { openDatabase } from '../storage/index.js';
 import { serve } from './serve.js';
 import { keyCommand, teamCommand } from './team-commands.js';
 import { UsageError } from './usage-error.js';

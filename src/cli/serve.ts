@@ -3,7 +3,7 @@ import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import { type BuiltApp, buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 
 /** First run: a default team with a live and a test key, printed once (the keys are stored only hashed). */
 async function ensureDefaultTeam(

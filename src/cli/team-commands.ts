@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isPlanId } from '../accounts/plans.js';
 import { createApiKey, createTeam, listTeams, revokeApiKey, updateTeam } from '../accounts/teams.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { UsageError } from './usage-error.js';
 
 export async function teamCommand(

@@ -196,9 +196,6 @@ export const EAS_SCHEMES: ReadonlySet<string> = codeSet(`
   AS AU EM
 `);
 
-/** XRechnung's allowed invoice type codes (BR-DE-17). */
-export const XRECHNUNG_TYPE_CODES: ReadonlySet<string> = codeSet('326 380 381 384 389 875 876 877');
-
 /** Default exemption text and VATEX code (SPEC "tax_exemptions": AE, K, G, O get them by default). */
 export const DEFAULT_EXEMPTIONS = {
   AE: { reason: 'Reverse charge', code: 'VATEX-EU-AE' },

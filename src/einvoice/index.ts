@@ -1,10 +1,8 @@
 export * from './model.js';
-export { type FacturXPdfOptions, toFacturXPdf } from './pdfa/facturx-pdf.js';
+export { toFacturXPdf } from './pdfa/facturx-pdf.js';
 export { BUILT_IN_INVOICE_TEMPLATE } from './template/built-in-template.js';
 export { invoiceTemplateData } from './template/data.js';
-export { formatAmount } from './totals/money.js';
-export type { Issue } from './validate/issues.js';
-export { type EInvoiceValidation, validateEInvoice } from './validate/validate.js';
+export { validateEInvoice } from './validate/validate.js';
 export { buildCii } from './xml/cii.js';
-export { defaultInvoicePdfFilename, embeddedXmlName, xmlFilename } from './xml/filenames.js';
-export { buildUbl, CREDIT_NOTE_TYPE_CODES } from './xml/ubl.js';
+export { embeddedXmlName, xmlFilename } from './xml/filenames.js';
+export { buildUbl } from './xml/ubl.js';

@@ -206,8 +206,6 @@ export interface Invoice {
   /** Exemption text/code for every exempt-like category the invoice uses (E, AE, K, G, O), defaults applied. */
   tax_exemptions: Partial<Record<VatCategory, TaxExemption>>;
 }
-/** Alias named as in the task brief. */
-export type NormalizedInvoice = Invoice;
 
 /** Document totals (BG-22), all 2 decimals. */
 export interface InvoiceTotals {

@@ -9,7 +9,7 @@ import { validateEInvoice } from './validate/validate.js';
  * mapped to our input; the service must compute exactly the sample's line amounts, VAT breakdown and
  * document totals. The sample totals are also sent as `totals`, so they pass the mismatch check too.
  */
-const SAMPLES = '/work/shared/einvoice/samples/xml';
+const SAMPLES = new URL('../../tools/einvoice-validate/samples/xml/', import.meta.url);
 type Json = Record<string, unknown>;
 
 const blocks = (xml: string, tag: string): string[] =>
@@ -42,7 +42,7 @@ interface Expected {
 
 /** Maps one CII sample to an `e_invoice.invoice` and the numbers the sample states. */
 function mapSample(file: string): { invoice: Json; expected: Expected } {
-  const xml = readFileSync(`${SAMPLES}/${file}`, 'utf8');
+  const xml = readFileSync(new URL(file, SAMPLES), 'utf8');
   const lineXmls = blocks(xml, 'ram:IncludedSupplyChainTradeLineItem');
   const lines = lineXmls.map((l) => mapLine(l));
   const header = blocks(xml, 'ram:ApplicableHeaderTradeSettlement')[0] ?? '';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EINVOICE_FIXTURES, fixtureTargets } from './fixtures.js';
+import { EINVOICE_FIXTURES, fixtureTargets } from '../../test/fixtures/einvoice-fixtures.js';
 import { formatAmount } from './totals/money.js';
 import { validateEInvoice } from './validate/validate.js';
 

@@ -144,7 +144,7 @@ describe('missing_variable warnings', () => {
   it('gives the same HTML as a normal render of the invoice with data removed', async () => {
     const { readFile } = await import('node:fs/promises');
     const source = await readFile(
-      new URL('../../../shared/bench/fixtures/invoice.liquid.html', import.meta.url),
+      new URL('../../bench/fixtures/invoice.liquid.html', import.meta.url),
       'utf8',
     );
     const data = { invoice: { number: 'X-1' }, items: [{ name: 'A' }, { quantity: 2, unit_price: '1.5' }] };

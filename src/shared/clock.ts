@@ -25,8 +25,3 @@ export class ManualClock implements Clock {
     this.current = typeof to === 'number' ? to : to.getTime();
   }
 }
-
-/** ISO 8601 UTC timestamp with milliseconds, the storage and wire form of every time. */
-export function isoNow(clock: Clock): string {
-  return clock.now().toISOString();
-}

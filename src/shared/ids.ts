@@ -19,7 +19,3 @@ const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 /** The spec's UUID form: 8-4-4-4-12 hex digits. */
 export const UUID_REGEX_SOURCE = UUID_PATTERN.source;
-
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
  * Where PDFs, thumbnails and ZIPs live. Local directory now; an S3-compatible store can implement the
@@ -32,10 +33,11 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, data: Buffer): Promise<void> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    await ensurePrivateDir(path.dirname(target));
     const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(tmp, 'w');
+    const handle = await open(tmp, 'wx', PRIVATE_FILE_MODE);
     try {
+      await handle.chmod(PRIVATE_FILE_MODE);
       await handle.writeFile(data);
       await handle.sync();
     } finally {

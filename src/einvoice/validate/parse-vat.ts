@@ -39,7 +39,3 @@ function checkRate(f: Fields, category: VatCategory, rate: Decimal | undefined):
     f.issue('rate', 'must be greater than 0 for category S');
   return rate ?? ZERO;
 }
-
-export function describeVat(vat: Vat): string {
-  return vat.rate === null ? vat.category : `${vat.category} ${vat.rate.toString()} %`;
-}

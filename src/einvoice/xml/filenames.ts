@@ -6,11 +6,6 @@ export function xmlFilename(prepared: PreparedEInvoice): string {
   return sanitizeFilename(prepared.invoice.number, '.xml');
 }
 
-/** Default PDF filename of a Factur-X/ZUGFeRD e-invoice: the invoice number (SPEC POST /pdf `filename`). */
-export function defaultInvoicePdfFilename(prepared: PreparedEInvoice): string {
-  return sanitizeFilename(prepared.invoice.number, '.pdf');
-}
-
 /** Name of the XML embedded in the PDF: `xrechnung.xml` for ZUGFeRD's xrechnung profile, else `factur-x.xml`. */
 export function embeddedXmlName(profile: Profile): 'factur-x.xml' | 'xrechnung.xml' {
   return profile === 'xrechnung' ? 'xrechnung.xml' : 'factur-x.xml';

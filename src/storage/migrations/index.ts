@@ -23,6 +23,10 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
 
+/**
+ * Applies the pending migrations. Not safe for several processes at once by itself: the caller holds the
+ * database's write lock around it (see `openDatabase`).
+ */
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
   const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
   const { error, results } = await migrator.migrateToLatest();

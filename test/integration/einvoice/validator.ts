@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** shared/einvoice/validate's `--json` report of one file (see its README). */
+/** tools/einvoice-validate/validate's `--json` report of one file (see its README). */
 export interface ValidatorReport {
   file: string;
   type: 'xml' | 'pdf';
@@ -24,9 +24,9 @@ export interface ValidatorReport {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** The official-rules validator next to the repository; `QUIRE_EINVOICE_VALIDATE` overrides it. */
+/** The official-rules validator kept in the repository; `QUIRE_EINVOICE_VALIDATE` overrides it. */
 export const VALIDATOR =
-  process.env.QUIRE_EINVOICE_VALIDATE ?? path.resolve(repoRoot, '../shared/einvoice/validate');
+  process.env.QUIRE_EINVOICE_VALIDATE ?? path.join(repoRoot, 'tools', 'einvoice-validate', 'validate');
 
 /** Runs the validator once for many files (one JVM: the schematron compile dominates). */
 export function validateFiles(files: string[]): Promise<Map<string, ValidatorReport>> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EINVOICE_FIXTURES } from '../../../src/einvoice/fixtures.js';
+import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { validateFiles } from '../einvoice/validator.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EINVOICE_FIXTURES } from '../../../src/einvoice/fixtures.js';
+import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 

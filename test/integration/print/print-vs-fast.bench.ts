@@ -15,17 +15,17 @@ import { fixture, job } from './harness.js';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const WARM_UP = 3;
-const shared = (name: string) =>
-  readFileSync(new URL(`../../../../shared/bench/fixtures/${name}`, import.meta.url), 'utf8');
+const benchFixture = (name: string) =>
+  readFileSync(new URL(`../../../bench/fixtures/${name}`, import.meta.url), 'utf8');
 // The 50-page document with one named string: forces the Paged.js path (checks the 30 s limit).
-const polyfill50 = shared('doc-50p.html').replace(
+const polyfill50 = benchFixture('doc-50p.html').replace(
   '</style>',
   'h2 { string-set: chapter content(); }</style>',
 );
 
 const DOCUMENTS: [string, string][] = [
-  ['invoice (native)', shared('invoice.html')],
-  ['report 10 p (native)', shared('report-10p.html')],
+  ['invoice (native)', benchFixture('invoice.html')],
+  ['report 10 p (native)', benchFixture('report-10p.html')],
   ['invoice-running (polyfill)', fixture('invoice-running.html')],
   ['doc 50 p + string-set (polyfill)', polyfill50],
 ];

@@ -12,7 +12,7 @@ import { CHROMIUM_ARGS } from '../../../src/render/browser-supervisor.js';
 import { Renderer, resolvePageOptions } from '../../../src/render/index.js';
 
 const N = Number(process.argv[2] ?? 30);
-const html = readFileSync(path.resolve('../shared/bench/fixtures/invoice.html'), 'utf8');
+const html = readFileSync(new URL('../../../bench/fixtures/invoice.html', import.meta.url), 'utf8');
 const config = loadConfig({}, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'quire-bench-')) });
 
 function p50(times: number[]): number {

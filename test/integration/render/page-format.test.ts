@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
 import { job, pageCount, pageSizes, pdfText, startRenderer, words } from './helpers.js';
@@ -109,7 +108,7 @@ describe('documents and CSS', () => {
   });
 
   it('counts pages like pdfinfo on the 10-page report fixture', async () => {
-    const html = readFileSync(path.resolve('../shared/bench/fixtures/report-10p.html'), 'utf8');
+    const html = readFileSync(new URL('../../../bench/fixtures/report-10p.html', import.meta.url), 'utf8');
     const result = await renderer.render(job(html));
     assert.equal(result.pages, await pageCount(result.pdf));
     assert.ok(result.pages >= 9 && result.pages <= 11, `report has ${result.pages} pages`);

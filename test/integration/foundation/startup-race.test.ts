@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import SqliteDatabase from 'better-sqlite3';
+import { api } from '../../helpers/server.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const bin = path.join(root, 'bin', 'quire.mjs');
+const ROUNDS = 5;
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  /** Everything the process wrote, for failure messages. */
+  output: () => string;
+  /** Resolves with the stdout match once `ready` appears; rejects when the process exits first. */
+  ready: Promise<RegExpExecArray>;
+  exit: Promise<number | null>;
+}
+
+/** Starts `quire ...args` and watches its output for `ready` (a long-running command's start-up line). */
+function startQuire(env: NodeJS.ProcessEnv, args: string[], ready: RegExp): Started {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env,
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const readyPromise = new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = ready.exec(stdout);
+      if (match) resolve(match);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    void exit.then((code) => {
+      const match = ready.exec(stdout);
+      if (match) resolve(match);
+      else reject(new Error(`quire ${args.join(' ')} exited with ${code}:\n${stdout}${stderr}`));
+    });
+  });
+  readyPromise.catch(() => {});
+  return { child, stdout: () => stdout, output: () => `${stdout}${stderr}`, ready: readyPromise, exit };
+}
+
+/** Whether process `pid` has `file` open (Linux /proc; the product runs on Debian). */
+function hasOpen(pid: number, file: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  return fds.some((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Lines the processes up at the database. Module loading under tsx takes seconds and varies by command,
+ * so processes spawned together would otherwise reach the migrations far apart and the race would rarely
+ * show. The test holds SQLite's write lock on the (still table-less) database; each process is frozen
+ * (SIGSTOP) as soon as it has the file open, which is before its first write can pass the lock. Once all
+ * have arrived the lock is released and all are resumed at once. SQLite's busy timeout counts its own
+ * sleeps, so the frozen time does not use it up.
+ */
+async function lineUpAtTheDatabase(file: string, processes: Started[]): Promise<void> {
+  const holder = new SqliteDatabase(file);
+  holder.pragma('journal_mode = WAL');
+  holder.exec('begin immediate');
+  const frozen: ChildProcess[] = [];
+  try {
+    const waiting = new Set(processes.map((p) => p.child));
+    const deadline = Date.now() + 180_000;
+    while (waiting.size > 0 && Date.now() < deadline) {
+      for (const child of waiting) {
+        if (child.exitCode !== null || child.signalCode !== null) waiting.delete(child);
+        else if (child.pid !== undefined && hasOpen(child.pid, file)) {
+          child.kill('SIGSTOP');
+          frozen.push(child);
+          waiting.delete(child);
+        }
+      }
+      await sleep(5);
+    }
+  } finally {
+    holder.exec('commit');
+    holder.close();
+    for (const child of frozen) child.kill('SIGCONT');
+  }
+}
+
+async function stop(started: Started): Promise<void> {
+  if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+  await started.exit;
+}
+
+/**
+ * Issue 10: on a fresh data directory every process ran the migrations, and all but one failed with
+ * `table "teams" already exists`. All four commands are spawned in the same tick on an empty directory and
+ * lined up so that they reach the migrations together.
+ */
+describe('serve, worker and two team create started at the same instant on an empty data directory', () => {
+  for (let round = 1; round <= ROUNDS; round++) {
+    it(`round ${round}: every process comes up and both teams can use their keys`, async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-race-'));
+      const env = {
+        ...process.env,
+        QUIRE_DATA_DIR: dataDir,
+        QUIRE_FROM_SOURCE: '1',
+        QUIRE_PORT: '0',
+        QUIRE_LOG_LEVEL: 'warn',
+        QUIRE_WORKERS: '0',
+        QUIRE_RENDER_POOL_SIZE: '1',
+      };
+      const teamCreate = (name: string) =>
+        startQuire(env, ['team', 'create', '--name', name, '--plan', 'growth', '--json'], /"live"/);
+      const processes = [
+        startQuire(env, ['serve'], /serving (http:\/\/\S+)\/v1/),
+        startQuire(env, ['worker'], /Quire worker running/),
+        teamCreate('First'),
+        teamCreate('Second'),
+      ];
+      const [serve, worker, first, second] = processes as [Started, Started, Started, Started];
+      try {
+        await lineUpAtTheDatabase(path.join(dataDir, 'quire.sqlite'), processes);
+        const outcomes = await Promise.allSettled(processes.map((p) => p.ready));
+        const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []));
+        assert.deepEqual(failures, [], failures.join('\n\n'));
+        assert.equal(await first.exit, 0, first.output());
+        assert.equal(await second.exit, 0, second.output());
+
+        const base = (await serve.ready)[1]!;
+        for (const created of [first, second]) {
+          const { keys } = JSON.parse(created.stdout()) as { keys: { live: string } };
+          const me = await api(base, 'GET', '/v1/me', { key: keys.live });
+          assert.equal(me.status, 200, me.text);
+        }
+        assert.equal(worker.child.exitCode, null, `the worker stopped: ${worker.output()}`);
+      } finally {
+        await Promise.all(processes.map(stop));
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
