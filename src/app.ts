@@ -211,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await background.stop();
       email.close();
       await services.renderer.close();
+      await services.liquid.close();
       await db.destroy();
     },
   };

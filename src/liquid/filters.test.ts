@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../shared/errors.js';
-import { LiquidEngine } from './engine.js';
+import { LiquidRenderer } from './renderer.js';
 
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
-const engine = new LiquidEngine();
+const engine = new LiquidRenderer();
 
 function render(source: string, data: Record<string, unknown> = {}): string {
   return engine.renderSource(source, data).html;
@@ -106,7 +106,7 @@ describe('Quire filters', () => {
   }
 
   it('uses the engine default locale and time zone when the template omits them', () => {
-    const de = new LiquidEngine({ locale: 'de-DE', timeZone: 'Europe/Berlin' });
+    const de = new LiquidRenderer({ locale: 'de-DE', timeZone: 'Europe/Berlin' });
     const html = de.renderSource(
       '{{ 1.5 | money: "EUR" }}|{{ t | date_format: "HH:mm" }}|{{ t | date: "%H:%M" }}',
       {

@@ -8,7 +8,7 @@ export interface PdfRenderPort {
 
 /** Liquid for raw `html` sent with `data` (parsed per request; stored templates are cached by the template port). */
 export interface LiquidPort {
-  renderSource(source: string, data: Record<string, unknown>): { html: string; warnings: Warning[] };
+  renderSource(source: string, data: Record<string, unknown>): Promise<{ html: string; warnings: Warning[] }>;
 }
 
 /** Template page defaults (spec: Template settings; `margin` singular). */
@@ -27,7 +27,7 @@ export interface ResolvedTemplate {
   sampleData: Record<string, unknown> | null;
   settings: TemplateSettings;
   /** Renders this version's (cached, pre-parsed) Liquid with the data. */
-  render(data: Record<string, unknown>): { html: string; warnings: Warning[] };
+  render(data: Record<string, unknown>): Promise<{ html: string; warnings: Warning[] }>;
 }
 
 /** Resolves `template_id` + optional version (else pinned, else current); throws template_not_found. */

@@ -54,7 +54,7 @@ export async function prepareHtml(
   const prepared =
     body.template_id !== undefined
       ? await fromTemplate(deps, teamId, body, body.template_id, einv)
-      : fromHtml(deps, body, einv);
+      : await fromHtml(deps, body, einv);
   if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }
@@ -74,12 +74,16 @@ async function fromTemplate(
   const page = deps.pageOptions(body, template.settings, 'print');
   // Spec: with e_invoice the template receives the invoice data; `data` only replaces it.
   const data = body.data ?? (einv ? eInvoiceData(einv) : (template.sampleData ?? {}));
-  const rendered = template.render(withMerge(deps, data, body.merge_data));
+  const rendered = await template.render(withMerge(deps, data, body.merge_data));
   const filename = body.filename ?? einv?.defaultName ?? template.name;
   return { ...rendered, css: template.css, template, page, filename };
 }
 
-function fromHtml(deps: PrepareDeps, body: PdfRequest, einv: EInvoicePlan | null): PreparedHtml {
+async function fromHtml(
+  deps: PrepareDeps,
+  body: PdfRequest,
+  einv: EInvoicePlan | null,
+): Promise<PreparedHtml> {
   // Without html, an e-invoice renders the built-in invoice template (spec: POST /pdf rule 1).
   const source = body.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
   const page = deps.pageOptions(body, null, einv && body.html === undefined ? 'print' : 'fast');
@@ -87,7 +91,7 @@ function fromHtml(deps: PrepareDeps, body: PdfRequest, einv: EInvoicePlan | null
   // Spec: html is a Liquid template only when data is present; without data it is used as is.
   const rendered =
     data !== undefined
-      ? deps.liquid.renderSource(source, withMerge(deps, data, body.merge_data))
+      ? await deps.liquid.renderSource(source, withMerge(deps, data, body.merge_data))
       : { html: source, warnings: [] };
   const filename = body.filename ?? einv?.defaultName ?? 'document';
   return { ...rendered, css: body.css ?? null, template: null, page, filename };

@@ -52,7 +52,7 @@ export async function renderPreview(
   hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
   const template = await deps.templates.resolve(auth.team.id, templateId, request.version);
   const page = resolvePageOptions({}, template.settings, 'print');
-  const { html } = template.render(request.data ?? template.sampleData ?? {});
+  const { html } = await template.render(request.data ?? template.sampleData ?? {});
   if (Buffer.byteLength(html) + Buffer.byteLength(template.css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }

@@ -59,8 +59,8 @@ export class TemplateThumbnails {
   private async make(row: VersionRow): Promise<Buffer> {
     const { engine, renderer } = this.deps;
     const content = contentOf(row);
-    const compiled = engine.getOrParse(parseCacheKey(row.template_id, row.version), content.html);
-    const { html } = engine.render(compiled, content.sampleData ?? {});
+    const key = parseCacheKey(row.template_id, row.version);
+    const { html } = await engine.renderStored(key, content.html, content.sampleData ?? {});
     const page = resolvePageOptions({}, content.settings, 'print');
     // A picture of the template itself, not a document: no watermark, nothing recorded or counted.
     const result = await renderer.render({ html, css: content.css, page, watermark: false });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { AppError } from '../shared/errors.js';
-import { LiquidEngine } from './engine.js';
+import { LiquidRenderer } from './renderer.js';
 
 const FIXTURES = new URL('../../../shared/bench/fixtures/', import.meta.url);
 
@@ -17,8 +17,8 @@ function templateError(fn: () => unknown): AppError {
   assert.fail('expected template_render_error');
 }
 
-describe('LiquidEngine.parse', () => {
-  const engine = new LiquidEngine();
+describe('LiquidRenderer.parse', () => {
+  const engine = new LiquidRenderer();
 
   const SYNTAX: Array<[string, number, number, string]> = [
     ['<p>\n{% if a %}open', 2, 1, 'not closed'],
@@ -49,16 +49,16 @@ describe('LiquidEngine.parse', () => {
   });
 });
 
-describe('LiquidEngine.render limits', () => {
+describe('LiquidRenderer.render limits', () => {
   it('stops a render over the time limit (default 1 s) with template_render_error', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const loop = '{% for a in (1..5000) %}{% for b in (1..5000) %}{% endfor %}{% endfor %}';
     const err = templateError(() => engine.renderSource(loop, {}));
     assert.match(err.message, /longer than 1 second/);
   });
 
   it('stops allocation over 64 MB (doubling strings, huge ranges)', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const doubling =
       '{% assign s = "0123456789" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s.size }}';
     assert.match(templateError(() => engine.renderSource(doubling, {})).message, /more than 64 MB/);
@@ -67,7 +67,7 @@ describe('LiquidEngine.render limits', () => {
   });
 
   it('stops a render whose HTML passes 64 MB', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const big = 'x'.repeat(1024 * 1024);
     for (const source of [
       '{% for i in (1..200) %}{{ big }}{% endfor %}',
@@ -78,14 +78,14 @@ describe('LiquidEngine.render limits', () => {
   });
 
   it('reports a failing filter with its position and without the data', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const err = templateError(() => engine.renderSource('ok\n  {{ n | money: "EUR" }}', { n: 'SECRET-123' }));
     assert.deepEqual(err.details, { line: 2, column: 3 });
     assert.ok(!err.message.includes('SECRET'));
   });
 
   it('never reads inherited properties or prototypes', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const data = JSON.parse('{"o":{"__proto__":{"evil":1}}}') as Record<string, unknown>;
     const { html } = engine.renderSource(
       '[{{ o.constructor }}][{{ o.toString }}][{{ o.evil }}][{{ o.__proto__.evil }}]',
@@ -95,9 +95,9 @@ describe('LiquidEngine.render limits', () => {
   });
 });
 
-describe('LiquidEngine.getOrParse', () => {
+describe('LiquidRenderer.getOrParse', () => {
   it('parses a version once, re-parses a changed source, and evicts the least recently used', () => {
-    const engine = new LiquidEngine({ cacheSize: 2 });
+    const engine = new LiquidRenderer({ cacheSize: 2 });
     const a1 = engine.getOrParse('t1@1', '{{ a }}');
     assert.equal(engine.getOrParse('t1@1', '{{ a }}'), a1);
     assert.notEqual(engine.getOrParse('t1@1', '{{ a }}!'), a1);
@@ -109,7 +109,7 @@ describe('LiquidEngine.getOrParse', () => {
   });
 
   it('caches nothing for a template that fails to parse', () => {
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     templateError(() => engine.getOrParse('bad@1', '{% if %}'));
     templateError(() => engine.getOrParse('bad@1', '{% if %}'));
   });
@@ -122,7 +122,7 @@ describe('the shared invoice fixture', () => {
       readFile(new URL('invoice.data.json', FIXTURES), 'utf8'),
       readFile(new URL('invoice.html', FIXTURES), 'utf8'),
     ]);
-    const engine = new LiquidEngine();
+    const engine = new LiquidRenderer();
     const template = engine.getOrParse('invoice@1', source);
     const result = engine.render(template, JSON.parse(data));
     assert.deepEqual(result.warnings, []);
