@@ -116,6 +116,17 @@ describe('Quire filters', () => {
     assert.equal(html, `1,50${NBSP}€|11:00|11:00`);
   });
 
+  it('refuses a date_format pattern over 100 characters (compiled patterns are cached per thread)', () => {
+    const pattern = `dd.MM.yyyy${' '.repeat(91)}`;
+    assert.equal(pattern.length, 101);
+    assert.equal(
+      engine.renderSource('{{ d | date_format: p }}', { d: '2026-11-02', p: pattern.trimEnd() }).html,
+      '02.11.2026',
+    );
+    const err = renderError('{{ d | date_format: p }}', { d: '2026-11-02', p: pattern });
+    assert.equal(err.message, 'The "date_format" filter needs a pattern of at most 100 characters.');
+  });
+
   it('keeps the standard filters strict: an unknown filter fails at parse time', () => {
     assert.throws(
       () => engine.parse('line one\n  {{ total | monney: "EUR" }}'),
