@@ -38,11 +38,6 @@ export interface LiquidEngineStats {
  * past it the worker dies alone (ERR_WORKER_OUT_OF_MEMORY) instead of the server.
  */
 const WORKER_HEAP_MB = 384;
-/**
- * Workers run below the main thread's CPU priority (Linux nice +10 per thread): on a busy machine
- * the event loop that answers every team is scheduled before a tenant's long template.
- */
-const WORKER_NICE = 10;
 /** Extra workers beyond the first stop after this long idle; their caches go with them. */
 const IDLE_TIMEOUT_MS = 60_000;
 
@@ -164,7 +159,6 @@ export class LiquidEngine {
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-        niceIncrement: WORKER_NICE,
       });
     }
     return this.#pool;
