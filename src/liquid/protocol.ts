@@ -16,12 +16,13 @@ export interface StartStamp {
   started: Int32Array;
 }
 
-export type LiquidTask = StartStamp &
-  (
-    | { kind: 'check'; source: string }
-    | { kind: 'source'; source: string; data: Record<string, unknown> }
-    | { kind: 'stored'; key: string; source: string; data: Record<string, unknown> }
-  );
+/** What to do: parse only, render raw html, or render a stored version cached under `key`. */
+export type TaskBody =
+  | { kind: 'check'; source: string }
+  | { kind: 'source'; source: string; data: Record<string, unknown> }
+  | { kind: 'stored'; key: string; source: string; data: Record<string, unknown> };
+
+export type LiquidTask = StartStamp & TaskBody;
 
 /** Settings every worker's renderer is built with (Piscina workerData). */
 export interface WorkerSettings {
