@@ -21,6 +21,15 @@ export interface LiquidEngineOptions {
   timeZone?: string;
   /** Time limit of one parse + render in ms (default 1,000; spec "Limits"). Lower only in tests. */
   renderMs?: number;
+  /**
+   * Told of a worker failing outside any task (e.g. its module failed to load); default: a process
+   * warning. Without a listener Piscina's 'error' event would end the process.
+   */
+  onWorkerError?: (err: unknown) => void;
+}
+
+function warnOfWorkerError(err: unknown): void {
+  process.emitWarning(`Liquid worker failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** What the pool has done and holds, for tests and operators. */
@@ -62,6 +71,7 @@ function workerError(err: unknown, deadline: TaskDeadline): unknown {
 export class LiquidEngine {
   readonly #settings: WorkerSettings;
   readonly #threads: number;
+  readonly #onWorkerError: (err: unknown) => void;
   #pool: Piscina<LiquidTask, LiquidReply> | undefined;
   #closed = false;
   readonly #stats: LiquidEngineStats = {
@@ -72,6 +82,7 @@ export class LiquidEngine {
 
   constructor(options: LiquidEngineOptions = {}) {
     this.#threads = Math.max(1, options.threads ?? availableParallelism());
+    this.#onWorkerError = options.onWorkerError ?? warnOfWorkerError;
     this.#settings = {
       locale: options.locale ?? 'en-US',
       timeZone: options.timeZone ?? 'UTC',
@@ -154,6 +165,7 @@ export class LiquidEngine {
         idleTimeout: IDLE_TIMEOUT_MS,
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       });
+      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }
