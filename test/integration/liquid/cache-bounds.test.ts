@@ -52,9 +52,11 @@ describe('Liquid caches stay within their byte budgets', () => {
     }
     const grownMb = (process.memoryUsage().rss - rssBefore) / MB;
     t.diagnostic(`RSS grew ${Math.round(grownMb)} MB over six 1 MB patterns`);
-    // The old code kept ≈ 43 MB per pattern (≈ 260 MB here); copies of the requests come and go.
-    assert.ok(grownMb < 150, `RSS grew ${Math.round(grownMb)} MB`);
-    assert.equal(stats().peakCache.patterns, 0);
+    // The old code kept ≈ 43 MB per pattern (≈ 260 MB here) on top of the ≈ 100 MB that copies of
+    // these requests take while they are handled (workers' heaps, not yet collected).
+    assert.ok(grownMb < 200, `RSS grew ${Math.round(grownMb)} MB`);
+    // Only the workers' own warm-up patterns are held; one 1 MB pattern would count ≥ 2 MB.
+    assert.ok(stats().peakCache.patterns < 16 * 1024, `${stats().peakCache.patterns} bytes of patterns held`);
   });
 
   it('keeps compiled date patterns within the per-worker byte budget however many distinct ones arrive', async () => {
