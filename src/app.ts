@@ -69,6 +69,8 @@ export interface AppServices {
   sweeper: Sweeper;
   /** The process's Chromium (stats for operators and tests). */
   renderer: RenderService;
+  /** The Liquid worker pool (stats for tests). */
+  liquid: LiquidEngine;
 }
 
 export interface BuiltApp {
@@ -116,7 +118,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.error({ err, sweep: name }, 'retention sweep failed'),
   );
   const renderer = new RenderService(config, app.log);
-  const liquid = new LiquidEngine();
+  const liquid = new LiquidEngine({
+    onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
+  });
   const documents = createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({
@@ -255,7 +259,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.startSweeper ?? true) sweeper.start();
   return {
     app,
-    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer },
+    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer, liquid },
     background,
     close: async () => {
       renderer.beginShutdown();
@@ -266,6 +270,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await webhookJobs.close();
       email.close();
       await renderer.close();
+      await liquid.close();
       await db.destroy();
     },
   };

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../shared/errors.js';
-import { LiquidEngine } from './engine.js';
+import { LiquidRenderer } from './renderer.js';
 
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
-const engine = new LiquidEngine();
+const engine = new LiquidRenderer();
 
 function render(source: string, data: Record<string, unknown> = {}): string {
   return engine.renderSource(source, data).html;
@@ -106,7 +106,7 @@ describe('Quire filters', () => {
   }
 
   it('uses the engine default locale and time zone when the template omits them', () => {
-    const de = new LiquidEngine({ locale: 'de-DE', timeZone: 'Europe/Berlin' });
+    const de = new LiquidRenderer({ locale: 'de-DE', timeZone: 'Europe/Berlin' });
     const html = de.renderSource(
       '{{ 1.5 | money: "EUR" }}|{{ t | date_format: "HH:mm" }}|{{ t | date: "%H:%M" }}',
       {
@@ -114,6 +114,17 @@ describe('Quire filters', () => {
       },
     ).html;
     assert.equal(html, `1,50${NBSP}€|11:00|11:00`);
+  });
+
+  it('refuses a date_format pattern over 100 characters (compiled patterns are cached per thread)', () => {
+    const pattern = `dd.MM.yyyy${' '.repeat(91)}`;
+    assert.equal(pattern.length, 101);
+    assert.equal(
+      engine.renderSource('{{ d | date_format: p }}', { d: '2026-11-02', p: pattern.trimEnd() }).html,
+      '02.11.2026',
+    );
+    const err = renderError('{{ d | date_format: p }}', { d: '2026-11-02', p: pattern });
+    assert.equal(err.message, 'The "date_format" filter needs a pattern of at most 100 characters.');
   });
 
   it('keeps the standard filters strict: an unknown filter fails at parse time', () => {

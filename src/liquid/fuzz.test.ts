@@ -5,8 +5,8 @@ import { type Rng, randomJson, rng } from '../../test/helpers/random.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { templateWords } from './data-paths.js';
-import { LiquidEngine } from './engine.js';
 import { registerQuireFilters } from './filters/index.js';
+import { LiquidRenderer } from './renderer.js';
 
 const VARS = [
   'a',
@@ -124,7 +124,7 @@ function referenceLiquid(): Liquid {
 }
 
 describe('Liquid fuzz (seeded)', () => {
-  const engine = new LiquidEngine();
+  const engine = new LiquidRenderer();
   const reference = referenceLiquid();
 
   it('random templates and data: same HTML as a normal render, or template_render_error; paths only from the template', () => {

@@ -1,9 +1,11 @@
 /**
  * Liquid capability: templates → HTML under the spec's limits, with missing-variable warnings.
- * Wiring: one `new LiquidEngine()` per process; it satisfies `LiquidPort` (renderSource) and the
- * template capability uses `getOrParse(`${id}@${version}`, html)` + `render`.
+ * Wiring: one `new LiquidEngine()` per process (a pool of worker threads, closed with `close()`);
+ * raw html uses `renderSource`, stored versions `renderStored(key, source, data)`, saves `check`.
+ * `LiquidRenderer` is the same language in the calling thread (workers, benchmarks, unit tests).
  */
 export { CompiledTemplate } from './compiled-template.js';
-export { LiquidEngine, type LiquidEngineOptions, type LiquidResult } from './engine.js';
-export { LIQUID_LIMITS, MAX_MISSING_VARIABLES } from './limits.js';
+export { LiquidEngine, type LiquidEngineOptions, type LiquidEngineStats } from './engine.js';
+export { DATE_PATTERN_LIMITS, LIQUID_LIMITS, MAX_MISSING_VARIABLES, TEMPLATE_CACHE } from './limits.js';
+export { LiquidRenderer, type LiquidRendererOptions, type LiquidResult } from './renderer.js';
 export { FilterInputError } from './template-error.js';

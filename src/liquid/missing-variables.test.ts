@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Liquid } from 'liquidjs';
-import { LiquidEngine } from './engine.js';
 import { registerQuireFilters } from './filters/index.js';
+import { LiquidRenderer } from './renderer.js';
 
 type Case = [name: string, source: string, data: Record<string, unknown>, paths: string[]];
 
@@ -96,7 +96,7 @@ function referenceLiquid(): Liquid {
 }
 
 describe('missing_variable warnings', () => {
-  const engine = new LiquidEngine();
+  const engine = new LiquidRenderer();
   const reference = referenceLiquid();
 
   for (const [name, source, data, paths] of CASES) {

@@ -201,13 +201,16 @@ function childrenOf(node: Template): Template[] {
   return toValueSync(node.children(false, true)) as Template[];
 }
 
-/** Wraps every node of a parsed template once (text nodes only get the output-size check). */
-export function instrument(templates: Template[]): void {
+/** Wraps every node of a parsed template once (text nodes only get the output-size check); returns the node count. */
+export function instrument(templates: Template[]): number {
+  let count = 0;
   const stack = [...templates];
   while (stack.length > 0) {
     const node = stack.pop() as Template;
     const original = node.render.bind(node) as RenderFn;
     node.render = guarded(node, kindOf(node), original);
     stack.push(...childrenOf(node));
+    count += 1;
   }
+  return count;
 }

@@ -57,18 +57,27 @@ function stripPosition(message: string): string {
   return message.replace(/, line:\d+, col:\d+$/, '').split('\n')[0] ?? '';
 }
 
+const TIME_LIMIT_MESSAGE = `The Liquid render took longer than ${LIQUID_LIMITS.renderMs / 1000} second.`;
+const MEMORY_LIMIT_MESSAGE = `The Liquid render used more than ${LIQUID_LIMITS.memoryBytes / (1024 * 1024)} MB.`;
+
 function limitMessage(cause: unknown): string | undefined {
   const message = cause instanceof Error ? cause.message : '';
-  if (message.includes('template render limit exceeded')) {
-    return `The Liquid render took longer than ${LIQUID_LIMITS.renderMs / 1000} second.`;
-  }
-  if (message.includes('memory alloc limit exceeded')) {
-    return `The Liquid render used more than ${LIQUID_LIMITS.memoryBytes / (1024 * 1024)} MB.`;
-  }
+  if (message.includes('template render limit exceeded')) return TIME_LIMIT_MESSAGE;
+  if (message.includes('memory alloc limit exceeded')) return MEMORY_LIMIT_MESSAGE;
   if (cause instanceof RangeError && /string length|array length/i.test(message)) {
-    return `The Liquid render used more than ${LIQUID_LIMITS.memoryBytes / (1024 * 1024)} MB.`;
+    return MEMORY_LIMIT_MESSAGE;
   }
   return undefined;
+}
+
+/** A parse or render stopped by the pool's hard time limit (same message as liquidjs's own limit). */
+export function timeLimitError(): AppError {
+  return new AppError('template_render_error', TIME_LIMIT_MESSAGE);
+}
+
+/** A worker that ran out of heap while parsing or rendering. */
+export function memoryLimitError(): AppError {
+  return new AppError('template_render_error', MEMORY_LIMIT_MESSAGE);
 }
 
 /**

@@ -19,7 +19,7 @@ export interface SentContent {
  * Size limits, page settings, then the Liquid parse ("parsed on save"): a syntax error or unknown filter is
  * template_render_error with details.line and details.column (thrown by the engine).
  */
-export function checkContent(engine: TemplateEngine, sent: SentContent): void {
+export async function checkContent(engine: TemplateEngine, sent: SentContent): Promise<void> {
   if (sent.html !== undefined && Buffer.byteLength(sent.html) > MAX_TEMPLATE_HTML_BYTES) {
     // Spec "Errors": template HTML over 500 KB is a template_render_error.
     throw new AppError('template_render_error', 'The template HTML is larger than 500 KB.');
@@ -36,5 +36,5 @@ export function checkContent(engine: TemplateEngine, sent: SentContent): void {
     });
   }
   if (sent.settings !== undefined) checkSettings(sent.settings);
-  if (sent.html !== undefined) engine.parse(sent.html);
+  if (sent.html !== undefined) await engine.check(sent.html);
 }

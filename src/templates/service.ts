@@ -53,7 +53,7 @@ export async function createTemplate(
   auth: AuthContext,
   input: CreateTemplateInput,
 ): Promise<TemplateAtVersion> {
-  checkContent(deps.engine, input);
+  await checkContent(deps.engine, input);
   const at = deps.clock.now().toISOString();
   const template: TemplateRow = {
     id: newId(),
@@ -104,7 +104,7 @@ export async function updateTemplate(
   id: string,
   input: UpdateTemplateInput,
 ): Promise<TemplateAtVersion> {
-  checkContent(deps.engine, input);
+  await checkContent(deps.engine, input);
   const at = deps.clock.now().toISOString();
   const { result, dropped } = await deps.db.transaction().execute(async (trx) => {
     let { template, version } = await readTemplate(trx, teamId, id, (t) => t.current_version);

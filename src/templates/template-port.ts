@@ -12,7 +12,7 @@ export function parseCacheKey(templateId: string, version: number): string {
 /**
  * Template resolution for POST /pdf, previews and thumbnails: `template_version`, else the pinned version,
  * else the current one. Unknown, deleted, another team's template or a missing version → template_not_found.
- * Each version is parsed once and kept in the engine's bounded LRU (issue 4, item 3).
+ * Each version is parsed once per Liquid worker and kept in its byte-bounded cache (issue 4, item 3; issue 11).
  */
 export function createTemplatePort(deps: { db: Db; engine: TemplateEngine }): TemplatePort {
   return {
@@ -29,7 +29,7 @@ export function createTemplatePort(deps: { db: Db; engine: TemplateEngine }): Te
         css: content.css,
         sampleData: content.sampleData,
         settings: content.settings,
-        render: async (data) => deps.engine.render(deps.engine.getOrParse(cacheKey, content.html), data),
+        render: (data) => deps.engine.renderStored(cacheKey, content.html, data),
       };
     },
   };

@@ -1,3 +1,4 @@
+import { DATE_PATTERN_LIMITS } from '../limits.js';
 import { LruCache } from '../lru-cache.js';
 import { FilterInputError } from '../template-error.js';
 import { dateFormat } from './formatters.js';
@@ -18,7 +19,19 @@ const WIDTHS: Record<string, readonly number[]> = {
   a: [1],
 };
 
-const compiled = new LruCache<string, Part[]>(256);
+/** Estimated bytes of a compiled pattern: the key string plus one small object per part. */
+const BYTES_PER_PART = 96;
+
+const compiled = new LruCache<string, Part[]>({
+  maxEntries: DATE_PATTERN_LIMITS.cacheEntries,
+  maxBytes: DATE_PATTERN_LIMITS.cacheBytes,
+  sizeOf: (pattern, parts) => 2 * pattern.length + BYTES_PER_PART * parts.length,
+});
+
+/** Estimated bytes held by this thread's compiled patterns. */
+export function patternCacheBytes(): number {
+  return compiled.bytes;
+}
 
 function unknownLetter(): FilterInputError {
   return new FilterInputError(
@@ -144,8 +157,14 @@ function field(
   }
 }
 
-/** Formats with a pattern such as `dd.MM.yyyy HH:mm` or `EEEE, d MMMM yyyy`. */
+/** Formats with a pattern such as `dd.MM.yyyy HH:mm` or `EEEE, d MMMM yyyy` (at most 100 characters). */
 export function formatPattern(pattern: string, instant: Date, locale: string, zone: string): string {
+  if (pattern.length > DATE_PATTERN_LIMITS.maxChars) {
+    throw new FilterInputError(
+      'date_format',
+      `needs a pattern of at most ${DATE_PATTERN_LIMITS.maxChars} characters`,
+    );
+  }
   const parts = compiled.getOrSet(pattern, () => compile(pattern));
   const numbers = numericFields(instant, zone);
   const ctx = { instant, locale, zone };

@@ -1,11 +1,25 @@
+import { FORMATTER_CACHE } from '../limits.js';
 import { LruCache } from '../lru-cache.js';
 
 /**
  * Intl formatters are costly to construct (tens of µs) and immutable, so one per option set is
- * shared across renders. Bounded because locale/currency/zone arguments may come from data.
+ * shared across renders. Bounded by bytes because locale/currency/zone arguments may come from data.
  */
-const numberFormats = new LruCache<string, Intl.NumberFormat>(256);
-const dateFormats = new LruCache<string, Intl.DateTimeFormat>(256);
+function formatterCache<V>(): LruCache<string, V> {
+  return new LruCache<string, V>({
+    maxEntries: FORMATTER_CACHE.maxEntries,
+    maxBytes: FORMATTER_CACHE.maxBytes,
+    sizeOf: (key) => 2 * key.length + FORMATTER_CACHE.bytesPerFormatter,
+  });
+}
+
+const numberFormats = formatterCache<Intl.NumberFormat>();
+const dateFormats = formatterCache<Intl.DateTimeFormat>();
+
+/** Estimated bytes held by this thread's formatters. */
+export function formatterCacheBytes(): number {
+  return numberFormats.bytes + dateFormats.bytes;
+}
 
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const key = `${locale}\u0000${JSON.stringify(options)}`;

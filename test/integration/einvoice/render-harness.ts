@@ -31,7 +31,7 @@ export class InvoicePdfHarness {
     profile: Profile,
     watermark: boolean,
   ): Promise<{ pdf: Buffer; xml: string; liquidWarnings: Warning[]; pages: number }> {
-    const { html, warnings } = this.liquid.renderSource(
+    const { html, warnings } = await this.liquid.renderSource(
       BUILT_IN_INVOICE_TEMPLATE,
       invoiceTemplateData(prepared),
     );
@@ -48,8 +48,9 @@ export class InvoicePdfHarness {
     return { pdf, xml, liquidWarnings: warnings, pages: rendered.pages };
   }
 
-  close(): Promise<void> {
-    return this.renderer.close();
+  async close(): Promise<void> {
+    await this.renderer.close();
+    await this.liquid.close();
   }
 }
 
