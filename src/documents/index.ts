@@ -16,7 +16,7 @@ import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.j
 import type { LinkSigner } from './signed-links.js';
 import { ThumbnailCache, type ThumbnailMaker } from './thumbnails.js';
 
-export type { DocumentLifecycle, NewDocument, ProducedFile } from './lifecycle.js';
+export type { DocumentLifecycle } from './lifecycle.js';
 export type { DocumentJson } from './present.js';
 export type { DocumentRow } from './repository.js';
 export { LinkSigner } from './signed-links.js';

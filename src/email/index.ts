@@ -7,14 +7,9 @@ export {
 } from './delivery.js';
 export {
   createEmailSendHandler,
-  EMAIL_MAX_ATTEMPTS,
-  type EmailDocumentPort,
   emailJobOptions,
 } from './send-job.js';
 export {
   createEmailSender,
-  type EmailLog,
-  type EmailMessage,
   type EmailSender,
-  type SendResult,
 } from './sender.js';

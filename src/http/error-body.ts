@@ -15,7 +15,3 @@ export function errorBody(
   if (details && Object.keys(details).length > 0) body.error.details = details;
   return body;
 }
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CODES[code].status;
-}

@@ -1,8 +1,6 @@
 export { bodyHash } from './canonical.js';
 export {
   type Answer,
-  type Claim,
-  IDEMPOTENCY_WINDOW_MS,
   IdempotencyStore,
   type KeyScope,
   parseIdempotencyKey,

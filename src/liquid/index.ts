@@ -4,8 +4,9 @@
  * raw html uses `renderSource`, stored versions `renderStored(key, source, data)`, saves `check`.
  * `LiquidRenderer` is the same language in the calling thread (workers, benchmarks, unit tests).
  */
-export { CompiledTemplate } from './compiled-template.js';
-export { LiquidEngine, type LiquidEngineOptions, type LiquidEngineStats } from './engine.js';
-export { DATE_PATTERN_LIMITS, LIQUID_LIMITS, MAX_MISSING_VARIABLES, TEMPLATE_CACHE } from './limits.js';
-export { LiquidRenderer, type LiquidRendererOptions, type LiquidResult } from './renderer.js';
-export { FilterInputError } from './template-error.js';
+export { LiquidEngine } from './engine.js';
+export {
+  DATE_PATTERN_LIMITS,
+  TEMPLATE_CACHE,
+} from './limits.js';
+export { LiquidRenderer } from './renderer.js';

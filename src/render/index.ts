@@ -1,11 +1,13 @@
-export { fastMode } from './fast-mode.js';
-export { composeDocument } from './html-document.js';
 export type { RenderLogger } from './logger.js';
-export { type PageDefaults, type PageOptionsInput, resolvePageOptions } from './page-options.js';
-export { pageOptionsToPdfOptions, paperLengths } from './paper.js';
-export { MAX_PAGES, MAX_PDF_BYTES } from './print-to-pdf.js';
-export { type RendererUnreadiness, RenderService } from './render-service.js';
-export { MAX_HTML_BYTES, Renderer, type RendererOptions, type RendererStats } from './renderer.js';
-export { makeThumbnail, THUMBNAIL_WIDTH } from './thumbnail.js';
+export {
+  type PageOptionsInput,
+  resolvePageOptions,
+} from './page-options.js';
+export { RenderService } from './render-service.js';
+export {
+  MAX_HTML_BYTES,
+  Renderer,
+} from './renderer.js';
+export { makeThumbnail } from './thumbnail.js';
 export type * from './types.js';
-export { applyWatermark, WATERMARK_TEXT } from './watermark.js';
+export { WATERMARK_TEXT } from './watermark.js';

@@ -10,9 +10,7 @@ import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
 import { TemplateThumbnails } from './thumbnails.js';
 
-export { mergeData } from './merge-data.js';
 export { sweepTemplates } from './retention.js';
-export { createTemplatePort } from './template-port.js';
 export type { TemplateEngine };
 
 export interface TemplatesModule {

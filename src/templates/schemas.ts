@@ -22,7 +22,6 @@ export const CreateTemplateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type CreateTemplateBodyType = Static<typeof CreateTemplateBody>;
 
 export const UpdateTemplateBody = Type.Object(
   {
@@ -39,7 +38,6 @@ export const UpdateTemplateBody = Type.Object(
       'At least one field. Changing html, css, sample_data or settings makes a new version (settings are replaced as a whole; css null removes the stylesheet); a name-only change makes none.',
   },
 );
-export type UpdateTemplateBodyType = Static<typeof UpdateTemplateBody>;
 
 export const PinBody = Type.Object(
   { version: Nullable(VersionNumber) },

@@ -4,10 +4,6 @@ import { newEventId } from '../shared/ids.js';
 export const EVENT_TYPES = ['pdf.created', 'pdf.failed', 'batch.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
-
 /**
  * The event envelope (spec: Event envelope). The id is made once per event, so every endpoint and every
  * re-send carries the same one; `test_event` appears only on events of the test-event operation.

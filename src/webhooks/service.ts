@@ -62,8 +62,6 @@ export interface DeliveryPage {
   next_before: string | null;
 }
 
-export type WebhookService = ReturnType<typeof createWebhookService>;
-
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, clock, box } = deps;
   const urlOptions = { allowPrivate: deps.allowPrivate, ...(deps.resolve ? { resolve: deps.resolve } : {}) };

@@ -53,14 +53,6 @@ export const systemResolver: Resolver = async (host) => {
   }
 };
 
-/**
- * Everything decidable without DNS: length, syntax, scheme, credentials, port, IP literals in any spelling
- * (WHATWG URL parsing turns decimal, octal and hex IPv4 forms into dotted quads first).
- */
-export function checkUrlShape(raw: string, allowPrivate: boolean): UrlVerdict {
-  return inspectShape(raw, allowPrivate).verdict;
-}
-
 interface ShapeInspection {
   verdict: UrlVerdict;
   /**

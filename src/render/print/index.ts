@@ -1,3 +1,1 @@
-export { needsPolyfill, polyfillFeatures } from './features.js';
-export { printModeCss } from './page-css.js';
-export { printMode, printPdfOptions } from './print-mode.js';
+export { printMode } from './print-mode.js';
