@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ErrorDetails } from '../shared/errors.js';
+import type { ErrorCode, ErrorDetails } from '../shared/errors.js';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; docs_url: string; details?: ErrorDetails };

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { DateTime, Nullable } from '../http/schemas.js';
 import { TemplateSettingsSchema } from './settings.js';
 
