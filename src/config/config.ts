@@ -205,7 +205,7 @@ const schema = {
     env: 'QUIRE_MAX_PREPARING',
     default: 64,
     description:
-      'Direct requests accepted but not yet rendering (template, Liquid, waiting for a page) before new ones get 503 service_busy.',
+      'Direct requests accepted but not yet rendering (plan checks, template, Liquid) before new ones get 503 service_busy.',
     parse: int(1, 100_000),
   },
   minFreeDiskMb: {
