@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { AppError } from '../shared/errors.js';
 import { LiquidRenderer } from './renderer.js';
 
-const FIXTURES = new URL('../../../shared/bench/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../bench/fixtures/', import.meta.url);
 
 function templateError(fn: () => unknown): AppError {
   try {
