@@ -3,17 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('async POST /pdf and pdf.* webhook events', () => {
   let server: TestServer;

@@ -6,6 +6,7 @@ import { ManualClock } from '../../../src/shared/clock.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 
 interface Received {
   to: string[];
@@ -56,16 +57,6 @@ function pdfAttachment(raw: string): Buffer {
     .slice(1)
     .join('\n');
   return Buffer.from(body.replace(/\s+/g, ''), 'base64');
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('deliver.email', () => {

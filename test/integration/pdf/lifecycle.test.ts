@@ -2,21 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 
 const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
 if (!fixture) throw new Error('fixture missing');
 const invoice = fixture.invoice as Record<string, unknown>;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Behaviours of the one document lifecycle that the hardening issue found missing or wrong. */
 describe('document lifecycle: headers, storage limits, event data, thumbnails', () => {
