@@ -5,9 +5,13 @@
 export { type Admission, createAdmission } from './admission.js';
 export {
   type BackgroundDeps,
+  type BulkItem,
   createRenderJobHandler,
   enqueueDocument,
+  enqueueDocuments,
   RENDER_JOB,
+  type RenderHooks,
+  renderJobKey,
   renderJobOptions,
 } from './background.js';
 export type { EInvoiceSummary } from './einvoice.js';
@@ -20,3 +24,4 @@ export type {
   TemplatePort,
 } from './ports.js';
 export { type ProduceDeps, type Produced, type ProduceInput, produceDocument } from './produce.js';
+export { expiryFor } from './storage-policy.js';

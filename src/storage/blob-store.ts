@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * Where PDFs, thumbnails and ZIPs live. Local directory now; an S3-compatible store can implement the
@@ -11,6 +12,8 @@ import type { Readable } from 'node:stream';
 export interface BlobStore {
   /** Writes atomically: readers see the old object or the whole new one, never a partial file. */
   put(key: string, data: Buffer): Promise<void>;
+  /** As `put`, from a stream (large objects such as a batch ZIP, never held in memory); returns the size. */
+  putStream(key: string, data: Readable): Promise<number>;
   /** A stream of the object, or null when it does not exist. */
   read(key: string): Promise<{ stream: Readable; size: number } | null>;
   /** The whole object, or null. */
@@ -42,6 +45,26 @@ export class FsBlobStore implements BlobStore {
       await handle.close();
     }
     await rename(tmp, target);
+  }
+
+  async putStream(key: string, data: Readable): Promise<number> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await pipeline(data, createWriteStream(tmp));
+      const handle = await open(tmp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return (await stat(target)).size;
   }
 
   async read(key: string): Promise<{ stream: Readable; size: number } | null> {
