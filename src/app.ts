@@ -8,7 +8,7 @@ import {
   BatchService,
   registerBatchRoutes,
   registerSignedBatchRoutes,
-  spreadsheetItems,
+  registerSpreadsheetRoutes,
 } from './batches/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
@@ -261,9 +261,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         registerBatchRoutes(authed, {
           service: batches,
           idempotency,
-          spreadsheetItems,
           wakeJobs: () => background.wake(),
         });
+        registerSpreadsheetRoutes(authed, { templates: production.templates });
         registerWebhookRoutes(authed, {
           db,
           clock,

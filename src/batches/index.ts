@@ -4,4 +4,4 @@
  */
 export { registerBatchRoutes, registerSignedBatchRoutes } from './routes.js';
 export { BATCH_ZIP_JOB, type BatchDeps, BatchService } from './service.js';
-export { spreadsheetItems } from './spreadsheet-items.js';
+export { registerSpreadsheetRoutes } from './spreadsheet-routes.js';

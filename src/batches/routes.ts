@@ -12,13 +12,12 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
-import type { BatchService, ItemInput } from './service.js';
+import { type BatchService, maxItems } from './service.js';
+import { spreadsheetItems } from './spreadsheet-items.js';
 
 export interface BatchRouteDeps {
   service: BatchService;
   idempotency: IdempotencyStore;
-  /** Rows of a spreadsheet batch as items (spec: POST /batches `spreadsheet`). */
-  spreadsheetItems(spreadsheet: NonNullable<BatchRequest['spreadsheet']>, maxRows: number): ItemInput[];
   /** Look for due background jobs now (after an enqueue or a cancel). */
   wakeJobs(): void;
 }
@@ -194,7 +193,11 @@ async function create(
   const test = auth.mode === 'test' || body.test === true;
   const rows =
     items ??
-    deps.spreadsheetItems(spreadsheet as NonNullable<BatchRequest['spreadsheet']>, auth.plan.batch_max_items);
+    (await spreadsheetItems(
+      spreadsheet as NonNullable<BatchRequest['spreadsheet']>,
+      maxItems(auth.plan),
+      options.deliver,
+    ));
   const batch = await deps.service.create(
     { teamId: auth.team.id, plan: auth.plan },
     { options, items: rows, test },

@@ -300,9 +300,14 @@ interface ZipJobPayload {
   batchId: string;
 }
 
+/** Items (or spreadsheet rows) one batch may have on this plan: also the parse result's `max_rows`. */
+export function maxItems(plan: Plan): number {
+  return Math.min(MAX_BATCH_ITEMS, plan.batch_max_items);
+}
+
 /** Refused whole over the limits (spec: Limits, batch items). */
 function assertItemCount(count: number, plan: Plan): void {
-  const max = Math.min(MAX_BATCH_ITEMS, plan.batch_max_items);
+  const max = maxItems(plan);
   if (count < 1)
     throw new AppError('invalid_request', 'A batch needs at least one item (or spreadsheet row).');
   if (count > max) {
