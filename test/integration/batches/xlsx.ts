@@ -3,7 +3,7 @@ import { ZipFile } from 'yazl';
 /** A cell of the test workbook: text, a number, a boolean, or a date (styled as a date). */
 export type XlsxCell = string | number | boolean | Date | null;
 
-const escape = (text: string) =>
+const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function columnName(i: number): string {
@@ -26,7 +26,7 @@ function cellXml(value: XlsxCell, ref: string): string {
   if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
   if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
   if (value instanceof Date) return `<c r="${ref}" s="1"><v>${serial(value)}</v></c>`;
-  return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escape(value)}</t></is></c>`;
+  return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
 }
 
 /** A minimal XLSX workbook (one sheet) made with yazl: the few XML parts a reader needs. */
