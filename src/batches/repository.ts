@@ -130,12 +130,14 @@ export async function storedItemFiles(
   return rows.flatMap((row) => (row.blob_key ? [{ ...row, blob_key: row.blob_key }] : []));
 }
 
+/** Cancel is recorded on a batch still running; a completed batch stays `completed`. */
 export async function markCanceled(trx: Db, id: string, at: string): Promise<void> {
   await trx
     .updateTable('batches')
     .set({ canceled_at: at })
     .where('id', '=', id)
     .where('canceled_at', 'is', null)
+    .where('completed_at', 'is', null)
     .execute();
 }
 

@@ -10,7 +10,7 @@ import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } f
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
-import { zipResource } from './present.js';
+import { type BatchJson, zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
 import { type BatchService, maxItems } from './service.js';
 import { spreadsheetItems } from './spreadsheet-items.js';
@@ -55,7 +55,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         // The key remembers the batch id in its document slot: the replay shows the batch as it is now.
         const batch = await deps.service.find(auth.team.id, claim.documentId, auth.mode === 'test');
         if (!batch) throw new AppError('file_expired', 'The batch this Idempotency-Key made is gone.');
-        return reply.code(202).header('location', `/v1/batches/${batch.id}`).send(batch);
+        return sendQueued(reply, batch);
       }
       try {
         return await create(deps, reply, auth, body, scope);
@@ -207,7 +207,16 @@ async function create(
       : undefined,
   );
   deps.wakeJobs();
-  return reply.code(202).header('location', `/v1/batches/${batch.id}`).send(batch);
+  return sendQueued(reply, batch);
+}
+
+/** 202 with the Batch; no-store because a batch can carry its signed ZIP link (spec: Conventions 8). */
+function sendQueued(reply: FastifyReply, batch: BatchJson) {
+  return reply
+    .code(202)
+    .header('location', `/v1/batches/${batch.id}`)
+    .header('cache-control', 'no-store')
+    .send(batch);
 }
 
 function parseAfter(value: string): number {

@@ -57,6 +57,7 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
     assert.deepEqual(created.json.metadata, { run: 'nightly' });
     assert.equal(created.json.zip, null);
     assert.equal(created.headers.get('location'), `/v1/batches/${created.json.id}`);
+    assert.equal(created.headers.get('cache-control'), 'no-store');
 
     const done = await waitForBatch(server.base, t.live, created.json.id);
     assert.equal(done.status, 'completed');
@@ -100,7 +101,12 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(receiver.received.filter((r) => r.path === '/batch').length, 1);
 
-    // The link is signed: a changed signature is forbidden, an expired one gone.
+    // Canceling a completed batch changes nothing.
+    const late = await api(server.base, 'POST', `/v1/batches/${created.json.id}/cancel`, { key: t.live });
+    assert.equal(late.status, 200);
+    assert.equal(late.json.status, 'completed');
+
+    // The link is signed: a changed signature is forbidden.
     const url = new URL(done.zip.url);
     url.searchParams.set('sig', 'a'.repeat(64));
     const forged = await api(server.base, 'GET', url.pathname + url.search);
