@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ZipFile } from 'yazl';
 import { rng } from '../../test/helpers/random.js';
+import { makeXlsx } from '../../test/integration/batches/xlsx.js';
 import { isAppError } from '../shared/errors.js';
 import {
   assertZipBounded,
@@ -81,6 +82,24 @@ describe('spreadsheet reading', () => {
     assert.throws(() => decodeBase64('not base64!'), invalid(/not valid base64/));
     assert.throws(() => decodeBase64('YQ='), invalid(/not valid base64/));
     assert.equal(decodeBase64('YW\nJj').toString(), 'abc');
+  });
+
+  it('fuzz: a corrupted XLSX reads or is invalid_request, never another error', async () => {
+    const good = await makeXlsx([
+      ['Number', 'Amount', 'Due'],
+      ['A-1', 12.5, new Date(Date.UTC(2026, 1, 3))],
+    ]);
+    const r = rng(99);
+    for (let n = 0; n < 200; n++) {
+      const bad = Buffer.from(good);
+      for (let k = 1 + r.int(8); k > 0; k--) bad[r.int(bad.length)] = r.int(256);
+      const cut = r.next() < 0.2 ? bad.subarray(0, r.int(bad.length)) : bad;
+      try {
+        await readSpreadsheet(cut, 100);
+      } catch (err) {
+        assert.ok(isAppError(err) && err.code === 'invalid_request', String(err));
+      }
+    }
   });
 
   it('refuses a zip bomb by its declared sizes before inflating it', async () => {
