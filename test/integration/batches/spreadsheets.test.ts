@@ -34,11 +34,13 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
   it('parses an XLSX with typed cells and suggests a mapping; its batch with that mapping renders every row', async () => {
     const t = await server.team('growth');
     const templateId = await invoiceTemplate(t.live);
-    const rows = Array.from({ length: 5 }, (_, i) => [
+    // The issue's "done when": 200 rows from a fresh XLSX through the suggested mapping → 200 correct PDFs.
+    const ROWS = 200;
+    const rows = Array.from({ length: ROWS }, (_, i) => [
       `X-${i}`,
       `Client ${i}`,
       100 + i + 0.5,
-      new Date(Date.UTC(2026, 0, 10 + i)),
+      new Date(Date.UTC(2026, 0, 1) + i * 86_400_000),
     ]);
     const xlsx = await makeXlsx([['Number', 'Customer Name', 'Total', 'Due'], ...rows]);
     const parsed = await api(server.base, 'POST', '/v1/spreadsheets/parse', {
@@ -48,13 +50,13 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
     assert.equal(parsed.status, 200, parsed.text);
     assert.equal(parsed.json.format, 'xlsx');
     assert.deepEqual(parsed.json.columns, ['Number', 'Customer Name', 'Total', 'Due']);
-    assert.equal(parsed.json.row_count, 5);
+    assert.equal(parsed.json.row_count, ROWS);
     assert.equal(parsed.json.max_rows, 5_000);
     assert.deepEqual(parsed.json.preview[0], {
       Number: 'X-0',
       'Customer Name': 'Client 0',
       Total: 100.5,
-      Due: '2026-01-10',
+      Due: '2026-01-01',
     });
     assert.deepEqual(parsed.json.fields, ['number', 'customer.name', 'total', 'due']);
     assert.deepEqual(parsed.json.mapping, {
@@ -73,15 +75,19 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
       },
     });
     assert.equal(batch.status, 202, batch.text);
-    assert.equal(batch.json.counts.total, 5);
+    assert.equal(batch.json.counts.total, ROWS);
     const done = await waitForBatch(server.base, t.test, batch.json.id);
-    assert.equal(done.counts.succeeded, 5);
+    assert.equal(done.counts.succeeded, ROWS);
     const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
-    assert.deepEqual([...entries.keys()], ['X-0.pdf', 'X-1.pdf', 'X-2.pdf', 'X-3.pdf', 'X-4.pdf']);
+    assert.deepEqual(
+      [...entries.keys()],
+      rows.map((row) => `${row[0]}.pdf`),
+    );
     for (const [i, pdf] of [...entries.values()].entries()) {
+      const due = new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
       assert.match(
         await pdfText(pdf),
-        new RegExp(`Invoice X-${i} for Client ${i} total ${100 + i}\\.5 due 2026-01-${10 + i}`),
+        new RegExp(`Invoice X-${i} for Client ${i} total ${100 + i}\\.5 due ${due}`),
       );
     }
   });
