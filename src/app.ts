@@ -3,6 +3,13 @@ import { createAuthHook } from './accounts/auth-hook.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { findTeam, planOfTeam } from './accounts/teams.js';
+import {
+  BATCH_ZIP_JOB,
+  BatchService,
+  registerBatchRoutes,
+  registerSignedBatchRoutes,
+  registerSpreadsheetRoutes,
+} from './batches/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
@@ -179,7 +186,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   const registry = new JobRegistry();
   const box = createSecretBox(serverSecret);
-  registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
+  const batches = new BatchService({
+    db,
+    clock,
+    blobs,
+    signer,
+    publicUrl,
+    production,
+    documents: { present: documents.present, findById: documents.findById },
+    planOf,
+  });
+  // A batch item's final state may complete its batch (the render job's extension point).
+  const renderHooks = { afterFinal: batches.afterItemFinal };
+  registry.register(
+    RENDER_JOB,
+    createRenderJobHandler(production, renderHooks),
+    renderJobOptions(production, renderHooks),
+  );
+  registry.register(BATCH_ZIP_JOB, batches.zipJobHandler(), batches.zipJobOptions());
   const emailJob: Parameters<typeof createEmailSendHandler>[0] = {
     clock,
     sender: email,
@@ -210,7 +234,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pools: processPools({
       heavyKinds: [RENDER_JOB],
       heavyWorkers: config.workers,
-      lightKinds: [EMAIL_JOB, ...webhookJobs.kinds],
+      // The batch ZIP only copies stored files: light, so it also runs where QUIRE_WORKERS=0.
+      lightKinds: [EMAIL_JOB, BATCH_ZIP_JOB, ...webhookJobs.kinds],
     }),
     log: app.log,
     ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
@@ -220,12 +245,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('documents', (now) => documents.sweep(now));
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
+  sweeper.add('batch-zips', (now) => batches.sweepZips(now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer);
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);
       templates.registerSignedRoutes(v1);
+      registerSignedBatchRoutes(v1, { service: batches, signer, clock });
       await v1.register(async (authed) => {
         authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
         registerAccountRoutes(authed, { clock, docsUsed: documents.ledger.docsUsed });
@@ -237,6 +264,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           wakeJobs: () => background.wake(),
         });
         templates.registerRoutes(authed);
+        registerBatchRoutes(authed, {
+          service: batches,
+          idempotency,
+          wakeJobs: () => background.wake(),
+        });
+        registerSpreadsheetRoutes(authed, { templates: production.templates });
         registerWebhookRoutes(authed, {
           db,
           clock,

@@ -4,7 +4,7 @@ export {
   startBackground,
 } from './background.js';
 export { assertWithinJobLimits } from './limits.js';
-export { enqueueJob } from './queue.js';
+export { cancelJobByKey, enqueueJob } from './queue.js';
 export {
   backoffTable,
   type JobHandler,

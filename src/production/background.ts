@@ -51,42 +51,147 @@ export async function enqueueDocument(
   const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
   const email = request.deliver?.email;
-  if (email)
-    await deps.delivery.assertAllowed({ teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day }, [
-      email.to,
-    ]);
-  // Spec: a background PDF is always stored, so a full quota or a full disk is refused now, as for `response: url`.
-  if (deps.admission.storingPaused()) throw storingPausedError();
-  await assertStorageAvailable(deps.ledger, caller, test);
-  const doc: NewDocument = {
-    id: newId(),
-    teamId: caller.teamId,
+  if (email) await assertEmailsAllowed(deps, caller, [email.to]);
+  await assertCanStore(deps, caller, test);
+  const doc = queuedDocument(deps, caller, {
     test,
-    createdAt: deps.clock.now(),
     filename: prepared
       ? sanitizeFilename(prepared.filename, '.pdf')
       : sanitizeFilename(request.filename ?? einv?.defaultName ?? 'document', '.xml'),
     contentType: prepared ? 'application/pdf' : 'application/xml',
     templateId: prepared?.template?.id ?? null,
-    templateVersion: null,
-    mode: null,
-    metadata: request.metadata ?? null,
-    eInvoice: einv ? eInvoiceSummary(einv) : null,
+    request,
     batchId: null,
-    delivery: email ? { email: { status: 'queued' } } : null,
-  };
+    eInvoice: einv ? eInvoiceSummary(einv) : null,
+  });
   await deps.lifecycle.transact(async (trx) => {
-    await enqueueJob(trx, deps.clock, {
-      kind: RENDER_JOB,
-      teamId: caller.teamId,
-      test,
-      payload: { documentId: doc.id, request } satisfies RenderJobPayload,
-    });
+    await queueDocument(trx, deps, caller, doc, request, undefined);
     await assertWithinJobLimits(trx, deps.clock, { plan: caller.plan, teamId: caller.teamId, test });
-    await deps.lifecycle.createQueued(trx, doc);
     await onQueued?.(trx, doc.id);
   });
   return { id: doc.id, status: 'queued', created_at: doc.createdAt.toISOString() };
+}
+
+/** One document of a bulk enqueue: its own request (data, filename, deliver…) for the shared template. */
+export interface BulkItem {
+  request: DocumentRequest & { template_id: string };
+  /** The download name before sanitising (a batch's filename, pattern or template name). */
+  filename: string;
+}
+
+/** The job key of a bulk item's render job, so its owner (a batch) can cancel it while it waits. */
+export function renderJobKey(documentId: string): string {
+  return `document:${documentId}`;
+}
+
+/**
+ * Many queued documents of one template at once (spec: POST /batches): every document and its render job
+ * in one transaction, refused whole (nothing queued) over open_jobs or test_jobs_per_day. Only what is
+ * common to all items is checked now (the caller resolved the template; email limits for every address;
+ * storage); an item whose data breaks the template fails alone when it renders, like any background PDF.
+ * Returns the document ids in item order.
+ */
+export async function enqueueDocuments(
+  deps: BackgroundDeps,
+  caller: Caller,
+  input: { test: boolean; batchId: string; items: readonly BulkItem[] },
+  /** Runs in the same transaction after the documents are queued (e.g. the batch row and its items). */
+  onQueued: (trx: Db, documentIds: string[]) => Promise<void>,
+): Promise<string[]> {
+  const addresses = input.items.flatMap((item) => item.request.deliver?.email?.to ?? []);
+  if (addresses.length > 0) await assertEmailsAllowed(deps, caller, addresses);
+  await assertCanStore(deps, caller, input.test);
+  const docs = input.items.map((item) =>
+    queuedDocument(deps, caller, {
+      test: input.test,
+      filename: sanitizeFilename(item.filename, '.pdf'),
+      contentType: 'application/pdf',
+      templateId: item.request.template_id,
+      request: item.request,
+      batchId: input.batchId,
+    }),
+  );
+  await deps.lifecycle.transact(async (trx) => {
+    for (const [i, doc] of docs.entries()) {
+      const item = input.items[i] as BulkItem;
+      await queueDocument(trx, deps, caller, doc, item.request, renderJobKey(doc.id));
+    }
+    await assertWithinJobLimits(trx, deps.clock, {
+      plan: caller.plan,
+      teamId: caller.teamId,
+      test: input.test,
+    });
+    await onQueued(
+      trx,
+      docs.map((doc) => doc.id),
+    );
+  });
+  return docs.map((doc) => doc.id);
+}
+
+async function assertEmailsAllowed(deps: BackgroundDeps, caller: Caller, addresses: string[]): Promise<void> {
+  await deps.delivery.assertAllowed(
+    { teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day },
+    addresses,
+  );
+}
+
+/** Spec: a background PDF is always stored, so a full quota or a full disk is refused now, as for `response: url`. */
+async function assertCanStore(deps: BackgroundDeps, caller: Caller, test: boolean): Promise<void> {
+  if (deps.admission.storingPaused()) throw storingPausedError();
+  await assertStorageAvailable(deps.ledger, caller, test);
+}
+
+function queuedDocument(
+  deps: BackgroundDeps,
+  caller: Caller,
+  fields: Pick<NewDocument, 'test' | 'filename' | 'contentType' | 'templateId' | 'batchId'> & {
+    request: DocumentRequest;
+    eInvoice?: object | null;
+  },
+): NewDocument {
+  return {
+    id: newId(),
+    teamId: caller.teamId,
+    test: fields.test,
+    createdAt: deps.clock.now(),
+    filename: fields.filename,
+    contentType: fields.contentType,
+    templateId: fields.templateId,
+    templateVersion: null,
+    mode: null,
+    metadata: fields.request.metadata ?? null,
+    eInvoice: fields.eInvoice ?? null,
+    batchId: fields.batchId,
+    delivery: fields.request.deliver?.email ? { email: { status: 'queued' } } : null,
+  };
+}
+
+/** The queued document and its render job, inside the caller's transaction (limits are the caller's to check). */
+async function queueDocument(
+  trx: Db,
+  deps: BackgroundDeps,
+  caller: Caller,
+  doc: NewDocument,
+  request: DocumentRequest,
+  jobKey: string | undefined,
+): Promise<void> {
+  await enqueueJob(trx, deps.clock, {
+    kind: RENDER_JOB,
+    teamId: caller.teamId,
+    test: doc.test,
+    payload: { documentId: doc.id, request } satisfies RenderJobPayload,
+    ...(jobKey === undefined ? {} : { jobKey }),
+  });
+  await deps.lifecycle.createQueued(trx, doc);
+}
+
+/**
+ * The extension point after a queued document's final transition (succeeded, failed, or removed): runs in
+ * the same transaction, so whatever it records (e.g. a batch's completion job) commits exactly with it.
+ */
+export interface RenderHooks {
+  afterFinal?(trx: Db, document: { id: string; batchId: string | null }): Promise<void>;
 }
 
 /** Spec: Document status — render_timeout and service_busy are retried (3 attempts in all), others fail at once. */
@@ -99,12 +204,17 @@ const NO_SLOT_WAIT_MS = 1_000;
  * The render kind's retry policy, applied by the job worker. `abandon` fails the document of a job given
  * up without a recorded outcome (its workers died during every attempt, or it kept throwing).
  */
-export function renderJobOptions(deps: BackgroundDeps): JobKindOptions {
+export function renderJobOptions(deps: BackgroundDeps, hooks: RenderHooks = {}): JobKindOptions {
   return {
     maxAttempts: MAX_RENDER_ATTEMPTS,
     backoff: backoffTable(RETRY_DELAYS_MS),
     abandon: async (trx, job) => {
-      await deps.lifecycle.fail(trx, (job.payload as RenderJobPayload).documentId, 'render_failed');
+      const row = await deps.lifecycle.fail(
+        trx,
+        (job.payload as RenderJobPayload).documentId,
+        'render_failed',
+      );
+      if (row) await hooks.afterFinal?.(trx, { id: row.id, batchId: row.batch_id });
     },
   };
 }
@@ -114,14 +224,18 @@ export function renderJobOptions(deps: BackgroundDeps): JobKindOptions {
  * final transition (document state, usage count, pdf.* event) to the job queue, which commits it in the
  * transaction that finishes the job — so it happens exactly once.
  */
-export function createRenderJobHandler(deps: BackgroundDeps): JobHandler {
+export function createRenderJobHandler(deps: BackgroundDeps, hooks: RenderHooks = {}): JobHandler {
   return async (job, ctx) => {
     const payload = job.payload as RenderJobPayload;
     const document = await deps.findDocument(ctx.db, payload.documentId);
     if (!document) return { kind: 'failed', error: 'document record missing', retryable: false };
+    const final = { id: document.id, batchId: document.batch_id };
     let pending: ((trx: Db) => Promise<unknown>) | null = null;
     const commit = async (write: (trx: Db) => Promise<unknown>) => {
-      pending = write;
+      pending = async (trx: Db) => {
+        await write(trx);
+        await hooks.afterFinal?.(trx, final);
+      };
     };
     const plan = await deps.planOf(document.team_id);
     if (!plan) {
@@ -134,6 +248,7 @@ export function createRenderJobHandler(deps: BackgroundDeps): JobHandler {
         retryable: false,
         commit: async (trx) => {
           await deps.lifecycle.abandon(trx, document.id, 'forbidden', message);
+          await hooks.afterFinal?.(trx, final);
         },
       };
     }

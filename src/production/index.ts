@@ -5,14 +5,14 @@
 export { createAdmission } from './admission.js';
 export {
   type BackgroundDeps,
+  type BulkItem,
   createRenderJobHandler,
   enqueueDocument,
+  enqueueDocuments,
   RENDER_JOB,
+  renderJobKey,
   renderJobOptions,
 } from './background.js';
-export type { ResolvedTemplate, TemplatePort } from './ports.js';
-export {
-  type ProduceDeps,
-  type Produced,
-  produceDocument,
-} from './produce.js';
+export type { Caller, ResolvedTemplate, TemplatePort } from './ports.js';
+export { type ProduceDeps, type Produced, produceDocument } from './produce.js';
+export { expiryFor } from './storage-policy.js';

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
@@ -12,6 +13,8 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 export interface BlobStore {
   /** Writes atomically: readers see the old object or the whole new one, never a partial file. */
   put(key: string, data: Buffer): Promise<void>;
+  /** As `put`, from a stream (large objects such as a batch ZIP, never held in memory); returns the size. */
+  putStream(key: string, data: Readable): Promise<number>;
   /** A stream of the object, or null when it does not exist. */
   read(key: string): Promise<{ stream: Readable; size: number } | null>;
   /** The whole object, or null. */
@@ -44,6 +47,27 @@ export class FsBlobStore implements BlobStore {
       await handle.close();
     }
     await rename(tmp, target);
+  }
+
+  async putStream(key: string, data: Readable): Promise<number> {
+    const target = this.pathOf(key);
+    await ensurePrivateDir(path.dirname(target));
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await pipeline(data, createWriteStream(tmp, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
+      const handle = await open(tmp, 'r+');
+      try {
+        await handle.chmod(PRIVATE_FILE_MODE);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return (await stat(target)).size;
   }
 
   async read(key: string): Promise<{ stream: Readable; size: number } | null> {

@@ -1,4 +1,5 @@
 import type { AccountsTables } from '../accounts/tables.js';
+import type { BatchesTables } from '../batches/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
 import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
@@ -12,6 +13,7 @@ import type { WebhooksTables } from '../webhooks/tables.js';
  */
 export interface Database
   extends AccountsTables,
+    BatchesTables,
     DocumentsTables,
     EmailTables,
     IdempotencyTables,

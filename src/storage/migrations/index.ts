@@ -6,6 +6,7 @@ import { migration0004JobsWebhooks } from './0004_jobs_webhooks.js';
 import { migration0005Queue } from './0005_queue.js';
 import { migration0006Idempotency } from './0006_idempotency.js';
 import { migration0007Email } from './0007_email.js';
+import { migration0008Batches } from './0008_batches.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_queue': migration0005Queue,
   '0006_idempotency': migration0006Idempotency,
   '0007_email': migration0007Email,
+  '0008_batches': migration0008Batches,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -1,0 +1,277 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { type AuthContext, authOf } from '../accounts/auth-context.js';
+import { decodeCursor, encodeCursor } from '../documents/repository.js';
+import { signedLinkError } from '../documents/routes.js';
+import type { LinkSigner } from '../documents/signed-links.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Db } from '../storage/db.js';
+import { type BatchJson, zipResource } from './present.js';
+import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
+import { type BatchService, maxItems } from './service.js';
+import { spreadsheetItems } from './spreadsheet-items.js';
+
+export interface BatchRouteDeps {
+  service: BatchService;
+  idempotency: IdempotencyStore;
+  /** Look for due background jobs now (after an enqueue or a cancel). */
+  wakeJobs(): void;
+}
+
+const ROUTE = 'POST /batches';
+
+/** The Batches endpoints with a key (spec: Batches). HTTP concerns only; the work is the BatchService's. */
+export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
+  app.post(
+    '/batches',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Queue one PDF per item or spreadsheet row',
+        body: BatchRequestBody,
+        response: {
+          202: BatchSchema,
+          402: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          422: ErrorResponse,
+          503: ErrorResponse,
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const body = request.body;
+      const key = parseIdempotencyKey(request.headers['idempotency-key']);
+      if (key === null) return create(deps, reply, auth, body, null);
+      const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: ROUTE, key };
+      const claim = await deps.idempotency.claim(scope, bodyHash(body));
+      if (claim.kind === 'replay') {
+        // The key remembers the batch id in its document slot: the replay shows the batch as it is now.
+        const batch = await deps.service.find(auth.team.id, claim.documentId, auth.mode === 'test');
+        if (!batch) throw new AppError('file_expired', 'The batch this Idempotency-Key made is gone.');
+        return sendQueued(reply, batch);
+      }
+      try {
+        return await create(deps, reply, auth, body, scope);
+      } catch (err) {
+        await deps.idempotency.release(scope);
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/batches',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Batches, newest first',
+        querystring: Type.Object(
+          { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ data: Type.Array(BatchSchema), next_before: Nullable(Type.String()) }),
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { limit, before } = request.query;
+      const cursor = before === undefined ? null : decodeCursor(before);
+      if (before !== undefined && !cursor)
+        throw new AppError(
+          'invalid_request',
+          'Query "before" is not a cursor this API returned; pass next_before as is.',
+        );
+      const { rows, data } = await deps.service.list(auth.team.id, {
+        testOnly: auth.mode === 'test',
+        limit: limit + 1,
+        before: cursor,
+      });
+      const last = rows[Math.min(limit, rows.length) - 1];
+      reply.header('cache-control', 'no-store');
+      return {
+        data: data.slice(0, limit),
+        next_before: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/batches/:id',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'One batch',
+        params: IdParams,
+        response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const batch = await deps.service.find(auth.team.id, request.params.id, auth.mode === 'test');
+      if (!batch) throw batchNotFound(request.params.id);
+      reply.header('cache-control', 'no-store');
+      return batch;
+    },
+  );
+
+  app.get(
+    '/batches/:id/items',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Batch items in item order',
+        params: IdParams,
+        querystring: Type.Object(
+          { limit: LimitQuery(20), after: Type.Optional(Type.String({ maxLength: 20 })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ data: Type.Array(BatchItemSchema), next_after: Nullable(Type.String()) }),
+          404: ErrorResponse,
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
+      if (!row) throw batchNotFound(request.params.id);
+      const { limit, after } = request.query;
+      const afterIndex = after === undefined ? -1 : parseAfter(after);
+      const { rows, items } = await deps.service.items(row.id, { after: afterIndex, limit: limit + 1 });
+      const page = items.slice(0, limit);
+      const last = rows[Math.min(limit, rows.length) - 1];
+      reply.header('cache-control', 'no-store');
+      return { data: page, next_after: rows.length > limit && last ? String(last.item_index) : null };
+    },
+  );
+
+  app.post(
+    '/batches/:id/cancel',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Cancel the queued items',
+        params: IdParams,
+        response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
+      if (!row) throw batchNotFound(request.params.id);
+      const batch = await deps.service.cancel(row);
+      deps.wakeJobs();
+      reply.header('cache-control', 'no-store');
+      return batch;
+    },
+  );
+}
+
+async function create(
+  deps: BatchRouteDeps,
+  reply: FastifyReply,
+  auth: AuthContext,
+  body: BatchRequest,
+  scope: KeyScope | null,
+) {
+  const { items, spreadsheet, ...options } = body;
+  if ((items === undefined) === (spreadsheet === undefined)) {
+    throw new AppError('invalid_request', 'Send exactly one of "items" or "spreadsheet".');
+  }
+  // A test key always makes a test batch (as POST /pdf `test`).
+  const test = auth.mode === 'test' || body.test === true;
+  const rows =
+    items ??
+    (await spreadsheetItems(
+      spreadsheet as NonNullable<BatchRequest['spreadsheet']>,
+      maxItems(auth.plan),
+      options.deliver,
+    ));
+  const batch = await deps.service.create(
+    { teamId: auth.team.id, plan: auth.plan },
+    { options, items: rows, test },
+    scope
+      ? async (trx: Db, batchId: string) =>
+          deps.idempotency.complete(trx, scope, { documentId: batchId, answer: 'async' })
+      : undefined,
+  );
+  deps.wakeJobs();
+  return sendQueued(reply, batch);
+}
+
+/** 202 with the Batch; no-store because a batch can carry its signed ZIP link (spec: Conventions 8). */
+function sendQueued(reply: FastifyReply, batch: BatchJson) {
+  return reply
+    .code(202)
+    .header('location', `/v1/batches/${batch.id}`)
+    .header('cache-control', 'no-store')
+    .send(batch);
+}
+
+function parseAfter(value: string): number {
+  if (!/^\d{1,9}$/.test(value))
+    throw new AppError(
+      'invalid_request',
+      'Query "after" is not a cursor this API returned; pass next_after as is.',
+    );
+  return Number(value);
+}
+
+/** Spec: the error table has no batch code; an unknown batch (or another team's, or live with a test key) is `not_found`. */
+function batchNotFound(id: string): AppError {
+  return new AppError('not_found', `No batch ${id} in this workspace (test keys see test batches only).`);
+}
+
+const SignedQuery = Type.Object(
+  { exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) },
+  { additionalProperties: true },
+);
+
+/** GET /batches/<id>/zip: signed link, no key (spec: Authentication 6). */
+export function registerSignedBatchRoutes(
+  app: App,
+  deps: { service: BatchService; signer: LinkSigner; clock: Clock },
+): void {
+  app.get(
+    '/batches/:id/zip',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Download the batch ZIP (signed link)',
+        security: [],
+        params: Type.Object({ id: Uuid }),
+        querystring: SignedQuery,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const verdict = deps.signer.verify(
+        zipResource(id),
+        request.query.exp,
+        request.query.sig,
+        deps.clock.now().getTime(),
+      );
+      if (!verdict.ok) throw signedLinkError(verdict.code);
+      const file = await deps.service.zipFile(id);
+      if (!file) throw new AppError('file_expired', 'This ZIP is no longer stored.');
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="batch-${id}.zip"`)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.stream);
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { authOf } from '../accounts/auth-context.js';
+import { COMMON_ERRORS, ErrorResponse, Uuid } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import type { TemplatePort } from '../production/index.js';
+import { templateFields } from '../templates/fields.js';
+import { maxItems } from './service.js';
+import { decodeBase64, readSpreadsheet } from './spreadsheet.js';
+import { suggestMapping } from './spreadsheet-items.js';
+
+/** Rows shown in `preview`. */
+const PREVIEW_ROWS = 5;
+
+const ParseBody = Type.Object(
+  {
+    filename: Type.String({ minLength: 1, maxLength: 255 }),
+    content_base64: Type.String({ minLength: 1 }),
+    template_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+const ParseResult = Type.Object({
+  format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]),
+  columns: Type.Array(Type.String()),
+  row_count: Type.Integer(),
+  max_rows: Type.Integer(),
+  preview: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  fields: Type.Array(Type.String()),
+  mapping: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
+});
+
+/** POST /spreadsheets/parse (spec): what a sheet holds, and how its columns could map to a template's fields. */
+export function registerSpreadsheetRoutes(app: App, deps: { templates: TemplatePort }): void {
+  app.post(
+    '/spreadsheets/parse',
+    {
+      schema: {
+        tags: ['Batches'],
+        summary: 'Read a CSV or XLSX file',
+        body: ParseBody,
+        response: { 200: ParseResult, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { content_base64, template_id } = request.body;
+      const maxRows = maxItems(auth.plan);
+      const sheet = await readSpreadsheet(decodeBase64(content_base64), maxRows);
+      const fields =
+        template_id === undefined ? [] : await fieldPaths(deps.templates, auth.team.id, template_id);
+      return {
+        format: sheet.format,
+        columns: sheet.columns,
+        row_count: sheet.rows.length,
+        max_rows: maxRows,
+        preview: sheet.rows
+          .slice(0, PREVIEW_ROWS)
+          .map((row) => Object.fromEntries(sheet.columns.map((column, i) => [column, row[i] ?? null]))),
+        fields,
+        mapping: suggestMapping(sheet.columns, fields),
+      };
+    },
+  );
+}
+
+/** The template's form fields a cell can fill: scalar fields by dotted path (lists and line items need JSON). */
+async function fieldPaths(templates: TemplatePort, teamId: string, templateId: string): Promise<string[]> {
+  const template = await templates.resolve(teamId, templateId, undefined);
+  return templateFields(template.sampleData)
+    .fields.filter((field) => field.type !== 'list' && field.type !== 'line_items')
+    .map((field) => field.path);
+}

@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { randomJson, rng } from '../../helpers/random.js';
+import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { createTemplate, unzipAll, waitFor, waitForBatch } from './helpers.js';
+
+const item = (n: number) => ({ data: { number: `N-${n}`, customer: { name: 'C' } } });
+const items = (count: number) => Array.from({ length: count }, (_, i) => item(i));
+
+/** No render workers: every item stays queued, so cancel and the queue limits are seen as they are. */
+describe('batches without render workers: cancel, limits, bad input', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  before(async () => {
+    server = await startTestServer({ allowPrivateWebhooks: true, workers: 0 });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('cancel while items are queued: items canceled, batch canceled, batch.completed once with an empty ZIP', async () => {
+    const t = await server.team('growth');
+    const templateId = await createTemplate(server.base, t.live);
+    await api(server.base, 'POST', '/v1/webhooks', {
+      key: t.test,
+      body: { url: receiver.url('/cancel'), events: ['batch.completed'] },
+    });
+    const created = await api(server.base, 'POST', '/v1/batches', {
+      key: t.test,
+      body: { template_id: templateId, items: items(3) },
+    });
+    assert.equal(created.status, 202, created.text);
+    const canceled = await api(server.base, 'POST', `/v1/batches/${created.json.id}/cancel`, { key: t.test });
+    assert.equal(canceled.status, 200);
+    assert.equal(canceled.json.status, 'canceled');
+    assert.deepEqual(canceled.json.counts, {
+      total: 3,
+      queued: 0,
+      processing: 0,
+      succeeded: 0,
+      failed: 0,
+      canceled: 3,
+    });
+    const listed = await api(server.base, 'GET', `/v1/batches/${created.json.id}/items`, { key: t.test });
+    assert.deepEqual(
+      listed.json.data.map((i: { status: string }) => i.status),
+      ['canceled', 'canceled', 'canceled'],
+    );
+    const done = await waitForBatch(server.base, t.test, created.json.id);
+    assert.equal(done.status, 'canceled');
+    const zip = await fetch(done.zip.url);
+    assert.equal(zip.status, 200);
+    assert.equal((await unzipAll(Buffer.from(await zip.arrayBuffer()))).size, 0);
+    const event = await waitFor(
+      'batch.completed',
+      async () => receiver.received.find((r) => r.path === '/cancel') ?? null,
+    );
+    assert.equal(JSON.parse(event.rawBody).data.status, 'canceled');
+    assert.equal(JSON.parse(event.rawBody).livemode, false);
+    // Canceling again changes nothing and sends nothing more.
+    assert.equal(
+      (await api(server.base, 'POST', `/v1/batches/${created.json.id}/cancel`, { key: t.test })).status,
+      200,
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(receiver.received.filter((r) => r.path === '/cancel').length, 1);
+  });
+
+  it("refuses more items than the plan's batch_max_items, or than 10,000, whole", async () => {
+    const free = await server.team('free');
+    const templateId = await createTemplate(server.base, free.live);
+    const over = await api(server.base, 'POST', '/v1/batches', {
+      key: free.live,
+      body: { template_id: templateId, items: items(101) },
+    });
+    assert.equal(over.status, 400);
+    assert.equal(over.json.error.code, 'invalid_request');
+    assert.match(over.json.error.message, /at most 100 items/);
+    assert.deepEqual(over.json.error.details, { limit: 'batch_max_items', max: 100 });
+    const scale = await server.team('scale');
+    const scaleTemplate = await createTemplate(server.base, scale.live);
+    const huge = await api(server.base, 'POST', '/v1/batches', {
+      key: scale.live,
+      body: { template_id: scaleTemplate, items: Array.from({ length: 10_001 }, () => ({})) },
+    });
+    assert.equal(huge.status, 400);
+    assert.equal(huge.json.error.code, 'invalid_request');
+    assert.equal((await api(server.base, 'GET', '/v1/batches', { key: free.live })).json.data.length, 0);
+  });
+
+  it('refuses a batch over open_jobs whole: rate_limited, details, no Retry-After, nothing queued', async () => {
+    const free = await server.team('free');
+    const templateId = await createTemplate(server.base, free.live);
+    const r = await api(server.base, 'POST', '/v1/batches', {
+      key: free.live,
+      body: { template_id: templateId, items: items(51) },
+    });
+    assert.equal(r.status, 429);
+    assert.equal(r.json.error.code, 'rate_limited');
+    assert.deepEqual(r.json.error.details, { limit: 'open_jobs', max: 50 });
+    assert.equal(r.headers.get('retry-after'), null);
+    assert.equal((await api(server.base, 'GET', '/v1/batches', { key: free.live })).json.data.length, 0);
+    assert.equal((await api(server.base, 'GET', '/v1/documents', { key: free.live })).json.data.length, 0);
+  });
+
+  it('refuses a test batch over test_jobs_per_day whole', async () => {
+    const free = await server.team('free');
+    const templateId = await createTemplate(server.base, free.live);
+    for (let round = 0; round < 2; round++) {
+      const ok = await api(server.base, 'POST', '/v1/batches', {
+        key: free.test,
+        body: { template_id: templateId, items: items(50) },
+      });
+      assert.equal(ok.status, 202, ok.text);
+      // Canceled jobs are no longer open, but they were queued today.
+      await api(server.base, 'POST', `/v1/batches/${ok.json.id}/cancel`, { key: free.test });
+    }
+    const r = await api(server.base, 'POST', '/v1/batches', {
+      key: free.test,
+      body: { template_id: templateId, items: items(1) },
+    });
+    assert.equal(r.status, 429);
+    assert.deepEqual(r.json.error.details, { limit: 'test_jobs_per_day', max: 100 });
+    assert.equal(r.headers.get('retry-after'), null);
+    assert.equal((await api(server.base, 'GET', '/v1/batches', { key: free.test })).json.data.length, 2);
+  });
+
+  it('answers bad bodies with the right code and a message that says what to fix', async () => {
+    const t = await server.team('growth');
+    const templateId = await createTemplate(server.base, t.live);
+    const cases: [unknown, number, string, RegExp?][] = [
+      [{ template_id: templateId }, 400, 'invalid_request', /exactly one of "items" or "spreadsheet"/],
+      [
+        {
+          template_id: templateId,
+          items: [item(1)],
+          spreadsheet: { filename: 'a.csv', content_base64: 'YQ==' },
+        },
+        400,
+        'invalid_request',
+        /exactly one/,
+      ],
+      [{ template_id: templateId, items: [] }, 400, 'invalid_request'],
+      [{ template_id: templateId, items: [{ data: {}, extra: 1 }] }, 400, 'invalid_request'],
+      [{ template_id: templateId, items: [item(1)], e_invoice: {} }, 400, 'invalid_request'],
+      [{ template_id: 'nope', items: [item(1)] }, 400, 'invalid_request'],
+      [
+        { template_id: templateId, items: [item(1)], filename_pattern: 'x{{ a' },
+        400,
+        'invalid_request',
+        /filename_pattern/,
+      ],
+      [{ template_id: templateId, items: [item(1)], margins: 'wide' }, 400, 'invalid_request'],
+      [{ template_id: templateId, items: [{ filename: 'x'.repeat(101) }] }, 400, 'invalid_request'],
+      [{ template_id: templateId, items: [item(1)], template_version: 9 }, 404, 'template_not_found'],
+      [{ template_id: '00000000-0000-4000-8000-000000000000', items: [item(1)] }, 404, 'template_not_found'],
+    ];
+    for (const [body, status, code, message] of cases) {
+      const r = await api(server.base, 'POST', '/v1/batches', { key: t.live, body });
+      assert.equal(r.status, status, `${JSON.stringify(body).slice(0, 120)} → ${r.text}`);
+      assert.equal(r.json.error.code, code);
+      if (message) assert.match(r.json.error.message, message);
+    }
+    assert.equal((await api(server.base, 'GET', '/v1/batches', { key: t.live })).json.data.length, 0);
+    const badCursor = await api(server.base, 'GET', '/v1/batches?before=zzz', { key: t.live });
+    assert.equal(badCursor.json.error.code, 'invalid_request');
+    const badId = await api(server.base, 'GET', '/v1/batches/not-a-uuid', { key: t.live });
+    assert.equal(badId.json.error.code, 'invalid_request');
+  });
+
+  it('replays an Idempotency-Key: the same batch, queued once', async () => {
+    const t = await server.team('growth');
+    const templateId = await createTemplate(server.base, t.live);
+    const body = { template_id: templateId, items: items(2) };
+    const headers = { 'idempotency-key': 'batch-key-1' };
+    const first = await api(server.base, 'POST', '/v1/batches', { key: t.live, body, headers });
+    const again = await api(server.base, 'POST', '/v1/batches', { key: t.live, body, headers });
+    assert.equal(first.status, 202);
+    assert.equal(again.status, 202);
+    assert.equal(again.json.id, first.json.id);
+    const other = await api(server.base, 'POST', '/v1/batches', {
+      key: t.live,
+      body: { ...body, items: items(3) },
+      headers,
+    });
+    assert.equal(other.status, 422);
+    assert.equal(other.json.error.code, 'idempotency_mismatch');
+    assert.equal((await api(server.base, 'GET', '/v1/batches', { key: t.live })).json.data.length, 1);
+  });
+
+  it('fuzz: random POST /batches bodies never get a 5xx', async () => {
+    const t = await server.team('growth');
+    const templateId = await createTemplate(server.base, t.live);
+    const keys = [
+      'template_id',
+      'template_version',
+      'items',
+      'spreadsheet',
+      'filename_pattern',
+      'mode',
+      'format',
+      'margins',
+      'deliver',
+      'metadata',
+      'test',
+      'data',
+      'filename',
+      'mapping',
+      'content_base64',
+    ];
+    const r = rng(7);
+    for (let n = 0; n < 150; n++) {
+      const body = randomJson(r, 0, keys);
+      if (body && typeof body === 'object' && !Array.isArray(body) && r.next() < 0.5)
+        (body as Record<string, unknown>).template_id = templateId;
+      const res = await api(server.base, 'POST', '/v1/batches', { key: t.test, body });
+      assert.ok(res.status < 500, `${JSON.stringify(body)} → ${res.status} ${res.text}`);
+      if (res.status !== 202) assert.ok(res.json?.error?.code, res.text);
+    }
+  });
+});
