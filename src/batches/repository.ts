@@ -145,7 +145,7 @@ export async function markCanceled(trx: Db, id: string, at: string): Promise<voi
 export async function markCompleted(
   trx: Db,
   id: string,
-  input: { at: string; zipKey: string; zipExpiresAt: string },
+  input: { at: string; zipKey: string | null; zipExpiresAt: string | null },
 ): Promise<boolean> {
   const result = await trx
     .updateTable('batches')

@@ -226,29 +226,51 @@ export class BatchService {
       const expires = plan ? expiryFor(now, plan, batch.test === 1) : new Date(now.getTime() + 86_400_000);
       return {
         kind: 'succeeded',
-        commit: async (trx) => {
-          const first = await markCompleted(trx, batch.id, {
+        commit: (trx) =>
+          this.complete(trx, batch, {
             at: now.toISOString(),
             zipKey: key,
             zipExpiresAt: expires.toISOString(),
-          });
-          if (!first) return;
-          const done = await findBatchById(trx, batch.id);
-          if (!done) return;
-          const data = presentBatch(done, await countItems(trx, batch.id), this.links());
-          await recordEvent(trx, this.deps.clock, {
-            teamId: batch.team_id,
-            livemode: batch.test !== 1,
-            type: 'batch.completed',
-            data: { ...data },
-          });
-        },
+          }),
       };
     };
   }
 
+  /**
+   * Marks the batch completed and records batch.completed, once (guarded by completed_at). A batch whose
+   * ZIP could not be built completes without one (`zip: null`) rather than staying `processing` forever.
+   */
+  private async complete(
+    trx: Db,
+    batch: { id: string; team_id: string; test: number },
+    zip: { at: string; zipKey: string | null; zipExpiresAt: string | null },
+  ): Promise<void> {
+    if (!(await markCompleted(trx, batch.id, zip))) return;
+    const done = await findBatchById(trx, batch.id);
+    if (!done) return;
+    const data = presentBatch(done, await countItems(trx, batch.id), this.links());
+    await recordEvent(trx, this.deps.clock, {
+      teamId: batch.team_id,
+      livemode: batch.test !== 1,
+      type: 'batch.completed',
+      data: { ...data },
+    });
+  }
+
   zipJobOptions(): JobKindOptions {
-    return { maxAttempts: 5, backoff: backoffTable([5_000, 30_000, 120_000, 600_000]) };
+    return {
+      maxAttempts: 5,
+      backoff: backoffTable([5_000, 30_000, 120_000, 600_000]),
+      abandon: async (trx, job) => {
+        const batch = await findBatchById(trx, (job.payload as ZipJobPayload).batchId);
+        if (batch)
+          await this.complete(trx, batch, {
+            at: this.deps.clock.now().toISOString(),
+            zipKey: null,
+            zipExpiresAt: null,
+          });
+      },
+    };
   }
 
   /** The stored ZIP of a batch while its link may be served, else null. */
