@@ -54,3 +54,9 @@ export async function probeWhile<T>(
 export function max(samples: number[]): number {
   return Math.max(...samples);
 }
+
+/** The value below which `fraction` of the samples fall (nearest rank). */
+export function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+}
