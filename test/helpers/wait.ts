@@ -1,14 +1,15 @@
-/** Polls `probe` every 100 ms until it returns a value other than null; fails after `timeoutMs`. */
+/** Polls `probe` every `intervalMs` until it returns a value other than null; fails after `timeoutMs`. */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | null>,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
+  intervalMs = 100,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== null) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

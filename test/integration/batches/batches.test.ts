@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { createTemplate, unzipAll, waitFor, waitForBatch } from './helpers.js';
+import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   let server: TestServer;
@@ -154,7 +155,7 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
     );
 
     const third = ids[2] as string;
-    await waitForBatch(server.base, t.test, third);
+    await waitForBatch(server.base, t.live, third);
     const page1 = await api(server.base, 'GET', `/v1/batches/${third}/items?limit=2`, { key: t.test });
     assert.equal(page1.status, 200);
     assert.deepEqual(
@@ -221,7 +222,7 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
       },
     });
     assert.equal(r.status, 202, r.text);
-    const done = await waitForBatch(server.base, t.test, r.json.id);
+    const done = await waitForBatch(server.base, t.live, r.json.id);
     assert.equal(done.counts.failed, 1);
     assert.equal(done.counts.succeeded, 1);
     const items = await api(server.base, 'GET', `/v1/batches/${r.json.id}/items`, { key: t.test });

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { createTemplate, unzipAll, waitFor } from './helpers.js';
+import { createTemplate, unzipAll } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(root, 'bin', 'quire.mjs');

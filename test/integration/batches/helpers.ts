@@ -5,23 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { api } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const run = promisify(execFile);
-
-/** Polls until `probe` returns a value (the background work is asynchronous by design). */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | null>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A stored template printing the item's data (live key: test keys cannot create templates). */
 export async function createTemplate(
@@ -37,12 +23,21 @@ export async function createTemplate(
   return created.json.id as string;
 }
 
-/** Waits until the batch completed (or was canceled and completed) and returns it. */
-export async function waitForBatch(base: string, key: string, id: string) {
-  return waitFor(`batch ${id} to complete`, async () => {
-    const r = await api(base, 'GET', `/v1/batches/${id}`, { key });
-    return r.json?.completed_at ? r.json : null;
-  });
+/**
+ * Waits until the batch completed (or was canceled and completed) and returns it. Pass the team's live
+ * key (it sees test batches too): polling once a second stays inside its per-minute budget, while a test
+ * key's 20 requests a minute would run out during a slow batch.
+ */
+export async function waitForBatch(base: string, liveKey: string, id: string) {
+  return waitFor(
+    `batch ${id} to complete`,
+    async () => {
+      const r = await api(base, 'GET', `/v1/batches/${id}`, { key: liveKey });
+      return r.json?.completed_at ? r.json : null;
+    },
+    90_000,
+    1_000,
+  );
 }
 
 /** Unpacks a ZIP with the system's unzip: entry name → bytes, in the ZIP's order. */

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { createTemplate, unzipAll, waitFor, waitForBatch } from './helpers.js';
+import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 const item = (n: number) => ({ data: { number: `N-${n}`, customer: { name: 'C' } } });
 const items = (count: number) => Array.from({ length: count }, (_, i) => item(i));
@@ -49,7 +50,7 @@ describe('batches without render workers: cancel, limits, bad input', () => {
       listed.json.data.map((i: { status: string }) => i.status),
       ['canceled', 'canceled', 'canceled'],
     );
-    const done = await waitForBatch(server.base, t.test, created.json.id);
+    const done = await waitForBatch(server.base, t.live, created.json.id);
     assert.equal(done.status, 'canceled');
     const zip = await fetch(done.zip.url);
     assert.equal(zip.status, 200);

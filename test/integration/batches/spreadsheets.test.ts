@@ -76,7 +76,7 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
     });
     assert.equal(batch.status, 202, batch.text);
     assert.equal(batch.json.counts.total, ROWS);
-    const done = await waitForBatch(server.base, t.test, batch.json.id);
+    const done = await waitForBatch(server.base, t.live, batch.json.id);
     assert.equal(done.counts.succeeded, ROWS);
     const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
     assert.deepEqual(
@@ -120,7 +120,7 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
       },
     });
     assert.equal(batch.status, 202, batch.text);
-    const done = await waitForBatch(server.base, t.test, batch.json.id);
+    const done = await waitForBatch(server.base, t.live, batch.json.id);
     assert.equal(done.counts.succeeded, 2);
     const texts = await Promise.all(
       [...(await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()))).values()].map((p) =>
