@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
-import { decodeCursor, encodeCursor } from '../documents/repository.js';
 import { signedLinkError } from '../documents/routes.js';
 import type { LinkSigner } from '../documents/signed-links.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
@@ -9,6 +8,7 @@ import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
 import { type BatchJson, zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
@@ -85,23 +85,13 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       const { limit, before } = request.query;
-      const cursor = before === undefined ? null : decodeCursor(before);
-      if (before !== undefined && !cursor)
-        throw new AppError(
-          'invalid_request',
-          'Query "before" is not a cursor this API returned; pass next_before as is.',
-        );
       const { rows, data } = await deps.service.list(auth.team.id, {
         testOnly: auth.mode === 'test',
         limit: limit + 1,
-        before: cursor,
+        before: parseBefore(before),
       });
-      const last = rows[Math.min(limit, rows.length) - 1];
       reply.header('cache-control', 'no-store');
-      return {
-        data: data.slice(0, limit),
-        next_before: rows.length > limit && last ? encodeCursor(last) : null,
-      };
+      return { data: data.slice(0, limit), next_before: nextBefore(rows, limit) };
     },
   );
 

@@ -1,3 +1,4 @@
+import type { PageCursor } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
 import type { DocumentsTable } from './tables.js';
 
@@ -31,11 +32,6 @@ export async function findDocumentById(db: Db, id: string): Promise<DocumentRow 
   );
 }
 
-export interface PageCursor {
-  createdAt: string;
-  id: string;
-}
-
 /** Newest first; the (created_at, id) cursor stays stable when documents are inserted meanwhile. */
 export async function listDocuments(
   db: Db,
@@ -55,16 +51,6 @@ export async function listDocuments(
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
   return rows as DocumentRow[];
-}
-
-export function encodeCursor(row: { created_at: string; id: string }): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
-}
-
-export function decodeCursor(value: string): PageCursor | null {
-  const text = Buffer.from(value, 'base64url').toString('utf8');
-  const match = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|([0-9a-f-]{36})$/.exec(text);
-  return match?.[1] && match[2] ? { createdAt: match[1], id: match[2] } : null;
 }
 
 /** Bytes of stored files: live documents for the plan quota, or test documents for the 200 MB cap. */

@@ -4,10 +4,11 @@ import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } fr
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
-import { decodeCursor, encodeCursor, findDocument, findDocumentById, listDocuments } from './repository.js';
+import { findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
 import type { ThumbnailCache } from './thumbnails.js';
 
@@ -67,20 +68,15 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
     async (request, reply) => {
       const auth = authOf(request);
       const { limit, before } = request.query;
-      const cursor = before === undefined ? null : decodeCursor(before);
-      if (before !== undefined && !cursor)
-        throw new AppError('invalid_request', 'Query "before" is not a cursor this API returned.');
       const rows = await listDocuments(db, auth.team.id, {
         testOnly: auth.mode === 'test',
         limit: limit + 1,
-        before: cursor,
+        before: parseBefore(before),
       });
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
       reply.header('cache-control', 'no-store');
       return {
-        data: page.map((row) => presentDocument(row, linkContext(deps))),
-        next_before: rows.length > limit && last ? encodeCursor(last) : null,
+        data: rows.slice(0, limit).map((row) => presentDocument(row, linkContext(deps))),
+        next_before: nextBefore(rows, limit),
       };
     },
   );
