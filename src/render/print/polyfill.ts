@@ -7,7 +7,7 @@ import { registerRepeatedTableHeaders } from './in-page/repeat-table-headers.js'
 let cachedSource: string | undefined;
 
 /** Paged.js 0.4.3's polyfill from node_modules, read once; it is injected locally, never fetched. */
-export function polyfillSource(): string {
+function polyfillSource(): string {
   if (cachedSource === undefined) {
     const entry = createRequire(import.meta.url).resolve('pagedjs');
     const root = dirname(dirname(entry));
@@ -26,10 +26,24 @@ export async function layOutWithPolyfill(page: InPage): Promise<void> {
   // body (every HTML fragment) would be skipped: move them to the head end, keeping their order.
   const moveStyles =
     "for (const s of document.body.querySelectorAll('style, link[rel=stylesheet]')) document.head.append(s);";
-  // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
-  const setup = 'window.PagedConfig = { auto: false }; var __name = (f) => f;';
-  const handler = `(${registerRepeatedTableHeaders.toString()})();`;
-  // Evaluated in Quire's isolated world (InPage): the polyfill shares the DOM, not the document's globals.
-  await page.evaluate(`${moveStyles}\n${setup}\n${polyfillSource()}\n;${handler}\ntrue`);
-  await page.evaluate('window.PagedPolyfill.preview().then(() => true)');
+  await page.evaluate(`${loadPolyfillOnce()}\n${moveStyles}\ntrue`);
+  await page.evaluate('(window.PagedPolyfill = new window.Paged.Previewer()).preview().then(() => true)');
+}
+
+let cachedLoader: string | undefined;
+
+/**
+ * Parsing the 500 KB polyfill took about half of a polyfill document's time. Quire's isolated world
+ * outlives the documents written into its page (document.open keeps the Window), so the library is
+ * evaluated once per world and only a new Previewer is made per document (its chunker, polisher and
+ * handlers start empty). The handler is registered with the library once, like the library itself.
+ */
+function loadPolyfillOnce(): string {
+  if (cachedLoader === undefined) {
+    // `__name`: the helper esbuild/tsx adds to keep function names, absent in the page.
+    const setup = 'window.PagedConfig = { auto: false }; var __name = (f) => f;';
+    const handler = `(${registerRepeatedTableHeaders.toString()})();`;
+    cachedLoader = `if (!window.Paged) {\n${setup}\n${polyfillSource()}\n;${handler}\n}`;
+  }
+  return cachedLoader;
 }

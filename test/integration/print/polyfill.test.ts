@@ -32,6 +32,19 @@ describe('print mode: polyfill features', () => {
     assert.match(texts[2]!, /Total due: EUR 31,415\.00/);
   });
 
+  test('the polyfill loaded once per page lays out each later document afresh (same pages, one header each)', async () => {
+    // Pool of one page: these renders share the page, and Paged.js is evaluated in it only once.
+    const first = await harness.render(printMode, job(fixture('invoice-running.html')));
+    await harness.render(printMode, job(fixture('toc-target-counter.html')));
+    const again = await harness.render(printMode, job(fixture('invoice-running.html')));
+    assert.equal(pageCount(again.file), pageCount(first.file));
+    for (let page = 1; page <= pageCount(again.file); page++) {
+      const text = pageText(again.file, page);
+      assert.equal(text, pageText(first.file, page), `page ${page} as on the first run`);
+      assert.equal(text.match(/Pos\s+Description\s+Qty/g)?.length, 1, `one table header on page ${page}`);
+    }
+  });
+
   test('fast mode prints the same invoice without the running header in the margin', async () => {
     const { file } = await harness.render(fastMode, job(fixture('invoice-running.html')));
     assert.doesNotMatch(pageText(file, 2), /Northwind Digital GmbH/);
