@@ -3,6 +3,7 @@ import { createAuthHook } from './accounts/auth-hook.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { findTeam, planOfTeam } from './accounts/teams.js';
+import { UsageService } from './accounts/usage-service.js';
 import {
   BATCH_ZIP_JOB,
   BatchService,
@@ -128,7 +129,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const liquid = new LiquidEngine({
     onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
   });
-  const documents = createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail });
+  const usage = new UsageService({ db, plans });
+  const documents = createDocuments({
+    db,
+    clock,
+    blobs,
+    signer,
+    publicUrl,
+    makeThumbnail,
+    usage,
+  });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({
     db,
@@ -156,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     slots: new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
+    usage,
     lifecycle: documents.lifecycle,
     admission: createAdmission({
       clock,
@@ -255,7 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       registerSignedBatchRoutes(v1, { service: batches, signer, clock });
       await v1.register(async (authed) => {
         authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
-        registerAccountRoutes(authed, { clock, docsUsed: documents.ledger.docsUsed });
+        registerAccountRoutes(authed, { clock, usage });
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,

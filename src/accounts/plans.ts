@@ -30,9 +30,9 @@ export interface Plan {
   retention_days: number;
   /** Whether webhooks are available (spec: Free has none). */
   webhooks: boolean;
-  /** Cents per document beyond the included ones; null = no overage on this plan. */
+  /** Cents per document beyond the included ones; null = no overage on this plan (Free). */
   overage_cents_per_doc: number | null;
-  /** Cap on a period's overage cost in cents; null on plans without overage. */
+  /** Cap on a period's overage cost in cents for teams without a cap of their own; null = none. */
   spending_cap_cents: number | null;
 }
 
@@ -45,11 +45,26 @@ const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
 const DEFAULT_PLANS: Record<PlanId, Plan> = {
-  free: plan('free', 'Free', 100, 30, 1, 50, 100, 5, 500 * MB, 10, 100, 7, false),
-  starter: plan('starter', 'Starter', 2_000, 60, 2, 1_000, 2_000, 25, 5 * GB, 500, 1_000, 30, true),
-  growth: plan('growth', 'Growth', 10_000, 120, 3, 2_000, 4_000, 100, 20 * GB, 2_000, 5_000, 60, true),
-  pro: plan('pro', 'Pro', 50_000, 300, 4, 5_000, 10_000, 2_000, 60 * GB, 5_000, 10_000, 90, true),
-  scale: plan('scale', 'Scale', 200_000, 600, 4, 10_000, 20_000, 2_000, 200 * GB, 10_000, 10_000, 90, true),
+  free: plan('free', 'Free', 100, 30, 1, 50, 100, 5, 500 * MB, 10, 100, 7, false, null),
+  starter: plan('starter', 'Starter', 2_000, 60, 2, 1_000, 2_000, 25, 5 * GB, 500, 1_000, 30, true, 3),
+  growth: plan('growth', 'Growth', 10_000, 120, 3, 2_000, 4_000, 100, 20 * GB, 2_000, 5_000, 60, true, 2),
+  pro: plan('pro', 'Pro', 50_000, 300, 4, 5_000, 10_000, 2_000, 60 * GB, 5_000, 10_000, 90, true, 1),
+  scale: plan(
+    'scale',
+    'Scale',
+    200_000,
+    600,
+    4,
+    10_000,
+    20_000,
+    2_000,
+    200 * GB,
+    10_000,
+    10_000,
+    90,
+    true,
+    1,
+  ),
 };
 
 function plan(
@@ -66,6 +81,7 @@ function plan(
   batchMax: number,
   retentionDays: number,
   webhooks: boolean,
+  overageCentsPerDoc: number | null,
 ): Plan {
   return {
     id,
@@ -81,8 +97,8 @@ function plan(
     batch_max_items: batchMax,
     retention_days: retentionDays,
     webhooks,
-    // Self-hosted Quire bills nothing: overage is off unless a plans file turns it on.
-    overage_cents_per_doc: null,
+    // A Quire default (the spec shows no prices); overage also needs an active subscription (issue 14).
+    overage_cents_per_doc: overageCentsPerDoc,
     spending_cap_cents: null,
   };
 }
@@ -128,7 +144,7 @@ function applyOverrides(target: Plan, overrides: Record<string, unknown>): void 
       target.name = value;
     } else if (
       (key === 'overage_cents_per_doc' || key === 'spending_cap_cents') &&
-      (value === null || Number.isInteger(value))
+      (value === null || (Number.isInteger(value) && (value as number) >= 0))
     ) {
       target[key] = value as number | null;
     } else {

@@ -2,8 +2,9 @@ import { Type } from 'typebox';
 import { COMMON_ERRORS, DateTime, Nullable } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import { authOf } from './auth-context.js';
-import { type DocsUsedCounter, usageFor } from './usage.js';
+import type { UsageService } from './usage-service.js';
 
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
@@ -41,7 +42,7 @@ const UsageResponse = Type.Object({
 });
 
 /** GET /me, /account, /account/usage (spec: Account, plan, usage). */
-export function registerAccountRoutes(app: App, deps: { clock: Clock; docsUsed: DocsUsedCounter }): void {
+export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: UsageService }): void {
   app.get(
     '/me',
     {
@@ -97,8 +98,11 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; docsUsed: 
       },
     },
     async (request) => {
-      const { team, plan } = authOf(request);
-      return usageFor(deps.docsUsed, team.id, plan, deps.clock.now());
+      const { team } = authOf(request);
+      const usage = await deps.usage.current(team.id, deps.clock.now());
+      // The authenticated team exists; should it vanish mid-request, its key no longer does either.
+      if (!usage) throw new AppError('invalid_api_key', 'The team of this key no longer exists.');
+      return usage;
     },
   );
 }

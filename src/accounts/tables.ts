@@ -8,6 +8,39 @@ export interface TeamsTable {
   email_verified: Generated<number>;
   suspended: Generated<number>;
   created_at: string;
+  /** `active`, `past_due`, `cancel_scheduled` or `none` (Free teams: none). Set by the operator. */
+  subscription: Generated<string>;
+  /** The team's cap on a period's overage cost; null = no cap of its own. */
+  spending_cap_cents: number | null;
+  /** 'YYYY-MM' of the period whose overage was already billed (no more overage in it). */
+  overage_billed_period: string | null;
+}
+
+/** Which plan from when: one row per plan change (the first at team creation), for proration. */
+export interface TeamPlanChangesTable {
+  id: string;
+  team_id: string;
+  plan: string;
+  changed_at: string;
+}
+
+/** The usage ledger: one row per counted live document, kept when retention deletes the document. */
+export interface UsageRecordsTable {
+  document_id: string;
+  team_id: string;
+  /** 'YYYY-MM' (UTC) of the period the document counts in. */
+  period: string;
+  created_at: string;
+}
+
+/**
+ * Documents counted plus documents reserved and still rendering, per team and period: the plan check
+ * reserves here with one conditional UPDATE, so concurrent requests cannot pass the limit together.
+ */
+export interface UsageCountersTable {
+  team_id: string;
+  period: string;
+  reserved: number;
 }
 
 export interface ApiKeysTable {
@@ -26,4 +59,7 @@ export interface ApiKeysTable {
 export interface AccountsTables {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
+  team_plan_changes: TeamPlanChangesTable;
+  usage_records: UsageRecordsTable;
+  usage_counters: UsageCountersTable;
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
 import { generateApiKey, hashApiKey, type KeyMode, keyPrefix } from './api-keys.js';
+import { recordPlanChange } from './plan-history.js';
 import type { Plan, PlanId } from './plans.js';
 
 export interface Team {
@@ -60,12 +61,24 @@ export async function createTeam(
     suspended: 0,
     created_at: clock.now().toISOString(),
   };
-  await db.insertInto('teams').values(row).execute();
+  // Spec: Free teams have no subscription; a team created on a paid plan starts subscribed.
+  const subscription = input.plan === 'free' ? 'none' : 'active';
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('teams')
+      .values({ ...row, subscription, spending_cap_cents: null, overage_billed_period: null })
+      .execute();
+    await recordPlanChange(trx, { teamId: row.id, plan: input.plan, at: row.created_at });
+  });
   return toTeam(row);
 }
 
 export async function findTeam(db: Db, id: string): Promise<Team | null> {
-  const row = await db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('teams')
+    .select(['id', 'name', 'plan', 'email', 'email_verified', 'suspended', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? toTeam(row) : null;
 }
 
@@ -76,7 +89,12 @@ export async function planOfTeam(db: Db, plans: Record<PlanId, Plan>, teamId: st
 }
 
 export async function listTeams(db: Db): Promise<Team[]> {
-  const rows = await db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('teams')
+    .select(['id', 'name', 'plan', 'email', 'email_verified', 'suspended', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toTeam);
 }
 
@@ -92,10 +110,9 @@ export async function countTeams(db: Db): Promise<number> {
 export async function updateTeam(
   db: Db,
   id: string,
-  changes: Partial<{ plan: PlanId; suspended: boolean; email: string | null; emailVerified: boolean }>,
+  changes: Partial<{ suspended: boolean; email: string | null; emailVerified: boolean }>,
 ): Promise<boolean> {
   const values: Partial<TeamRow> = {};
-  if (changes.plan !== undefined) values.plan = changes.plan;
   if (changes.suspended !== undefined) values.suspended = changes.suspended ? 1 : 0;
   if (changes.email !== undefined) values.email = changes.email;
   if (changes.emailVerified !== undefined) values.email_verified = changes.emailVerified ? 1 : 0;

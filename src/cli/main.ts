@@ -1,6 +1,8 @@
+import { loadPlans } from '../accounts/plans.js';
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../config/config.js';
-import { systemClock } from '../shared/clock.js';
 import { openDatabase } from '../storage/index.js';
+import { usageExport } from './billing-commands.js';
+import { cliClock } from './clock.js';
 import { serve } from './serve.js';
 import { keyCommand, teamCommand } from './team-commands.js';
 import { UsageError } from './usage-error.js';
@@ -11,6 +13,10 @@ const HELP = `Usage: quire <command>
   worker                                  run background workers only, against the same database
   team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified] [--json]
   team suspend TEAM_ID | team unsuspend TEAM_ID | team set-plan TEAM_ID PLAN | team list [--json]
+  team billing TEAM_ID [--json]
+  team set-billing TEAM_ID [--subscription active|past_due|cancel_scheduled|none]
+                   [--spending-cap-cents N | --no-spending-cap] [--overage-billed]
+  usage export --period YYYY-MM [--format csv|json]
   key create --team TEAM_ID --mode live|test [--json]
   key revoke KEY_OR_PREFIX
   config                                  print the configuration keys (environment variables)
@@ -50,12 +56,16 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
       return runWorkerProcess(loadConfig(), print);
     }
     case 'team':
-    case 'key': {
+    case 'key':
+    case 'usage': {
       const config = loadConfig();
+      const clock = cliClock();
       const db = await openDatabase(config.dataDir);
+      const ctx = { db, clock, plans: loadPlans(config.plansFile), print };
       try {
-        if (command === 'team') await teamCommand(db, systemClock, rest, print);
-        else await keyCommand(db, systemClock, rest, print);
+        if (command === 'team') await teamCommand(ctx, rest);
+        else if (command === 'usage') await usageExport(ctx, rest);
+        else await keyCommand(db, clock, rest, print);
       } finally {
         await db.destroy();
       }

@@ -1,18 +1,20 @@
 import { parseArgs } from 'node:util';
+import { changePlan } from '../accounts/billing.js';
 import { isPlanId } from '../accounts/plans.js';
 import { createApiKey, createTeam, listTeams, revokeApiKey, updateTeam } from '../accounts/teams.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { type BillingContext, teamBilling, teamSetBilling } from './billing-commands.js';
 import { UsageError } from './usage-error.js';
 
-export async function teamCommand(
-  db: Db,
-  clock: Clock,
-  args: string[],
-  print: (line: string) => void,
-): Promise<void> {
+export async function teamCommand(ctx: BillingContext, args: string[]): Promise<void> {
+  const { db, clock, print } = ctx;
   const [sub, ...rest] = args;
   switch (sub) {
+    case 'billing':
+      return teamBilling(ctx, rest);
+    case 'set-billing':
+      return teamSetBilling(ctx, rest);
     case 'create':
       return teamCreate(db, clock, rest, print);
     case 'suspend':
@@ -22,7 +24,11 @@ export async function teamCommand(
       const plan = requireArg(rest[1], 'PLAN');
       if (!isPlanId(plan))
         throw new UsageError(`Unknown plan "${plan}" (free, starter, growth, pro, scale).`);
-      return setTeam(db, requireArg(rest[0], 'TEAM_ID'), { plan }, print);
+      const id = requireArg(rest[0], 'TEAM_ID');
+      // The change time is recorded: the period's included documents are prorated around it.
+      if (!(await changePlan(db, clock, id, plan))) throw new UsageError(`No team ${id}.`);
+      print(`Team ${id} updated.`);
+      return;
     }
     case 'list': {
       const teams = await listTeams(db);
@@ -47,7 +53,7 @@ export async function teamCommand(
       return;
     }
     default:
-      throw new UsageError('Usage: quire team create|suspend|unsuspend|set-plan|list …');
+      throw new UsageError('Usage: quire team create|suspend|unsuspend|set-plan|billing|set-billing|list …');
   }
 }
 

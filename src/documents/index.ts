@@ -2,21 +2,15 @@ import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
-import { DocumentLifecycle } from './lifecycle.js';
+import { DocumentLifecycle, type UsageLedgerPort } from './lifecycle.js';
 import { type DocumentJson, isStored, presentDocument } from './present.js';
-import {
-  countCountedDocuments,
-  type DocumentRow,
-  findDocument,
-  findDocumentById,
-  storedBytes,
-} from './repository.js';
+import { type DocumentRow, findDocument, findDocumentById, storedBytes } from './repository.js';
 import { type SweepReport, sweepDocuments } from './retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.js';
 import type { LinkSigner } from './signed-links.js';
 import { ThumbnailCache, type ThumbnailMaker } from './thumbnails.js';
 
-export type { DocumentLifecycle } from './lifecycle.js';
+export type { DocumentLifecycle, UsageLedgerPort } from './lifecycle.js';
 export type { DocumentJson } from './present.js';
 export type { DocumentRow } from './repository.js';
 export { LinkSigner } from './signed-links.js';
@@ -30,6 +24,8 @@ export interface DocumentsOptions {
   /** Base of signed links; known for sure only after listen when the port is 0. */
   publicUrl(): string;
   makeThumbnail: ThumbnailMaker;
+  /** The usage ledger the lifecycle writes counted documents to (issue 14). */
+  usage?: UsageLedgerPort;
 }
 
 /** The documents capability: the lifecycle, the log and its signed files, counts over its own rows. */
@@ -42,9 +38,8 @@ export interface DocumentsModule {
   findForTeam(teamId: string, id: string): Promise<DocumentRow | null>;
   /** The stored file's bytes while it is stored, else null (expired, never stored, or gone). */
   readStoredFile(row: DocumentRow): Promise<Buffer | null>;
-  /** Usage and storage counts for plan checks and GET /account/usage. */
+  /** Storage counts for plan checks (usage is counted by the usage ledger, which retention never sweeps). */
   ledger: {
-    docsUsed(teamId: string, start: Date, end: Date): Promise<number>;
     storedBytes(teamId: string, test: boolean): Promise<number>;
   };
   sweep(now: Date): Promise<SweepReport>;
@@ -56,7 +51,12 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
   const { db, clock, blobs, signer } = options;
   const present = (row: DocumentRow) =>
     presentDocument(row, { signer, publicUrl: options.publicUrl(), nowMs: clock.now().getTime() });
-  const lifecycle = new DocumentLifecycle({ db, clock, present: (row) => ({ ...present(row) }) });
+  const lifecycle = new DocumentLifecycle({
+    db,
+    clock,
+    present: (row) => ({ ...present(row) }),
+    ...(options.usage ? { usage: options.usage } : {}),
+  });
   const routeDeps = {
     services: { db, blobs, clock, publicUrl: options.publicUrl },
     signer,
@@ -70,7 +70,6 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
     readStoredFile: async (row) =>
       row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null,
     ledger: {
-      docsUsed: (teamId, start, end) => countCountedDocuments(db, teamId, start, end),
       storedBytes: (teamId, test) => storedBytes(db, teamId, test),
     },
     sweep: (now) => sweepDocuments({ db, blobs, lifecycle }, now),

@@ -23,6 +23,22 @@ export interface LifecycleDeps {
   clock: Clock;
   /** The spec's Document object (signed links) for event data, as GET /pdf/<id> shows it. */
   present(row: DocumentRow): EventDocument;
+  /** The usage ledger (owned by accounts); absent where nothing is counted (some tests). */
+  usage?: UsageLedgerPort;
+}
+
+/**
+ * The usage ledger as the lifecycle writes it: a counted document's ledger row commits with the document,
+ * and a live background document that ends without being counted gives its reservation back (issue 14).
+ */
+export interface UsageLedgerPort {
+  record(trx: Db, entry: { documentId: string; teamId: string; period: string; at: Date }): Promise<void>;
+  releaseIn(trx: Db, teamId: string, period: string): Promise<void>;
+}
+
+/** 'YYYY-MM': the monthly UTC period a queued live document reserved its count in (when it was queued). */
+export function usagePeriodOf(createdAt: Date | string): string {
+  return new Date(createdAt).toISOString().slice(0, 7);
 }
 
 /** What is known of a document before it is rendered. */
@@ -50,8 +66,8 @@ export interface ProducedFile {
   bytes: number;
   blobKey: string | null;
   expiresAt: Date | null;
-  /** 1 for a live document counted in usage (exactly once). */
-  counted: boolean;
+  /** The period ('YYYY-MM') a live document counts in (exactly once); null: not counted (test). */
+  usagePeriod: string | null;
   mode: 'fast' | 'print' | null;
   templateVersion: number | null;
 }
@@ -90,6 +106,7 @@ export class DocumentLifecycle {
   async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
     const row: DocumentRow = { ...baseRow(doc, 'succeeded'), ...fileColumns(file) };
     await trx.insertInto('documents').values(row).execute();
+    await this.count(trx, row, file);
     await this.emit(trx, row, 'pdf.created', { report });
     return row;
   }
@@ -109,6 +126,8 @@ export class DocumentLifecycle {
     file: ProducedFile,
     report: RenderReport & { eInvoice: object | null; delivery: object | null },
   ): Promise<DocumentRow | null> {
+    const row = await findDocumentById(trx, id);
+    if (row) await this.count(trx, row, file);
     return this.update(
       trx,
       id,
@@ -126,6 +145,7 @@ export class DocumentLifecycle {
 
   /** A queued document whose render failed for good. */
   async fail(trx: Db, id: string, code: string, delivery: object | null = null): Promise<DocumentRow | null> {
+    await this.releaseIfPending(trx, await findDocumentById(trx, id));
     return this.update(trx, id, 'pdf.failed', {
       status: 'failed',
       error_code: code,
@@ -151,6 +171,7 @@ export class DocumentLifecycle {
   async abandon(trx: Db, id: string, code: string, message: string): Promise<void> {
     const row = await findDocumentById(trx, id);
     if (!row) return;
+    await this.releaseIfPending(trx, row);
     await trx.deleteFrom('documents').where('id', '=', id).execute();
     const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
     await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
@@ -158,13 +179,16 @@ export class DocumentLifecycle {
 
   /** A queued document that will not be rendered (batch cancel). No event: nothing was produced. */
   async cancel(trx: Db, id: string): Promise<boolean> {
+    const row = await findDocumentById(trx, id);
     const result = await trx
       .updateTable('documents')
       .set({ status: 'canceled', updated_at: this.now() })
       .where('id', '=', id)
       .where('status', '=', 'queued')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const canceled = Number(result.numUpdatedRows) === 1;
+    if (canceled) await this.releaseIfPending(trx, row);
+    return canceled;
   }
 
   /**
@@ -180,6 +204,23 @@ export class DocumentLifecycle {
       .where('id', '=', id)
       .execute();
     return [row.blob_key, row.thumbnail_key].filter((key): key is string => key !== null);
+  }
+
+  /** The ledger row of a counted document (keyed by the document: never counted twice). */
+  private async count(trx: Db, row: DocumentRow, file: ProducedFile): Promise<void> {
+    if (!file.usagePeriod) return;
+    await this.deps.usage?.record(trx, {
+      documentId: row.id,
+      teamId: row.team_id,
+      period: file.usagePeriod,
+      at: this.deps.clock.now(),
+    });
+  }
+
+  /** A live queued document that ends uncounted gives back the reservation it took when it was queued. */
+  private async releaseIfPending(trx: Db, row: DocumentRow | null): Promise<void> {
+    if (!row || row.test === 1 || (row.status !== 'queued' && row.status !== 'processing')) return;
+    await this.deps.usage?.releaseIn(trx, row.team_id, usagePeriodOf(row.created_at));
   }
 
   private async update(
@@ -263,6 +304,6 @@ function fileColumns(file: ProducedFile) {
     blob_key: file.blobKey,
     stored_bytes: file.blobKey ? file.bytes : 0,
     expires_at: file.blobKey && file.expiresAt ? file.expiresAt.toISOString() : null,
-    counted: file.counted ? 1 : 0,
+    counted: file.usagePeriod ? 1 : 0,
   };
 }

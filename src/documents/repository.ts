@@ -64,19 +64,6 @@ export async function storedBytes(db: Db, teamId: string, test: boolean): Promis
   return Number(row?.total ?? 0);
 }
 
-/** Successful, counted live documents of the team in [start, end): the usage count. */
-export async function countCountedDocuments(db: Db, teamId: string, start: Date, end: Date): Promise<number> {
-  const row = await db
-    .selectFrom('documents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('counted', '=', 1)
-    .where('created_at', '>=', start.toISOString())
-    .where('created_at', '<', end.toISOString())
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Documents whose stored file has passed its expiry, oldest first (the retention sweep's batch). */
 export async function findExpiredFiles(db: Db, now: Date, limit: number): Promise<string[]> {
   const rows = await db

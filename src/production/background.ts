@@ -14,6 +14,7 @@ import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
 import { storingPausedError } from './admission.js';
 import { eInvoiceSummary, planEInvoice } from './einvoice.js';
+import { reserveLiveDocuments } from './plan-limits.js';
 import type { Caller, DocumentRequest } from './ports.js';
 import { prepareHtml } from './prepare.js';
 import { NoRenderSlot, type ProduceDeps, produceDocument } from './produce.js';
@@ -64,11 +65,13 @@ export async function enqueueDocument(
     batchId: null,
     eInvoice: einv ? eInvoiceSummary(einv) : null,
   });
-  await deps.lifecycle.transact(async (trx) => {
-    await queueDocument(trx, deps, caller, doc, request, undefined);
-    await assertWithinJobLimits(trx, deps.clock, { plan: caller.plan, teamId: caller.teamId, test });
-    await onQueued?.(trx, doc.id);
-  });
+  await withReservation(deps, caller, { test, count: 1, at: doc.createdAt }, () =>
+    deps.lifecycle.transact(async (trx) => {
+      await queueDocument(trx, deps, caller, doc, request, undefined);
+      await assertWithinJobLimits(trx, deps.clock, { plan: caller.plan, teamId: caller.teamId, test });
+      await onQueued?.(trx, doc.id);
+    }),
+  );
   return { id: doc.id, status: 'queued', created_at: doc.createdAt.toISOString() };
 }
 
@@ -101,8 +104,10 @@ export async function enqueueDocuments(
   const addresses = input.items.flatMap((item) => item.request.deliver?.email?.to ?? []);
   if (addresses.length > 0) await assertEmailsAllowed(deps, caller, addresses);
   await assertCanStore(deps, caller, input.test);
+  const createdAt = deps.clock.now();
   const docs = input.items.map((item) =>
     queuedDocument(deps, caller, {
+      createdAt,
       test: input.test,
       filename: sanitizeFilename(item.filename, '.pdf'),
       contentType: 'application/pdf',
@@ -111,22 +116,45 @@ export async function enqueueDocuments(
       batchId: input.batchId,
     }),
   );
-  await deps.lifecycle.transact(async (trx) => {
-    for (const [i, doc] of docs.entries()) {
-      const item = input.items[i] as BulkItem;
-      await queueDocument(trx, deps, caller, doc, item.request, renderJobKey(doc.id));
-    }
-    await assertWithinJobLimits(trx, deps.clock, {
-      plan: caller.plan,
-      teamId: caller.teamId,
-      test: input.test,
-    });
-    await onQueued(
-      trx,
-      docs.map((doc) => doc.id),
-    );
-  });
+  // Spec: a batch is refused whole when its live documents do not all fit the plan (and cap).
+  const reservation = { test: input.test, count: docs.length, at: createdAt };
+  await withReservation(deps, caller, reservation, () =>
+    deps.lifecycle.transact(async (trx) => {
+      for (const [i, doc] of docs.entries()) {
+        const item = input.items[i] as BulkItem;
+        await queueDocument(trx, deps, caller, doc, item.request, renderJobKey(doc.id));
+      }
+      await assertWithinJobLimits(trx, deps.clock, {
+        plan: caller.plan,
+        teamId: caller.teamId,
+        test: input.test,
+      });
+      await onQueued(
+        trx,
+        docs.map((doc) => doc.id),
+      );
+    }),
+  );
   return docs.map((doc) => doc.id);
+}
+
+/**
+ * Reserves the live documents being queued (before anything renders; each counts when it succeeds and gives
+ * its reservation back when it fails or is canceled), and gives all back if queueing them fails.
+ */
+async function withReservation(
+  deps: BackgroundDeps,
+  caller: Caller,
+  input: { test: boolean; count: number; at: Date },
+  queue: () => Promise<void>,
+): Promise<void> {
+  const period = await reserveLiveDocuments(deps.usage, caller, input);
+  try {
+    await queue();
+  } catch (err) {
+    if (period) await deps.usage.release(caller.teamId, period, input.count);
+    throw err;
+  }
 }
 
 async function assertEmailsAllowed(deps: BackgroundDeps, caller: Caller, addresses: string[]): Promise<void> {
@@ -148,13 +176,14 @@ function queuedDocument(
   fields: Pick<NewDocument, 'test' | 'filename' | 'contentType' | 'templateId' | 'batchId'> & {
     request: DocumentRequest;
     eInvoice?: object | null;
+    createdAt?: Date;
   },
 ): NewDocument {
   return {
     id: newId(),
     teamId: caller.teamId,
     test: fields.test,
-    createdAt: deps.clock.now(),
+    createdAt: fields.createdAt ?? deps.clock.now(),
     filename: fields.filename,
     contentType: fields.contentType,
     templateId: fields.templateId,

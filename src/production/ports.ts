@@ -42,6 +42,16 @@ export interface DeliveryPort {
   ): Promise<DeliveryState>;
 }
 
+/**
+ * The usage ledger's reservations (accounts): a live document reserves its count before it is rendered,
+ * atomically against the plan's documents and the team's spending cap, and gives it back if it fails.
+ */
+export interface UsagePort {
+  /** Throws plan_limit_reached or spending_cap_reached when `count` more would not fit; reserves none then. */
+  reserve(teamId: string, count: number, at: Date): Promise<{ period: string }>;
+  release(teamId: string, period: string, count?: number): Promise<void>;
+}
+
 /** Whose document is made: enough for limits, storage and records (a request's key or a queued job's team). */
 export interface Caller {
   teamId: string;

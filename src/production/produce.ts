@@ -1,4 +1,9 @@
-import type { DocumentLifecycle, NewDocument, ProducedFile } from '../documents/lifecycle.js';
+import {
+  type DocumentLifecycle,
+  type NewDocument,
+  type ProducedFile,
+  usagePeriodOf,
+} from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
 import type { DeliveryState, EmailBudget } from '../email/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,10 +22,16 @@ import {
   embedEInvoice,
   planEInvoice,
 } from './einvoice.js';
-import { assertWithinPlan, type UsageLedger } from './plan-limits.js';
-import type { Caller, DeliveryPort, DocumentRequest, RendererPort } from './ports.js';
+import { reserveLiveDocuments } from './plan-limits.js';
+import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
-import { decideStorage, expiryFor, type StoragePolicy } from './storage-policy.js';
+import {
+  assertStorageAvailable,
+  decideStorage,
+  expiryFor,
+  type StorageLedger,
+  type StoragePolicy,
+} from './storage-policy.js';
 
 /**
  * The one "make a document" use case. Every path that turns a request into a PDF (POST /pdf sync and
@@ -35,7 +46,8 @@ export interface ProduceDeps extends PrepareDeps {
   renderer: RendererPort;
   slots: TeamSlots;
   blobs: Pick<BlobStore, 'put'>;
-  ledger: UsageLedger;
+  ledger: StorageLedger;
+  usage: UsagePort;
   lifecycle: DocumentLifecycle;
   admission: Admission;
   delivery: DeliveryPort;
@@ -101,13 +113,21 @@ type Stage = 'check' | 'prepare' | 'render' | 'store';
 
 interface Run {
   stage: Stage;
+  /** The period a direct live document reserved its count in, until its record consumes it. */
+  reserved: string | null;
   prepared: PreparedHtml | null;
   einv: EInvoicePlan | null;
   leavePreparation: () => void;
 }
 
 export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
-  const run: Run = { stage: 'check', prepared: null, einv: null, leavePreparation: () => {} };
+  const run: Run = {
+    stage: 'check',
+    reserved: null,
+    prepared: null,
+    einv: null,
+    leavePreparation: () => {},
+  };
   try {
     // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
     if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
@@ -116,15 +136,20 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       const email = input.request.deliver?.email;
       if (email) await deps.delivery.assertAllowed(budgetOf(input.caller), [email.to]);
-      // Spec: plan and storage refusals come before anything is rendered or counted.
-      await assertWithinPlan(deps.ledger, deps.clock.now(), input.caller, {
-        test: input.test,
-        mustStore: input.storage === 'required',
-      });
+      // Spec: plan and storage refusals come before anything is rendered or counted. A queued document
+      // reserved its count when it was queued.
+      if (!input.queued)
+        run.reserved = await reserveLiveDocuments(deps.usage, input.caller, {
+          test: input.test,
+          count: 1,
+          at: deps.clock.now(),
+        });
+      if (input.storage === 'required') await assertStorageAvailable(deps.ledger, input.caller, input.test);
     }
     if (run.einv?.kind === 'xml') return await produceXml(deps, input, run.einv, run);
     return await producePdf(deps, input, run);
   } catch (err) {
+    if (run.reserved) await deps.usage.release(input.caller.teamId, run.reserved);
     await recordFailure(deps, input, run, err);
     throw err;
   } finally {
@@ -165,7 +190,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       row: null,
     };
     if (input.purpose !== 'document') return produced;
-    return await storeAndRecord(deps, input, produced, { createdAt, prepared });
+    return await storeAndRecord(deps, input, produced, { createdAt, prepared, run });
   } finally {
     lease.release();
   }
@@ -176,7 +201,7 @@ async function produceXml(
   deps: ProduceDeps,
   input: ProduceInput,
   einv: EInvoicePlan,
-  run: { stage: Stage },
+  run: Run,
 ): Promise<Produced> {
   run.stage = 'store';
   await input.queued?.onStart();
@@ -196,7 +221,7 @@ async function produceXml(
     row: null,
   };
   const createdAt = input.queued?.createdAt ?? deps.clock.now();
-  return storeAndRecord(deps, input, produced, { createdAt, prepared: null });
+  return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
 }
 
 function acquireSlot(slots: TeamSlots, input: ProduceInput): SlotLease {
@@ -216,7 +241,7 @@ async function storeAndRecord(
   deps: ProduceDeps,
   input: ProduceInput,
   produced: Produced,
-  context: { createdAt: Date; prepared: PreparedHtml | null },
+  context: { createdAt: Date; prepared: PreparedHtml | null; run: Run },
 ): Promise<Produced> {
   const { caller, test } = input;
   const id = input.queued?.id ?? newId();
@@ -236,7 +261,8 @@ async function storeAndRecord(
     bytes: produced.file.length,
     blobKey,
     expiresAt: blobKey ? expiryFor(context.createdAt, caller.plan, test) : null,
-    counted: !test,
+    // A live document counts in the period it reserved in: a queued one when it was queued.
+    usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
     mode: context.prepared?.page.mode ?? null,
     templateVersion: context.prepared?.template?.version ?? null,
   };
@@ -257,6 +283,8 @@ async function storeAndRecord(
     await input.onRecorded?.(trx, recorded.id);
     return recorded;
   });
+  // The record (and its ledger row) committed: the reservation is now the count.
+  context.run.reserved = null;
   return { ...produced, row };
 }
 

@@ -7,6 +7,7 @@ import { migration0005Queue } from './0005_queue.js';
 import { migration0006Idempotency } from './0006_idempotency.js';
 import { migration0007Email } from './0007_email.js';
 import { migration0008Batches } from './0008_batches.js';
+import { migration0009Billing } from './0009_billing.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_idempotency': migration0006Idempotency,
   '0007_email': migration0007Email,
   '0008_batches': migration0008Batches,
+  '0009_billing': migration0009Billing,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

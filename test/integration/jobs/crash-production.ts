@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadPlans } from '../../../src/accounts/plans.js';
+import { UsageService } from '../../../src/accounts/usage-service.js';
 import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import { type BackgroundDeps, createAdmission } from '../../../src/production/index.js';
@@ -19,9 +20,11 @@ import { mergeData } from '../../../src/templates/merge-data.js';
 export function crashProduction(db: Db, dataDir: string, hang: boolean): BackgroundDeps {
   const plans = loadPlans(null);
   const blobs = new FsBlobStore(path.join(dataDir, 'blobs'));
+  const usage = new UsageService({ db, plans });
   const documents = createDocuments({
     db,
     clock: systemClock,
+    usage,
     blobs,
     signer: new LinkSigner(loadServerSecret(dataDir)),
     publicUrl: () => 'http://127.0.0.1:1',
@@ -60,6 +63,7 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
     slots: new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
+    usage,
     lifecycle: documents.lifecycle,
     admission: createAdmission({ clock: systemClock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
     delivery: {

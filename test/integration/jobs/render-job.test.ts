@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam, type Team } from '../../../src/accounts/teams.js';
+import { UsageService } from '../../../src/accounts/usage-service.js';
 import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
 import { JobRegistry } from '../../../src/jobs/registry.js';
 import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
@@ -72,9 +73,11 @@ describe('background render job', () => {
         description: null,
       });
     }
+    const usage = new UsageService({ db, plans });
     const documents = createDocuments({
       db,
       clock,
+      usage,
       blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
       signer: new LinkSigner(Buffer.alloc(32, 1)),
       publicUrl: () => 'http://127.0.0.1:1',
@@ -107,10 +110,11 @@ describe('background render job', () => {
       slots,
       blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
       ledger: {
-        ...documents.ledger,
-        // A document scripted to fail before rendering finds the plan's documents used up.
-        docsUsed: async () => (beforeRendering ? 1_000_000 : 0),
+        // A document scripted to fail before rendering finds the team's storage full when its job runs.
+        storedBytes: async (teamId, test) =>
+          beforeRendering ? Number.MAX_SAFE_INTEGER : documents.ledger.storedBytes(teamId, test),
       },
+      usage,
       lifecycle: documents.lifecycle,
       admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
       delivery: {
@@ -138,6 +142,7 @@ describe('background render job', () => {
 
   async function queue(attempts: RenderAttempt[], options: { test?: boolean } = {}): Promise<string> {
     const key = `k${Math.random().toString(36).slice(2)}`;
+    beforeRendering = false;
     const answer = await enqueueDocument(
       production,
       { teamId: team.id, plan: plans.starter },
@@ -239,8 +244,8 @@ describe('background render job', () => {
     const id = await queue([
       {
         ok: false,
-        code: 'plan_limit_reached',
-        message: "The Starter plan's 2000 documents for this period are used up.",
+        code: 'storage_limit_reached',
+        message: 'Stored PDFs reached the plan limit.',
         rendered: false,
       },
     ]);
@@ -249,8 +254,8 @@ describe('background render job', () => {
     const [event] = await events(id);
     assert.equal(event.type, 'pdf.failed');
     assert.equal(event.data.status, 'failed');
-    assert.equal(event.data.error_code, 'plan_limit_reached');
-    assert.equal(event.data.error_message, "The Starter plan's 2000 documents for this period are used up.");
+    assert.equal(event.data.error_code, 'storage_limit_reached');
+    assert.equal(event.data.error_message, 'Stored PDFs reached the plan limit.');
   });
 
   it('waits for a free render slot, leaving one for direct requests, without spending an attempt', async () => {
