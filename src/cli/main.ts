@@ -52,7 +52,7 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
     case 'team':
     case 'key': {
       const config = loadConfig();
-      const db = await openDatabase(config.dataDir);
+      const db = await openDatabase(config.dataDir, config.databaseUrl);
       try {
         if (command === 'team') await teamCommand(db, systemClock, rest, print);
         else await keyCommand(db, systemClock, rest, print);
