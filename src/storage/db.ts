@@ -10,6 +10,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { onPostgres } from './dialect.js';
 import { migrateToLatest } from './migrations/index.js';
 import { ensurePrivateDirSync, ensurePrivateFileSync } from './private-files.js';
 import type { Database } from './schema.js';
@@ -135,7 +136,7 @@ export async function pingDatabase(db: Db): Promise<boolean> {
 
 /** True on PostgreSQL (also for a transaction of a PostgreSQL database). */
 export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return onPostgres(db);
 }
 
 /**
