@@ -1,14 +1,7 @@
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import {
-  Kysely,
-  PostgresAdapter,
-  PostgresDialect,
-  type SelectQueryBuilder,
-  SqliteDialect,
-  sql,
-} from 'kysely';
+import { Kysely, PostgresDialect, type SelectQueryBuilder, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { onPostgres } from './dialect.js';
 import { migrateToLatest } from './migrations/index.js';
