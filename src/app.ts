@@ -107,7 +107,7 @@ export interface BuildOptions {
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
   const state = { publicUrl: derivePublicUrl(config) };
   const publicUrl = () => state.publicUrl;
   const serverSecret = loadServerSecret(config.dataDir);

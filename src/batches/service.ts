@@ -23,7 +23,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/db.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import { type FilenamePattern, parseFilenamePattern, renderFilename } from './filename-pattern.js';
 import { type BatchJson, presentBatch, presentItem } from './present.js';
@@ -193,9 +193,12 @@ export class BatchService {
   /**
    * Queues the batch's ZIP job when no item waits or renders. The job key makes it one job per batch
    * however many transactions see the batch done; it commits with the final item's state, so a crash
-   * loses neither.
+   * loses neither. The batch's key lock (after the item's own write) orders concurrent final items on
+   * PostgreSQL, so the last one to commit sees all the others done (without it, two last items each saw the
+   * other still rendering and neither queued the ZIP).
    */
   private async completeIfDone(trx: Db, batchId: string): Promise<void> {
+    await lockKey(trx, `batch:${batchId}`);
     if (await hasOpenItems(trx, batchId)) return;
     const batch = await findBatchById(trx, batchId);
     if (!batch || batch.completed_at !== null) return;

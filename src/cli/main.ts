@@ -60,7 +60,7 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
     case 'usage': {
       const config = loadConfig();
       const clock = cliClock();
-      const db = await openDatabase(config.dataDir);
+      const db = await openDatabase(config.dataDir, config.databaseUrl);
       const ctx = { db, clock, plans: loadPlans(config.plansFile), print };
       try {
         if (command === 'team') await teamCommand(ctx, rest);

@@ -1,5 +1,5 @@
 import { buildApp } from '../app.js';
-import type { Config } from '../config/config.js';
+import { type Config, redactUrl } from '../config/config.js';
 
 /**
  * `quire worker`: background workers (renders, webhook deliveries, retention sweeps) without serving HTTP,
@@ -7,7 +7,8 @@ import type { Config } from '../config/config.js';
  */
 export async function runWorkerProcess(config: Config, print: (line: string) => void): Promise<void> {
   const built = await buildApp({ ...config, workers: Math.max(1, config.workers) });
-  print(`Quire worker running against ${config.dataDir} with ${Math.max(1, config.workers)} worker(s).`);
+  const database = config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir;
+  print(`Quire worker running against ${database} with ${Math.max(1, config.workers)} worker(s).`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -53,6 +53,23 @@ const optionalSmtpUrl: Parser<string | null> = (raw, name) => {
     throw new ConfigError(`${name} must be an smtp:// or smtps:// URL, got "<redacted>"`);
   }
 };
+const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
+  if (raw.trim() === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    // Never echo the value: it usually holds a password.
+    throw new ConfigError(
+      `${name} must be a postgres://user:password@host:port/database URL (not a valid URL)`,
+    );
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new ConfigError(`${name} must start with postgres:// or postgresql://, got "${u.protocol}//…"`);
+  if (u.hostname === '' || u.pathname.length <= 1)
+    throw new ConfigError(`${name} must name a host and a database, e.g. postgres://user:pass@db:5432/quire`);
+  return raw;
+};
 const optionalPath: Parser<string | null> = (raw) => (raw.trim() === '' ? null : raw);
 const logLevel: Parser<string> = (raw, name) => {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -77,6 +94,13 @@ const schema = {
     default: './data',
     description: 'Directory for the SQLite database, stored files and the signing secret.',
     parse: str,
+  },
+  databaseUrl: {
+    env: 'QUIRE_DATABASE_URL',
+    default: null,
+    description:
+      'PostgreSQL database, e.g. postgres://user:pass@db:5432/quire (shared by several API and worker processes). Unset: SQLite in the data directory.',
+    parse: optionalPostgresUrl,
   },
   host: {
     env: 'QUIRE_HOST',
@@ -262,6 +286,18 @@ function describeDefault(value: unknown): string {
   if (typeof value === 'function') return '(see description)';
   if (value === null || value === '') return '(unset)';
   return String(value);
+}
+
+/** A URL fit for logs: the password (and any query, which may carry one) replaced. */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password) u.password = 'redacted';
+    u.search = '';
+    return u.toString();
+  } catch {
+    return '<redacted>';
+  }
 }
 
 /** The base URL of links: QUIRE_PUBLIC_URL, else derived from the bound host and port. */

@@ -2,7 +2,7 @@ import { EMAILS_PER_ADDRESS_PER_DAY } from '../accounts/plans.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/db.js';
 import type { EmailDeliveriesTable } from './tables.js';
 
 /** `deliver.email` as a request sends it (spec: POST /pdf `deliver`). */
@@ -108,6 +108,9 @@ export class EmailDelivery {
   ): Promise<DeliveryState> {
     if (await this.isSuppressed(trx, budget.teamId, address)) return { email: { status: 'suppressed' } };
     if (!stored) return { email: { status: 'failed', reason: 'not_stored' } };
+    // Held until this transaction commits the delivery: on PostgreSQL concurrent decisions of one team would
+    // otherwise each count the same budget as free (SQLite serializes its writers anyway).
+    await lockKey(trx, `email.budget:${budget.teamId}`);
     if (await this.overLimit(trx, budget, [address]))
       return { email: { status: 'failed', reason: 'over_limit' } };
     return { email: { status: 'queued' } };

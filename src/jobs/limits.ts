@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/db.js';
 import { OPEN_STATES } from './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,14 +17,16 @@ export interface JobLimits {
  * `details.limit` and `details.max`, and no Retry-After.
  *
  * Only jobs enqueued with the team's id count (webhook deliveries are the service's own work and carry none).
- * Call inside the transaction that inserted the new jobs, after inserting them: the insert took the write
- * lock, so the counts include them and no concurrent enqueue can slip past the limit.
+ * Call inside the transaction that inserted the new jobs, after inserting them: on SQLite the insert took the
+ * write lock; on PostgreSQL the team's key lock below makes concurrent enqueues count one after the other,
+ * each seeing the jobs the earlier ones committed. Either way no concurrent enqueue slips past the limit.
  */
 export async function assertWithinJobLimits(
   trx: Db,
   clock: Clock,
   input: { plan: JobLimits; teamId: string; test: boolean },
 ): Promise<void> {
+  await lockKey(trx, `jobs.limits:${input.teamId}`);
   const open = await countJobs(trx, input.teamId, (q) => q.where('status', 'in', OPEN_STATES));
   if (open > input.plan.open_jobs) {
     throw new AppError(

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import { type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/db.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
 /**
@@ -74,6 +74,8 @@ export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Pro
     .onConflict((oc) => oc.columns(['kind', 'job_key']).where('job_key', 'is not', null).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 || input.jobKey === undefined) {
+    // Delivered when the enqueueing transaction commits (at once outside one); a no-op on SQLite.
+    await notify(db, JOBS_CHANNEL);
     return { id, created: true };
   }
   const existing = await findJobByKey(db, input.kind, input.jobKey);
@@ -95,25 +97,95 @@ export async function findJobByKey(
   return row ?? null;
 }
 
+/** Channel on which enqueues wake the workers of every process (PostgreSQL; SQLite polls). */
+export const JOBS_CHANNEL = 'quire_jobs';
+
+interface ClaimOptions {
+  owner: string;
+  leaseMs: number;
+  kinds: readonly string[];
+}
+
 /**
  * Claims the oldest due job of the given kinds: queued and due, or running with an expired lease (its
  * worker died), and skipped while `concurrency_limit` jobs with its concurrency key run with a live lease.
- * One UPDATE … WHERE id = (SELECT …) statement: atomic in SQLite, whose writers are serialized. (On
- * PostgreSQL the select takes FOR UPDATE SKIP LOCKED, and the concurrency count needs an advisory lock on
- * the key.)
+ * SQLite: one UPDATE … WHERE id = (SELECT …) statement, atomic because its writers are serialized.
+ * PostgreSQL: see claimJobLocked.
  */
-export async function claimJob(
-  db: Db,
-  clock: Clock,
-  options: { owner: string; leaseMs: number; kinds: readonly string[] },
-): Promise<ClaimedJob | null> {
+export async function claimJob(db: Db, clock: Clock, options: ClaimOptions): Promise<ClaimedJob | null> {
   if (options.kinds.length === 0) return null;
+  if (isPostgres(db)) return claimJobLocked(db, clock, options);
+  const row = await db
+    .updateTable('jobs')
+    .set(claimSet(clock, options))
+    .where('id', '=', dueJobs(db, clock.now().toISOString(), options.kinds, []).select('j.id'))
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toClaimed(row, options.owner) : null;
+}
+
+type ClaimOutcome = { claimed: ClaimedJob } | { lost: string };
+
+/** A claim loses a concurrency-key race this many times in a row before it waits for the next look. */
+const CLAIM_RACE_RETRIES = 5;
+
+/**
+ * PostgreSQL runs claims at once (read committed), so one transaction per claim: the candidate is locked
+ * with FOR UPDATE SKIP LOCKED (concurrent claimers take different rows instead of waiting on one), and a
+ * keyed candidate's key is locked (advisory, until commit) and its running jobs counted again, so two
+ * processes cannot both take the last slot of a key. A candidate that lost that race is passed over.
+ */
+async function claimJobLocked(db: Db, clock: Clock, options: ClaimOptions): Promise<ClaimedJob | null> {
+  const lost: string[] = [];
+  for (let round = 0; round < CLAIM_RACE_RETRIES; round++) {
+    const outcome = await db.transaction().execute(async (trx): Promise<ClaimOutcome | null> => {
+      const nowIso = clock.now().toISOString();
+      const candidate = await skipLocked(
+        trx,
+        dueJobs(trx, nowIso, options.kinds, lost).select([
+          'j.id',
+          'j.concurrency_key',
+          'j.concurrency_limit',
+        ]),
+      ).executeTakeFirst();
+      if (!candidate) return null;
+      if (candidate.concurrency_key !== null) {
+        await lockKey(trx, `jobs.concurrency:${candidate.concurrency_key}`);
+        const running = await runningWithKey(trx, candidate.concurrency_key, nowIso, candidate.id);
+        if (running >= (candidate.concurrency_limit ?? 1)) return { lost: candidate.id };
+      }
+      const row = await trx
+        .updateTable('jobs')
+        .set(claimSet(clock, options))
+        .where('id', '=', candidate.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { claimed: toClaimed(row, options.owner) };
+    });
+    if (outcome === null) return null;
+    if ('claimed' in outcome) return outcome.claimed;
+    lost.push(outcome.lost);
+  }
+  return null;
+}
+
+function claimSet(clock: Clock, options: ClaimOptions) {
   const now = clock.now();
-  const nowIso = now.toISOString();
-  const next = db
+  return {
+    status: 'running' as const,
+    lease_owner: options.owner,
+    lease_until: new Date(now.getTime() + options.leaseMs).toISOString(),
+    attempts: sql<number>`attempts + 1`,
+    updated_at: now.toISOString(),
+  };
+}
+
+/** The due jobs of these kinds, oldest first, whose concurrency key (if any) has a free slot. */
+function dueJobs(db: Db, nowIso: string, kinds: readonly string[], excluded: readonly string[]) {
+  return db
     .selectFrom('jobs as j')
-    .select('j.id')
-    .where('j.kind', 'in', options.kinds)
+    .where('j.kind', 'in', kinds)
+    .$if(excluded.length > 0, (q) => q.where('j.id', 'not in', excluded))
     .where((eb) =>
       eb.or([
         eb.and([eb('j.status', '=', 'queued'), eb('j.run_at', '<=', nowIso)]),
@@ -138,19 +210,18 @@ export async function claimJob(
     .orderBy('j.run_at')
     .orderBy('j.created_at')
     .limit(1);
+}
+
+async function runningWithKey(db: Db, key: string, nowIso: string, except: string): Promise<number> {
   const row = await db
-    .updateTable('jobs')
-    .set({
-      status: 'running',
-      lease_owner: options.owner,
-      lease_until: new Date(now.getTime() + options.leaseMs).toISOString(),
-      attempts: sql<number>`attempts + 1`,
-      updated_at: nowIso,
-    })
-    .where('id', '=', next)
-    .returningAll()
-    .executeTakeFirst();
-  return row ? toClaimed(row, options.owner) : null;
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('concurrency_key', '=', key)
+    .where('status', '=', 'running')
+    .where('lease_until', '>', nowIso)
+    .where('id', '!=', except)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 function toClaimed(row: Omit<JobsTable, 'attempts'> & { attempts: number }, owner: string): ClaimedJob {

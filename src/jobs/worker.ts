@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
-import { type ClaimedJob, claimJob, extendLease, finishJob, requeueJob } from './queue.js';
+import { type Db, listen } from '../storage/db.js';
+import { type ClaimedJob, claimJob, extendLease, finishJob, JOBS_CHANNEL, requeueJob } from './queue.js';
 import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
 
 /**
@@ -64,15 +64,18 @@ export function startWorkers(options: WorkerOptions): Workers {
         new Pool(options, spec, `${hostname()}:${process.pid}:${i}:${randomSuffix()}`, hard.signal),
     );
   for (const pool of pools) pool.start();
+  const wakeAll = () => {
+    for (const pool of pools) pool.wake();
+  };
+  const unlisten = pools.length > 0 ? listenForEnqueues(options, wakeAll) : Promise.resolve(null);
   return {
-    wake: () => {
-      for (const pool of pools) pool.wake();
-    },
+    wake: wakeAll,
     idle: async () => {
       await Promise.all(pools.map((pool) => pool.idle()));
     },
     async stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       for (const pool of pools) pool.stopClaiming();
+      await (await unlisten)?.();
       const finished = Promise.all(pools.map((pool) => pool.idle()));
       if (await settlesWithin(finished, graceMs)) return;
       hard.abort();
@@ -80,6 +83,24 @@ export function startWorkers(options: WorkerOptions): Workers {
       await settlesWithin(finished, ABORTED_RETURN_MS);
     },
   };
+}
+
+/**
+ * On PostgreSQL, enqueues in any process wake this process's pools at once (LISTEN/NOTIFY); polling stays the
+ * fallback (SQLite, a lost listen connection, jobs due later). Null when not listening.
+ */
+async function listenForEnqueues(
+  options: WorkerOptions,
+  wake: () => void,
+): Promise<(() => Promise<void>) | null> {
+  const onError = (err: unknown) =>
+    options.log?.error({ err }, 'job notification listener failed; polling continues');
+  try {
+    return await listen(options.db, JOBS_CHANNEL, wake, onError);
+  } catch (err) {
+    onError(err);
+    return null;
+  }
 }
 
 function randomSuffix(): string {

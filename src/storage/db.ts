@@ -1,6 +1,9 @@
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type SelectQueryBuilder, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { onPostgres } from './dialect.js';
 import { migrateToLatest } from './migrations/index.js';
 import { ensurePrivateDirSync, ensurePrivateFileSync } from './private-files.js';
 import type { Database } from './schema.js';
@@ -8,8 +11,8 @@ import type { Database } from './schema.js';
 export type Db = Kysely<Database>;
 
 /**
- * The dialect seam: SQLite (better-sqlite3) now. A PostgreSQL dialect can be returned here later;
- * no SQLite-only SQL is written outside this file.
+ * The dialect seam: SQLite (better-sqlite3) in the data directory by default, PostgreSQL (a `pg` pool) when
+ * QUIRE_DATABASE_URL is set. Dialect-specific SQL (locks, LISTEN/NOTIFY, pragmas) is written only here.
  */
 function sqliteDialect(file: string): SqliteDialect {
   return new SqliteDialect({
@@ -26,17 +29,66 @@ function sqliteDialect(file: string): SqliteDialect {
   });
 }
 
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
 /**
- * Opens (creating if needed) the database under the data directory and applies pending migrations. The data
- * directory and the database file are created owner-only (SQLite gives its -wal and -shm files the same mode).
+ * `count(*)` is int8 and `sum()` numeric on PostgreSQL, which `pg` returns as strings; SQLite returns numbers
+ * and the repositories compare counts as numbers. Parsed per pool, not through pg's global type registry.
  */
-export async function openDatabase(dataDir: string): Promise<Db> {
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** The URL of each PostgreSQL database opened here, for the dedicated LISTEN connection. */
+const postgresUrls = new WeakMap<object, string>();
+
+/** Like psql, a URL without a user name connects as PGUSER or the OS user (pg itself reads only $USER). */
+function withDefaultUser(url: string): string {
+  const u = new URL(url);
+  if (u.username !== '') return url;
+  u.username = encodeURIComponent(process.env.PGUSER ?? process.env.USER ?? userInfo().username);
+  return u.toString();
+}
+
+function postgresPool(url: string): pg.Pool {
+  return new pg.Pool({
+    connectionString: withDefaultUser(url),
+    max: 10,
+    types: pgTypes as pg.CustomTypesConfig,
+  });
+}
+
+/**
+ * Opens the database and applies pending migrations: PostgreSQL at `databaseUrl` when given, else (creating
+ * if needed) SQLite under the data directory. The data directory and the SQLite file are created owner-only
+ * (SQLite gives its -wal and -shm files the same mode).
+ */
+export async function openDatabase(dataDir: string, databaseUrl: string | null = null): Promise<Db> {
+  if (databaseUrl) return openPostgres(databaseUrl);
   ensurePrivateDirSync(dataDir);
   const file = path.join(dataDir, 'quire.sqlite');
   ensurePrivateFileSync(file);
   const db = new Kysely<Database>({ dialect: sqliteDialect(file) });
   try {
     await migrateExclusively(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return db;
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url) }) });
+  postgresUrls.set(db, url);
+  try {
+    // Kysely's migrator on PostgreSQL runs every pending migration in one transaction that first takes
+    // pg_advisory_lock on its own key: processes started together wait, then find nothing left to apply.
+    await migrateToLatest(db);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -73,4 +125,59 @@ export async function pingDatabase(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** True on PostgreSQL (also for a transaction of a PostgreSQL database). */
+export function isPostgres(db: Db): boolean {
+  return onPostgres(db);
+}
+
+/**
+ * Serializes transactions that check and then write on one logical key (a team's job budget, a template's
+ * versions): on PostgreSQL a transaction-scoped advisory lock, released at commit or rollback. SQLite needs
+ * none: its writers are serialized, and this process's transactions run one at a time on one connection.
+ */
+export async function lockKey(trx: Db, key: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+/**
+ * For a claim's inner select: on PostgreSQL, lock the chosen row and skip rows other claimers hold, so
+ * concurrent claims pick different rows instead of waiting on (and then missing) the same one.
+ */
+export function skipLocked<DB, TB extends keyof DB, O>(
+  db: Db,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+}
+
+/** Wakes listeners on `channel` in every process once the current transaction commits (PostgreSQL only). */
+export async function notify(db: Db, channel: string): Promise<void> {
+  if (!isPostgres(db)) return;
+  await sql`select pg_notify(${channel}, '')`.execute(db);
+}
+
+/**
+ * Calls `onNotify` whenever another process (or this one) notifies `channel`, over one dedicated connection
+ * (a pooled one would be handed back and lose the LISTEN). Null on SQLite, where callers keep polling alone.
+ * The connection's errors go to `onError`; polling still finds the work, so they are not fatal.
+ */
+export async function listen(
+  db: Db,
+  channel: string,
+  onNotify: () => void,
+  onError: (err: unknown) => void,
+): Promise<(() => Promise<void>) | null> {
+  const url = postgresUrls.get(db);
+  if (!url) return null;
+  const client = new pg.Client({ connectionString: withDefaultUser(url) });
+  client.on('error', onError);
+  client.on('notification', onNotify);
+  await client.connect();
+  await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  return async () => {
+    await client.end().catch(onError);
+  };
 }

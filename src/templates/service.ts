@@ -2,7 +2,7 @@ import type { AuthContext } from '../accounts/auth-context.js';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/db.js';
 import { checkContent } from './content.js';
 import type { TemplateEngine } from './engine-port.js';
 import { assertTemplateQuota } from './limits.js';
@@ -72,7 +72,7 @@ export async function createTemplate(
     settings: input.settings ?? {},
   };
   const version = versionRow(template.id, 1, content, at);
-  await deps.db.transaction().execute(async (trx) => {
+  await teamTemplatesTransaction(deps.db, auth.team.id, async (trx) => {
     assertTemplateQuota(await countTemplates(trx, auth.team.id), auth.plan);
     await insertTemplate(trx, template, version);
   });
@@ -106,7 +106,7 @@ export async function updateTemplate(
 ): Promise<TemplateAtVersion> {
   await checkContent(deps.engine, input);
   const at = deps.clock.now().toISOString();
-  const { result, dropped } = await deps.db.transaction().execute(async (trx) => {
+  const { result, dropped } = await teamTemplatesTransaction(deps.db, teamId, async (trx) => {
     let { template, version } = await readTemplate(trx, teamId, id, (t) => t.current_version);
     const next = nextContent(contentOf(version), input);
     const renamed = input.name !== undefined && input.name !== template.name;
@@ -137,7 +137,7 @@ export async function pinTemplate(
   version: number | null,
 ): Promise<TemplateRow> {
   const at = deps.clock.now().toISOString();
-  const { template, dropped } = await deps.db.transaction().execute(async (trx) => {
+  const { template, dropped } = await teamTemplatesTransaction(deps.db, teamId, async (trx) => {
     const found = await findTemplate(trx, teamId, id);
     if (!found) throw notFound(id);
     if (version !== null && !(await findVersion(trx, id, version))) throw versionNotFound(id, version);
@@ -153,8 +153,20 @@ export async function pinTemplate(
 /** DELETE /templates/<id>: renders fail from now on; the sweep erases it 30 days later. */
 export async function deleteTemplate(deps: TemplateStoreDeps, teamId: string, id: string): Promise<void> {
   const at = deps.clock.now().toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  await teamTemplatesTransaction(deps.db, teamId, async (trx) => {
     if (!(await findTemplate(trx, teamId, id))) throw notFound(id);
     await updateTemplateRow(trx, id, { deleted_at: at });
+  });
+}
+
+/**
+ * A team's template writes one after the other: they read, then write what they read (the quota count, the
+ * next version number, the versions to prune). SQLite serializes writers anyway; on PostgreSQL two updates
+ * of one template would both write version N+1.
+ */
+function teamTemplatesTransaction<T>(db: Db, teamId: string, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockKey(trx, `templates:${teamId}`);
+    return work(trx);
   });
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/db.js';
 import type { EventType } from './events.js';
 import type { SecretBox } from './secret-box.js';
 import { generateWebhookSecret, secretPrefix } from './signing.js';
@@ -83,7 +83,8 @@ export async function insertEndpoint(
 
 /**
  * Creates an endpoint unless the team already has 10 (both modes count). Insert first, then count in the
- * same transaction: the insert holds the write lock, so concurrent creates cannot pass the limit.
+ * same transaction: on SQLite the insert holds the write lock; on PostgreSQL the team's key lock makes
+ * concurrent creates count one after the other. Either way they cannot pass the limit.
  */
 export async function insertEndpointWithinLimit(
   db: Db,
@@ -93,6 +94,7 @@ export async function insertEndpointWithinLimit(
 ): Promise<{ row: EndpointRow; secret: string }> {
   return db.transaction().execute(async (trx) => {
     const made = await insertEndpoint(trx, clock, box, input);
+    await lockKey(trx, `webhook_endpoints:${input.teamId}`);
     if ((await countEndpoints(trx, input.teamId)) > MAX_ENDPOINTS_PER_TEAM) {
       throw new AppError(
         'invalid_request',

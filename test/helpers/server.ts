@@ -5,6 +5,7 @@ import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
 import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import { createTestDatabase } from './database.js';
 
 export interface TestTeam {
   team: Team;
@@ -21,14 +22,27 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP). */
+/**
+ * Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP), or with
+ * QUIRE_TEST_DATABASE_URL a fresh PostgreSQL database of its own (see database.ts).
+ */
 export async function startTestServer(
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
-  const config = loadConfig({}, { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides });
-  const built = await buildApp(config, { warmRenderer: false, startSweeper: false, ...options });
+  const database = await createTestDatabase();
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl: database.url, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides },
+  );
+  let built: BuiltApp;
+  try {
+    built = await buildApp(config, { warmRenderer: false, startSweeper: false, ...options });
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const base = built.services.publicUrl();
   return {
@@ -49,6 +63,7 @@ export async function startTestServer(
     },
     async close() {
       await built.close();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,10 @@
 import type { Kysely, Migration } from 'kysely';
+import { int64Type } from '../dialect.js';
 
-/** The document log: one row per render that started (spec: Document, Retention facts). */
+/**
+ * The document log: one row per render that started (spec: Document, Retention facts). Byte counts are
+ * 64-bit on PostgreSQL too (int64Type; SQLite unchanged).
+ */
 export const migration0002Documents: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -14,7 +18,7 @@ export const migration0002Documents: Migration = {
       .addColumn('template_version', 'integer')
       .addColumn('error_code', 'text')
       .addColumn('pages', 'integer')
-      .addColumn('bytes', 'integer')
+      .addColumn('bytes', int64Type(db))
       .addColumn('filename', 'text', (c) => c.notNull())
       .addColumn('content_type', 'text', (c) => c.notNull())
       .addColumn('metadata_json', 'text')
@@ -22,7 +26,7 @@ export const migration0002Documents: Migration = {
       .addColumn('delivery_json', 'text')
       .addColumn('batch_id', 'text')
       .addColumn('blob_key', 'text')
-      .addColumn('stored_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('stored_bytes', int64Type(db), (c) => c.notNull().defaultTo(0))
       .addColumn('counted', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('expires_at', 'text')
       .addColumn('thumbnail_key', 'text')

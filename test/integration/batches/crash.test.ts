@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createTestDatabase } from '../../helpers/database.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
@@ -14,7 +15,10 @@ const bin = path.join(root, 'bin', 'quire.mjs');
 const ITEMS = 20;
 
 /** The real server as its own process, so it can be killed with SIGKILL mid-batch. */
-function serve(dataDir: string): { child: ChildProcess; base: Promise<string>; output: () => string } {
+function serve(
+  dataDir: string,
+  databaseUrl: string | null,
+): { child: ChildProcess; base: Promise<string>; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, [bin, 'serve'], {
     cwd: root,
@@ -22,6 +26,7 @@ function serve(dataDir: string): { child: ChildProcess; base: Promise<string>; o
     env: {
       ...process.env,
       QUIRE_DATA_DIR: dataDir,
+      QUIRE_DATABASE_URL: databaseUrl ?? '',
       QUIRE_FROM_SOURCE: '1',
       QUIRE_PORT: '0',
       QUIRE_LOG_LEVEL: 'warn',
@@ -63,17 +68,20 @@ describe('kill -9 of the server in the middle of a batch', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-batch-crash-'));
   const children: ChildProcess[] = [];
   let rx: Receiver;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
   before(async () => {
     rx = await startReceiver();
+    database = await createTestDatabase();
   });
   after(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await rx.close();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('after restart every item ends once, and batch.completed is sent once with a full ZIP', async () => {
-    const first = serve(dataDir);
+    const first = serve(dataDir, database.url);
     children.push(first.child);
     const base = await first.base;
     const live = /Live key: (qk_live_\w+)/.exec(first.output())?.[1] as string;
@@ -99,7 +107,7 @@ describe('kill -9 of the server in the middle of a batch', () => {
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
 
-    const second = serve(dataDir);
+    const second = serve(dataDir, database.url);
     children.push(second.child);
     const base2 = await second.base;
     // A job cut off by the kill is claimed again once its lease (60 s) runs out.

@@ -19,7 +19,7 @@ const [dataDir, mode] = process.argv.slice(2);
 if (!dataDir || (mode !== 'hang' && mode !== 'run'))
   throw new Error('usage: crash-worker.ts DATA_DIR hang|run');
 
-const db = await openDatabase(dataDir);
+const db = await openDatabase(dataDir, process.env.QUIRE_DATABASE_URL || null);
 const log = { info: () => {}, warn: () => {}, error: (o: object, m: string) => console.error(m, o) };
 
 const production = crashProduction(db, dataDir, mode === 'hang');

@@ -9,10 +9,11 @@ import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam } from '../../../src/accounts/teams.js';
 import { enqueueDocument } from '../../../src/production/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
+import { openTestDatabase, testDatabaseUrlOf } from '../../helpers/database.js';
 import { answer, type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { crashProduction } from './crash-production.js';
 
@@ -22,6 +23,8 @@ const RENDERS = 12;
 function spawnWorker(dataDir: string, mode: 'hang' | 'run'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    // On the PostgreSQL pass the worker joins this test's database.
+    env: { ...process.env, QUIRE_DATABASE_URL: testDatabaseUrlOf(dataDir) ?? '' },
   });
 }
 
@@ -51,7 +54,7 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-crash-'));
-    db = await openDatabase(dataDir);
+    db = await openTestDatabase(dataDir);
     rx = await startReceiver();
   });
   after(async () => {

@@ -15,7 +15,8 @@ import { type JobHandler, type JobKindOptions, JobRegistry } from '../../../src/
 import { sweepFinishedJobs } from '../../../src/jobs/retention.js';
 import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 /** Retry policy, deduplication, concurrency caps, cancel and shutdown of the job queue, on a real SQLite file. */
 describe('job queue policy (real SQLite)', () => {
@@ -27,7 +28,7 @@ describe('job queue policy (real SQLite)', () => {
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-policy-'));
-    db = await openDatabase(dataDir);
+    db = await openTestDatabase(dataDir);
   });
   afterEach(async () => {
     await workers?.stop(1_000);
@@ -229,7 +230,7 @@ describe('job queue policy (real SQLite)', () => {
   it('holds the concurrency cap across separate workers on separate database connections', async () => {
     kindCounter += 1;
     const kind = `k${kindCounter}`;
-    const other = await openDatabase(dataDir);
+    const other = await openTestDatabase(dataDir);
     let now = 0;
     let max = 0;
     const release: Array<() => void> = [];

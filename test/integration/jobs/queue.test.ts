@@ -9,7 +9,8 @@ import { assertWithinJobLimits } from '../../../src/jobs/limits.js';
 import { claimJob, enqueueJob, extendLease, finishJob, requeueJob } from '../../../src/jobs/queue.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 describe('durable job queue (real SQLite)', () => {
   let dataDir: string;
@@ -19,7 +20,7 @@ describe('durable job queue (real SQLite)', () => {
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-queue-'));
-    db = await openDatabase(dataDir);
+    db = await openTestDatabase(dataDir);
   });
   after(async () => {
     await db.destroy();

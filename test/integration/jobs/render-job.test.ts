@@ -24,10 +24,11 @@ import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError, type ErrorCode } from '../../../src/shared/errors.js';
 import { MemoryTeamSlots } from '../../../src/shared/team-slots.js';
 import { FsBlobStore } from '../../../src/storage/blob-store.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
 import { mergeData } from '../../../src/templates/merge-data.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 /**
  * What the scripted renderer does for one attempt: succeed with a page count, or fail with a code.
@@ -62,7 +63,7 @@ describe('background render job', () => {
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-render-job-'));
-    db = await openDatabase(dataDir);
+    db = await openTestDatabase(dataDir);
     team = await createTeam(db, clock, { name: 'Renders', plan: 'starter' });
     for (const mode of ['live', 'test'] as const) {
       await insertEndpoint(db, clock, createSecretBox(Buffer.alloc(32)), {

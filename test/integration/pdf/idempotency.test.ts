@@ -5,7 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IdempotencyStore } from '../../../src/idempotency/index.js';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
+import { openTestDatabase } from '../../helpers/database.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 const usage = async (server: TestServer, key: string) =>
@@ -176,7 +177,7 @@ describe('idempotency key leases (a process that died mid-request)', () => {
   const clock = new ManualClock(Date.parse('2026-11-02T10:00:00Z'));
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-idem-'));
-    db = await openDatabase(dataDir);
+    db = await openTestDatabase(dataDir);
   });
   after(async () => {
     await db.destroy();

@@ -10,7 +10,7 @@ import { LiquidEngine } from '../../../src/liquid/index.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
 import { FsBlobStore } from '../../../src/storage/blob-store.js';
-import { type Db, openDatabase } from '../../../src/storage/db.js';
+import type { Db } from '../../../src/storage/db.js';
 import {
   createTemplate,
   deleteTemplate,
@@ -19,6 +19,7 @@ import {
   updateTemplate,
 } from '../../../src/templates/service.js';
 import { createTemplatePort } from '../../../src/templates/template-port.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 /** The TemplatePort POST /pdf uses, on a real SQLite database and the real Liquid engine. */
 describe('templates: the POST /pdf template port', () => {
@@ -31,7 +32,7 @@ describe('templates: the POST /pdf template port', () => {
   const parses = () => engine.stats().parses;
   let teams: Team[];
   before(async () => {
-    db = await openDatabase(dir);
+    db = await openTestDatabase(dir);
     deps = { db, clock, blobs: new FsBlobStore(path.join(dir, 'blobs')), engine };
     teams = [
       await createTeam(db, clock, { name: 'a', plan: 'scale' }),

@@ -10,6 +10,7 @@ import type { Background } from '../../../src/jobs/background.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { recordPdfEvent } from '../../../src/webhooks/pdf-events.js';
 import type { Resolver } from '../../../src/webhooks/url-policy.js';
+import { createTestDatabase } from '../../helpers/database.js';
 
 /**
  * The real app (real SQLite, real HTTP) with the webhook routes and the background loop wired the way
@@ -34,9 +35,18 @@ export async function startHarness(
   options: { resolve?: Resolver } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-'));
+  const database = await createTestDatabase();
   const config = loadConfig(
     {},
-    { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', allowPrivateWebhooks: true, ...overrides },
+    {
+      dataDir,
+      databaseUrl: database.url,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      allowPrivateWebhooks: true,
+      ...overrides,
+    },
   );
   const clock = new ManualClock(Date.now());
   const _log = { info: () => {}, warn: () => {}, error: () => {} };
@@ -108,6 +118,7 @@ export async function startHarness(
     },
     async close() {
       await built.close();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
