@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
 import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config/config.js';
+import { type Config, loadConfig, parseStorageUrl } from '../../src/config/config.js';
 
 export interface TestTeam {
   team: Team;
@@ -21,13 +22,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * QUIRE_TEST_STORAGE_URL runs the suite on an S3-compatible store (`npm run test:s3` starts one): each server
+ * gets its own prefix under it, as each gets its own data directory.
+ */
+function testStorage(): Config['storage'] {
+  const raw = process.env.QUIRE_TEST_STORAGE_URL;
+  const location = raw ? parseStorageUrl(raw, 'QUIRE_TEST_STORAGE_URL') : null;
+  return location && { ...location, prefix: `${location.prefix}${randomUUID()}/` };
+}
+
 /** Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP). */
 export async function startTestServer(
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
-  const config = loadConfig({}, { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides });
+  const config = loadConfig(
+    {},
+    { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', storage: testStorage(), ...overrides },
+  );
   const built = await buildApp(config, { warmRenderer: false, startSweeper: false, ...options });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const base = built.services.publicUrl();
