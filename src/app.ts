@@ -47,8 +47,9 @@ import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
-import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
+import type { BlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
+import { openBlobStore } from './storage/open-blob-store.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
@@ -113,7 +114,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const serverSecret = loadServerSecret(config.dataDir);
   const rate = new MemoryRateCounter();
   const plans = loadPlans(config.plansFile);
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const store = openBlobStore(config.dataDir, config.storage);
+  const { blobs } = store;
   const signer = new LinkSigner(serverSecret);
   const app = createServer({
     logLevel: config.logLevel,
@@ -258,7 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   sweeper.add('batch-zips', (now) => batches.sweepZips(now));
   await registerOpenApi(app, publicUrl);
-  registerHealthRoutes(app, db, renderer);
+  registerHealthRoutes(app, db, renderer, blobs);
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);
@@ -315,6 +317,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       email.close();
       await renderer.close();
       await liquid.close();
+      store.close();
       await db.destroy();
     },
   };

@@ -20,6 +20,8 @@ const HELP = `Usage: quire <command>
   key create --team TEAM_ID --mode live|test [--json]
   key revoke KEY_OR_PREFIX
   config                                  print the configuration keys (environment variables)
+  migrate-data --to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]
+                                          copy this install (all tables, all blobs) and verify the copy
 
 Configuration comes from environment variables (see \`quire config\`).`;
 
@@ -70,6 +72,10 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
         await db.destroy();
       }
       return;
+    }
+    case 'migrate-data': {
+      const { migrateData } = await import('./migrate-data.js');
+      return migrateData(loadConfig(), rest, print);
     }
     case 'config':
       for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);

@@ -70,6 +70,42 @@ const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
     throw new ConfigError(`${name} must name a host and a database, e.g. postgres://user:pass@db:5432/quire`);
   return raw;
 };
+/** Where `QUIRE_STORAGE_URL` puts blobs (null = DATA_DIR/blobs). Credentials never come from the URL. */
+export interface S3Location {
+  bucket: string;
+  /** '' or ending in '/'. */
+  prefix: string;
+  endpoint: string | null;
+  region: string | null;
+  forcePathStyle: boolean;
+}
+export const parseStorageUrl: Parser<S3Location | null> = (raw, name) => {
+  if (raw.trim() === '') return null;
+  const fail = (why: string) =>
+    new ConfigError(`${name} ${why}, got "${raw.replace(/\/\/[^/@]*@/, '//<redacted>@')}"`);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw fail('must be an s3://BUCKET/PREFIX URL');
+  }
+  if (u.protocol !== 's3:') throw fail('must be an s3://BUCKET/PREFIX URL');
+  if (u.username || u.password)
+    throw fail('must not hold credentials (use AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(u.hostname)) throw fail('must name a valid bucket');
+  const known = new Set(['endpoint', 'region', 'force_path_style']);
+  const unknown = [...u.searchParams.keys()].find((k) => !known.has(k));
+  if (unknown) throw fail(`has an unknown parameter "${unknown}" (endpoint, region, force_path_style)`);
+  const endpoint = u.searchParams.get('endpoint');
+  if (endpoint !== null) url(endpoint, `${name} endpoint`);
+  const prefix = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
+  return {
+    bucket: u.hostname,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: u.searchParams.get('region'),
+    forcePathStyle: bool(u.searchParams.get('force_path_style') ?? '', `${name} force_path_style`),
+  };
 const optionalPath: Parser<string | null> = (raw) => (raw.trim() === '' ? null : raw);
 const logLevel: Parser<string> = (raw, name) => {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -101,6 +137,13 @@ const schema = {
     description:
       'PostgreSQL database, e.g. postgres://user:pass@db:5432/quire (shared by several API and worker processes). Unset: SQLite in the data directory.',
     parse: optionalPostgresUrl,
+  },
+  storage: {
+    env: 'QUIRE_STORAGE_URL',
+    default: null,
+    description:
+      'S3-compatible store for PDFs, thumbnails and ZIPs: s3://BUCKET/PREFIX?endpoint=URL&region=R&force_path_style=true, credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN. Unset: DATA_DIR/blobs.',
+    parse: parseStorageUrl,
   },
   host: {
     env: 'QUIRE_HOST',

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.js';
+import { BlobStoreUnavailable } from '../storage/blob-store.js';
 import { drainRequestBody } from './drain-request.js';
 import { errorBody } from './error-body.js';
 import { describeValidationError } from './validation-message.js';
@@ -43,6 +44,9 @@ export function createErrorHandler(publicUrl: () => string) {
     // while the client still sends and the answer would be lost.
     await drainRequestBody(request.raw);
     if (error instanceof AppError) {
+      // The client gets service_busy; the store's own error is for the operator.
+      if (error instanceof BlobStoreUnavailable)
+        request.log.warn({ err: error.cause }, 'blob store unavailable');
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.code(error.status).send(errorBody(publicUrl(), error.code, error.message, error.details));
     }

@@ -1,3 +1,4 @@
+import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { pingDatabase } from '../storage/db.js';
 import type { App } from './server.js';
@@ -8,13 +9,21 @@ export interface RendererReadiness {
 }
 
 /**
- * Liveness (process up) and readiness (database reachable, Chromium up and not relaunching, not
- * shutting down) for orchestrators.
+ * Liveness (process up) and readiness (database and blob store reachable, Chromium up and not relaunching,
+ * not shutting down) for orchestrators.
  */
-export function registerHealthRoutes(app: App, db: Db, renderer?: RendererReadiness): void {
+export function registerHealthRoutes(
+  app: App,
+  db: Db,
+  renderer?: RendererReadiness,
+  blobs?: Pick<BlobStore, 'ready'>,
+): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const notReady = renderer?.unreadiness() ?? ((await pingDatabase(db)) ? null : 'database unavailable');
+    const notReady =
+      renderer?.unreadiness() ??
+      ((await pingDatabase(db)) ? null : 'database unavailable') ??
+      (!blobs || (await blobs.ready()) ? null : 'storage unavailable');
     return reply.code(notReady ? 503 : 200).send({ status: notReady ?? 'ok' });
   });
 }

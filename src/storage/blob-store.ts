@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError } from '../shared/errors.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
- * Where PDFs, thumbnails and ZIPs live. Local directory now; an S3-compatible store can implement the
- * same port later. Keys are relative paths such as `documents/<id>.pdf`.
+ * Where PDFs, thumbnails and ZIPs live: the local directory (FsBlobStore) or an S3-compatible store
+ * (S3BlobStore). Keys are relative paths such as `documents/<id>.pdf`. A store that cannot be reached throws
+ * BlobStoreUnavailable; a missing object is null/false, never an error.
  */
 export interface BlobStore {
   /** Writes atomically: readers see the old object or the whole new one, never a partial file. */
@@ -21,16 +23,37 @@ export interface BlobStore {
   get(key: string): Promise<Buffer | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Readiness probe: can the store be reached right now? */
+  ready(): Promise<boolean>;
+  /** Every key in the store (for `migrate-data`). */
+  keys(): AsyncIterable<string>;
+}
+
+/**
+ * The store failed (unreachable, 5xx, timeout). A `service_busy` AppError, so clients get 503 with the spec's
+ * body and queued renders are retried like any other busy moment; the store's own error stays in `cause`
+ * for the log (the error handler logs it), never in the response.
+ */
+export class BlobStoreUnavailable extends AppError {
+  constructor(cause: unknown) {
+    super('service_busy', 'File storage is unavailable right now.', undefined, { 'retry-after': '5' });
+    this.name = 'BlobStoreUnavailable';
+    this.cause = cause;
+  }
 }
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
+
+/** Keys come from our own ids, but refuse anything that could leave the root (or prefix) anyway. */
+export function assertSafeKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
+}
 
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
-    // Keys come from our own ids, but refuse anything that could leave the root anyway.
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
+    assertSafeKey(key);
     return path.join(this.root, key);
   }
 
@@ -105,5 +128,29 @@ export class FsBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Low disk is the admission's concern (storing pauses); the directory itself is always there. */
+  async ready(): Promise<boolean> {
+    return true;
+  }
+
+  /** Temporary files of writes in progress are left out. */
+  async *keys(): AsyncIterable<string> {
+    for await (const entry of walkFiles(this.root, '')) if (!entry.endsWith('.tmp')) yield entry;
+  }
+}
+
+async function* walkFiles(root: string, relative: string): AsyncIterable<string> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(path.join(root, relative), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const key = relative ? `${relative}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) yield* walkFiles(root, key);
+    else if (entry.isFile()) yield key;
   }
 }

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
 import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config/config.js';
+import { type Config, loadConfig, parseStorageUrl } from '../../src/config/config.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestTeam {
@@ -23,6 +24,16 @@ export interface TestServer {
 }
 
 /**
+ * QUIRE_TEST_STORAGE_URL runs the suite on an S3-compatible store (`npm run test:s3` starts one): each server
+ * gets its own prefix under it, as each gets its own data directory.
+ */
+function testStorage(): Config['storage'] {
+  const raw = process.env.QUIRE_TEST_STORAGE_URL;
+  const location = raw ? parseStorageUrl(raw, 'QUIRE_TEST_STORAGE_URL') : null;
+  return location && { ...location, prefix: `${location.prefix}${randomUUID()}/` };
+}
+
+/**
  * Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP), or with
  * QUIRE_TEST_DATABASE_URL a fresh PostgreSQL database of its own (see database.ts).
  */
@@ -34,7 +45,15 @@ export async function startTestServer(
   const database = await createTestDatabase();
   const config = loadConfig(
     {},
-    { dataDir, databaseUrl: database.url, host: '127.0.0.1', port: 0, logLevel: 'silent', ...overrides },
+    {
+      dataDir,
+      databaseUrl: database.url,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      storage: testStorage(),
+      ...overrides,
+    },
   );
   let built: BuiltApp;
   try {
