@@ -106,6 +106,7 @@ export const parseStorageUrl: Parser<S3Location | null> = (raw, name) => {
     region: u.searchParams.get('region'),
     forcePathStyle: bool(u.searchParams.get('force_path_style') ?? '', `${name} force_path_style`),
   };
+};
 const optionalPath: Parser<string | null> = (raw) => (raw.trim() === '' ? null : raw);
 const logLevel: Parser<string> = (raw, name) => {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
