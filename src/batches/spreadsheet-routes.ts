@@ -37,6 +37,7 @@ export function registerSpreadsheetRoutes(app: App, deps: { templates: TemplateP
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'parseSpreadsheet',
         summary: 'Read a CSV or XLSX file',
         body: ParseBody,
         response: { 200: ParseResult, 404: ErrorResponse, ...COMMON_ERRORS },

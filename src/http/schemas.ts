@@ -3,20 +3,35 @@ import { UUID_REGEX_SOURCE } from '../shared/ids.js';
 
 /** Shared TypeBox schemas: one definition drives validation, static types and the OpenAPI document. */
 
+/** Vendor keyword naming a schema; the document transform moves it to `components.schemas[name]`. */
+export const COMPONENT_KEY = 'x-quire-component';
+
+/**
+ * The same schema, named for the OpenAPI document (src/docs/openapi-transform.ts). Named with a vendor
+ * keyword rather than `$id`: every route compiles into one shared Ajv instance per part, where a repeated
+ * `$id` is an error; Ajv runs with `strict: false`, so the keyword changes no validation.
+ */
+export function named<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, [COMPONENT_KEY]: name };
+}
+
 export const Uuid = Type.String({ pattern: UUID_REGEX_SOURCE, description: 'UUID (8-4-4-4-12 hex digits)' });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
-export const ErrorResponse = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      docs_url: Type.String(),
-      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    }),
-  },
-  { description: 'The error object (see /docs/errors)' },
+export const ErrorResponse = named(
+  'Error',
+  Type.Object(
+    {
+      error: Type.Object({
+        code: Type.String(),
+        message: Type.String(),
+        docs_url: Type.String(),
+        details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    },
+    { description: 'The error object (see /docs/errors)' },
+  ),
 );
 
 export const DateTime = Type.String({ format: 'date-time' });

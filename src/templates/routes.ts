@@ -27,6 +27,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'createTemplate',
         summary: 'Create a template (version 1); live keys only',
         body: CreateTemplateBody,
         response: { 201: TemplateSchema, 402: ErrorResponse, 422: ErrorResponse, ...COMMON_ERRORS },
@@ -46,6 +47,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'listTemplates',
         summary: 'List templates, most recently updated first, without content',
         querystring: ListQuery,
         response: {
@@ -72,6 +74,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'getTemplate',
         summary: 'One template at a version (default: current)',
         params: IdParams,
         querystring: VersionQuery,
@@ -97,6 +100,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'updateTemplate',
         summary: 'Change a template; content changes make a new version; live keys only',
         params: IdParams,
         body: UpdateTemplateBody,
@@ -122,6 +126,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'deleteTemplate',
         summary: 'Delete a template (renders fail from now on; erased after 30 days); live keys only',
         params: IdParams,
         response: { 204: Type.Null(), ...NOT_FOUND, ...COMMON_ERRORS },

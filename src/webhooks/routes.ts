@@ -61,6 +61,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'listWebhookEndpoints',
         summary: 'List endpoints, newest first',
         response: { 200: Type.Object({ data: Type.Array(EndpointSchema) }), ...ERRORS },
       },
@@ -74,6 +75,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
         body: CreateBody,
         response: { 201: EndpointSchema, ...ERRORS },
@@ -88,6 +90,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'getWebhookEndpoint',
         summary: 'One endpoint',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
@@ -102,6 +105,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'updateWebhookEndpoint',
         summary: 'Change url, events, description or enabled',
         params: IdParams,
         body: UpdateBody,
@@ -117,6 +121,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete an endpoint and its delivery log',
         params: IdParams,
         response: { 204: Type.Null(), ...ERRORS },
@@ -134,6 +139,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'rotateWebhookSecret',
         summary: 'New signing secret; the old one signs too for 24 hours',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
@@ -148,6 +154,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'sendWebhookTestEvent',
         summary: 'Send a test event once (never retried)',
         params: IdParams,
         response: { 202: Started, ...ERRORS },
@@ -163,6 +170,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log, newest first (30 days)',
         params: IdParams,
         querystring: LogQuery,
@@ -181,6 +189,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'retryWebhookDelivery',
         summary: 'One more attempt of a finished delivery',
         params: RetryParams,
         response: { 202: Started, ...ERRORS },
