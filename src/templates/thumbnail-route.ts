@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { signedLinkError } from '../documents/routes.js';
 import { errorResponses, fileResponse } from '../http/openapi.js';
-import { ErrorResponse } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
 import type { TemplateRouteDeps } from './deps.js';
