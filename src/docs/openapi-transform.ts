@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { COMPONENT_KEY } from '../http/schemas.js';
+import { COMPONENT_KEY, DOCUMENTED_AS_KEY } from '../http/schemas.js';
 
 /**
  * Finishes the document @fastify/swagger builds from the route schemas: named schemas become
@@ -33,10 +33,14 @@ const HEADERS: Json = {
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** The transform @fastify/swagger's `transformObject` option calls with the generated document. */
-export function finishDocument(document: Json): Json {
+/**
+ * The transform @fastify/swagger's `transformObject` option calls with the generated document;
+ * `documentOnly` are named schemas no route validates with (see `documentedAs`).
+ */
+export function finishDocument(document: Json, documentOnly: readonly object[] = []): Json {
   const components = (document.components ?? {}) as Json;
   const schemas = (components.schemas ?? {}) as Json;
+  for (const schema of documentOnly) hoistNamed(structuredClone(schema), schemas);
   const paths = hoistNamed(document.paths, schemas) as Record<string, Json>;
   for (const [path, item] of Object.entries(paths)) {
     if (!path.startsWith('/')) continue;
@@ -95,6 +99,8 @@ function declareConventions(operation: Json): void {
 function hoistNamed(node: unknown, schemas: Json): unknown {
   if (Array.isArray(node)) return node.map((child) => hoistNamed(child, schemas));
   if (node === null || typeof node !== 'object') return node;
+  const documented = (node as Json)[DOCUMENTED_AS_KEY];
+  if (typeof documented === 'string') return ref('schemas', documented);
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) out[key] = hoistNamed(value, schemas);
   const name = out[COMPONENT_KEY];

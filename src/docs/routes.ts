@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { EInvoiceDoc } from '../einvoice/index.js';
 import type { App } from '../http/server.js';
 import { renderErrorsPage } from './errors-page.js';
 import { finishDocument } from './openapi-transform.js';
@@ -23,7 +24,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
     transform: ({ schema, url }) => ({ schema, url: url.startsWith('/v1/') ? url.slice(3) : url }),
     // Named components, and the headers and errors every request shares (src/docs/openapi-transform.ts).
     transformObject: (documentObject) =>
-      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [EInvoiceDoc]),
     hideUntagged: true,
   });
   void publicUrl;

@@ -15,6 +15,17 @@ export function named<T extends TSchema>(name: string, schema: T): T {
   return { ...schema, [COMPONENT_KEY]: name };
 }
 
+/** Vendor keyword: the OpenAPI document shows the named component instead of this (looser) schema. */
+export const DOCUMENTED_AS_KEY = 'x-quire-documented-as';
+
+/**
+ * The schema validates as is, but the document describes it as the named component (a schema Ajv never
+ * sees, passed to the document transform), e.g. `e_invoice`, which the e-invoice validator checks.
+ */
+export function documentedAs<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, [DOCUMENTED_AS_KEY]: name };
+}
+
 export const Uuid = Type.String({ pattern: UUID_REGEX_SOURCE, description: 'UUID (8-4-4-4-12 hex digits)' });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
-import { named, Uuid } from '../http/schemas.js';
+import { documentedAs, named, Uuid } from '../http/schemas.js';
 
 const Length = Type.String({
   description: 'Bare 0, or a non-negative decimal followed by mm, cm, in, px or pt',
@@ -49,15 +49,18 @@ export const DeliverBody = named(
  * by the e-invoice validator, whose messages list the allowed standards and profiles and whose
  * `invalid_e_invoice` issues carry paths.
  */
-const EInvoiceEnvelope = Type.Object(
-  {
-    standard: Type.Optional(
-      Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
-    ),
-    profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
-    invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
-  },
-  { additionalProperties: false },
+const EInvoiceEnvelope = documentedAs(
+  'EInvoice',
+  Type.Object(
+    {
+      standard: Type.Optional(
+        Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
+      ),
+      profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
+      invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */

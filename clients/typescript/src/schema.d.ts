@@ -614,6 +614,261 @@ export interface components {
                 xml_filename: string;
             };
         };
+        EInvoice: {
+            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself */
+            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl";
+            /** @description Default: the standard's */
+            profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung";
+            invoice: components["schemas"]["EInvoiceInvoice"];
+        };
+        EInvoiceAddress: {
+            /** @description ISO 3166-1 alpha-2 */
+            country_code: string;
+            /** @description Street line */
+            line1?: string;
+            /** @description Street line */
+            line2?: string;
+            /** @description Street line */
+            line3?: string;
+            /** @description City; required for XRechnung */
+            city?: string;
+            /** @description Postal code; required for XRechnung */
+            postal_code?: string;
+            /** @description Region, state or province */
+            subdivision?: string;
+        };
+        /** @description Document-level allowance or charge */
+        EInvoiceAllowanceCharge: {
+            /** @description A JSON number or a decimal string (exact) */
+            amount?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            percent?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            base_amount?: number | string;
+            /** @description Reason (reason or reason_code required) */
+            reason?: string;
+            /** @description UNTDID 5189 (allowances) or 7161 (charges) */
+            reason_code?: string;
+            vat?: components["schemas"]["EInvoiceVat"];
+        };
+        EInvoiceInvoice: {
+            /** @description Invoice number (BT-1) */
+            number: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            issue_date: string;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed */
+            type_code?: string;
+            /** @description BT-10; required for XRechnung (Leitweg-ID) */
+            buyer_reference?: string;
+            /** @description BT-13 */
+            purchase_order_reference?: string;
+            /** @description BT-14 */
+            sales_order_reference?: string;
+            /** @description BT-12 */
+            contract_reference?: string;
+            /** @description BT-11 */
+            project_reference?: string;
+            preceding_invoice?: {
+                /** @description Number of the preceding invoice */
+                number: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                issue_date?: string;
+            };
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            delivery_date?: string;
+            billing_period?: {
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                start: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                end: string;
+            };
+            notes?: string[];
+            seller: components["schemas"]["EInvoiceParty"];
+            buyer: components["schemas"]["EInvoiceParty"];
+            delivery?: {
+                /** @description Name */
+                name?: string;
+                address?: components["schemas"]["EInvoiceAddress"];
+            };
+            payment?: components["schemas"]["EInvoicePayment"];
+            lines: components["schemas"]["EInvoiceLine"][];
+            allowances?: components["schemas"]["EInvoiceAllowanceCharge"][];
+            charges?: components["schemas"]["EInvoiceAllowanceCharge"][];
+            /** @description A JSON number or a decimal string (exact) */
+            prepaid_amount?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            rounding_amount?: number | string;
+            /** @description VAT category (E, AE, K, G, O) to its exemption */
+            tax_exemptions?: {
+                [key: string]: {
+                    /** @description Exemption reason */
+                    reason?: string;
+                    /** @description VATEX code */
+                    code?: string;
+                };
+            };
+            totals?: components["schemas"]["EInvoiceTotals"];
+        };
+        EInvoiceLine: {
+            /** @description Item name (required) */
+            name: string;
+            /** @description A JSON number or a decimal string (exact) */
+            quantity: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            unit_price: number | string;
+            vat: components["schemas"]["EInvoiceVat"];
+            /** @description UN/ECE Rec. 20, default C62 */
+            unit_code?: string;
+            /** @description A JSON number or a decimal string (exact) */
+            price_base_quantity?: number | string;
+            /** @description Description */
+            description?: string;
+            /** @description Note */
+            note?: string;
+            /** @description Line id; default the position 1, 2, … */
+            id?: string;
+            /** @description Seller's item id */
+            seller_item_id?: string;
+            /** @description Buyer's item id */
+            buyer_item_id?: string;
+            /** @description Standard item id, e.g. a GTIN */
+            standard_item_id?: string;
+            /** @description Scheme of standard_item_id (required with it) */
+            standard_item_scheme?: string;
+            /** @description Order line reference */
+            order_line_reference?: string;
+            period?: {
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                start?: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                end?: string;
+            };
+            allowances?: components["schemas"]["EInvoiceLineAllowanceCharge"][];
+            charges?: components["schemas"]["EInvoiceLineAllowanceCharge"][];
+        };
+        /** @description amount (up to 2 decimals) or percent of the line amount */
+        EInvoiceLineAllowanceCharge: {
+            /** @description A JSON number or a decimal string (exact) */
+            amount?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            percent?: number | string;
+            /** @description Reason (reason or reason_code required) */
+            reason?: string;
+            /** @description UNTDID 5189 (allowances) or 7161 (charges) */
+            reason_code?: string;
+        };
+        EInvoiceParty: {
+            /** @description Legal name (required) */
+            name: string;
+            address: components["schemas"]["EInvoiceAddress"];
+            /** @description Trading name */
+            trading_name?: string;
+            /** @description VAT id with its country prefix, e.g. DE123456789 */
+            vat_id?: string;
+            /** @description Party id (with id_scheme, ISO 6523) */
+            id?: string;
+            /** @description ISO 6523 scheme of id, e.g. 0088 (GLN) */
+            id_scheme?: string;
+            /** @description Legal registration id */
+            legal_registration_id?: string;
+            /** @description Scheme of legal_registration_id */
+            legal_registration_scheme?: string;
+            electronic_address?: {
+                /** @description The address */
+                value: string;
+                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN */
+                scheme?: string;
+            };
+            contact?: {
+                /** @description Name */
+                name?: string;
+                /** @description Phone */
+                phone?: string;
+                /** @description E-mail */
+                email?: string;
+            };
+            /** @description Seller only: tax number (BT-32) */
+            tax_number?: string;
+            /** @description Seller only: additional legal information (BT-33) */
+            legal_info?: string;
+        };
+        EInvoicePayment: {
+            /** @description IBAN (check digits verified) */
+            iban?: string;
+            /** @description BIC, 8 or 11 characters */
+            bic?: string;
+            /** @description Account holder */
+            account_name?: string;
+            /** @description UNTDID 4461; default 58 with an iban, 59 with a debited_iban, else 1 */
+            means_code?: string;
+            /** @description Means of payment in words */
+            means_text?: string;
+            /** @description Remittance reference; default the invoice number */
+            reference?: string;
+            /** @description Payment terms */
+            terms?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            due_date?: string;
+            /** @description SEPA mandate reference (direct debit) */
+            mandate_reference?: string;
+            /** @description SEPA creditor id */
+            creditor_id?: string;
+            /** @description IBAN debited (direct debit) */
+            debited_iban?: string;
+        };
+        /** @description Sent totals are checked against the computed ones */
+        EInvoiceTotals: {
+            /** @description A JSON number or a decimal string (exact) */
+            line_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            allowance_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            charge_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            tax_basis_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            tax_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            grand_total?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            prepaid?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            rounding?: number | string;
+            /** @description A JSON number or a decimal string (exact) */
+            due_payable?: number | string;
+        };
+        EInvoiceVat: {
+            /** @description UNTDID 5305 VAT category */
+            category: "S" | "Z" | "E" | "AE" | "K" | "G" | "O" | "L" | "M";
+            /** @description Percent; left out for category O */
+            rate?: (number | string) | null;
+        };
         /** @description The error object (see /docs/errors) */
         Error: {
             error: {
@@ -678,14 +933,7 @@ export interface components {
             async?: boolean;
             test?: boolean;
             deliver?: components["schemas"]["Deliver"];
-            e_invoice?: {
-                /** @description factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required) */
-                standard?: unknown;
-                /** @description Profile; default the standard's */
-                profile?: unknown;
-                /** @description The invoice (required) */
-                invoice?: unknown;
-            };
+            e_invoice?: components["schemas"]["EInvoice"];
         };
         QueuedDocument: {
             id: string;
