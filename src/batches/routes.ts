@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import { signedLinkError } from '../documents/routes.js';
 import type { LinkSigner } from '../documents/signed-links.js';
-import { errorResponses, fileResponse, HEADER } from '../http/openapi.js';
+import { EXAMPLE_ID, errorResponses, fileResponse, HEADER, withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
@@ -34,7 +34,15 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'createBatch',
         summary: 'Queue one PDF per item or spreadsheet row',
-        body: BatchRequestBody,
+        body: withExamples(BatchRequestBody, {
+          items: {
+            summary: 'One PDF per item (put the id of one of your templates)',
+            value: {
+              template_id: EXAMPLE_ID,
+              items: [{ data: { number: '1001' }, filename: 'invoice-1001' }, { data: { number: '1002' } }],
+            },
+          },
+        }),
         response: {
           202: BatchSchema,
           402: ErrorResponse,

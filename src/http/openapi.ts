@@ -68,3 +68,20 @@ export function errorResponses<S extends number>(...statuses: S[]): Record<S, ty
   for (const status of statuses) out[status] = ErrorResponse;
   return out;
 }
+
+/** A named example of a request body, as the OpenAPI media type shows it (Swagger UI's "Try it out"). */
+export interface BodyExample {
+  summary: string;
+  value: Record<string, unknown>;
+}
+
+/**
+ * Stands for an id the caller has (a template, an endpoint) in examples; the test that sends every example
+ * to a real server (test/integration/client/examples.test.ts) puts a real id in its place.
+ */
+export const EXAMPLE_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
+
+/** The body schema with examples (@fastify/swagger's `x-examples`, moved to the media type; Ajv ignores it). */
+export function withExamples<T extends TSchema>(schema: T, examples: Record<string, BodyExample>): T {
+  return { ...schema, 'x-examples': examples };
+}

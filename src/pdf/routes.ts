@@ -2,7 +2,14 @@ import type { FastifyReply } from 'fastify';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import type { DocumentJson } from '../documents/present.js';
 import type { DocumentRow } from '../documents/repository.js';
-import { errorResponses, fileResponse, HEADER, IdempotencyHeader, jsonResponse } from '../http/openapi.js';
+import {
+  errorResponses,
+  fileResponse,
+  HEADER,
+  IdempotencyHeader,
+  jsonResponse,
+  withExamples,
+} from '../http/openapi.js';
 import { COMMON_ERRORS } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import {
@@ -15,6 +22,7 @@ import {
 import { type BackgroundDeps, enqueueDocument, produceDocument } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
+import { PDF_EXAMPLES } from './examples.js';
 import { checkPdfRequestRules } from './request-rules.js';
 import { type RecordedDocument, replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
 import { PdfQueuedResponse, type PdfRequest, PdfRequestBody, PdfUrlResponse } from './schema.js';
@@ -58,7 +66,7 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
         tags: ['PDF'],
         operationId: 'createPdf',
         summary: 'Generate a PDF',
-        body: PdfRequestBody,
+        body: withExamples(PdfRequestBody, PDF_EXAMPLES),
         headers: IdempotencyHeader,
         response: {
           200: PDF_CREATED,

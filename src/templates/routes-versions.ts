@@ -1,5 +1,5 @@
 import { authOf } from '../accounts/auth-context.js';
-import { fileResponse, HEADER } from '../http/openapi.js';
+import { fileResponse, HEADER, withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -46,7 +46,10 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         operationId: 'pinTemplateVersion',
         summary: 'Pin a version (renders without template_version use it) or unpin with null; live keys only',
         params: IdParams,
-        body: PinBody,
+        body: withExamples(PinBody, {
+          pin: { summary: 'Pin version 1', value: { version: 1 } },
+          unpin: { summary: 'Unpin (renders use the current version)', value: { version: null } },
+        }),
         response: { 200: TemplateSummarySchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
     },
@@ -96,7 +99,13 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         operationId: 'previewTemplate',
         summary: 'Watermarked preview PDF (never stored, counted or logged)',
         params: IdParams,
-        body: PreviewBody,
+        body: withExamples(PreviewBody, {
+          data: {
+            summary: 'Preview the pinned (else current) version with data',
+            value: { data: { number: '1002' } },
+          },
+          sample: { summary: 'Preview version 1 with its sample data', value: { version: 1 } },
+        }),
         response: {
           200: fileResponse('The watermarked preview PDF (inline)', ['application/pdf'], {
             headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../accounts/auth-context.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { DeliverySchema, EndpointSchema, EventTypeSchema } from './present.js';
@@ -77,7 +78,16 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
-        body: CreateBody,
+        body: withExamples(CreateBody, {
+          pdfs: {
+            summary: 'Receive PDF events',
+            value: {
+              url: 'https://example.com/hooks/quire',
+              events: ['pdf.created', 'pdf.failed'],
+              description: 'Orders system',
+            },
+          },
+        }),
         response: { 201: EndpointSchema, ...ERRORS },
       },
     },
@@ -108,7 +118,10 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         operationId: 'updateWebhookEndpoint',
         summary: 'Change url, events, description or enabled',
         params: IdParams,
-        body: UpdateBody,
+        body: withExamples(UpdateBody, {
+          disable: { summary: 'Disable the endpoint', value: { enabled: false } },
+          events: { summary: 'Change the events', value: { events: ['pdf.created', 'batch.completed'] } },
+        }),
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
