@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { COMMON_ERRORS, DateTime, Nullable } from '../http/schemas.js';
+import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -9,37 +9,46 @@ import type { UsageService } from './usage-service.js';
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
-const MeResponse = Type.Object({
-  team: TeamSchema,
-  plan: Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    docs_per_period: Type.Integer(),
-    rate_limit_per_min: Type.Integer(),
-    webhooks: Type.Boolean(),
-    batch_max_items: Type.Integer(),
-    emails_per_day: Type.Integer(),
+const MeResponse = named(
+  'Me',
+  Type.Object({
+    team: TeamSchema,
+    plan: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      docs_per_period: Type.Integer(),
+      rate_limit_per_min: Type.Integer(),
+      webhooks: Type.Boolean(),
+      batch_max_items: Type.Integer(),
+      emails_per_day: Type.Integer(),
+    }),
+    key: Type.Object({ id: Type.String(), name: Type.String(), mode: KeyMode, prefix: Type.String() }),
   }),
-  key: Type.Object({ id: Type.String(), name: Type.String(), mode: KeyMode, prefix: Type.String() }),
-});
+);
 
-const AccountResponse = Type.Object({
-  team: TeamSchema,
-  key: Type.Object({ mode: KeyMode, prefix: Type.String() }),
-});
+const AccountResponse = named(
+  'Account',
+  Type.Object({
+    team: TeamSchema,
+    key: Type.Object({ mode: KeyMode, prefix: Type.String() }),
+  }),
+);
 
-const UsageResponse = Type.Object({
-  plan: Type.String(),
-  period_start: DateTime,
-  period_end: DateTime,
-  docs_used: Type.Integer(),
-  docs_included: Type.Integer(),
-  rollover_docs: Type.Integer(),
-  overage_docs: Type.Integer(),
-  overage_cost_cents: Type.Integer(),
-  spending_cap_cents: Nullable(Type.Integer()),
-  overage_blocked_reason: Nullable(Type.String()),
-});
+const UsageResponse = named(
+  'Usage',
+  Type.Object({
+    plan: Type.String(),
+    period_start: DateTime,
+    period_end: DateTime,
+    docs_used: Type.Integer(),
+    docs_included: Type.Integer(),
+    rollover_docs: Type.Integer(),
+    overage_docs: Type.Integer(),
+    overage_cost_cents: Type.Integer(),
+    spending_cap_cents: Nullable(Type.Integer()),
+    overage_blocked_reason: Nullable(Type.String()),
+  }),
+);
 
 /** GET /me, /account, /account/usage (spec: Account, plan, usage). */
 export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: UsageService }): void {
@@ -48,6 +57,7 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
     {
       schema: {
         tags: ['Account'],
+        operationId: 'getMe',
         summary: 'Team, plan and key of the caller',
         response: { 200: MeResponse, ...COMMON_ERRORS },
       },
@@ -75,6 +85,7 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
     {
       schema: {
         tags: ['Account'],
+        operationId: 'getAccount',
         summary: 'Team and key',
         response: { 200: AccountResponse, ...COMMON_ERRORS },
       },
@@ -93,6 +104,7 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
     {
       schema: {
         tags: ['Account'],
+        operationId: 'getUsage',
         summary: 'Document usage in the current monthly UTC period',
         response: { 200: UsageResponse, ...COMMON_ERRORS },
       },

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import { signedLinkError } from '../documents/routes.js';
 import type { LinkSigner } from '../documents/signed-links.js';
+import { EXAMPLE_ID, errorResponses, fileResponse, HEADER, withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
@@ -31,8 +32,17 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'createBatch',
         summary: 'Queue one PDF per item or spreadsheet row',
-        body: BatchRequestBody,
+        body: withExamples(BatchRequestBody, {
+          items: {
+            summary: 'One PDF per item (put the id of one of your templates)',
+            value: {
+              template_id: EXAMPLE_ID,
+              items: [{ data: { number: '1001' }, filename: 'invoice-1001' }, { data: { number: '1002' } }],
+            },
+          },
+        }),
         response: {
           202: BatchSchema,
           402: ErrorResponse,
@@ -71,6 +81,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'listBatches',
         summary: 'Batches, newest first',
         querystring: Type.Object(
           { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
@@ -100,6 +111,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'getBatch',
         summary: 'One batch',
         params: IdParams,
         response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
@@ -119,6 +131,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'listBatchItems',
         summary: 'Batch items in item order',
         params: IdParams,
         querystring: Type.Object(
@@ -151,6 +164,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'cancelBatch',
         summary: 'Cancel the queued items',
         params: IdParams,
         response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
@@ -238,10 +252,17 @@ export function registerSignedBatchRoutes(
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'downloadBatchZip',
         summary: 'Download the batch ZIP (signed link)',
         security: [],
         params: Type.Object({ id: Uuid }),
         querystring: SignedQuery,
+        response: {
+          200: fileResponse('The ZIP of the batch PDFs', ['application/zip'], {
+            headers: { 'content-disposition': HEADER.contentDisposition },
+          }),
+          ...errorResponses(400, 403, 410, 429, 500),
+        },
       },
     },
     async (request, reply) => {

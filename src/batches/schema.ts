@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
-import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
 import { DeliverBody, PageOptionFields } from '../pdf/schema.js';
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
@@ -31,55 +31,64 @@ export const SpreadsheetBody = Type.Object(
 );
 
 /** POST /batches body (spec: Batches). Exactly one of items/spreadsheet is checked in the route. */
-export const BatchRequestBody = Type.Object(
-  {
-    template_id: Uuid,
-    template_version: Type.Optional(Type.Integer({ minimum: 1 })),
-    items: Type.Optional(Type.Array(BatchItemBody, { minItems: 1, maxItems: 10_000 })),
-    spreadsheet: Type.Optional(SpreadsheetBody),
-    filename_pattern: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    ...PageOptionFields,
-    deliver: Type.Optional(DeliverBody),
-    metadata: Type.Optional(Metadata),
-    test: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+export const BatchRequestBody = named(
+  'BatchRequest',
+  Type.Object(
+    {
+      template_id: Uuid,
+      template_version: Type.Optional(Type.Integer({ minimum: 1 })),
+      items: Type.Optional(Type.Array(BatchItemBody, { minItems: 1, maxItems: 10_000 })),
+      spreadsheet: Type.Optional(SpreadsheetBody),
+      filename_pattern: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      ...PageOptionFields,
+      deliver: Type.Optional(DeliverBody),
+      metadata: Type.Optional(Metadata),
+      test: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export type BatchRequest = Static<typeof BatchRequestBody>;
 
 const Count = Type.Integer({ minimum: 0 });
 
-export const BatchSchema = Type.Object({
-  id: Type.String(),
-  status: Type.Union([
-    Type.Literal('queued'),
-    Type.Literal('processing'),
-    Type.Literal('completed'),
-    Type.Literal('canceled'),
-  ]),
-  template_id: Type.String(),
-  template_version: Nullable(Type.Integer()),
-  test: Type.Boolean(),
-  counts: Type.Object({
-    total: Count,
-    queued: Count,
-    processing: Count,
-    succeeded: Count,
-    failed: Count,
-    canceled: Count,
+export const BatchSchema = named(
+  'Batch',
+  Type.Object({
+    id: Type.String(),
+    status: Type.Union([
+      Type.Literal('queued'),
+      Type.Literal('processing'),
+      Type.Literal('completed'),
+      Type.Literal('canceled'),
+    ]),
+    template_id: Type.String(),
+    template_version: Nullable(Type.Integer()),
+    test: Type.Boolean(),
+    counts: Type.Object({
+      total: Count,
+      queued: Count,
+      processing: Count,
+      succeeded: Count,
+      failed: Count,
+      canceled: Count,
+    }),
+    metadata: Nullable(JsonObject),
+    created_at: DateTime,
+    completed_at: Nullable(DateTime),
+    zip: Nullable(Type.Object({ url: Type.String(), expires_at: DateTime })),
   }),
-  metadata: Nullable(JsonObject),
-  created_at: DateTime,
-  completed_at: Nullable(DateTime),
-  zip: Nullable(Type.Object({ url: Type.String(), expires_at: DateTime })),
-});
+);
 
 /** Spec: Batch item — the item's Document plus `index`, `filename`, `error_message`, `document_url`. */
-export const BatchItemSchema = Type.Object({
-  ...DocumentSchema.properties,
-  index: Type.Integer(),
-  filename: Nullable(Type.String()),
-  error_message: Nullable(Type.String()),
-  document_url: Nullable(Type.String()),
-});
+export const BatchItemSchema = named(
+  'BatchItem',
+  Type.Object({
+    ...DocumentSchema.properties,
+    index: Type.Integer(),
+    filename: Nullable(Type.String()),
+    error_message: Nullable(Type.String()),
+    document_url: Nullable(Type.String()),
+  }),
+);

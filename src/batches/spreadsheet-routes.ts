@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { authOf } from '../accounts/auth-context.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { TemplatePort } from '../production/index.js';
@@ -37,8 +38,17 @@ export function registerSpreadsheetRoutes(app: App, deps: { templates: TemplateP
     {
       schema: {
         tags: ['Batches'],
+        operationId: 'parseSpreadsheet',
         summary: 'Read a CSV or XLSX file',
-        body: ParseBody,
+        body: withExamples(ParseBody, {
+          csv: {
+            summary: 'A CSV file (base64)',
+            value: {
+              filename: 'rows.csv',
+              content_base64: Buffer.from('number,customer\n1001,Ada\n').toString('base64'),
+            },
+          },
+        }),
         response: { 200: ParseResult, 404: ErrorResponse, ...COMMON_ERRORS },
       },
     },

@@ -1,7 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { EInvoiceDoc } from '../einvoice/index.js';
 import type { App } from '../http/server.js';
 import { renderErrorsPage } from './errors-page.js';
+import { finishDocument } from './openapi-transform.js';
 
 /** Registers OpenAPI generation. Must run before any route is registered so every route is collected. */
 export async function registerOpenApi(app: App, publicUrl: () => string): Promise<void> {
@@ -12,6 +14,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
         title: 'Quire API',
         version: '1.0.0',
         description: 'Self-hosted PDF generation: Liquid templates and HTML to PDF, e-invoices, webhooks.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/v1' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -19,6 +22,9 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
     },
     // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.
     transform: ({ schema, url }) => ({ schema, url: url.startsWith('/v1/') ? url.slice(3) : url }),
+    // Named components, and the headers and errors every request shares (src/docs/openapi-transform.ts).
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [EInvoiceDoc]),
     hideUntagged: true,
   });
   void publicUrl;

@@ -1,31 +1,34 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
+import { DateTime, Nullable, named } from '../http/schemas.js';
 import type { DocumentRow } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
 
-export const DocumentSchema = Type.Object({
-  id: Type.String(),
-  status: Type.Union([
-    Type.Literal('succeeded'),
-    Type.Literal('failed'),
-    Type.Literal('queued'),
-    Type.Literal('processing'),
-    Type.Literal('canceled'),
-  ]),
-  pages: Nullable(Type.Integer()),
-  bytes: Nullable(Type.Integer()),
-  mode: Nullable(Type.Union([Type.Literal('fast'), Type.Literal('print')])),
-  test: Type.Boolean(),
-  template_id: Nullable(Type.String()),
-  template_version: Nullable(Type.Integer()),
-  error_code: Nullable(Type.String()),
-  error_message: Type.Optional(Type.String()),
-  created_at: DateTime,
-  expires_at: Nullable(DateTime),
-  url: Nullable(Type.String()),
-  thumbnail_url: Type.Optional(Nullable(Type.String())),
-  delivery: Nullable(Type.Record(Type.String(), Type.Unknown())),
-});
+export const DocumentSchema = named(
+  'Document',
+  Type.Object({
+    id: Type.String(),
+    status: Type.Union([
+      Type.Literal('succeeded'),
+      Type.Literal('failed'),
+      Type.Literal('queued'),
+      Type.Literal('processing'),
+      Type.Literal('canceled'),
+    ]),
+    pages: Nullable(Type.Integer()),
+    bytes: Nullable(Type.Integer()),
+    mode: Nullable(Type.Union([Type.Literal('fast'), Type.Literal('print')])),
+    test: Type.Boolean(),
+    template_id: Nullable(Type.String()),
+    template_version: Nullable(Type.Integer()),
+    error_code: Nullable(Type.String()),
+    error_message: Type.Optional(Type.String()),
+    created_at: DateTime,
+    expires_at: Nullable(DateTime),
+    url: Nullable(Type.String()),
+    thumbnail_url: Type.Optional(Nullable(Type.String())),
+    delivery: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  }),
+);
 
 export interface DocumentJson {
   id: string;

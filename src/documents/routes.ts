@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { authOf } from '../accounts/auth-context.js';
+import { errorResponses, fileResponse, HEADER } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
@@ -34,6 +35,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
     {
       schema: {
         tags: ['Documents'],
+        operationId: 'getDocument',
         summary: 'One document record',
         params: IdParams,
         response: { 200: DocumentSchema, 404: ErrorResponse, ...COMMON_ERRORS },
@@ -54,6 +56,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
     {
       schema: {
         tags: ['Documents'],
+        operationId: 'listDocuments',
         summary: 'Document log, newest first',
         querystring: Type.Object(
           { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
@@ -99,10 +102,21 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
     {
       schema: {
         tags: ['Documents'],
+        operationId: 'downloadFile',
         summary: 'Download a stored PDF (signed link)',
         security: [],
         params: Type.Object({ id: Uuid }),
         querystring: SignedQuery,
+        response: {
+          200: fileResponse(
+            'The stored PDF (the XML of an XRechnung e-invoice)',
+            ['application/pdf', 'application/xml'],
+            {
+              headers: { 'content-disposition': HEADER.contentDisposition },
+            },
+          ),
+          ...errorResponses(400, 403, 410, 429, 500),
+        },
       },
     },
     async (request, reply) => {
@@ -135,10 +149,15 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
     {
       schema: {
         tags: ['Documents'],
+        operationId: 'getDocumentThumbnail',
         summary: 'First-page PNG of a document (signed link)',
         security: [],
         params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
         querystring: SignedQuery,
+        response: {
+          200: fileResponse('First page, 480 px wide', ['image/png']),
+          ...errorResponses(400, 403, 410, 429, 500),
+        },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 export * from './model.js';
+export { EInvoiceDoc } from './openapi-schema.js';
 export { toFacturXPdf } from './pdfa/facturx-pdf.js';
 export { BUILT_IN_INVOICE_TEMPLATE } from './template/built-in-template.js';
 export { invoiceTemplateData } from './template/data.js';

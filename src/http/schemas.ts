@@ -3,20 +3,46 @@ import { UUID_REGEX_SOURCE } from '../shared/ids.js';
 
 /** Shared TypeBox schemas: one definition drives validation, static types and the OpenAPI document. */
 
+/** Vendor keyword naming a schema; the document transform moves it to `components.schemas[name]`. */
+export const COMPONENT_KEY = 'x-quire-component';
+
+/**
+ * The same schema, named for the OpenAPI document (src/docs/openapi-transform.ts). Named with a vendor
+ * keyword rather than `$id`: every route compiles into one shared Ajv instance per part, where a repeated
+ * `$id` is an error; Ajv runs with `strict: false`, so the keyword changes no validation.
+ */
+export function named<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, [COMPONENT_KEY]: name };
+}
+
+/** Vendor keyword: the OpenAPI document shows the named component instead of this (looser) schema. */
+export const DOCUMENTED_AS_KEY = 'x-quire-documented-as';
+
+/**
+ * The schema validates as is, but the document describes it as the named component (a schema Ajv never
+ * sees, passed to the document transform), e.g. `e_invoice`, which the e-invoice validator checks.
+ */
+export function documentedAs<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, [DOCUMENTED_AS_KEY]: name };
+}
+
 export const Uuid = Type.String({ pattern: UUID_REGEX_SOURCE, description: 'UUID (8-4-4-4-12 hex digits)' });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
-export const ErrorResponse = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      docs_url: Type.String(),
-      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    }),
-  },
-  { description: 'The error object (see /docs/errors)' },
+export const ErrorResponse = named(
+  'Error',
+  Type.Object(
+    {
+      error: Type.Object({
+        code: Type.String(),
+        message: Type.String(),
+        docs_url: Type.String(),
+        details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    },
+    { description: 'The error object (see /docs/errors)' },
+  ),
 );
 
 export const DateTime = Type.String({ format: 'date-time' });

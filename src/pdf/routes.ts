@@ -2,7 +2,15 @@ import type { FastifyReply } from 'fastify';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import type { DocumentJson } from '../documents/present.js';
 import type { DocumentRow } from '../documents/repository.js';
-import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
+import {
+  errorResponses,
+  fileResponse,
+  HEADER,
+  IdempotencyHeader,
+  jsonResponse,
+  withExamples,
+} from '../http/openapi.js';
+import { COMMON_ERRORS } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import {
   type Answer,
@@ -14,6 +22,7 @@ import {
 import { type BackgroundDeps, enqueueDocument, produceDocument } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
+import { PDF_EXAMPLES } from './examples.js';
 import { checkPdfRequestRules } from './request-rules.js';
 import { type RecordedDocument, replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
 import { PdfQueuedResponse, type PdfRequest, PdfRequestBody, PdfUrlResponse } from './schema.js';
@@ -31,6 +40,23 @@ export interface PdfRouteDeps {
   wakeJobs(): void;
 }
 
+/** The 200 answer: the file by default (`response: binary`), the Document JSON for `response: url`. */
+const PDF_CREATED = fileResponse(
+  'The PDF (XML for an XRechnung e-invoice), or with `response: url` the Document JSON with a signed link',
+  ['application/pdf', 'application/xml'],
+  {
+    json: PdfUrlResponse,
+    headers: {
+      'content-disposition': HEADER.contentDisposition,
+      'x-document-id': HEADER.documentId,
+      'x-pages': HEADER.pages,
+      'x-warnings': HEADER.warnings,
+      'x-blocked-resources': HEADER.blockedResources,
+      'x-e-invoice': HEADER.eInvoice,
+    },
+  },
+);
+
 /** POST /pdf (spec: POST /pdf). HTTP concerns only; the work is production's one use case. */
 export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
   app.post(
@@ -38,18 +64,20 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
     {
       schema: {
         tags: ['PDF'],
+        operationId: 'createPdf',
         summary: 'Generate a PDF',
-        body: PdfRequestBody,
+        body: withExamples(PdfRequestBody, PDF_EXAMPLES),
+        headers: IdempotencyHeader,
         response: {
-          200: PdfUrlResponse,
-          202: PdfQueuedResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          410: ErrorResponse,
-          413: ErrorResponse,
-          422: ErrorResponse,
-          503: ErrorResponse,
-          504: ErrorResponse,
+          200: PDF_CREATED,
+          202: jsonResponse(
+            'Queued (`async: true`); the result is announced by webhook events',
+            PdfQueuedResponse,
+            {
+              location: HEADER.location,
+            },
+          ),
+          ...errorResponses(402, 404, 409, 410, 413, 422, 503, 504),
           ...COMMON_ERRORS,
         },
       },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
-import { Uuid } from '../http/schemas.js';
+import { documentedAs, named, Uuid } from '../http/schemas.js';
 
 const Length = Type.String({
   description: 'Bare 0, or a non-negative decimal followed by mm, cm, in, px or pt',
@@ -23,21 +23,24 @@ export const PageOptionFields = {
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
 /** `deliver` (spec: POST /pdf): email the finished PDF to one address. Batches reuse it. */
-export const DeliverBody = Type.Object(
-  {
-    email: Type.Object(
-      {
-        to: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-        subject: Type.Optional(Type.String({ maxLength: 200 })),
-        message: Type.Optional(Type.String({ maxLength: 5000 })),
-        reply_to: Type.Optional(
-          Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
+export const DeliverBody = named(
+  'Deliver',
+  Type.Object(
+    {
+      email: Type.Object(
+        {
+          to: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+          subject: Type.Optional(Type.String({ maxLength: 200 })),
+          message: Type.Optional(Type.String({ maxLength: 5000 })),
+          reply_to: Type.Optional(
+            Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /**
@@ -46,63 +49,78 @@ export const DeliverBody = Type.Object(
  * by the e-invoice validator, whose messages list the allowed standards and profiles and whose
  * `invalid_e_invoice` issues carry paths.
  */
-const EInvoiceEnvelope = Type.Object(
-  {
-    standard: Type.Optional(
-      Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
-    ),
-    profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
-    invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
-  },
-  { additionalProperties: false },
+const EInvoiceEnvelope = documentedAs(
+  'EInvoice',
+  Type.Object(
+    {
+      standard: Type.Optional(
+        Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
+      ),
+      profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
+      invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** POST /pdf body (spec: POST /pdf). Cross-field rules live in request-rules.ts. */
-export const PdfRequestBody = Type.Object(
-  {
-    template_id: Type.Optional(Uuid),
-    template_version: Type.Optional(Type.Integer({ minimum: 1 })),
-    html: Type.Optional(Type.String({ minLength: 1 })),
-    css: Type.Optional(Type.String()),
-    data: Type.Optional(JsonObject),
-    merge_data: Type.Optional(JsonObject),
-    ...PageOptionFields,
-    filename: Type.Optional(Type.String({ maxLength: 100 })),
-    response: Type.Optional(Type.Union([Type.Literal('binary'), Type.Literal('url')])),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
-    async: Type.Optional(Type.Boolean()),
-    test: Type.Optional(Type.Boolean()),
-    deliver: Type.Optional(DeliverBody),
-    e_invoice: Type.Optional(EInvoiceEnvelope),
-  },
-  { additionalProperties: false },
+export const PdfRequestBody = named(
+  'PdfRequest',
+  Type.Object(
+    {
+      template_id: Type.Optional(Uuid),
+      template_version: Type.Optional(Type.Integer({ minimum: 1 })),
+      html: Type.Optional(Type.String({ minLength: 1 })),
+      css: Type.Optional(Type.String()),
+      data: Type.Optional(JsonObject),
+      merge_data: Type.Optional(JsonObject),
+      ...PageOptionFields,
+      filename: Type.Optional(Type.String({ maxLength: 100 })),
+      response: Type.Optional(Type.Union([Type.Literal('binary'), Type.Literal('url')])),
+      metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
+      async: Type.Optional(Type.Boolean()),
+      test: Type.Optional(Type.Boolean()),
+      deliver: Type.Optional(DeliverBody),
+      e_invoice: Type.Optional(EInvoiceEnvelope),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export type PdfRequest = Static<typeof PdfRequestBody>;
 
-const WarningSchema = Type.Object({
-  code: Type.String(),
-  path: Type.Optional(Type.String()),
-  selector: Type.Optional(Type.String()),
-  page: Type.Optional(Type.Integer()),
-});
+const WarningSchema = named(
+  'Warning',
+  Type.Object({
+    code: Type.String(),
+    path: Type.Optional(Type.String()),
+    selector: Type.Optional(Type.String()),
+    page: Type.Optional(Type.Integer()),
+  }),
+);
 
 /** The `response: url` answer: the Document plus the request-specific fields. */
-export const PdfUrlResponse = Type.Intersect([
-  DocumentSchema,
-  Type.Object({
-    filename: Type.String(),
-    metadata: Type.Union([JsonObject, Type.Null()]),
-    warnings: Type.Array(WarningSchema),
-    blocked_resources: Type.Array(Type.String()),
-    e_invoice: Type.Optional(
-      Type.Object({ standard: Type.String(), profile: Type.String(), xml_filename: Type.String() }),
-    ),
-  }),
-]);
+export const PdfUrlResponse = named(
+  'DocumentResult',
+  Type.Intersect([
+    DocumentSchema,
+    Type.Object({
+      filename: Type.String(),
+      metadata: Type.Union([JsonObject, Type.Null()]),
+      warnings: Type.Array(WarningSchema),
+      blocked_resources: Type.Array(Type.String()),
+      e_invoice: Type.Optional(
+        Type.Object({ standard: Type.String(), profile: Type.String(), xml_filename: Type.String() }),
+      ),
+    }),
+  ]),
+);
 
-export const PdfQueuedResponse = Type.Object({
-  id: Type.String(),
-  status: Type.Literal('queued'),
-  created_at: Type.String(),
-});
+export const PdfQueuedResponse = named(
+  'QueuedDocument',
+  Type.Object({
+    id: Type.String(),
+    status: Type.Literal('queued'),
+    created_at: Type.String(),
+  }),
+);

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { named } from '../http/schemas.js';
 
 /**
  * `GET /templates/<id>/fields` (spec "Templates"): the fields a no-code form shows, read from a
@@ -183,11 +184,14 @@ function nodeSchema(levels: number): TSchema {
 }
 
 /** Response schema of `GET /templates/<id>/fields`. */
-export const TemplateFieldsSchema = Type.Object(
-  {
-    fields: Type.Array(fieldSchema(MAX_LEVELS + 1), { maxItems: MAX_FIELDS }),
-    tree: Type.Array(nodeSchema(MAX_LEVELS + 1)),
-    truncated: Type.Boolean({ description: 'Fields past 200 or deeper than 6 levels were left out' }),
-  },
-  { additionalProperties: false, description: 'Form fields read from the sample data' },
+export const TemplateFieldsSchema = named(
+  'TemplateFields',
+  Type.Object(
+    {
+      fields: Type.Array(fieldSchema(MAX_LEVELS + 1), { maxItems: MAX_FIELDS }),
+      tree: Type.Array(nodeSchema(MAX_LEVELS + 1)),
+      truncated: Type.Boolean({ description: 'Fields past 200 or deeper than 6 levels were left out' }),
+    },
+    { additionalProperties: false, description: 'Form fields read from the sample data' },
+  ),
 );

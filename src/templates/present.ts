@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { LinkSigner } from '../documents/signed-links.js';
-import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
 import { contentOf } from './records.js';
 import type { TemplateRow, VersionRow } from './repository.js';
 import { TemplateSettingsSchema } from './settings.js';
@@ -20,26 +20,32 @@ const SummaryFields = {
   updated_at: DateTime,
 };
 
-export const TemplateSummarySchema = Type.Object(
-  {
-    ...SummaryFields,
-    thumbnail_url: Type.Optional(ThumbnailUrl),
-  },
-  {
-    description:
-      'Template without content; thumbnail_url shows the version renders use (pinned, else current)',
-  },
+export const TemplateSummarySchema = named(
+  'TemplateSummary',
+  Type.Object(
+    {
+      ...SummaryFields,
+      thumbnail_url: Type.Optional(ThumbnailUrl),
+    },
+    {
+      description:
+        'Template without content; thumbnail_url shows the version renders use (pinned, else current)',
+    },
+  ),
 );
 
-export const TemplateSchema = Type.Object({
-  ...SummaryFields,
-  version: Type.Integer({ description: 'Version whose content is returned' }),
-  html: Type.String(),
-  css: Nullable(Type.String()),
-  sample_data: Nullable(Type.Record(Type.String(), Type.Unknown())),
-  settings: TemplateSettingsSchema,
-  thumbnail_url: ThumbnailUrl,
-});
+export const TemplateSchema = named(
+  'Template',
+  Type.Object({
+    ...SummaryFields,
+    version: Type.Integer({ description: 'Version whose content is returned' }),
+    html: Type.String(),
+    css: Nullable(Type.String()),
+    sample_data: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    settings: TemplateSettingsSchema,
+    thumbnail_url: ThumbnailUrl,
+  }),
+);
 
 export interface LinkContext {
   signer: LinkSigner;

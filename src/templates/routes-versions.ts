@@ -1,4 +1,5 @@
 import { authOf } from '../accounts/auth-context.js';
+import { fileResponse, HEADER, withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -23,6 +24,7 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
     {
       schema: {
         tags: TAGS,
+        operationId: 'listTemplateVersions',
         summary: 'Versions still kept (latest 50 plus the pinned one), newest first',
         params: IdParams,
         response: { 200: VersionList, 404: ErrorResponse, ...COMMON_ERRORS },
@@ -41,9 +43,13 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
     {
       schema: {
         tags: TAGS,
+        operationId: 'pinTemplateVersion',
         summary: 'Pin a version (renders without template_version use it) or unpin with null; live keys only',
         params: IdParams,
-        body: PinBody,
+        body: withExamples(PinBody, {
+          pin: { summary: 'Pin version 1', value: { version: 1 } },
+          unpin: { summary: 'Unpin (renders use the current version)', value: { version: null } },
+        }),
         response: { 200: TemplateSummarySchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
     },
@@ -66,6 +72,7 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
     {
       schema: {
         tags: TAGS,
+        operationId: 'getTemplateFields',
         summary: "Form fields read from a version's sample data (default: pinned, else current version)",
         params: IdParams,
         querystring: VersionQuery,
@@ -89,10 +96,20 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
       config: { optionalBody: true },
       schema: {
         tags: TAGS,
+        operationId: 'previewTemplate',
         summary: 'Watermarked preview PDF (never stored, counted or logged)',
         params: IdParams,
-        body: PreviewBody,
+        body: withExamples(PreviewBody, {
+          data: {
+            summary: 'Preview the pinned (else current) version with data',
+            value: { data: { number: '1002' } },
+          },
+          sample: { summary: 'Preview version 1 with its sample data', value: { version: 1 } },
+        }),
         response: {
+          200: fileResponse('The watermarked preview PDF (inline)', ['application/pdf'], {
+            headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
+          }),
           404: ErrorResponse,
           413: ErrorResponse,
           422: ErrorResponse,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { authOf } from '../accounts/auth-context.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -27,8 +28,20 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'createTemplate',
         summary: 'Create a template (version 1); live keys only',
-        body: CreateTemplateBody,
+        body: withExamples(CreateTemplateBody, {
+          invoice: {
+            summary: 'An invoice template with sample data and page settings',
+            value: {
+              name: 'Invoice',
+              html: '<h1>Invoice {{ number }}</h1><p>{{ customer }}</p>',
+              css: 'h1 { font-size: 20pt; }',
+              sample_data: { number: '1001', customer: 'Ada Lovelace' },
+              settings: { mode: 'print', format: 'A4', margin: '20mm' },
+            },
+          },
+        }),
         response: { 201: TemplateSchema, 402: ErrorResponse, 422: ErrorResponse, ...COMMON_ERRORS },
       },
     },
@@ -46,6 +59,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'listTemplates',
         summary: 'List templates, most recently updated first, without content',
         querystring: ListQuery,
         response: {
@@ -72,6 +86,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'getTemplate',
         summary: 'One template at a version (default: current)',
         params: IdParams,
         querystring: VersionQuery,
@@ -97,9 +112,16 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'updateTemplate',
         summary: 'Change a template; content changes make a new version; live keys only',
         params: IdParams,
-        body: UpdateTemplateBody,
+        body: withExamples(UpdateTemplateBody, {
+          rename: { summary: 'Rename (no new version)', value: { name: 'Invoice 2026' } },
+          content: {
+            summary: 'New content (a new version)',
+            value: { html: '<h1>Invoice no. {{ number }}</h1>', css: null },
+          },
+        }),
         response: { 200: TemplateSchema, ...NOT_FOUND, 422: ErrorResponse, ...COMMON_ERRORS },
       },
     },
@@ -122,6 +144,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     {
       schema: {
         tags: TAGS,
+        operationId: 'deleteTemplate',
         summary: 'Delete a template (renders fail from now on; erased after 30 days); live keys only',
         params: IdParams,
         response: { 204: Type.Null(), ...NOT_FOUND, ...COMMON_ERRORS },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
+import { DateTime, Nullable, named } from '../http/schemas.js';
 import { TemplateSettingsSchema } from './settings.js';
 
 /** Request schemas of the template routes (spec: Templates). Sizes in bytes are checked in content.ts. */
@@ -12,31 +12,37 @@ const SampleData = Type.Record(Type.String(), Type.Unknown(), {
 });
 const VersionNumber = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
-export const CreateTemplateBody = Type.Object(
-  {
-    name: Name,
-    html: Html,
-    css: Type.Optional(Css),
-    sample_data: Type.Optional(SampleData),
-    settings: Type.Optional(TemplateSettingsSchema),
-  },
-  { additionalProperties: false },
+export const CreateTemplateBody = named(
+  'TemplateCreate',
+  Type.Object(
+    {
+      name: Name,
+      html: Html,
+      css: Type.Optional(Css),
+      sample_data: Type.Optional(SampleData),
+      settings: Type.Optional(TemplateSettingsSchema),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const UpdateTemplateBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    html: Type.Optional(Html),
-    css: Type.Optional(Nullable(Css)),
-    sample_data: Type.Optional(SampleData),
-    settings: Type.Optional(TemplateSettingsSchema),
-  },
-  {
-    additionalProperties: false,
-    minProperties: 1,
-    description:
-      'At least one field. Changing html, css, sample_data or settings makes a new version (settings are replaced as a whole; css null removes the stylesheet); a name-only change makes none.',
-  },
+export const UpdateTemplateBody = named(
+  'TemplateUpdate',
+  Type.Object(
+    {
+      name: Type.Optional(Name),
+      html: Type.Optional(Html),
+      css: Type.Optional(Nullable(Css)),
+      sample_data: Type.Optional(SampleData),
+      settings: Type.Optional(TemplateSettingsSchema),
+    },
+    {
+      additionalProperties: false,
+      minProperties: 1,
+      description:
+        'At least one field. Changing html, css, sample_data or settings makes a new version (settings are replaced as a whole; css null removes the stylesheet); a name-only change makes none.',
+    },
+  ),
 );
 
 export const PinBody = Type.Object(
@@ -69,6 +75,11 @@ export const VersionQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const VersionList = Type.Object({
-  data: Type.Array(Type.Object({ version: Type.Integer(), created_at: DateTime })),
-});
+export const VersionList = named(
+  'TemplateVersionList',
+  Type.Object({
+    data: Type.Array(
+      named('TemplateVersion', Type.Object({ version: Type.Integer(), created_at: DateTime })),
+    ),
+  }),
+);

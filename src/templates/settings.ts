@@ -1,21 +1,25 @@
 import { type Static, Type } from 'typebox';
+import { named } from '../http/schemas.js';
 import { PageOptionFields } from '../pdf/schema.js';
 import { resolvePageOptions } from '../render/page-options.js';
 
 /** Spec "Template": page defaults `mode`, `format`, `orientation`, `margin` (singular). */
-export const TemplateSettingsSchema = Type.Object(
-  {
-    mode: PageOptionFields.mode,
-    format: PageOptionFields.format,
-    orientation: PageOptionFields.orientation,
-    margin: Type.Optional(
-      Type.String({ description: 'One to four lengths separated by single spaces, as CSS margin' }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: 'Page defaults of renders from this template; options sent with POST /pdf override them.',
-  },
+export const TemplateSettingsSchema = named(
+  'TemplateSettings',
+  Type.Object(
+    {
+      mode: PageOptionFields.mode,
+      format: PageOptionFields.format,
+      orientation: PageOptionFields.orientation,
+      margin: Type.Optional(
+        Type.String({ description: 'One to four lengths separated by single spaces, as CSS margin' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: 'Page defaults of renders from this template; options sent with POST /pdf override them.',
+    },
+  ),
 );
 
 export type TemplateSettings = Static<typeof TemplateSettingsSchema>;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { signedLinkError } from '../documents/routes.js';
-import { ErrorResponse } from '../http/schemas.js';
+import { errorResponses, fileResponse } from '../http/openapi.js';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
 import type { TemplateRouteDeps } from './deps.js';
@@ -24,11 +24,15 @@ export function registerTemplateThumbnailRoute(app: App, deps: TemplateRouteDeps
     {
       schema: {
         tags: ['Templates'],
+        operationId: 'getTemplateThumbnail',
         summary: 'First-page PNG (480 px wide) of a template version (signed link)',
         security: [],
         params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
         querystring: ThumbnailQuery,
-        response: { 403: ErrorResponse, 410: ErrorResponse, 422: ErrorResponse },
+        response: {
+          200: fileResponse('First page, 480 px wide', ['image/png']),
+          ...errorResponses(400, 403, 410, 422, 429, 500),
+        },
       },
     },
     async (request, reply) => {

@@ -1,45 +1,50 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
+import { DateTime, Nullable, named } from '../http/schemas.js';
 import { type EndpointRow, endpointEvents } from './endpoints.js';
 import type { WebhookDeliveriesTable } from './tables.js';
 
 /** Response shapes (spec: Webhook endpoint; Webhook delivery). */
-export const EventTypeSchema = Type.Union([
-  Type.Literal('pdf.created'),
-  Type.Literal('pdf.failed'),
-  Type.Literal('batch.completed'),
-]);
+export const EventTypeSchema = named(
+  'EventType',
+  Type.Union([Type.Literal('pdf.created'), Type.Literal('pdf.failed'), Type.Literal('batch.completed')]),
+);
 
-export const EndpointSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  description: Nullable(Type.String()),
-  events: Type.Array(EventTypeSchema),
-  mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
-  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-  disabled_reason: Nullable(Type.Union([Type.Literal('manual'), Type.Literal('failing')])),
-  secret_prefix: Type.String(),
-  created_at: DateTime,
-  updated_at: DateTime,
-  secret: Type.Optional(Type.String({ description: 'Only on create and rotate-secret' })),
-});
+export const EndpointSchema = named(
+  'WebhookEndpoint',
+  Type.Object({
+    id: Type.String(),
+    url: Type.String(),
+    description: Nullable(Type.String()),
+    events: Type.Array(EventTypeSchema),
+    mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
+    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+    disabled_reason: Nullable(Type.Union([Type.Literal('manual'), Type.Literal('failing')])),
+    secret_prefix: Type.String(),
+    created_at: DateTime,
+    updated_at: DateTime,
+    secret: Type.Optional(Type.String({ description: 'Only on create and rotate-secret' })),
+  }),
+);
 
-export const DeliverySchema = Type.Object({
-  id: Type.String(),
-  event_id: Type.String(),
-  event_type: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
-  attempts: Type.Integer(),
-  response_status: Nullable(Type.Integer()),
-  response_body: Nullable(Type.String()),
-  last_error: Nullable(Type.String()),
-  duration_ms: Nullable(Type.Integer()),
-  test_event: Type.Boolean(),
-  created_at: DateTime,
-  last_attempt_at: Nullable(DateTime),
-  next_attempt_at: Nullable(DateTime),
-  event: Type.Record(Type.String(), Type.Unknown()),
-});
+export const DeliverySchema = named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String(),
+    event_id: Type.String(),
+    event_type: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    attempts: Type.Integer(),
+    response_status: Nullable(Type.Integer()),
+    response_body: Nullable(Type.String()),
+    last_error: Nullable(Type.String()),
+    duration_ms: Nullable(Type.Integer()),
+    test_event: Type.Boolean(),
+    created_at: DateTime,
+    last_attempt_at: Nullable(DateTime),
+    next_attempt_at: Nullable(DateTime),
+    event: Type.Record(Type.String(), Type.Unknown()),
+  }),
+);
 
 export type EndpointJson = Static<typeof EndpointSchema>;
 export type DeliveryJson = Static<typeof DeliverySchema>;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../accounts/auth-context.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { DeliverySchema, EndpointSchema, EventTypeSchema } from './present.js';
@@ -61,6 +62,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'listWebhookEndpoints',
         summary: 'List endpoints, newest first',
         response: { 200: Type.Object({ data: Type.Array(EndpointSchema) }), ...ERRORS },
       },
@@ -74,8 +76,18 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
-        body: CreateBody,
+        body: withExamples(CreateBody, {
+          pdfs: {
+            summary: 'Receive PDF events',
+            value: {
+              url: 'https://example.com/hooks/quire',
+              events: ['pdf.created', 'pdf.failed'],
+              description: 'Orders system',
+            },
+          },
+        }),
         response: { 201: EndpointSchema, ...ERRORS },
       },
     },
@@ -88,6 +100,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'getWebhookEndpoint',
         summary: 'One endpoint',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
@@ -102,9 +115,13 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'updateWebhookEndpoint',
         summary: 'Change url, events, description or enabled',
         params: IdParams,
-        body: UpdateBody,
+        body: withExamples(UpdateBody, {
+          disable: { summary: 'Disable the endpoint', value: { enabled: false } },
+          events: { summary: 'Change the events', value: { events: ['pdf.created', 'batch.completed'] } },
+        }),
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
@@ -117,6 +134,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete an endpoint and its delivery log',
         params: IdParams,
         response: { 204: Type.Null(), ...ERRORS },
@@ -134,6 +152,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'rotateWebhookSecret',
         summary: 'New signing secret; the old one signs too for 24 hours',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
@@ -148,6 +167,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'sendWebhookTestEvent',
         summary: 'Send a test event once (never retried)',
         params: IdParams,
         response: { 202: Started, ...ERRORS },
@@ -163,6 +183,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log, newest first (30 days)',
         params: IdParams,
         querystring: LogQuery,
@@ -181,6 +202,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       ...common,
       schema: {
         tags: TAGS,
+        operationId: 'retryWebhookDelivery',
         summary: 'One more attempt of a finished delivery',
         params: RetryParams,
         response: { 202: Started, ...ERRORS },

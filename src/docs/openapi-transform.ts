@@ -1,0 +1,117 @@
+import { isDeepStrictEqual } from 'node:util';
+import { COMPONENT_KEY, DOCUMENTED_AS_KEY } from '../http/schemas.js';
+
+/**
+ * Finishes the document @fastify/swagger builds from the route schemas: named schemas become
+ * `components.schemas` with `$ref`s, and the conventions every request shares (spec: Conventions 6–7,
+ * Errors), which hooks implement rather than routes, are declared once and referenced from every operation.
+ */
+
+type Json = Record<string, unknown>;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/** Paths served outside `/v1` (the document's server url carries `/v1`). */
+const UNVERSIONED_SERVERS = [{ url: '/', description: 'Service root (outside /v1)' }];
+
+const HEADERS: Json = {
+  XRequestId: {
+    description: 'Request id, `req_` followed by 32 hex characters (quote it when reporting a problem).',
+    schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
+  },
+  RateLimitLimit: {
+    description: 'Requests allowed per minute for this key (on a refusal by the per-address budget: per address).',
+    schema: { type: 'integer' },
+  },
+  RateLimitRemaining: { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  RateLimitReset: { description: 'Seconds until the budget is refilled.', schema: { type: 'integer' } },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying (rate_limited, service_busy).',
+    schema: { type: 'integer' },
+  },
+};
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/**
+ * The transform @fastify/swagger's `transformObject` option calls with the generated document;
+ * `documentOnly` are named schemas no route validates with (see `documentedAs`).
+ */
+export function finishDocument(document: Json, documentOnly: readonly object[] = []): Json {
+  const components = (document.components ?? {}) as Json;
+  const schemas = (components.schemas ?? {}) as Json;
+  for (const schema of documentOnly) hoistNamed(structuredClone(schema), schemas);
+  const paths = hoistNamed(document.paths, schemas) as Record<string, Json>;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/')) continue;
+    if (isUnversioned(path)) item.servers = UNVERSIONED_SERVERS;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Json | undefined;
+      if (operation) declareConventions(operation);
+    }
+  }
+  return {
+    ...document,
+    paths,
+    components: { ...components, schemas: sortKeys(schemas), headers: HEADERS, responses: RESPONSES },
+  };
+}
+
+const UNVERSIONED = new Set(['/healthz', '/readyz', '/metrics', '/version']);
+
+function isUnversioned(path: string): boolean {
+  return UNVERSIONED.has(path);
+}
+
+const RESPONSES: Json = {
+  UnsupportedMediaType: {
+    description: 'The body is not `application/json` (code `invalid_request`).',
+    headers: { 'x-request-id': ref('headers', 'XRequestId') },
+    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+  },
+};
+
+/** Headers and error statuses that hold for every operation (spec: Conventions 1, 6, 7; Errors). */
+function declareConventions(operation: Json): void {
+  const responses = (operation.responses ?? {}) as Record<string, Json>;
+  const authenticated = !Array.isArray(operation.security) || operation.security.length > 0;
+  if (operation.requestBody && !responses['415']) responses['415'] = ref('responses', 'UnsupportedMediaType');
+  for (const [status, response] of Object.entries(responses)) {
+    if ('$ref' in response) continue;
+    const headers: Json = { ...((response.headers as Json | undefined) ?? {}) };
+    headers['x-request-id'] = ref('headers', 'XRequestId');
+    if (authenticated || status === '429') {
+      headers['x-ratelimit-limit'] = ref('headers', 'RateLimitLimit');
+      headers['x-ratelimit-remaining'] = ref('headers', 'RateLimitRemaining');
+      headers['x-ratelimit-reset'] = ref('headers', 'RateLimitReset');
+    }
+    if (status === '429' || status === '503') headers['retry-after'] = ref('headers', 'RetryAfter');
+    response.headers = headers;
+  }
+  operation.responses = responses;
+}
+
+/**
+ * Replaces every schema carrying the component keyword by a `$ref`, innermost first, and collects the
+ * named schemas. A name used for two different shapes stays inline at the second use (the unit test
+ * of the document fails on that).
+ */
+function hoistNamed(node: unknown, schemas: Json): unknown {
+  if (Array.isArray(node)) return node.map((child) => hoistNamed(child, schemas));
+  if (node === null || typeof node !== 'object') return node;
+  const documented = (node as Json)[DOCUMENTED_AS_KEY];
+  if (typeof documented === 'string') return ref('schemas', documented);
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) out[key] = hoistNamed(value, schemas);
+  const name = out[COMPONENT_KEY];
+  if (typeof name !== 'string') return out;
+  delete out[COMPONENT_KEY];
+  const existing = schemas[name];
+  if (existing !== undefined && !isDeepStrictEqual(existing, out)) return out;
+  schemas[name] = out;
+  return ref('schemas', name);
+}
+
+function sortKeys(object: Json): Json {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b)));
+}

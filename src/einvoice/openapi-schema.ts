@@ -1,0 +1,248 @@
+import { Type } from 'typebox';
+import { named } from '../http/schemas.js';
+import { PROFILES, STANDARDS, VAT_CATEGORIES } from './model.js';
+
+/**
+ * The e-invoice input typed field by field (spec: E-invoices), for the OpenAPI document only: the route
+ * validates `e_invoice` with the e-invoice validator (src/einvoice/validate), whose `invalid_e_invoice`
+ * issues carry paths, so these schemas never reach Ajv. Keep them in step with validate/parse-*.ts.
+ */
+
+const text = (description: string, maxLength = 1000) => Type.String({ maxLength, description });
+const Amount = Type.Union([Type.Number(), Type.String({ pattern: '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$' })], {
+  description: 'A JSON number or a decimal string (exact)',
+});
+const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const opt = Type.Optional;
+
+const Address = named(
+  'EInvoiceAddress',
+  Type.Object(
+    {
+      country_code: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
+      line1: opt(text('Street line')),
+      line2: opt(text('Street line')),
+      line3: opt(text('Street line')),
+      city: opt(text('City; required for XRechnung')),
+      postal_code: opt(text('Postal code; required for XRechnung')),
+      subdivision: opt(text('Region, state or province')),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Party = named(
+  'EInvoiceParty',
+  Type.Object(
+    {
+      name: text('Legal name (required)'),
+      address: Address,
+      trading_name: opt(text('Trading name')),
+      vat_id: opt(text('VAT id with its country prefix, e.g. DE123456789')),
+      id: opt(text('Party id (with id_scheme, ISO 6523)')),
+      id_scheme: opt(text('ISO 6523 scheme of id, e.g. 0088 (GLN)')),
+      legal_registration_id: opt(text('Legal registration id')),
+      legal_registration_scheme: opt(text('Scheme of legal_registration_id')),
+      electronic_address: opt(
+        Type.Object(
+          {
+            value: text('The address'),
+            scheme: opt(
+              text('EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN'),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      contact: opt(
+        Type.Object(
+          { name: opt(text('Name')), phone: opt(text('Phone')), email: opt(text('E-mail')) },
+          { additionalProperties: false },
+        ),
+      ),
+      tax_number: opt(text('Seller only: tax number (BT-32)')),
+      legal_info: opt(text('Seller only: additional legal information (BT-33)')),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Vat = named(
+  'EInvoiceVat',
+  Type.Object(
+    {
+      category: Type.Union(
+        VAT_CATEGORIES.map((c) => Type.Literal(c)),
+        { description: 'UNTDID 5305 VAT category' },
+      ),
+      rate: opt(Type.Union([Amount, Type.Null()], { description: 'Percent; left out for category O' })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const AllowanceCharge = named(
+  'EInvoiceLineAllowanceCharge',
+  Type.Object(
+    {
+      amount: opt(Amount),
+      percent: opt(Amount),
+      reason: opt(text('Reason (reason or reason_code required)')),
+      reason_code: opt(text('UNTDID 5189 (allowances) or 7161 (charges)')),
+    },
+    { additionalProperties: false, description: 'amount (up to 2 decimals) or percent of the line amount' },
+  ),
+);
+
+const DocAllowanceCharge = named(
+  'EInvoiceAllowanceCharge',
+  Type.Object(
+    {
+      amount: opt(Amount),
+      percent: opt(Amount),
+      base_amount: opt(Amount),
+      reason: opt(text('Reason (reason or reason_code required)')),
+      reason_code: opt(text('UNTDID 5189 (allowances) or 7161 (charges)')),
+      vat: opt(Vat),
+    },
+    { additionalProperties: false, description: 'Document-level allowance or charge' },
+  ),
+);
+
+const Period = Type.Object({ start: opt(IsoDate), end: opt(IsoDate) }, { additionalProperties: false });
+
+const Line = named(
+  'EInvoiceLine',
+  Type.Object(
+    {
+      name: text('Item name (required)'),
+      quantity: Amount,
+      unit_price: Amount,
+      vat: Vat,
+      unit_code: opt(text('UN/ECE Rec. 20, default C62')),
+      price_base_quantity: opt(Amount),
+      description: opt(text('Description', 5000)),
+      note: opt(text('Note', 5000)),
+      id: opt(text('Line id; default the position 1, 2, …')),
+      seller_item_id: opt(text("Seller's item id")),
+      buyer_item_id: opt(text("Buyer's item id")),
+      standard_item_id: opt(text('Standard item id, e.g. a GTIN')),
+      standard_item_scheme: opt(text('Scheme of standard_item_id (required with it)')),
+      order_line_reference: opt(text('Order line reference')),
+      period: opt(Period),
+      allowances: opt(Type.Array(AllowanceCharge)),
+      charges: opt(Type.Array(AllowanceCharge)),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Payment = named(
+  'EInvoicePayment',
+  Type.Object(
+    {
+      iban: opt(text('IBAN (check digits verified)')),
+      bic: opt(text('BIC, 8 or 11 characters')),
+      account_name: opt(text('Account holder')),
+      means_code: opt(text('UNTDID 4461; default 58 with an iban, 59 with a debited_iban, else 1')),
+      means_text: opt(text('Means of payment in words')),
+      reference: opt(text('Remittance reference; default the invoice number', 140)),
+      terms: opt(text('Payment terms')),
+      due_date: opt(IsoDate),
+      mandate_reference: opt(text('SEPA mandate reference (direct debit)')),
+      creditor_id: opt(text('SEPA creditor id')),
+      debited_iban: opt(text('IBAN debited (direct debit)')),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Totals = named(
+  'EInvoiceTotals',
+  Type.Object(
+    {
+      line_total: opt(Amount),
+      allowance_total: opt(Amount),
+      charge_total: opt(Amount),
+      tax_basis_total: opt(Amount),
+      tax_total: opt(Amount),
+      grand_total: opt(Amount),
+      prepaid: opt(Amount),
+      rounding: opt(Amount),
+      due_payable: opt(Amount),
+    },
+    { additionalProperties: false, description: 'Sent totals are checked against the computed ones' },
+  ),
+);
+
+const Exemption = Type.Object(
+  { reason: opt(text('Exemption reason')), code: opt(text('VATEX code')) },
+  { additionalProperties: false },
+);
+
+export const EInvoiceInvoiceDoc = named(
+  'EInvoiceInvoice',
+  Type.Object(
+    {
+      number: text('Invoice number (BT-1)', 200),
+      issue_date: IsoDate,
+      currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217' }),
+      type_code: opt(text('UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed')),
+      buyer_reference: opt(text('BT-10; required for XRechnung (Leitweg-ID)')),
+      purchase_order_reference: opt(text('BT-13')),
+      sales_order_reference: opt(text('BT-14')),
+      contract_reference: opt(text('BT-12')),
+      project_reference: opt(text('BT-11')),
+      preceding_invoice: opt(
+        Type.Object(
+          { number: text('Number of the preceding invoice'), issue_date: opt(IsoDate) },
+          { additionalProperties: false },
+        ),
+      ),
+      delivery_date: opt(IsoDate),
+      billing_period: opt(Type.Object({ start: IsoDate, end: IsoDate }, { additionalProperties: false })),
+      notes: opt(Type.Array(text('Note', 5000))),
+      seller: Party,
+      buyer: Party,
+      delivery: opt(
+        Type.Object({ name: opt(text('Name')), address: opt(Address) }, { additionalProperties: false }),
+      ),
+      payment: opt(Payment),
+      lines: Type.Array(Line, { minItems: 1, maxItems: 2000 }),
+      allowances: opt(Type.Array(DocAllowanceCharge)),
+      charges: opt(Type.Array(DocAllowanceCharge)),
+      prepaid_amount: opt(Amount),
+      rounding_amount: opt(Amount),
+      tax_exemptions: opt(
+        Type.Record(Type.String(), Exemption, {
+          description: 'VAT category (E, AE, K, G, O) to its exemption',
+        }),
+      ),
+      totals: opt(Totals),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/** The `e_invoice` field of POST /pdf as documented. */
+export const EInvoiceDoc = named(
+  'EInvoice',
+  Type.Object(
+    {
+      standard: Type.Union(
+        STANDARDS.map((s) => Type.Literal(s)),
+        {
+          description: 'factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself',
+        },
+      ),
+      profile: opt(
+        Type.Union(
+          PROFILES.map((p) => Type.Literal(p)),
+          { description: "Default: the standard's" },
+        ),
+      ),
+      invoice: EInvoiceInvoiceDoc,
+    },
+    { additionalProperties: false },
+  ),
+);

@@ -1,0 +1,50 @@
+import { type BodyExample, EXAMPLE_ID } from '../http/openapi.js';
+
+/** Request examples of POST /pdf for the OpenAPI document; each one is sent to a real server in the tests. */
+
+const INVOICE = {
+  number: 'R-2026-1001',
+  issue_date: '2026-01-15',
+  currency: 'EUR',
+  seller: {
+    name: 'Musterlieferant GmbH',
+    address: { line1: 'Industriestraße 7', city: 'Köln', postal_code: '50667', country_code: 'DE' },
+    vat_id: 'DE811569869',
+  },
+  buyer: {
+    name: 'Kunde AG',
+    address: { line1: 'Hafenstraße 2', city: 'Hamburg', postal_code: '20095', country_code: 'DE' },
+  },
+  payment: { iban: 'DE75 5121 0800 1245 1261 99', terms: 'Payable within 14 days.' },
+  lines: [{ name: 'Consulting', quantity: 2, unit_price: '100.00', vat: { category: 'S', rate: 19 } }],
+};
+
+export const PDF_EXAMPLES: Record<string, BodyExample> = {
+  html: {
+    summary: 'HTML with Liquid data, answered with the PDF',
+    value: { html: '<h1>Hello {{ name }}</h1>', data: { name: 'Ada' } },
+  },
+  html_url: {
+    summary: 'HTML and CSS with page options, answered with JSON and a signed link',
+    value: {
+      html: '<h1>Report</h1><p>Quarterly figures.</p>',
+      css: 'h1 { color: #234; }',
+      format: 'A4',
+      orientation: 'landscape',
+      margins: '15mm',
+      response: 'url',
+    },
+  },
+  template: {
+    summary: 'A stored template with data (put the id of one of your templates)',
+    value: { template_id: EXAMPLE_ID, data: { number: '1001' }, filename: 'invoice-1001' },
+  },
+  async: {
+    summary: 'Queued: answered 202 at once, announced by a webhook event',
+    value: { html: '<p>Large report</p>', async: true, metadata: { order: '1001' } },
+  },
+  e_invoice: {
+    summary: 'A Factur-X e-invoice rendered with the built-in invoice template',
+    value: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: INVOICE } },
+  },
+};
