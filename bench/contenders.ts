@@ -47,13 +47,16 @@ export interface QuireProcess {
   close(): Promise<void>;
 }
 
-/** Quire as users run it: `quire serve` in its own process, with limits raised so the benchmark is not refused. */
-export async function startQuire(root: string): Promise<QuireProcess> {
+/**
+ * Quire as users run it: `quire serve` in its own process, on the Scale plan with limits raised so the
+ * benchmark is not refused; `scale` adds or overrides Scale's settings (e.g. open_jobs for big batches).
+ */
+export async function startQuire(root: string, scale: Record<string, number> = {}): Promise<QuireProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const plansFile = path.join(dataDir, 'plans.json');
   writeFileSync(
     plansFile,
-    JSON.stringify({ scale: { rate_limit_per_min: 10_000_000, docs_per_period: 10_000_000 } }),
+    JSON.stringify({ scale: { rate_limit_per_min: 10_000_000, docs_per_period: 10_000_000, ...scale } }),
   );
   const env = {
     ...process.env,

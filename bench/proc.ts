@@ -53,6 +53,11 @@ export function treeRssMb(rootPid: number): number {
   return processTree(rootPid).reduce((sum, s) => sum + s.rssBytes, 0) / (1024 * 1024);
 }
 
+/** The one process's RSS (e.g. the Node server without its Chromium). */
+export function processRssMb(pid: number): number {
+  return (readStat(pid)?.rssBytes ?? 0) / (1024 * 1024);
+}
+
 export function openFds(pid: number): number {
   try {
     return readdirSync(`/proc/${pid}/fd`).length;

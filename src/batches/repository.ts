@@ -1,4 +1,5 @@
 import type { DocumentStatus } from '../documents/tables.js';
+import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
 import type { BatchesTable } from './tables.js';
 
@@ -10,14 +11,12 @@ const NO_ITEMS: ItemCounts = { queued: 0, processing: 0, succeeded: 0, failed: 0
 
 export async function insertBatch(trx: Db, row: BatchRow, documentIds: readonly string[]): Promise<void> {
   await trx.insertInto('batches').values(row).execute();
-  // One statement per chunk: SQLite allows 32,766 bound values, so 10,000 items of 3 go in 2 chunks.
-  const CHUNK = 5_000;
-  for (let start = 0; start < documentIds.length; start += CHUNK) {
-    const values = documentIds
-      .slice(start, start + CHUNK)
-      .map((documentId, i) => ({ batch_id: row.id, item_index: start + i, document_id: documentId }));
-    await trx.insertInto('batch_items').values(values).execute();
-  }
+  const items = documentIds.map((documentId, i) => ({
+    batch_id: row.id,
+    item_index: i,
+    document_id: documentId,
+  }));
+  for (const chunk of chunks(items)) await trx.insertInto('batch_items').values(chunk).execute();
 }
 
 /** A team's batch; test keys see test batches only. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ZipFile } from 'yazl';
 import { rng } from '../../test/helpers/random.js';
-import { makeXlsx } from '../../test/integration/batches/xlsx.js';
+import { makeXlsx } from '../../test/helpers/xlsx.js';
 import { isAppError } from '../shared/errors.js';
 import {
   assertZipBounded,

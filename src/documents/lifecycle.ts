@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
 import type { EventDocument } from '../webhooks/events.js';
 import { recordPdfEvent } from '../webhooks/pdf-events.js';
@@ -90,6 +91,12 @@ export class DocumentLifecycle {
   /** A background document waiting for its render; written with its job. No event yet. */
   async createQueued(trx: Db, doc: NewDocument): Promise<void> {
     await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
+  }
+
+  /** Many queued documents at once (a batch's items): the same rows as createQueued, in multi-row inserts. */
+  async createQueuedMany(trx: Db, docs: readonly NewDocument[]): Promise<void> {
+    for (const chunk of chunks(docs.map((doc) => baseRow(doc, 'queued'))))
+      await trx.insertInto('documents').values(chunk).execute();
   }
 
   /** A worker picked the document up. */

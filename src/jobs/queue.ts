@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
+import { chunks } from '../storage/chunks.js';
 import { type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/db.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
@@ -47,40 +48,57 @@ export interface EnqueuedJob {
 
 /** Inserts a queued job; pass a transaction to make it part of a larger change. */
 export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Promise<EnqueuedJob> {
-  const now = clock.now().toISOString();
-  const id = input.id ?? newId();
+  const row = queuedJobRow(clock.now(), input);
   const inserted = await db
     .insertInto('jobs')
-    .values({
-      id,
-      kind: input.kind,
-      team_id: input.teamId,
-      test: input.test ? 1 : 0,
-      payload_json: JSON.stringify(input.payload),
-      status: 'queued',
-      max_attempts: input.maxAttempts ?? null,
-      job_key: input.jobKey ?? null,
-      concurrency_key: input.concurrency?.key ?? null,
-      concurrency_limit: input.concurrency?.limit ?? null,
-      run_at: (input.runAt ?? clock.now()).toISOString(),
-      lease_owner: null,
-      lease_until: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-      finished_at: null,
-    })
+    .values(row)
     // The partial unique index jobs_kind_key is the arbiter, so two racing enqueues make one job.
     .onConflict((oc) => oc.columns(['kind', 'job_key']).where('job_key', 'is not', null).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 || input.jobKey === undefined) {
     // Delivered when the enqueueing transaction commits (at once outside one); a no-op on SQLite.
     await notify(db, JOBS_CHANNEL);
-    return { id, created: true };
+    return { id: row.id, created: true };
   }
   const existing = await findJobByKey(db, input.kind, input.jobKey);
   if (!existing) throw new Error(`job ${input.kind}/${input.jobKey} conflicted but is gone`);
   return { id: existing.id, created: false };
+}
+
+/**
+ * Inserts many new queued jobs (a batch's renders) in multi-row statements; pass a transaction. No
+ * deduplication: each job key must be new, and a clash throws (rolling the caller's transaction back)
+ * rather than dropping a job silently. Returns the ids in input order.
+ */
+export async function enqueueJobs(db: Db, clock: Clock, inputs: readonly EnqueueInput[]): Promise<string[]> {
+  const now = clock.now();
+  const rows = inputs.map((input) => queuedJobRow(now, input));
+  for (const chunk of chunks(rows)) await db.insertInto('jobs').values(chunk).execute();
+  if (rows.length > 0) await notify(db, JOBS_CHANNEL);
+  return rows.map((row) => row.id);
+}
+
+function queuedJobRow(at: Date, input: EnqueueInput) {
+  const now = at.toISOString();
+  return {
+    id: input.id ?? newId(),
+    kind: input.kind,
+    team_id: input.teamId,
+    test: input.test ? 1 : 0,
+    payload_json: JSON.stringify(input.payload),
+    status: 'queued' as const,
+    max_attempts: input.maxAttempts ?? null,
+    job_key: input.jobKey ?? null,
+    concurrency_key: input.concurrency?.key ?? null,
+    concurrency_limit: input.concurrency?.limit ?? null,
+    run_at: input.runAt?.toISOString() ?? now,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+  };
 }
 
 export async function findJobByKey(

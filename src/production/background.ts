@@ -3,7 +3,9 @@ import type { DocumentRow } from '../documents/repository.js';
 import {
   assertWithinJobLimits,
   backoffTable,
+  type EnqueueInput,
   enqueueJob,
+  enqueueJobs,
   type JobHandler,
   type JobKindOptions,
   type JobOutcome,
@@ -120,10 +122,15 @@ export async function enqueueDocuments(
   const reservation = { test: input.test, count: docs.length, at: createdAt };
   await withReservation(deps, caller, reservation, () =>
     deps.lifecycle.transact(async (trx) => {
-      for (const [i, doc] of docs.entries()) {
-        const item = input.items[i] as BulkItem;
-        await queueDocument(trx, deps, caller, doc, item.request, renderJobKey(doc.id));
-      }
+      // Multi-row inserts: 10,000 items one row at a time took seconds inside the write lock.
+      await enqueueJobs(
+        trx,
+        deps.clock,
+        docs.map((doc, i) =>
+          renderJob(caller, doc, (input.items[i] as BulkItem).request, renderJobKey(doc.id)),
+        ),
+      );
+      await deps.lifecycle.createQueuedMany(trx, docs);
       await assertWithinJobLimits(trx, deps.clock, {
         plan: caller.plan,
         teamId: caller.teamId,
@@ -205,14 +212,23 @@ async function queueDocument(
   request: DocumentRequest,
   jobKey: string | undefined,
 ): Promise<void> {
-  await enqueueJob(trx, deps.clock, {
+  await enqueueJob(trx, deps.clock, renderJob(caller, doc, request, jobKey));
+  await deps.lifecycle.createQueued(trx, doc);
+}
+
+function renderJob(
+  caller: Caller,
+  doc: NewDocument,
+  request: DocumentRequest,
+  jobKey: string | undefined,
+): EnqueueInput {
+  return {
     kind: RENDER_JOB,
     teamId: caller.teamId,
     test: doc.test,
     payload: { documentId: doc.id, request } satisfies RenderJobPayload,
     ...(jobKey === undefined ? {} : { jobKey }),
-  });
-  await deps.lifecycle.createQueued(trx, doc);
+  };
 }
 
 /**

@@ -70,6 +70,59 @@ describe('batches without render workers: cancel, limits, bad input', () => {
     assert.equal(receiver.received.filter((r) => r.path === '/cancel').length, 1);
   });
 
+  it('queues a batch larger than one insert chunk: every item a document with one render job, in order', async () => {
+    const t = await server.team('scale');
+    const templateId = await createTemplate(server.base, t.live);
+    // 1,201 items: the documents, jobs and item rows are written 500 rows per statement (three chunks).
+    const count = 1_201;
+    const created = await api(server.base, 'POST', '/v1/batches', {
+      key: t.live,
+      body: { template_id: templateId, items: items(count), filename_pattern: '{{ number }}', test: true },
+    });
+    assert.equal(created.status, 202, created.text);
+    assert.equal(created.json.counts.total, count);
+    assert.equal(created.json.counts.queued, count);
+    const { db } = server.built.services;
+    const docs = await db
+      .selectFrom('documents')
+      .select(['id', 'filename', 'status'])
+      .where('batch_id', '=', created.json.id)
+      .execute();
+    assert.equal(docs.length, count);
+    const jobs = await db
+      .selectFrom('jobs')
+      .select(['job_key', 'payload_json', 'status', 'test'])
+      .where('team_id', '=', t.team.id)
+      .execute();
+    assert.equal(jobs.length, count);
+    const jobByKey = new Map(jobs.map((job) => [job.job_key, job]));
+    for (const doc of docs) {
+      const job = jobByKey.get(`document:${doc.id}`);
+      assert.ok(job, `render job of ${doc.id}`);
+      assert.equal(job.status, 'queued');
+      assert.equal(job.test, 1);
+      assert.equal(JSON.parse(job.payload_json).documentId, doc.id);
+    }
+    // Item order survives the chunks: item 500 (the second chunk's first) and the last one.
+    const page = await api(server.base, 'GET', `/v1/batches/${created.json.id}/items?after=498&limit=2`, {
+      key: t.live,
+    });
+    assert.deepEqual(
+      page.json.data.map((i: { index: number; filename: string }) => [i.index, i.filename]),
+      [
+        [499, 'N-499.pdf'],
+        [500, 'N-500.pdf'],
+      ],
+    );
+    const last = await api(server.base, 'GET', `/v1/batches/${created.json.id}/items?after=1199`, {
+      key: t.live,
+    });
+    assert.deepEqual(
+      last.json.data.map((i: { index: number; filename: string }) => [i.index, i.filename]),
+      [[1200, 'N-1200.pdf']],
+    );
+  });
+
   it("refuses more items than the plan's batch_max_items, or than 10,000, whole", async () => {
     const free = await server.team('free');
     const templateId = await createTemplate(server.base, free.live);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { makeXlsx } from '../../helpers/xlsx.js';
 import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
-import { makeXlsx } from './xlsx.js';
 
 const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
 
