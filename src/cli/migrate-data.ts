@@ -1,7 +1,7 @@
 import { chmodSync, constants, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Config, parseStorageUrl } from '../config/config.js';
+import { type Config, optionalPostgresUrl, parseStorageUrl } from '../config/config.js';
 import { copyBlobs } from '../storage/copy-blobs.js';
 import { copyRows, TargetNotEmpty } from '../storage/copy-rows.js';
 import { type Db, openDatabase } from '../storage/index.js';
@@ -17,15 +17,12 @@ interface Target {
   dataDir: string | null;
 }
 
-/**
- * The target database. A directory is a new SQLite install. PostgreSQL: once the PostgreSQL dialect is in,
- * this opens (and migrates) the URL through openDatabase like any other start.
- */
+/** The target database: a directory is a new SQLite install; a postgres:// URL is opened (and migrated) as at any start. */
 async function openTarget(to: string): Promise<Target> {
-  if (/^postgres(ql)?:\/\//i.test(to))
-    throw new UsageError(
-      'PostgreSQL targets need the PostgreSQL dialect, which this build does not have yet.',
-    );
+  if (/^postgres(ql)?:\/\//i.test(to)) {
+    const url = optionalPostgresUrl(to, '--to') as string;
+    return { db: await openDatabase('', url), dataDir: null };
+  }
   const dataDir = path.resolve(to);
   return { db: await openDatabase(dataDir), dataDir };
 }

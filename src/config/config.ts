@@ -53,7 +53,7 @@ const optionalSmtpUrl: Parser<string | null> = (raw, name) => {
     throw new ConfigError(`${name} must be an smtp:// or smtps:// URL, got "<redacted>"`);
   }
 };
-const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
+export const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
   if (raw.trim() === '') return null;
   let u: URL;
   try {

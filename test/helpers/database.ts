@@ -30,6 +30,11 @@ async function admin(url: string, statement: string): Promise<void> {
 export async function createTestDatabase(): Promise<{ url: string | null; drop(): Promise<void> }> {
   const base = TEST_DATABASE_URL;
   if (!base) return { url: null, drop: async () => {} };
+  return createPostgresDatabase(base);
+}
+
+/** A fresh empty database on the server of `base` (a database that exists there, e.g. `test`). */
+export async function createPostgresDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `quire_t_${randomBytes(6).toString('hex')}`;
   // template0 takes no connections, so parallel creates never find their template "being accessed".
   await admin(base, `create database ${name} template template0`);

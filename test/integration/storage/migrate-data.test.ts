@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { S3BlobStore } from '../../../src/storage/s3-blob-store.js';
+import { createPostgresDatabase } from '../../helpers/database.js';
 import { startS3Server, type TestS3 } from '../../helpers/s3.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { createTemplate, waitForBatch } from '../batches/helpers.js';
@@ -58,8 +59,8 @@ describe('quire migrate-data', () => {
 
   before(async () => {
     s3 = await startS3Server();
-    // The source is the embedded default whatever QUIRE_TEST_STORAGE_URL says: a local blob directory.
-    source = await startTestServer({ workers: 1, storage: null });
+    // The source is the embedded default whatever the test switches say: SQLite and a local blob directory.
+    source = await startTestServer({ workers: 1, storage: null, databaseUrl: null });
     t = await source.team('growth');
     original.templateId = await createTemplate(source.base, t.live);
     for (const body of [
@@ -138,6 +139,37 @@ describe('quire migrate-data', () => {
     });
     assert.equal(fresh.status, 200, fresh.text);
     assert.ok(await copy.built.services.blobs.exists(`documents/${fresh.json.id}.pdf`));
+  });
+
+  it('copies onto PostgreSQL and S3, and a server on them serves the same documents and links', async () => {
+    const database = await createPostgresDatabase(
+      process.env.QUIRE_TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test',
+    );
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-moved-pg-'));
+    let onPg: TestServer | null = null;
+    try {
+      const { stdout } = await migrate('--to', database.url, '--storage', s3.url('on-pg/'));
+      assert.match(stdout, /^documents\s+3 row\(s\), counts match$/m);
+      assert.match(stdout, /^blobs\s+\d+ object\(s\), \d+ bytes, sizes and SHA-256 match$/m);
+      // A database holds no files: the operator keeps the server secret, as the command says.
+      assert.match(stdout, /Keep .*server-secret in the new install's QUIRE_DATA_DIR/);
+      copyFileSync(path.join(source.config.dataDir, 'server-secret'), path.join(dataDir, 'server-secret'));
+      onPg = await startTestServer({
+        dataDir,
+        databaseUrl: database.url,
+        storage: s3.location('on-pg/'),
+        workers: 1,
+      });
+      for (const doc of original.docs) {
+        const read = await api(onPg.base, 'GET', `/v1/pdf/${doc.id}`, { key: t.live });
+        assert.equal(read.status, 200, read.text);
+        assert.deepEqual(await download(on(onPg.base, doc.url)), doc.bytes);
+      }
+      assert.deepEqual(await download(on(onPg.base, original.zipUrl)), original.zip);
+    } finally {
+      await onPg?.close();
+      await database.drop();
+    }
   });
 
   it('refuses a target database that already holds rows', async () => {
