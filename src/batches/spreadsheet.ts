@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { readSheet, type SheetData } from 'read-excel-file/node';
+import type { SheetData } from 'read-excel-file/node';
 import { AppError } from '../shared/errors.js';
 
 /**
@@ -181,6 +181,8 @@ async function readXlsx(bytes: Buffer): Promise<Cell[][]> {
   assertZipBounded(bytes);
   let data: SheetData;
   try {
+    // Loaded with the first XLSX, not at every start.
+    const { readSheet } = await import('read-excel-file/node');
     data = await readSheet(bytes, 1);
   } catch {
     throw new AppError(

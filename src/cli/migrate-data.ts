@@ -47,7 +47,10 @@ function carryServerSecret(sourceDir: string, targetDir: string): void {
 }
 
 /** Where the blobs go: --storage, else the target's own directory, else (PostgreSQL only) where they are. */
-function targetBlobs(target: Target, storage: string | undefined): ReturnType<typeof openBlobStore> | null {
+async function targetBlobs(
+  target: Target,
+  storage: string | undefined,
+): Promise<Awaited<ReturnType<typeof openBlobStore>> | null> {
   if (storage !== undefined) {
     const location = parseStorageUrl(storage, '--storage');
     if (!location) throw new UsageError('--storage must be an s3:// URL.');
@@ -82,8 +85,8 @@ export async function migrateData(
     throw new UsageError('--storage is where the blobs already are.');
   const target = await openTarget(values.to);
   const source = await openDatabase(config.dataDir);
-  const from = openBlobStore(config.dataDir, config.storage);
-  const to = targetBlobs(target, values.storage);
+  const from = await openBlobStore(config.dataDir, config.storage);
+  const to = await targetBlobs(target, values.storage);
   try {
     const counts = await copyRows(source, target.db);
     for (const { table, rows } of counts) print(`${table.padEnd(22)} ${rows} row(s), counts match`);

@@ -1,9 +1,28 @@
 export * from './model.js';
 export { EInvoiceDoc } from './openapi-schema.js';
-export { toFacturXPdf } from './pdfa/facturx-pdf.js';
 export { BUILT_IN_INVOICE_TEMPLATE } from './template/built-in-template.js';
 export { invoiceTemplateData } from './template/data.js';
 export { validateEInvoice } from './validate/validate.js';
-export { buildCii } from './xml/cii.js';
 export { embeddedXmlName, xmlFilename } from './xml/filenames.js';
-export { buildUbl } from './xml/ubl.js';
+
+type Output = typeof import('./xml/cii.js') &
+  typeof import('./xml/ubl.js') &
+  typeof import('./pdfa/facturx-pdf.js');
+let output: Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> | undefined;
+
+/**
+ * The XML builders and the PDF/A-3 step, loaded on the first e-invoice: xmlbuilder2 and pdf-lib were a
+ * tenth of the server's start-up, paid by every install whether it sends e-invoices or not.
+ */
+export function loadEInvoiceOutput(): Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> {
+  output ??= Promise.all([
+    import('./xml/cii.js'),
+    import('./xml/ubl.js'),
+    import('./pdfa/facturx-pdf.js'),
+  ]).then(([cii, ubl, pdfa]) => ({
+    buildCii: cii.buildCii,
+    buildUbl: ubl.buildUbl,
+    toFacturXPdf: pdfa.toFacturXPdf,
+  }));
+  return output;
+}

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { newId } from '../shared/ids.js';
 
 /**
@@ -46,11 +46,11 @@ export function createEmailSender(options: {
       ? fileSender(options.outboxDir, options.from, options.log)
       : logOnlySender(options.log);
   }
-  const transport = nodemailer.createTransport(options.smtpUrl);
+  const transport = lazyTransport(options.smtpUrl);
   return {
     async send(message) {
       try {
-        await transport.sendMail({
+        await (await transport.get()).sendMail({
           from: options.from,
           to: message.to,
           subject: message.subject,
@@ -92,11 +92,11 @@ function isPermanent(err: unknown): boolean {
 
 /** No SMTP server: each message becomes an .eml file a newcomer can open in any mail program. */
 function fileSender(dir: string, from: string, log: EmailLog): EmailSender {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({ from, ...message });
+        const info = await (await transport.get()).sendMail({ from, ...message });
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`);
         writeFileSync(file, info.message as Buffer, { mode: 0o600 });
@@ -110,5 +110,20 @@ function fileSender(dir: string, from: string, log: EmailLog): EmailSender {
       }
     },
     close: () => transport.close(),
+  };
+}
+
+/** nodemailer loads with the first email, not at every start (most renders send none). */
+function lazyTransport(options: string | { streamTransport: true; buffer: true; newline: 'unix' }) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get(): Promise<Transporter> {
+      transport ??= import('nodemailer').then((m) => m.default.createTransport(options) as Transporter);
+      return transport;
+    },
+    /** Closes the pool if one was made; nothing to close before the first email. */
+    close(): void {
+      void transport?.then((t) => t.close());
+    },
   };
 }

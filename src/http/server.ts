@@ -9,6 +9,7 @@ import { createClientErrorHandler } from './client-error.js';
 import { errorBody } from './error-body.js';
 import { createErrorHandler } from './error-handler.js';
 import { findExcessiveNesting, MAX_JSON_DEPTH } from './json-depth.js';
+import { serializerCompiler } from './serializer.js';
 import { validatorCompiler } from './validator.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -73,6 +74,7 @@ export function createServer(options: ServerOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // Only JSON bodies exist in this API; any other content type is a 415 (spec: Conventions 1).
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);

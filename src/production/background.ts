@@ -51,7 +51,7 @@ export async function enqueueDocument(
   /** Runs in the transaction that queues the document (e.g. its idempotency key). */
   onQueued?: (trx: Db, documentId: string) => Promise<void>,
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
-  const einv = request.e_invoice === undefined ? null : planEInvoice(request.e_invoice);
+  const einv = request.e_invoice === undefined ? null : await planEInvoice(request.e_invoice);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
   const email = request.deliver?.email;
   if (email) await assertEmailsAllowed(deps, caller, [email.to]);

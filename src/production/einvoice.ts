@@ -1,10 +1,8 @@
 import {
-  buildCii,
-  buildUbl,
   embeddedXmlName,
   invoiceTemplateData,
+  loadEInvoiceOutput,
   type PreparedEInvoice,
-  toFacturXPdf,
   validateEInvoice,
   xmlFilename,
 } from '../einvoice/index.js';
@@ -25,9 +23,10 @@ export interface EInvoicePlan {
 }
 
 /** Validates and builds the XML; throws invalid_request / invalid_e_invoice before anything is rendered or counted. */
-export function planEInvoice(input: unknown): EInvoicePlan {
+export async function planEInvoice(input: unknown): Promise<EInvoicePlan> {
   const validation = validateEInvoice(input);
   if (!validation.ok) throw validation.error;
+  const { buildCii, buildUbl } = await loadEInvoiceOutput();
   const prepared = validation.value;
   const defaultName = prepared.invoice.number;
   if (prepared.standard === 'xrechnung-cii' || prepared.standard === 'xrechnung-ubl') {
@@ -49,8 +48,9 @@ export function eInvoiceData(plan: EInvoicePlan): Record<string, unknown> {
 }
 
 /** Embeds the XML and makes the rendered PDF PDF/A-3b (after any test watermark, which uses an embedded font). */
-export function embedEInvoice(pdf: Buffer, plan: EInvoicePlan, createdAt: Date): Promise<Buffer> {
+export async function embedEInvoice(pdf: Buffer, plan: EInvoicePlan, createdAt: Date): Promise<Buffer> {
   const { prepared } = plan;
+  const { toFacturXPdf } = await loadEInvoiceOutput();
   return toFacturXPdf(pdf, plan.xml, {
     profile: prepared.profile,
     attachmentName: plan.xmlFilename === 'xrechnung.xml' ? 'xrechnung.xml' : 'factur-x.xml',

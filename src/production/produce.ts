@@ -131,7 +131,7 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
   try {
     // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
     if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
-    run.einv = input.request.e_invoice === undefined ? null : planEInvoice(input.request.e_invoice);
+    run.einv = input.request.e_invoice === undefined ? null : await planEInvoice(input.request.e_invoice);
     if (input.purpose === 'document') {
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       const email = input.request.deliver?.email;

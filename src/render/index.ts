@@ -10,4 +10,4 @@ export {
 } from './renderer.js';
 export { makeThumbnail } from './thumbnail.js';
 export type * from './types.js';
-export { WATERMARK_TEXT } from './watermark.js';
+export { WATERMARK_TEXT } from './watermark-text.js';

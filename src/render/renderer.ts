@@ -1,4 +1,3 @@
-import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Config } from '../config/config.js';
 import { isAppError } from '../shared/errors.js';
 import { BrowserSupervisor } from './browser-supervisor.js';
@@ -16,7 +15,6 @@ import {
 } from './render-page.js';
 import { ResourceFetcher } from './resource-fetcher.js';
 import type { ModeStrategy, RenderJob, RenderMode, RenderResult } from './types.js';
-import { applyWatermark } from './watermark.js';
 
 /** Spec "Limits": HTML after Liquid, with CSS (same MB as the request body limit). */
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
@@ -168,15 +166,21 @@ export class Renderer {
   }
 }
 
+async function countPagesWithPdfLib(pdf: Buffer): Promise<number> {
+  const { PDFDocument } = await import('@cantoo/pdf-lib');
+  return (await PDFDocument.load(pdf)).getPageCount();
+}
+
 /** Page limit (counted in the page tree, pdf-lib only as a fallback) and the test watermark. */
 async function postProcess(
   work: PageWork,
   watermark: boolean,
 ): Promise<{ pdf: Buffer; pages: number; ms: number }> {
   const t0 = performance.now();
-  const pages = countPdfPages(work.pdf) || (await PDFDocument.load(work.pdf)).getPageCount();
+  const pages = countPdfPages(work.pdf) || (await countPagesWithPdfLib(work.pdf));
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
-  const pdf = watermark ? await applyWatermark(work.pdf) : work.pdf;
+  // pdf-lib and fontkit load with the first test document, not at every start.
+  const pdf = watermark ? await (await import('./watermark.js')).applyWatermark(work.pdf) : work.pdf;
   return { pdf, pages, ms: performance.now() - t0 };
 }
 

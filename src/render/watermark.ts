@@ -12,8 +12,7 @@ import {
   rgb,
 } from '@cantoo/pdf-lib';
 
-/** Spec "Test documents": a visible, diagonal mark on every page. */
-export const WATERMARK_TEXT = 'TEST DOCUMENT';
+import { WATERMARK_TEXT } from './watermark-text.js';
 
 /**
  * An embedded TrueType font, never one of the standard 14: those are not embedded, which PDF/A

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SelectQueryBuilder, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { onPostgres } from './dialect.js';
 import { migrateToLatest } from './migrations/index.js';
 import { ensurePrivateDirSync, ensurePrivateFileSync } from './private-files.js';
@@ -36,12 +36,23 @@ const PG_NUMERIC = 1700;
  * `count(*)` is int8 and `sum()` numeric on PostgreSQL, which `pg` returns as strings; SQLite returns numbers
  * and the repositories compare counts as numbers. Parsed per pool, not through pg's global type registry.
  */
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+function pgTypes(driver: PgModule) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+      return driver.types.getTypeParser(oid, format);
+    },
+  };
+}
+
+type PgModule = typeof pg;
+let pgModule: Promise<PgModule> | undefined;
+
+/** `pg` loads only when a PostgreSQL URL is configured: an embedded install's start-up does not pay for it. */
+function loadPg(): Promise<PgModule> {
+  pgModule ??= import('pg').then((m) => m.default);
+  return pgModule;
+}
 
 /** The URL of each PostgreSQL database opened here, for the dedicated LISTEN connection. */
 const postgresUrls = new WeakMap<object, string>();
@@ -54,11 +65,11 @@ function withDefaultUser(url: string): string {
   return u.toString();
 }
 
-function postgresPool(url: string): pg.Pool {
-  return new pg.Pool({
+function postgresPool(driver: PgModule, url: string): pg.Pool {
+  return new driver.Pool({
     connectionString: withDefaultUser(url),
     max: 10,
-    types: pgTypes as pg.CustomTypesConfig,
+    types: pgTypes(driver) as pg.CustomTypesConfig,
   });
 }
 
@@ -83,7 +94,8 @@ export async function openDatabase(dataDir: string, databaseUrl: string | null =
 }
 
 async function openPostgres(url: string): Promise<Db> {
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url) }) });
+  const pool = postgresPool(await loadPg(), url);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   postgresUrls.set(db, url);
   try {
     // Kysely's migrator on PostgreSQL runs every pending migration in one transaction that first takes
@@ -172,7 +184,8 @@ export async function listen(
 ): Promise<(() => Promise<void>) | null> {
   const url = postgresUrls.get(db);
   if (!url) return null;
-  const client = new pg.Client({ connectionString: withDefaultUser(url) });
+  const driver = await loadPg();
+  const client = new driver.Client({ connectionString: withDefaultUser(url) });
   client.on('error', onError);
   client.on('notification', onNotify);
   await client.connect();

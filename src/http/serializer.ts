@@ -1,0 +1,15 @@
+import fastJson from 'fast-json-stringify';
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+
+/**
+ * Fastify's own serializer compiler (fast-json-stringify, no shared schemas: none are added), but each
+ * route's response schema is compiled on its first response instead of at start: compiling every status of
+ * every route was a large share of the server's start-up.
+ */
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data) => {
+    serialize ??= fastJson(schema as Parameters<typeof fastJson>[0]);
+    return serialize(data);
+  };
+};
