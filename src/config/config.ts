@@ -98,7 +98,12 @@ export const parseStorageUrl: Parser<S3Location | null> = (raw, name) => {
   if (unknown) throw fail(`has an unknown parameter "${unknown}" (endpoint, region, force_path_style)`);
   const endpoint = u.searchParams.get('endpoint');
   if (endpoint !== null) url(endpoint, `${name} endpoint`);
-  const prefix = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
+  let prefix: string;
+  try {
+    prefix = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
+  } catch {
+    throw fail('has a malformed prefix');
+  }
   return {
     bucket: u.hostname,
     prefix: prefix ? `${prefix}/` : '',

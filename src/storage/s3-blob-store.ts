@@ -16,6 +16,7 @@ import { assertSafeKey, type BlobStore, BlobStoreUnavailable } from './blob-stor
 /** Parts of a multipart upload: S3's minimum is 5 MiB; two in flight bound memory at 16 MiB per upload. */
 const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
+const READY_TIMEOUT_MS = 3_000;
 
 /**
  * The S3 client for a location. Credentials and (when the URL names none) the region come from the SDK's
@@ -32,7 +33,15 @@ export function createS3Client(location: S3Location, overrides: Partial<S3Client
     responseChecksumValidation: 'WHEN_REQUIRED',
     // A store that does not answer must become a 503 in seconds, not hang a request for minutes.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 30_000 },
+    // Without throwOnRequestTimeout the SDK only logs an overdue request and keeps waiting. requestTimeout
+    // runs until the answer's headers (a whole 8 MiB part upload included); socketTimeout is idleness,
+    // including while a download streams.
+    requestHandler: {
+      connectionTimeout: 3_000,
+      requestTimeout: 60_000,
+      throwOnRequestTimeout: true,
+      socketTimeout: 10_000,
+    },
     ...overrides,
   });
 }
@@ -157,7 +166,10 @@ export class S3BlobStore implements BlobStore {
 
   async ready(): Promise<boolean> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      // Probes expect an answer within seconds, not after the client's retries and timeouts.
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), {
+        abortSignal: AbortSignal.timeout(READY_TIMEOUT_MS),
+      });
       return true;
     } catch {
       return false;

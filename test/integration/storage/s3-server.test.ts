@@ -130,6 +130,9 @@ describe('the server on S3-compatible storage', () => {
       const download = await fetch(stored.json.url);
       assert.equal(download.status, 503, 'a signed download too');
       assert.equal(((await download.json()) as { error: { code: string } }).error.code, 'service_busy');
+      const thumbnail = await fetch(stored.json.thumbnail_url);
+      assert.equal(thumbnail.status, 503, 'a thumbnail too');
+      assert.equal(((await thumbnail.json()) as { error: { code: string } }).error.code, 'service_busy');
       const ready = await api(server.base, 'GET', '/readyz');
       assert.equal(ready.status, 503);
       assert.equal(ready.json.status, 'storage unavailable');

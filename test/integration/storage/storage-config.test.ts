@@ -49,6 +49,7 @@ describe('QUIRE_STORAGE_URL', () => {
     assert.match(refused('s3://bucket/x?endpoint=ftp://h'), /endpoint must be an http\(s\) URL/);
     assert.match(refused('s3://bucket/x?force_path_style=maybe'), /force_path_style must be a boolean/);
     assert.match(refused('s3://bucket/x?acl=public'), /unknown parameter "acl"/);
+    assert.match(refused('s3://bucket/%E0'), /malformed prefix/);
     const secret = refused('s3://AKIDEXAMPLE:wJalrXUtnFEMI@bucket/x');
     assert.match(secret, /must not hold credentials \(use AWS_ACCESS_KEY_ID\/AWS_SECRET_ACCESS_KEY\)/);
     assert.doesNotMatch(secret, /AKIDEXAMPLE|wJalrXUtnFEMI/);
