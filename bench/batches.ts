@@ -79,7 +79,7 @@ export async function runBatchBenches(options: BatchBenchOptions): Promise<Recor
       ),
     );
     // The batch stores every PDF (fsync'd blob, then the row): stored direct renders show what that costs.
-    const storedItems = Math.ceil(throughputItems / 2);
+    const storedItems = Math.max(50, Math.ceil(throughputItems / 4));
     const stored = await timed(() =>
       throughput(
         tolerant(
