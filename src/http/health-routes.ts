@@ -1,5 +1,6 @@
 import type { Db } from '../storage/db.js';
 import { pingDatabase } from '../storage/db.js';
+import { healthSchema } from './openapi.js';
 import type { App } from './server.js';
 
 /** What else readiness depends on: why the renderer cannot render right now, or null when it can. */
@@ -12,8 +13,14 @@ export interface RendererReadiness {
  * shutting down) for orchestrators.
  */
 export function registerHealthRoutes(app: App, db: Db, renderer?: RendererReadiness): void {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/healthz', { schema: healthSchema('getHealth', 'Liveness: the process is up') }, async () => ({
+    status: 'ok',
+  }));
+  const readiness = healthSchema(
+    'getReadiness',
+    'Readiness: database reachable, Chromium up, not shutting down',
+  );
+  app.get('/readyz', { schema: readiness }, async (_request, reply) => {
     const notReady = renderer?.unreadiness() ?? ((await pingDatabase(db)) ? null : 'database unavailable');
     return reply.code(notReady ? 503 : 200).send({ status: notReady ?? 'ok' });
   });
