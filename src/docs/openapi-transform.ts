@@ -50,11 +50,70 @@ export function finishDocument(document: Json, documentOnly: readonly object[] =
       if (operation) declareConventions(operation);
     }
   }
+  for (const [path, item] of Object.entries(OPTIONAL_PATHS)) paths[path] ??= item;
   return {
     ...document,
     paths,
     components: { ...components, schemas: sortKeys(schemas), headers: HEADERS, responses: RESPONSES },
   };
+}
+
+/**
+ * Operations endpoints that a server may not have (or not expose): documented here unless a route of the
+ * same path documents itself.
+ */
+const OPTIONAL_PATHS: Record<string, Json> = {
+  '/metrics': {
+    servers: UNVERSIONED_SERVERS,
+    get: {
+      tags: ['Operations'],
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics (optional: off unless enabled)',
+      description:
+        'Present only when the server enables metrics; with QUIRE_METRICS_TOKEN set, send it as the bearer token.',
+      security: [{ bearer: [] }, {}],
+      responses: {
+        '200': {
+          description: 'Prometheus text exposition format',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+        '401': errorRef('Wrong or missing metrics token'),
+        '404': errorRef('Metrics are not enabled'),
+      },
+    },
+  },
+  '/version': {
+    servers: UNVERSIONED_SERVERS,
+    get: {
+      tags: ['Operations'],
+      operationId: 'getVersion',
+      summary: 'Versions of the service and its Chromium (optional: on servers that have it)',
+      security: [],
+      responses: {
+        '200': {
+          description: 'Version information',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  version: { type: 'string' },
+                  chromium: { type: ['string', 'null'] },
+                  commit: { type: ['string', 'null'] },
+                },
+                required: ['version'],
+              },
+            },
+          },
+        },
+        '404': errorRef('Not available on this server'),
+      },
+    },
+  },
+};
+
+function errorRef(description: string): Json {
+  return { description, content: { 'application/json': { schema: ref('schemas', 'Error') } } };
 }
 
 const UNVERSIONED = new Set(['/healthz', '/readyz', '/metrics', '/version']);

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { pingDatabase } from '../storage/db.js';
+import { healthSchema } from './openapi.js';
 import type { App } from './server.js';
 
 /** What else readiness depends on: why the renderer cannot render right now, or null when it can. */
@@ -18,8 +19,14 @@ export function registerHealthRoutes(
   renderer?: RendererReadiness,
   blobs?: Pick<BlobStore, 'ready'>,
 ): void {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/healthz', { schema: healthSchema('getHealth', 'Liveness: the process is up') }, async () => ({
+    status: 'ok',
+  }));
+  const readiness = healthSchema(
+    'getReadiness',
+    'Readiness: database and blob store reachable, Chromium up, not shutting down',
+  );
+  app.get('/readyz', { schema: readiness }, async (_request, reply) => {
     const notReady =
       renderer?.unreadiness() ??
       ((await pingDatabase(db)) ? null : 'database unavailable') ??

@@ -85,3 +85,23 @@ export const EXAMPLE_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 export function withExamples<T extends TSchema>(schema: T, examples: Record<string, BodyExample>): T {
   return { ...schema, 'x-examples': examples };
 }
+
+const HealthStatus = Type.Object({
+  status: Type.String({ description: '`ok`, or why the service is not ready' }),
+});
+
+/** The schema of GET /healthz or /readyz: no key, outside /v1, for orchestrators and load balancers. */
+export function healthSchema(operationId: string, summary: string) {
+  return {
+    tags: ['Operations'],
+    operationId,
+    summary,
+    security: [],
+    response: {
+      200: jsonResponse('Up (ready)', HealthStatus),
+      // The per-address budget covers every request (spec: Limits).
+      429: ErrorResponse,
+      503: jsonResponse('Not ready (or shutting down)', HealthStatus),
+    },
+  };
+}

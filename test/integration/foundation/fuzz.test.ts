@@ -11,18 +11,27 @@ interface Route {
   bodyKeys: string[];
 }
 
-/** Every route of the OpenAPI document, with the property names of its body (to aim random bodies). */
-function routesOf(openapi: {
+interface OpenApi {
   paths: Record<
     string,
-    Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }>
+    Record<
+      string,
+      { requestBody?: { content?: Record<string, { schema?: { $ref?: string; properties?: object } }> } }
+    >
   >;
-}): Route[] {
+  components?: { schemas?: Record<string, { properties?: object }> };
+}
+
+/** Every route of the OpenAPI document, with the property names of its body (to aim random bodies). */
+function routesOf(openapi: OpenApi): Route[] {
   const routes: Route[] = [];
   for (const [path, methods] of Object.entries(openapi.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const schema = op.requestBody?.content?.['application/json']?.schema;
-      routes.push({ method: method.toUpperCase(), path, bodyKeys: Object.keys(schema?.properties ?? {}) });
+      // Named bodies are `$ref`s to components.schemas.
+      const name = schema?.$ref?.split('/').pop();
+      const resolved = name ? openapi.components?.schemas?.[name] : schema;
+      routes.push({ method: method.toUpperCase(), path, bodyKeys: Object.keys(resolved?.properties ?? {}) });
     }
   }
   return routes;
