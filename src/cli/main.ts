@@ -1,32 +1,35 @@
-import { CONFIG_KEYS, ConfigError, loadConfig } from '../config/config.js';
+import path from 'node:path';
+import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config/config.js';
 import { systemClock } from '../shared/clock.js';
-import { openDatabase } from '../storage/index.js';
+import { quireVersion } from '../shared/version.js';
+import { FsBlobStore } from '../storage/blob-store.js';
+import { type Db, openDatabase } from '../storage/index.js';
 import { serve } from './serve.js';
+import { StartupProblem } from './startup-problem.js';
+import { keyList, teamDelete } from './team-admin.js';
 import { keyCommand, teamCommand } from './team-commands.js';
+import { overview, usageFor, wantsHelp } from './usage.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: quire <command>
-
-  serve                                   run the HTTP API (and in-process workers)
-  worker                                  run background workers only, against the same database
-  team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified] [--json]
-  team suspend TEAM_ID | team unsuspend TEAM_ID | team set-plan TEAM_ID PLAN | team list [--json]
-  key create --team TEAM_ID --mode live|test [--json]
-  key revoke KEY_OR_PREFIX
-  config                                  print the configuration keys (environment variables)
-
-Configuration comes from environment variables (see \`quire config\`).`;
-
-const print = (line: string) => process.stdout.write(`${line}\n`);
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
+    // Help and version come first: no configuration is read and nothing starts (`serve --help` too).
+    if (wantsHelp(argv)) return print(usageFor(argv));
+    if (command === '--version' || command === '-v' || command === 'version') return print(quireVersion());
     await run(command, rest);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
+    }
+    if (err instanceof StartupProblem) {
+      process.stderr.write(`Quire cannot start: ${err.message}\n`);
+      process.exit(1);
     }
     if (
       err instanceof Error &&
@@ -50,26 +53,39 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
       return runWorkerProcess(loadConfig(), print);
     }
     case 'team':
-    case 'key': {
-      const config = loadConfig();
-      const db = await openDatabase(config.dataDir);
-      try {
-        if (command === 'team') await teamCommand(db, systemClock, rest, print);
-        else await keyCommand(db, systemClock, rest, print);
-      } finally {
-        await db.destroy();
-      }
-      return;
-    }
+    case 'key':
+      return withDatabase(loadConfig(), (db, config) => accountCommand(command, rest, db, config));
     case 'config':
       for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
       return;
     case undefined:
     case 'help':
-    case '--help':
-      print(HELP);
+      print(overview());
       return;
     default:
-      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+      throw new UsageError(`Unknown command "${command}".\n\n${overview()}`);
+  }
+}
+
+async function accountCommand(
+  command: 'team' | 'key',
+  rest: string[],
+  db: Db,
+  config: Config,
+): Promise<void> {
+  const [sub, ...args] = rest;
+  if (command === 'team' && sub === 'delete')
+    return teamDelete(db, new FsBlobStore(path.join(config.dataDir, 'blobs')), args, print);
+  if (command === 'key' && sub === 'list') return keyList(db, args, print);
+  if (command === 'team') return teamCommand(db, systemClock, rest, print);
+  return keyCommand(db, systemClock, rest, print);
+}
+
+async function withDatabase(config: Config, use: (db: Db, config: Config) => Promise<void>): Promise<void> {
+  const db = await openDatabase(config.dataDir);
+  try {
+    await use(db, config);
+  } finally {
+    await db.destroy();
   }
 }

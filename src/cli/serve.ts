@@ -4,6 +4,7 @@ import { type BuiltApp, buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
  * First run: a default team with a live and a test key, printed once (the keys are stored only hashed). Its
@@ -30,9 +31,15 @@ async function ensureDefaultTeam(
 /** `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown). */
 export async function serve(config: Config, print: (line: string) => void): Promise<void> {
   const started = Date.now();
-  const built = await buildApp(config);
+  checkPlansFile(config);
+  const built = await buildApp(config).catch((err: unknown) => {
+    throw explainStartupFailure(err, config);
+  });
   await ensureDefaultTeam(built.services.db, built.services.clock, config.defaultPlan as PlanId, print);
-  await built.app.listen({ host: config.host, port: config.port });
+  await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await built.close().catch(() => undefined);
+    throw explainStartupFailure(err, config);
+  });
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
   );

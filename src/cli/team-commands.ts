@@ -3,6 +3,7 @@ import { isPlanId } from '../accounts/plans.js';
 import { createApiKey, createTeam, listTeams, revokeApiKey, updateTeam } from '../accounts/teams.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { checkEmailAddress } from './team-admin.js';
 import { UsageError } from './usage-error.js';
 
 export async function teamCommand(
@@ -75,7 +76,7 @@ async function teamCreate(
   const team = await createTeam(db, clock, {
     name,
     plan,
-    email: values.email ?? null,
+    email: values.email === undefined ? null : checkEmailAddress(values.email),
     emailVerified: values['email-verified'],
   });
   const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
