@@ -21,7 +21,7 @@ import {
   type EmailSender,
   emailJobOptions,
 } from './email/index.js';
-import { registerHealthRoutes } from './http/health-routes.js';
+import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import {
@@ -33,6 +33,7 @@ import {
   sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
+import { instrumentRenderer, metricsAccess, QuireMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import {
   type BackgroundDeps,
@@ -46,6 +47,7 @@ import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
+import { quireCommit, quireVersion } from './shared/version.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { loadServerSecret } from './storage/server-secret.js';
@@ -120,11 +122,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     rate,
     ipBudgetPerMin: config.ipRateLimitPerMin,
+    trustProxy: config.trustProxy,
   });
   const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
     app.log.error({ err, sweep: name }, 'retention sweep failed'),
   );
   const renderer = new RenderService(config, app.log);
+  const access = metricsAccess(config.metrics, config.metricsToken);
+  const metrics = access.kind === 'off' ? null : new QuireMetrics(db, renderer);
+  if (metrics) registerMetricsRoutes(app, metrics, access);
   const liquid = new LiquidEngine({
     onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
   });
@@ -148,7 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const production: BackgroundDeps = {
     db,
     clock,
-    renderer,
+    renderer: metrics ? instrumentRenderer(renderer, metrics) : renderer,
     liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
     templates: templatePortOf({ db }, liquid),
     pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
@@ -248,6 +254,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('batch-zips', (now) => batches.sweepZips(now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer);
+  registerVersionRoute(app, async () => ({
+    version: quireVersion(),
+    commit: quireCommit(),
+    chromium: (await renderer.stats())?.chromiumVersion ?? null,
+  }));
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);

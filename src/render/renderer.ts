@@ -42,6 +42,10 @@ export interface RendererStats {
   busy: number;
   queued: number;
   browserPid?: number;
+  /** Chromium relaunches since start (metrics). */
+  relaunches: number;
+  /** e.g. "131.0.6778.85"; null while no browser is connected. */
+  chromiumVersion: string | null;
 }
 
 /** The render engine: supervised Chromium, page pool, resource guard, limits, post-processing. */
@@ -153,6 +157,8 @@ export class Renderer {
       busy,
       queued,
       browserPid: this.supervisor.pid,
+      relaunches: this.supervisor.relaunches,
+      chromiumVersion: this.supervisor.connected()?.version() ?? null,
     };
   }
 
