@@ -5,6 +5,7 @@ import { BrowserSupervisor } from './browser-supervisor.js';
 import { fastMode } from './fast-mode.js';
 import { type RenderLogger, silentLogger } from './logger.js';
 import { PagePool } from './page-pool.js';
+import { applyPdfMetadata } from './pdf-metadata.js';
 import { PAGE_CRASHED, type PoolSlot } from './pool-slot.js';
 import { countPdfPages, MAX_PAGES, tooLarge } from './print-to-pdf.js';
 import {
@@ -126,7 +127,7 @@ export class Renderer {
       if (await browserLost(slot, outcome, job.signal)) throw new BrowserLost();
       throw outcome.error;
     }
-    const post = await postProcess(outcome.value, job.watermark);
+    const post = await postProcess(outcome.value, job);
     return {
       pdf: post.pdf,
       pages: post.pages,
@@ -174,15 +175,16 @@ export class Renderer {
   }
 }
 
-/** Page limit (counted in the page tree, pdf-lib only as a fallback) and the test watermark. */
+/** Page limit (counted in the page tree, pdf-lib only as a fallback), the test watermark, metadata. */
 async function postProcess(
   work: PageWork,
-  watermark: boolean,
+  job: RenderJob,
 ): Promise<{ pdf: Buffer; pages: number; ms: number }> {
   const t0 = performance.now();
   const pages = countPdfPages(work.pdf) || (await PDFDocument.load(work.pdf)).getPageCount();
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
-  const pdf = watermark ? await applyWatermark(work.pdf) : work.pdf;
+  const marked = job.watermark ? await applyWatermark(work.pdf) : work.pdf;
+  const pdf = await applyPdfMetadata(marked, { fallbackTitle: job.title ?? 'document', html: job.html });
   return { pdf, pages, ms: performance.now() - t0 };
 }
 
