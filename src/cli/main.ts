@@ -55,6 +55,12 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
     case 'team':
     case 'key':
       return withDatabase(loadConfig(), (db, config) => accountCommand(command, rest, db, config));
+    case 'backup':
+    case 'restore': {
+      const { backupCommand, restoreCommand } = await import('./backup.js');
+      const run = command === 'backup' ? backupCommand : restoreCommand;
+      return run(loadConfig(), rest, print);
+    }
     case 'config':
       for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
       return;

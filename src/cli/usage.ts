@@ -25,6 +25,10 @@ const USAGE: Record<string, string> = {
   'key revoke': 'quire key revoke KEY_OR_PREFIX\n  Revoke a key by the whole key or its 12-character prefix.',
   config:
     'quire config\n  Print every configuration key (environment variable) with its default and description.',
+  backup:
+    'quire backup DIR\n  Copy the database (SQLite online backup), stored files and server secret into DIR (new or empty); safe while Quire runs.',
+  restore:
+    'quire restore DIR\n  Restore a `quire backup` into QUIRE_DATA_DIR (new or empty) with Quire stopped; migrations run at the next start.',
 };
 
 /** The overview printed by `quire`, `quire help` and `quire --help`. */
