@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config/config.js';
+import { CONFIG_KEYS, type Config, ConfigError, effectiveSettings, loadConfig } from '../config/config.js';
 import { systemClock } from '../shared/clock.js';
 import { quireVersion } from '../shared/version.js';
 import { FsBlobStore } from '../storage/blob-store.js';
@@ -62,6 +62,10 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
       return run(loadConfig(), rest, print);
     }
     case 'config':
+      if (rest.includes('--effective')) {
+        for (const s of effectiveSettings(loadConfig())) print(`${s.env}=${s.value}`);
+        return;
+      }
       for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
       return;
     case undefined:

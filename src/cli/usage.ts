@@ -24,7 +24,7 @@ const USAGE: Record<string, string> = {
     'quire key list --team TEAM_ID [--json]\n  List a team’s keys (prefixes only; keys are stored hashed).',
   'key revoke': 'quire key revoke KEY_OR_PREFIX\n  Revoke a key by the whole key or its 12-character prefix.',
   config:
-    'quire config\n  Print every configuration key (environment variable) with its default and description.',
+    'quire config [--effective]\n  Print every setting (environment variable) with its default and description; --effective: the values in effect here, secrets hidden.',
   backup:
     'quire backup DIR\n  Copy the database (SQLite online backup), stored files and server secret into DIR (new or empty); safe while Quire runs.',
   restore:

@@ -315,6 +315,18 @@ function describeDefault(value: unknown): string {
   return String(value);
 }
 
+/** Settings whose values are never printed (`quire config --effective` shows only whether they are set). */
+const SECRET_SETTINGS: ReadonlySet<keyof Config> = new Set(['smtpUrl', 'metricsToken']);
+
+/** Every setting's variable and the value in effect, secrets redacted. */
+export function effectiveSettings(config: Config): Array<{ env: string; value: string }> {
+  return (Object.keys(schema) as Array<keyof Schema>).map((name) => {
+    const value = config[name];
+    const shown = SECRET_SETTINGS.has(name) ? (value ? '(set, hidden)' : '(unset)') : JSON.stringify(value);
+    return { env: schema[name].env, value: shown };
+  });
+}
+
 /** The base URL of links: QUIRE_PUBLIC_URL, else derived from the bound host and port. */
 export function derivePublicUrl(config: Config, boundPort: number = config.port): string {
   if (config.publicUrl) return config.publicUrl;
