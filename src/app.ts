@@ -22,7 +22,7 @@ import {
   type EmailSender,
   emailJobOptions,
 } from './email/index.js';
-import { registerHealthRoutes } from './http/health-routes.js';
+import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import {
@@ -34,6 +34,7 @@ import {
   sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
+import { instrumentRenderer, metricsAccess, QuireMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import {
   type BackgroundDeps,
@@ -47,6 +48,7 @@ import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
+import { quireCommit, quireVersion } from './shared/version.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { openBlobStore } from './storage/open-blob-store.js';
@@ -123,11 +125,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     rate,
     ipBudgetPerMin: config.ipRateLimitPerMin,
+    trustProxy: config.trustProxy,
   });
   const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
     app.log.error({ err, sweep: name }, 'retention sweep failed'),
   );
   const renderer = new RenderService(config, app.log);
+  const access = metricsAccess(config.metrics, config.metricsToken);
+  const metrics = access.kind === 'off' ? null : new QuireMetrics(db, renderer);
+  if (metrics) registerMetricsRoutes(app, metrics, access);
   const liquid = new LiquidEngine({
     onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
   });
@@ -160,7 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const production: BackgroundDeps = {
     db,
     clock,
-    renderer,
+    renderer: metrics ? instrumentRenderer(renderer, metrics) : renderer,
     liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
     templates: templatePortOf({ db }, liquid),
     pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
@@ -261,6 +267,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('batch-zips', (now) => batches.sweepZips(now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer, blobs);
+  registerVersionRoute(app, async () => ({
+    version: quireVersion(),
+    commit: quireCommit(),
+    chromium: (await renderer.stats())?.chromiumVersion ?? null,
+  }));
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);

@@ -1,40 +1,36 @@
 import { loadPlans } from '../accounts/plans.js';
-import { CONFIG_KEYS, ConfigError, loadConfig } from '../config/config.js';
-import { openDatabase } from '../storage/index.js';
+import { CONFIG_KEYS, type Config, ConfigError, effectiveSettings, loadConfig } from '../config/config.js';
+import { quireVersion } from '../shared/version.js';
+import { type Db, openDatabase } from '../storage/index.js';
+import { openBlobStore } from '../storage/open-blob-store.js';
 import { usageExport } from './billing-commands.js';
 import { cliClock } from './clock.js';
 import { serve } from './serve.js';
+import { StartupProblem } from './startup-problem.js';
+import { keyList, teamDelete } from './team-admin.js';
 import { keyCommand, teamCommand } from './team-commands.js';
+import { overview, usageFor, wantsHelp } from './usage.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: quire <command>
-
-  serve                                   run the HTTP API (and in-process workers)
-  worker                                  run background workers only, against the same database
-  team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified] [--json]
-  team suspend TEAM_ID | team unsuspend TEAM_ID | team set-plan TEAM_ID PLAN | team list [--json]
-  team billing TEAM_ID [--json]
-  team set-billing TEAM_ID [--subscription active|past_due|cancel_scheduled|none]
-                   [--spending-cap-cents N | --no-spending-cap] [--overage-billed]
-  usage export --period YYYY-MM [--format csv|json]
-  key create --team TEAM_ID --mode live|test [--json]
-  key revoke KEY_OR_PREFIX
-  config                                  print the configuration keys (environment variables)
-  migrate-data --to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]
-                                          copy this install (all tables, all blobs) and verify the copy
-
-Configuration comes from environment variables (see \`quire config\`).`;
-
-const print = (line: string) => process.stdout.write(`${line}\n`);
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
+    // Help and version come first: no configuration is read and nothing starts (`serve --help` too).
+    if (wantsHelp(argv)) return print(usageFor(argv));
+    if (command === '--version' || command === '-v' || command === 'version') return print(quireVersion());
     await run(command, rest);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
+    }
+    if (err instanceof StartupProblem) {
+      process.stderr.write(`Quire cannot start: ${err.message}\n`);
+      process.exit(1);
     }
     if (
       err instanceof Error &&
@@ -59,33 +55,62 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
     }
     case 'team':
     case 'key':
-    case 'usage': {
-      const config = loadConfig();
-      const clock = cliClock();
-      const db = await openDatabase(config.dataDir, config.databaseUrl);
-      const ctx = { db, clock, plans: loadPlans(config.plansFile), print };
-      try {
-        if (command === 'team') await teamCommand(ctx, rest);
-        else if (command === 'usage') await usageExport(ctx, rest);
-        else await keyCommand(db, clock, rest, print);
-      } finally {
-        await db.destroy();
-      }
-      return;
+    case 'usage':
+      return withDatabase(loadConfig(), (db, config) => accountCommand(command, rest, db, config));
+    case 'backup':
+    case 'restore': {
+      const { backupCommand, restoreCommand } = await import('./backup.js');
+      const run = command === 'backup' ? backupCommand : restoreCommand;
+      return run(loadConfig(), rest, print);
     }
     case 'migrate-data': {
       const { migrateData } = await import('./migrate-data.js');
       return migrateData(loadConfig(), rest, print);
     }
     case 'config':
+      if (rest.includes('--effective')) {
+        for (const s of effectiveSettings(loadConfig())) print(`${s.env}=${s.value}`);
+        return;
+      }
       for (const k of CONFIG_KEYS) print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
       return;
     case undefined:
     case 'help':
-    case '--help':
-      print(HELP);
+      print(overview());
       return;
     default:
-      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+      throw new UsageError(`Unknown command "${command}".\n\n${overview()}`);
+  }
+}
+
+async function accountCommand(
+  command: 'team' | 'key' | 'usage',
+  rest: string[],
+  db: Db,
+  config: Config,
+): Promise<void> {
+  const [sub, ...args] = rest;
+  const clock = cliClock();
+  const ctx = { db, clock, plans: loadPlans(config.plansFile), print };
+  if (command === 'usage') return usageExport(ctx, rest);
+  if (command === 'team' && sub === 'delete') {
+    const store = await openBlobStore(config.dataDir, config.storage);
+    try {
+      return await teamDelete(db, store.blobs, args, print);
+    } finally {
+      store.close();
+    }
+  }
+  if (command === 'key' && sub === 'list') return keyList(db, args, print);
+  if (command === 'team') return teamCommand(ctx, rest);
+  return keyCommand(db, clock, rest, print);
+}
+
+async function withDatabase(config: Config, use: (db: Db, config: Config) => Promise<void>): Promise<void> {
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
+  try {
+    await use(db, config);
+  } finally {
+    await db.destroy();
   }
 }

@@ -4,6 +4,7 @@ import { type BuiltApp, buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
  * First run: a default team with a live and a test key, printed once (the keys are stored only hashed). Its
@@ -30,9 +31,16 @@ async function ensureDefaultTeam(
 /** `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown). */
 export async function serve(config: Config, print: (line: string) => void): Promise<void> {
   const started = Date.now();
-  const built = await buildApp(config);
+  checkPlansFile(config);
+  const built = await buildApp(config).catch((err: unknown) => {
+    throw explainStartupFailure(err, config);
+  });
   await ensureDefaultTeam(built.services.db, built.services.clock, config.defaultPlan as PlanId, print);
-  await built.app.listen({ host: config.host, port: config.port });
+  await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await built.close().catch(() => undefined);
+    throw explainStartupFailure(err, config);
+  });
+  warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
   );
@@ -45,6 +53,17 @@ export async function serve(config: Config, print: (line: string) => void): Prom
   // `once`: a second SIGINT/SIGTERM gets Node's default and ends the process at once.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Bound to every address without QUIRE_PUBLIC_URL, signed links and docs_url would say http://0.0.0.0:PORT
+ * (issue 16 item 3): say so at start rather than in a customer's broken link.
+ */
+export function warnAboutWildcardLinks(config: Config, warn: (message: string) => void): void {
+  if (config.publicUrl || !['0.0.0.0', '::', '[::]', ''].includes(config.host)) return;
+  warn(
+    `QUIRE_HOST is ${config.host || '(empty)'} (every address) and QUIRE_PUBLIC_URL is unset: links in responses would point at ${config.host || '0.0.0.0'}. Set QUIRE_PUBLIC_URL to the address clients use.`,
+  );
 }
 
 /** How often connections that went idle during the drain are closed. */

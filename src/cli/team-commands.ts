@@ -5,6 +5,7 @@ import { createApiKey, createTeam, listTeams, revokeApiKey, updateTeam } from '.
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { type BillingContext, teamBilling, teamSetBilling } from './billing-commands.js';
+import { checkEmailAddress } from './team-admin.js';
 import { UsageError } from './usage-error.js';
 
 export async function teamCommand(ctx: BillingContext, args: string[]): Promise<void> {
@@ -81,7 +82,7 @@ async function teamCreate(
   const team = await createTeam(db, clock, {
     name,
     plan,
-    email: values.email ?? null,
+    email: values.email === undefined ? null : checkEmailAddress(values.email),
     emailVerified: values['email-verified'],
   });
   const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });

@@ -124,6 +124,37 @@ const planId: Parser<string> = (raw, name) => {
   return raw;
 };
 
+const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (raw, name) => {
+    if (!(values as readonly string[]).includes(raw))
+      throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+/** A secret: never echoed back in messages. */
+const optionalSecret =
+  (minLength: number): Parser<string | null> =>
+  (raw, name) => {
+    if (raw === '') return null;
+    if (raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
+    return raw;
+  };
+/** Fastify's trustProxy forms: boolean, hop count, or a list of addresses/CIDRs (checked by Fastify at start). */
+const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
+  const v = raw.trim();
+  if (/^(true|false|yes|no|on|off|0|)$/i.test(v)) return bool(v, name);
+  if (/^\d+$/.test(v)) return int(1, 100)(v, name);
+  const list = v
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (!list.every((part) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(part)))
+    throw new ConfigError(
+      `${name} must be true, false, a hop count or comma-separated addresses/CIDRs, got "${raw}"`,
+    );
+  return list;
+};
+
 function defaultChromiumPath(): string {
   // Debian's /usr/bin/chromium is a wrapper script; the binary itself starts faster and is what we supervise.
   const binary = '/usr/lib/chromium/chromium';
@@ -313,6 +344,26 @@ const schema = {
       'Requests per minute from one IP address (IPv6 per /64), downloads and bad keys included (spec: 600).',
     parse: int(1, 100_000_000),
   },
+  metrics: {
+    env: 'QUIRE_METRICS',
+    default: 'off',
+    description:
+      'GET /metrics (Prometheus): off, or public (no token; only behind a proxy that hides it). QUIRE_METRICS_TOKEN turns it on with a token.',
+    parse: oneOf(['off', 'public'] as const),
+  },
+  metricsToken: {
+    env: 'QUIRE_METRICS_TOKEN',
+    default: null,
+    description: 'Bearer token GET /metrics requires (enables it). At least 16 characters.',
+    parse: optionalSecret(16),
+  },
+  trustProxy: {
+    env: 'QUIRE_TRUST_PROXY',
+    default: false,
+    description:
+      'Take the client address from X-Forwarded-For: true (any proxy), a hop count, or comma-separated proxy addresses/CIDRs.',
+    parse: trustProxy,
+  },
   logLevel: {
     env: 'QUIRE_LOG_LEVEL',
     default: 'info',
@@ -347,6 +398,24 @@ export function redactUrl(raw: string): string {
   } catch {
     return '<redacted>';
   }
+}
+
+/** Settings whose values are never printed (`quire config --effective` shows only whether they are set). */
+const SECRET_SETTINGS: ReadonlySet<keyof Config> = new Set(['smtpUrl', 'metricsToken']);
+
+/** Every setting's variable and the value in effect, secrets redacted. */
+export function effectiveSettings(config: Config): Array<{ env: string; value: string }> {
+  return (Object.keys(schema) as Array<keyof Schema>).map((name) => {
+    const value = config[name];
+    const shown = SECRET_SETTINGS.has(name)
+      ? value
+        ? '(set, hidden)'
+        : '(unset)'
+      : name === 'databaseUrl' && typeof value === 'string'
+        ? JSON.stringify(redactUrl(value))
+        : JSON.stringify(value);
+    return { env: schema[name].env, value: shown };
+  });
 }
 
 /** The base URL of links: QUIRE_PUBLIC_URL, else derived from the bound host and port. */

@@ -34,3 +34,15 @@ export function registerHealthRoutes(
     return reply.code(notReady ? 503 : 200).send({ status: notReady ?? 'ok' });
   });
 }
+
+/** What GET /version reports (operators, support requests, the typed client's compatibility checks). */
+export interface VersionInfo {
+  version: string;
+  commit: string | null;
+  chromium: string | null;
+}
+
+/** GET /version: Quire's version, the commit when known, and the running Chromium's version. */
+export function registerVersionRoute(app: App, version: () => Promise<VersionInfo>): void {
+  app.get('/version', { schema: { hide: true } }, async () => version());
+}

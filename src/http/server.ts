@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
 import type { Clock } from '../shared/clock.js';
@@ -31,6 +32,31 @@ export interface ServerOptions {
   rate: RateCounter;
   /** Spec: 600 requests per minute per address. */
   ipBudgetPerMin: number;
+  /** Fastify's trustProxy (QUIRE_TRUST_PROXY): which X-Forwarded-For hops `request.ip` may come from. */
+  trustProxy?: boolean | number | string[];
+}
+
+/**
+ * Fastify's typings leave out the hop count its proxy-addr accepts at runtime; a count becomes the
+ * equivalent function (trust the nearest `hops` addresses).
+ */
+function fastifyTrustProxy(
+  value: boolean | number | string[] | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return value ?? false;
+}
+
+/** The spec's request id form (Conventions 6). An incoming X-Request-Id of that form is kept. */
+const REQUEST_ID_FORM = /^req_[0-9a-f]{32}$/;
+
+/**
+ * The request id: the caller's (or its proxy's) X-Request-Id when it has the spec's form, so one id follows
+ * a request through the proxy's and Quire's logs; anything else is replaced (it would reach logs and headers).
+ */
+function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID_FORM.test(incoming) ? incoming : newRequestId();
 }
 
 export type App = ReturnType<typeof createServer>;
@@ -51,9 +77,10 @@ export function createServer(options: ServerOptions) {
       },
     },
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => newRequestId(),
+    genReqId: (req) => requestIdOf(req),
     requestIdHeader: false,
-    trustProxy: false,
+    // Off by default: X-Forwarded-For from a direct client is a lie that would pick its own IP budget.
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     return503OnClosing: true,
     clientErrorHandler: createClientErrorHandler(options.publicUrl),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },

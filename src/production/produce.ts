@@ -171,6 +171,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       css: prepared.css,
       page: prepared.page,
       watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
+      title: prepared.template?.name ?? prepared.filename,
       tenant: input.caller.teamId,
       ...(input.signal ? { signal: input.signal } : {}),
     });

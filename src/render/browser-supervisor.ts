@@ -40,6 +40,8 @@ export class BrowserSupervisor {
   /** Set at shutdown: a browser lost from now on is not relaunched (issue 11 item 12). */
   private stopping = false;
   private browserPid: number | undefined;
+  /** Successful relaunches after a crash or disconnect since start (GET /metrics). */
+  relaunches = 0;
   private readonly relaunchListeners = new Set<(browser: Browser) => void>();
 
   private constructor(
@@ -150,6 +152,7 @@ export class BrowserSupervisor {
       if (this.closed || this.stopping) throw new Error('browser supervisor is shutting down');
       try {
         const browser = await this.launch();
+        this.relaunches++;
         for (const listener of this.relaunchListeners) listener(browser);
         return browser;
       } catch (err) {

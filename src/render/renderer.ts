@@ -4,6 +4,7 @@ import { BrowserSupervisor } from './browser-supervisor.js';
 import { fastMode } from './fast-mode.js';
 import { type RenderLogger, silentLogger } from './logger.js';
 import { PagePool } from './page-pool.js';
+import { applyPdfMetadata } from './pdf-metadata.js';
 import { PAGE_CRASHED, type PoolSlot } from './pool-slot.js';
 import { countPdfPages, MAX_PAGES, tooLarge } from './print-to-pdf.js';
 import {
@@ -40,6 +41,10 @@ export interface RendererStats {
   busy: number;
   queued: number;
   browserPid?: number;
+  /** Chromium relaunches since start (metrics). */
+  relaunches: number;
+  /** e.g. "131.0.6778.85"; null while no browser is connected. */
+  chromiumVersion: string | null;
 }
 
 /** The render engine: supervised Chromium, page pool, resource guard, limits, post-processing. */
@@ -120,7 +125,7 @@ export class Renderer {
       if (await browserLost(slot, outcome, job.signal)) throw new BrowserLost();
       throw outcome.error;
     }
-    const post = await postProcess(outcome.value, job.watermark);
+    const post = await postProcess(outcome.value, job);
     return {
       pdf: post.pdf,
       pages: post.pages,
@@ -151,6 +156,8 @@ export class Renderer {
       busy,
       queued,
       browserPid: this.supervisor.pid,
+      relaunches: this.supervisor.relaunches,
+      chromiumVersion: this.supervisor.connected()?.version() ?? null,
     };
   }
 
@@ -171,16 +178,17 @@ async function countPagesWithPdfLib(pdf: Buffer): Promise<number> {
   return (await PDFDocument.load(pdf)).getPageCount();
 }
 
-/** Page limit (counted in the page tree, pdf-lib only as a fallback) and the test watermark. */
+/** Page limit (counted in the page tree, pdf-lib only as a fallback), the test watermark, metadata. */
 async function postProcess(
   work: PageWork,
-  watermark: boolean,
+  job: RenderJob,
 ): Promise<{ pdf: Buffer; pages: number; ms: number }> {
   const t0 = performance.now();
   const pages = countPdfPages(work.pdf) || (await countPagesWithPdfLib(work.pdf));
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
   // pdf-lib and fontkit load with the first test document, not at every start.
-  const pdf = watermark ? await (await import('./watermark.js')).applyWatermark(work.pdf) : work.pdf;
+  const marked = job.watermark ? await (await import('./watermark.js')).applyWatermark(work.pdf) : work.pdf;
+  const pdf = await applyPdfMetadata(marked, { fallbackTitle: job.title ?? 'document', html: job.html });
   return { pdf, pages, ms: performance.now() - t0 };
 }
 

@@ -23,6 +23,8 @@ export interface RenderJob {
   page: PageOptions;
   /** Test documents and previews: a visible diagonal watermark on every page. */
   watermark: boolean;
+  /** The PDF title when the HTML has no <title>: the template name, else the file name (default `document`). */
+  title?: string;
   /** Aborts a render whose caller went away. */
   signal?: AbortSignal;
   /**

@@ -1,0 +1,49 @@
+# Quire container image. Build:  docker build --build-arg COMMIT=$(git rev-parse HEAD) -t quire .
+# Run:    docker run -p 3000:3000 -v quire-data:/data quire            (API + in-process workers)
+#         docker run -v quire-data:/data quire worker                   (background workers only)
+# Proven here without a registry by scripts/verify-image.sh (README: Container).
+
+# --- build: compile TypeScript, build better-sqlite3 from source, drop dev dependencies ---
+FROM node:20-bookworm-slim AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+ARG COMMIT=""
+# GET /version reports it (images carry no .git).
+RUN printf '%s\n' "$COMMIT" > COMMIT
+
+# --- runtime: Debian's Chromium, fonts and poppler (thumbnails), a non-root user ---
+FROM node:20-bookworm-slim
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends \
+     chromium fonts-liberation2 fonts-dejavu-core fonts-noto-core poppler-utils tini ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home quire \
+  && mkdir -p /data && chown quire:quire /data && chmod 0700 /data
+WORKDIR /app
+COPY --from=build /app/package.json /app/COMMIT ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
+# Read at run time from the source tree's place (the PDF/A colour profile).
+COPY --from=build /app/src/einvoice/assets ./src/einvoice/assets
+ENV NODE_ENV=production \
+    QUIRE_DATA_DIR=/data \
+    QUIRE_HOST=0.0.0.0 \
+    QUIRE_PORT=3000 \
+    QUIRE_SKIP_BOOTSTRAP=1
+USER quire
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.QUIRE_PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# tini reaps Chromium's helper processes and forwards SIGTERM (graceful drain).
+ENTRYPOINT ["tini", "--", "node", "/app/bin/quire.mjs"]
+CMD ["serve"]

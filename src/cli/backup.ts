@@ -1,0 +1,39 @@
+import type { Config } from '../config/config.js';
+import { BackupError, backupDataDir, restoreDataDir } from '../storage/backup.js';
+import { UsageError } from './usage-error.js';
+
+type Print = (line: string) => void;
+
+function targetOf(args: string[], usage: string): string {
+  const [dir, ...extra] = args;
+  if (!dir || dir.startsWith('-') || extra.length > 0) throw new UsageError(`Usage: ${usage}`);
+  return dir;
+}
+
+/** `quire backup DIR`: safe while the server runs. */
+export async function backupCommand(config: Config, args: string[], print: Print): Promise<void> {
+  const dir = targetOf(args, 'quire backup DIR');
+  const summary = await backupDataDir(config.dataDir, dir).catch(asUsage);
+  print(
+    `Backed up ${config.dataDir} to ${dir}: database ${summary.databaseBytes} bytes, ${summary.files} stored files, server secret.`,
+  );
+}
+
+/** `quire restore DIR`: into an empty QUIRE_DATA_DIR, with the server stopped. */
+export async function restoreCommand(config: Config, args: string[], print: Print): Promise<void> {
+  const dir = targetOf(args, 'quire restore DIR');
+  let summary: ReturnType<typeof restoreDataDir>;
+  try {
+    summary = restoreDataDir(dir, config.dataDir);
+  } catch (err) {
+    return asUsage(err);
+  }
+  print(
+    `Restored ${dir} into ${config.dataDir}: ${summary.files} stored files. Start Quire on it (migrations run at start).`,
+  );
+}
+
+function asUsage(err: unknown): never {
+  if (err instanceof BackupError) throw new UsageError(err.message);
+  throw err;
+}

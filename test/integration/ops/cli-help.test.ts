@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { usageFor, wantsHelp } from '../../../src/cli/usage.js';
+import { quire, ROOT } from './cli-quire.js';
+
+const COMMANDS: string[][] = [
+  [],
+  ['serve'],
+  ['worker'],
+  ['config'],
+  ['team'],
+  ['team', 'create'],
+  ['team', 'list'],
+  ['team', 'suspend'],
+  ['team', 'unsuspend'],
+  ['team', 'set-plan'],
+  ['team', 'delete'],
+  ['key'],
+  ['key', 'create'],
+  ['key', 'list'],
+  ['key', 'revoke'],
+];
+
+describe('quire --help, --version and start-up problems', () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'quire-cli-help-'));
+  // Help must not read configuration or touch the data directory: this one must never come to exist.
+  const env = { QUIRE_DATA_DIR: path.join(scratch, 'never-created'), QUIRE_PORT: '0' };
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('every command and subcommand has its own usage text', () => {
+    for (const words of COMMANDS) {
+      const text = usageFor([...words, '--help']);
+      assert.match(text, /^Usage: quire/, words.join(' '));
+      if (words.length > 0) assert.ok(text.includes(`quire ${words.join(' ')}`), text);
+    }
+    assert.equal(wantsHelp(['serve', '--', '--help']), false);
+  });
+
+  it('--help and -h print usage and exit 0 without side effects (the real command)', async () => {
+    // Each child process costs seconds on a shared machine: the table above covers every command, these
+    // cover the path through bin/quire.mjs, a server that must not start, and a subcommand.
+    for (const args of [['serve', '--help'], ['worker', '-h'], ['team', 'delete', '-h'], ['--help']]) {
+      const result = await quire(env, ...args);
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stdout, /^Usage: quire/, args.join(' '));
+    }
+    // Options before --help do not matter (`key list --team X --help` prints key list's usage).
+    const withOptions = await quire(env, 'key', 'list', '--team', 'abc', '--help');
+    assert.match(withOptions.stdout, /quire key list --team TEAM_ID/);
+    assert.equal(existsSync(env.QUIRE_DATA_DIR), false);
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const result = await quire(env, '--version');
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout.trim(), version);
+  });
+
+  it('an unknown command exits 2 with the overview', async () => {
+    const result = await quire(env, 'frobnicate');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Unknown command "frobnicate"/);
+  });
+
+  const startFails = async (extra: Record<string, string>, setting: RegExp) => {
+    const dataDir = mkdtempSync(path.join(scratch, 'data-'));
+    const result = await quire({ ...env, QUIRE_DATA_DIR: dataDir, ...extra }, 'serve');
+    assert.notEqual(result.code, 0);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `one line, no stack: ${result.stderr}`);
+    assert.match(lines[0] ?? '', setting);
+    assert.doesNotMatch(result.stderr, /\bat .+:\d+:\d+/);
+  };
+
+  it('a missing, invalid or unknown-plan QUIRE_PLANS_FILE is one line naming the setting', async () => {
+    await startFails(
+      { QUIRE_PLANS_FILE: path.join(scratch, 'missing.json') },
+      /^Quire cannot start: QUIRE_PLANS_FILE: cannot read/,
+    );
+    const bad = path.join(scratch, 'bad.json');
+    writeFileSync(bad, '{"free": ');
+    await startFails({ QUIRE_PLANS_FILE: bad }, /QUIRE_PLANS_FILE: .*not valid JSON/);
+    const unknown = path.join(scratch, 'unknown.json');
+    writeFileSync(unknown, '{"gold": {"docs_per_period": 5}}');
+    await startFails({ QUIRE_PLANS_FILE: unknown }, /QUIRE_PLANS_FILE: unknown plan "gold"/);
+    const badKey = path.join(scratch, 'bad-key.json');
+    writeFileSync(badKey, '{"free": {"docs_per_month": 5}}');
+    await startFails(
+      { QUIRE_PLANS_FILE: badKey },
+      /QUIRE_PLANS_FILE: free\.docs_per_month is not a known plan setting/,
+    );
+  });
+
+  it('a Chromium path that does not start is one line naming QUIRE_CHROMIUM_PATH', async () => {
+    await startFails(
+      { QUIRE_CHROMIUM_PATH: '/nonexistent/chromium' },
+      /QUIRE_CHROMIUM_PATH: Chromium at \/nonexistent\/chromium did not start/,
+    );
+    await startFails({ QUIRE_CHROMIUM_PATH: '/bin/false' }, /QUIRE_CHROMIUM_PATH/);
+  });
+
+  it('a port in use is one line naming QUIRE_PORT', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      await startFails(
+        { QUIRE_PORT: String(port), QUIRE_HOST: '127.0.0.1' },
+        /^Quire cannot start: QUIRE_PORT: port \d+ on 127\.0\.0\.1 is already in use/,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('an invalid setting is one line per problem naming the variable', async () => {
+    const result = await quire({ ...env, QUIRE_PORT: 'eighty' }, 'serve');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /QUIRE_PORT must be an integer/);
+  });
+});
