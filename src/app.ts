@@ -48,6 +48,7 @@ import { Sweeper } from './shared/sweeper.js';
 import { MemoryTeamSlots } from './shared/team-slots.js';
 import { type BlobStore, FsBlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
+import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
@@ -110,7 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const state = { publicUrl: derivePublicUrl(config) };
   const publicUrl = () => state.publicUrl;
   const serverSecret = loadServerSecret(config.dataDir);
-  const rate = new MemoryRateCounter();
+  // Several processes share one PostgreSQL, so their request budgets live there; one SQLite process counts in memory.
+  const rate: RateCounter = config.databaseUrl ? new DatabaseRateCounter(db) : new MemoryRateCounter();
   const plans = loadPlans(config.plansFile);
   const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
   const signer = new LinkSigner(serverSecret);
