@@ -55,11 +55,15 @@ function withDefaultUser(url: string): string {
 }
 
 function postgresPool(url: string): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
     max: 10,
     types: pgTypes as pg.CustomTypesConfig,
   });
+  // An idle client whose connection dies (server restart, failover) is dropped by the pool; the next query
+  // opens a new one. Unhandled, the pool's 'error' event would end the process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**
