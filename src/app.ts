@@ -52,6 +52,7 @@ import { quireCommit, quireVersion } from './shared/version.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { openBlobStore } from './storage/open-blob-store.js';
+import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
@@ -114,7 +115,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const state = { publicUrl: derivePublicUrl(config) };
   const publicUrl = () => state.publicUrl;
   const serverSecret = loadServerSecret(config.dataDir);
-  const rate = new MemoryRateCounter();
+  // Several processes share one PostgreSQL, so their request budgets live there; one SQLite process counts in memory.
+  const rate: RateCounter = config.databaseUrl ? new DatabaseRateCounter(db) : new MemoryRateCounter();
   const plans = loadPlans(config.plansFile);
   const store = await openBlobStore(config.dataDir, config.storage);
   const { blobs } = store;

@@ -37,7 +37,7 @@ export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
     };
     setRateLimitHeaders(
       reply,
-      spendBudget(deps.rate, budget, (hit) => setRateLimitHeaders(reply, hit)),
+      await spendBudget(deps.rate, budget, (hit) => setRateLimitHeaders(reply, hit)),
     );
   };
 }

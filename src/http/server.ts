@@ -123,7 +123,7 @@ export function createServer(options: ServerOptions) {
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    enforceIpBudget(options, request.ip, reply);
+    await enforceIpBudget(options, request.ip, reply);
   });
   return app;
 }
@@ -157,11 +157,11 @@ function installJsonParser(app: FastifyInstance): void {
 }
 
 /** Every request from one address, downloads and bad keys included, shares 600 per minute (spec: Limits). */
-function enforceIpBudget(
+async function enforceIpBudget(
   options: ServerOptions,
   ip: string,
   reply: { header(name: string, value: string): unknown },
-): void {
+): Promise<void> {
   const limit = options.ipBudgetPerMin;
   const budget = {
     key: `ip:${ipBudgetKey(ip)}`,
@@ -170,7 +170,7 @@ function enforceIpBudget(
     message: `More than ${limit} requests per minute from this address.`,
   };
   // A refused request reports the address's budget in the x-ratelimit-* headers (README: rate limits).
-  spendBudget(options.rate, budget, (hit) => {
+  await spendBudget(options.rate, budget, (hit) => {
     reply.header('x-ratelimit-limit', String(hit.limit));
     reply.header('x-ratelimit-remaining', '0');
     reply.header('x-ratelimit-reset', String(hit.resetSeconds));

@@ -2,7 +2,7 @@ import { AppError, type ErrorDetails } from './errors.js';
 
 /**
  * Fixed-window counters (spec: a one-minute window starting at the first request). In-memory for a single
- * process; a shared store (Redis, PostgreSQL) can implement the same port for several processes.
+ * process; with PostgreSQL the database holds them for all processes (storage/rate-windows.ts).
  */
 export interface WindowHit {
   allowed: boolean;
@@ -13,9 +13,8 @@ export interface WindowHit {
 }
 
 export interface RateCounter {
-  hit(key: string, limit: number, windowMs: number, nowMs: number): WindowHit;
-  /** The state without counting a request. */
-  peek(key: string, limit: number, nowMs: number): WindowHit;
+  /** Counts one request (a shared store answers asynchronously). */
+  hit(key: string, limit: number, windowMs: number, nowMs: number): WindowHit | Promise<WindowHit>;
 }
 
 interface Window {
@@ -38,13 +37,6 @@ export class MemoryRateCounter implements RateCounter {
     const allowed = w.count < limit;
     if (allowed) w.count += 1;
     return this.describe(w, limit, nowMs, allowed);
-  }
-
-  peek(key: string, limit: number, nowMs: number): WindowHit {
-    const w = this.windows.get(key);
-    if (!w || nowMs >= w.startMs + w.windowMs)
-      return { allowed: true, limit, remaining: limit, resetSeconds: 60 };
-    return this.describe(w, limit, nowMs, w.count < limit);
   }
 
   private describe(w: Window, limit: number, nowMs: number, allowed: boolean): WindowHit {
@@ -70,12 +62,12 @@ const MINUTE_MS = 60_000;
  * Counts one use against a per-minute budget and refuses with `rate_limited` and `Retry-After` when it is
  * spent (spec: Limits). `onRefused` sees the window first (e.g. to set the x-ratelimit-* headers).
  */
-export function spendBudget(
+export async function spendBudget(
   rate: RateCounter,
   budget: { key: string; limit: number; nowMs: number; message: string; details?: ErrorDetails },
   onRefused?: (hit: WindowHit) => void,
-): WindowHit {
-  const hit = rate.hit(budget.key, budget.limit, MINUTE_MS, budget.nowMs);
+): Promise<WindowHit> {
+  const hit = await rate.hit(budget.key, budget.limit, MINUTE_MS, budget.nowMs);
   if (hit.allowed) return hit;
   onRefused?.(hit);
   throw new AppError('rate_limited', budget.message, budget.details, {

@@ -66,11 +66,15 @@ function withDefaultUser(url: string): string {
 }
 
 function postgresPool(driver: PgModule, url: string): pg.Pool {
-  return new driver.Pool({
+  const pool = new driver.Pool({
     connectionString: withDefaultUser(url),
     max: 10,
     types: pgTypes(driver) as pg.CustomTypesConfig,
   });
+  // An idle client whose connection dies (server restart, failover) is dropped by the pool; the next query
+  // opens a new one. Unhandled, the pool's 'error' event would end the process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**

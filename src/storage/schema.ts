@@ -6,6 +6,7 @@ import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { JobsTables } from '../jobs/tables.js';
 import type { TemplatesTables } from '../templates/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
+import type { RateWindowsTables } from './rate-windows.js';
 
 /**
  * The whole database, composed from each capability's own tables.
@@ -18,5 +19,6 @@ export interface Database
     EmailTables,
     IdempotencyTables,
     JobsTables,
+    RateWindowsTables,
     TemplatesTables,
     WebhooksTables {}

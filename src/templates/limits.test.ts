@@ -17,6 +17,18 @@ function codeOf(fn: () => void): { code: string; details: unknown; headers: Reco
   }
 }
 
+async function asyncCodeOf(
+  fn: () => Promise<void>,
+): Promise<{ code: string; details: unknown; headers: Record<string, string> } | null> {
+  try {
+    await fn();
+    return null;
+  } catch (err) {
+    assert.ok(err instanceof AppError);
+    return { code: err.code, details: err.details, headers: err.headers };
+  }
+}
+
 describe('assertTemplateQuota (spec: Limits, templates per team)', () => {
   it('allows up to the plan number of live templates', () => {
     assert.equal(
@@ -45,19 +57,13 @@ describe('assertTemplateQuota (spec: Limits, templates per team)', () => {
 });
 
 describe('hitChangeBudget', () => {
-  it('allows 60 per minute per team, then rate_limited with Retry-After', () => {
+  it('allows 60 per minute per team, then rate_limited with Retry-After', async () => {
     const rate = new MemoryRateCounter();
-    for (let i = 0; i < 60; i++) hitChangeBudget(rate, 't1', 1_000);
-    const refused = codeOf(() => hitChangeBudget(rate, 't1', 31_000));
+    for (let i = 0; i < 60; i++) await hitChangeBudget(rate, 't1', 1_000);
+    const refused = await asyncCodeOf(() => hitChangeBudget(rate, 't1', 31_000));
     assert.equal(refused?.code, 'rate_limited');
     assert.equal(refused?.headers['retry-after'], '30');
-    assert.equal(
-      codeOf(() => hitChangeBudget(rate, 't2', 31_000)),
-      null,
-    );
-    assert.equal(
-      codeOf(() => hitChangeBudget(rate, 't1', 61_000)),
-      null,
-    );
+    assert.equal(await asyncCodeOf(() => hitChangeBudget(rate, 't2', 31_000)), null);
+    assert.equal(await asyncCodeOf(() => hitChangeBudget(rate, 't1', 61_000)), null);
   });
 });

@@ -17,17 +17,29 @@ export function assertLiveKey(auth: AuthContext): void {
   }
 }
 
-function hitBudget(rate: RateCounter, key: string, limit: number, nowMs: number, what: string): void {
-  spendBudget(rate, { key, limit, nowMs, message: `More than ${limit} ${what} per minute.` });
+async function hitBudget(
+  rate: RateCounter,
+  key: string,
+  limit: number,
+  nowMs: number,
+  what: string,
+): Promise<void> {
+  await spendBudget(rate, { key, limit, nowMs, message: `More than ${limit} ${what} per minute.` });
 }
 
 /** Counts one template change for the team (shared with the dashboard, which uses the same key). */
-export function hitChangeBudget(rate: RateCounter, teamId: string, nowMs: number): void {
-  hitBudget(rate, `templates:changes:${teamId}`, TEMPLATE_CHANGES_PER_MIN, nowMs, 'template changes');
+export function hitChangeBudget(rate: RateCounter, teamId: string, nowMs: number): Promise<void> {
+  return hitBudget(rate, `templates:changes:${teamId}`, TEMPLATE_CHANGES_PER_MIN, nowMs, 'template changes');
 }
 
-export function hitPreviewBudget(rate: RateCounter, auth: AuthContext, nowMs: number): void {
-  hitBudget(rate, `templates:previews:${auth.team.id}:${auth.mode}`, PREVIEWS_PER_MIN, nowMs, 'previews');
+export function hitPreviewBudget(rate: RateCounter, auth: AuthContext, nowMs: number): Promise<void> {
+  return hitBudget(
+    rate,
+    `templates:previews:${auth.team.id}:${auth.mode}`,
+    PREVIEWS_PER_MIN,
+    nowMs,
+    'previews',
+  );
 }
 
 /** Spec "Limits": templates per plan; deleted ones do not count but are capped together with the rest. */

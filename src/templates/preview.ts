@@ -33,7 +33,7 @@ export async function renderPreview(
   templateId: string,
   request: PreviewRequest,
 ): Promise<Preview> {
-  hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
+  await hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
   const produced = await produceDocument(deps.production, {
     caller: { teamId: auth.team.id, plan: auth.plan },
     request: {

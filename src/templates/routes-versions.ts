@@ -55,7 +55,7 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
     },
     async (request, reply) => {
       const auth = authOf(request);
-      beginChange(deps, auth);
+      await beginChange(deps, auth);
       const template = await pinTemplate(
         storeDeps(deps),
         auth.team.id,

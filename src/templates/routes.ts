@@ -15,9 +15,9 @@ const TAGS = ['Templates'];
 const NOT_FOUND = { 404: ErrorResponse };
 
 /** A live key with change budget left (spec: Authentication 4; Limits, template changes). */
-export function beginChange(deps: TemplateRouteDeps, auth: ReturnType<typeof authOf>): void {
+export async function beginChange(deps: TemplateRouteDeps, auth: ReturnType<typeof authOf>): Promise<void> {
   assertLiveKey(auth);
-  hitChangeBudget(deps.services.rate, auth.team.id, deps.services.clock.now().getTime());
+  await hitChangeBudget(deps.services.rate, auth.team.id, deps.services.clock.now().getTime());
 }
 
 /** POST/GET /templates, GET/PUT/DELETE /templates/<id> (spec: Templates). Every answer carries a signed link. */
@@ -47,7 +47,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     },
     async (request, reply) => {
       const auth = authOf(request);
-      beginChange(deps, auth);
+      await beginChange(deps, auth);
       const { template, version } = await createTemplate(storeDeps(deps), auth, request.body);
       reply.code(201).header('cache-control', 'no-store');
       return presentTemplate(template, version, linksOf(deps));
@@ -127,7 +127,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     },
     async (request, reply) => {
       const auth = authOf(request);
-      beginChange(deps, auth);
+      await beginChange(deps, auth);
       const { template, version } = await updateTemplate(
         storeDeps(deps),
         auth.team.id,
@@ -152,7 +152,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     },
     async (request, reply) => {
       const auth = authOf(request);
-      beginChange(deps, auth);
+      await beginChange(deps, auth);
       await deleteTemplate(storeDeps(deps), auth.team.id, request.params.id);
       return reply.code(204).send(null);
     },

@@ -42,8 +42,8 @@ export async function acceptedUrl(
 export const WEBHOOK_SENDS_PER_MINUTE = 10;
 
 /** Test events plus manual retries: 10 per minute per endpoint (spec: Limits). */
-export function spendWebhookSend(rate: RateCounter, clock: Clock, endpointId: string): void {
-  spendBudget(rate, {
+export async function spendWebhookSend(rate: RateCounter, clock: Clock, endpointId: string): Promise<void> {
+  await spendBudget(rate, {
     key: `webhook-sends:${endpointId}`,
     limit: WEBHOOK_SENDS_PER_MINUTE,
     nowMs: clock.now().getTime(),

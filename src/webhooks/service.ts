@@ -115,7 +115,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async sendTest(caller: WebhookCaller, id: string): Promise<{ delivery_id: string }> {
       requireWebhooksPlan(caller);
       const endpoint = await endpointOf(db, caller, id);
-      spendWebhookSend(deps.rate, clock, endpoint.id);
+      await spendWebhookSend(deps.rate, clock, endpoint.id);
       const deliveryId = await queueTestEvent(db, clock, endpoint);
       deps.wakeDeliveries?.();
       return { delivery_id: deliveryId };
@@ -157,7 +157,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           'The endpoint is disabled; enable it before retrying deliveries.',
         );
       }
-      spendWebhookSend(deps.rate, clock, endpoint.id);
+      await spendWebhookSend(deps.rate, clock, endpoint.id);
       if (!(await queueManualRetry(db, clock, delivery.id))) {
         throw new AppError('not_found', `Delivery ${delivery.id} is pending.`);
       }

@@ -8,6 +8,7 @@ import { migration0006Idempotency } from './0006_idempotency.js';
 import { migration0007Email } from './0007_email.js';
 import { migration0008Batches } from './0008_batches.js';
 import { migration0009Billing } from './0009_billing.js';
+import { migration0010RateWindows } from './0010_rate_windows.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_email': migration0007Email,
   '0008_batches': migration0008Batches,
   '0009_billing': migration0009Billing,
+  '0010_rate_windows': migration0010RateWindows,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
@@ -32,7 +34,13 @@ const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRA
  * database's write lock around it (see `openDatabase`).
  */
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const migrator = new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider,
+    // Capabilities add migrations in parallel (0009 billing, 0010 rate windows): an install that ran a
+    // later one first still applies the earlier one instead of refusing to start. Each touches its own tables.
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
