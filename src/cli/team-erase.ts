@@ -17,6 +17,9 @@ const TEAM_TABLES = [
   'documents',
   'templates',
   'batches',
+  'usage_records',
+  'usage_counters',
+  'team_plan_changes',
   'api_keys',
 ] as const;
 
