@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database reachable, Chromium up, not shutting down */
+        /** Readiness: database and blob store reachable, Chromium up, not shutting down */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
