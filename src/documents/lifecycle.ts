@@ -10,7 +10,7 @@ import { type DocumentRow, findDocumentById } from './repository.js';
  *
  *   queued ─start─► processing ─succeed─► succeeded        (background: POST /pdf async, batch items)
  *      │                 └──────fail────► failed
- *      ├─abandon─► (record removed, pdf.failed says why)    failed before rendering
+ *      ├─abandon─► (record removed, pdf.failed says why)    failed before rendering (a batch item: failed)
  *      └─cancel──► canceled
  *   complete / completeFailed: a direct render's final row, inserted at once
  *   expireFile: the stored file is gone (retention); the record stays
@@ -179,8 +179,16 @@ export class DocumentLifecycle {
     const row = await findDocumentById(trx, id);
     if (!row) return;
     await this.releaseIfPending(trx, row);
-    await trx.deleteFrom('documents').where('id', '=', id).execute();
     const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
+    if (row.batch_id === null) await trx.deleteFrom('documents').where('id', '=', id).execute();
+    // A batch item stays listed (spec: Batch item has status, error_code, error_message): its batch's
+    // counts and items page would otherwise lose it.
+    else
+      await trx
+        .updateTable('documents')
+        .set({ status: 'failed', error_code: code, updated_at: failed.updated_at })
+        .where('id', '=', id)
+        .execute();
     await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
   }
 

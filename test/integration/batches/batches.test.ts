@@ -234,4 +234,30 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
     const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
     assert.deepEqual([...entries.keys()], ['Invoice.pdf'], 'only succeeded items are in the ZIP');
   });
+
+  it('an item failing before rendering stays listed as failed, and the batch completes', async () => {
+    const t = await server.team('growth');
+    // About 6 MB of HTML for the first item: over the 5 MB limit while preparing, before any rendering.
+    const templateId = await createTemplate(
+      server.base,
+      t.live,
+      `{% for i in (1..n) %}<p>${'x'.repeat(1000)}</p>{% endfor %}`,
+    );
+    const r = await api(server.base, 'POST', '/v1/batches', {
+      key: t.test,
+      body: { template_id: templateId, items: [{ data: { n: 6000 } }, { data: { n: 1 } }] },
+    });
+    assert.equal(r.status, 202, r.text);
+    const done = await waitForBatch(server.base, t.live, r.json.id);
+    assert.equal(done.counts.failed, 1);
+    assert.equal(done.counts.succeeded, 1);
+    const items = await api(server.base, 'GET', `/v1/batches/${r.json.id}/items`, { key: t.test });
+    assert.equal(items.json.data.length, 2);
+    const [failed] = items.json.data;
+    assert.equal(failed.index, 0);
+    assert.equal(failed.status, 'failed');
+    assert.ok(failed.error_code);
+    assert.ok(failed.error_message);
+    assert.equal(failed.document_url, null);
+  });
 });
