@@ -71,6 +71,10 @@ const PG_EXCLUDED = [
     reason: 'upgrades an old SQLite file in place (a PostgreSQL install starts at the current schema)',
   },
   {
+    file: 'test/integration/ops/backup.test.ts',
+    reason: '`quire backup` copies the SQLite database (a PostgreSQL install is backed up with pg_dump)',
+  },
+  {
     file: 'test/integration/render/shutdown.test.ts',
     reason: 'spawns `quire serve` on SQLite to test signal handling; the database plays no part',
   },

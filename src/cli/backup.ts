@@ -13,6 +13,7 @@ function targetOf(args: string[], usage: string): string {
 /** `quire backup DIR`: safe while the server runs. */
 export async function backupCommand(config: Config, args: string[], print: Print): Promise<void> {
   const dir = targetOf(args, 'quire backup DIR');
+  refuseExternalStores(config);
   const summary = await backupDataDir(config.dataDir, dir).catch(asUsage);
   print(
     `Backed up ${config.dataDir} to ${dir}: database ${summary.databaseBytes} bytes, ${summary.files} stored files, server secret.`,
@@ -22,6 +23,7 @@ export async function backupCommand(config: Config, args: string[], print: Print
 /** `quire restore DIR`: into an empty QUIRE_DATA_DIR, with the server stopped. */
 export async function restoreCommand(config: Config, args: string[], print: Print): Promise<void> {
   const dir = targetOf(args, 'quire restore DIR');
+  refuseExternalStores(config);
   let summary: ReturnType<typeof restoreDataDir>;
   try {
     summary = restoreDataDir(dir, config.dataDir);
@@ -31,6 +33,18 @@ export async function restoreCommand(config: Config, args: string[], print: Prin
   print(
     `Restored ${dir} into ${config.dataDir}: ${summary.files} stored files. Start Quire on it (migrations run at start).`,
   );
+}
+
+/** The command copies the embedded install; a database server and an object store have their own tools. */
+function refuseExternalStores(config: Config): void {
+  if (config.databaseUrl)
+    throw new UsageError(
+      "QUIRE_DATABASE_URL is set: back up PostgreSQL with pg_dump (and the data directory's server-secret).",
+    );
+  if (config.storage)
+    throw new UsageError(
+      "QUIRE_STORAGE_URL is set: this command copies DATA_DIR/blobs only; use the object store's versioning or replication for the files.",
+    );
 }
 
 function asUsage(err: unknown): never {

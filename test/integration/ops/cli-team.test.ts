@@ -12,7 +12,8 @@ describe('quire key list, team delete and email checks (real CLI against a runni
   before(async () => {
     server = await startTestServer();
     team = await server.team('growth');
-    env = { QUIRE_DATA_DIR: server.config.dataDir };
+    // The CLI reaches the server's database, SQLite in its data directory or PostgreSQL on the PG pass.
+    env = { QUIRE_DATA_DIR: server.config.dataDir, QUIRE_DATABASE_URL: server.config.databaseUrl ?? '' };
   });
   after(async () => server.close());
 
