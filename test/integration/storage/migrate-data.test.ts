@@ -114,7 +114,13 @@ describe('quire migrate-data', () => {
       bucket.close();
     }
 
-    copy = await startTestServer({ dataDir: targetDir, storage: s3.location('moved/'), workers: 1 });
+    // The copy is the SQLite file in targetDir, whatever the test switches say.
+    copy = await startTestServer({
+      dataDir: targetDir,
+      databaseUrl: null,
+      storage: s3.location('moved/'),
+      workers: 1,
+    });
     for (const doc of original.docs) {
       // The same key reads the document; the link signed by the old install still works (same secret).
       const read = await api(copy.base, 'GET', `/v1/pdf/${doc.id}`, { key: t.live });
