@@ -54,8 +54,12 @@ const UploadBrandAssetBody = named(
   ),
 );
 
+// Named `id` like DELETE's parameter (one OpenAPI path): the asset id plus the extension, as in the link.
 const FileParams = Type.Object({
-  file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.(png|jpg|woff2|ttf|otf)$' }),
+  id: Type.String({
+    pattern: '^[0-9a-fA-F-]{36}\\.(png|jpg|woff2|ttf|otf)$',
+    description: 'The asset id plus its extension (`<id>.png`), as in the signed link',
+  }),
 });
 
 const EXAMPLE_SVG = Buffer.from(
@@ -140,7 +144,7 @@ export function registerBrandRoutes(app: App, deps: BrandRouteDeps): void {
 /** GET /brand-assets/<id>.<ext>?sig=… (spec: Thumbnails and brand assets; no key, `sig` only). */
 export function registerSignedBrandRoutes(app: App, deps: BrandRouteDeps): void {
   app.get(
-    '/brand-assets/:file',
+    '/brand-assets/:id',
     {
       schema: {
         tags: TAGS,
@@ -162,7 +166,7 @@ export function registerSignedBrandRoutes(app: App, deps: BrandRouteDeps): void 
       },
     },
     async (request, reply) => {
-      const [id = '', ext = ''] = request.params.file.split('.');
+      const [id = '', ext = ''] = request.params.id.split('.');
       if (!deps.links.signer.verifyPermanent(brandResource(id, ext), request.query.sig))
         throw new AppError('forbidden', 'The link signature is invalid.');
       const row = await findBrandAsset(deps.service.db, id);
