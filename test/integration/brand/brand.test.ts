@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
+import { eraseTeam } from '../../../src/cli/team-erase.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 
@@ -291,5 +292,26 @@ describe('brand assets', () => {
     assert.equal((await link.json()).error.code, 'not_found');
     const again = await api(server.base, 'DELETE', `/v1/brand-assets/${font.json.id}`, { key: t.live });
     assert.equal(again.status, 404);
+  });
+
+  it("team erase removes the team's brand assets, their files and its activity entries", async () => {
+    const gone = await server.team('growth');
+    const font = await upload(gone.live, {
+      kind: 'font',
+      name: 'Mono',
+      content_base64: b64(readFileSync(FONT_FILE)),
+    });
+    const doc = await api(server.base, 'POST', '/v1/pdf', { key: gone.live, body: { html: '<p>x</p>' } });
+    assert.equal(doc.status, 200);
+    const { db, blobs } = server.built.services;
+    const key = `brand/${gone.team.id}/${font.json.id}.ttf`;
+    assert.ok(await blobs.exists(key));
+    assert.ok(await eraseTeam(db, blobs, gone.team.id));
+    for (const table of ['brand_assets', 'document_activity'] as const) {
+      const left = await db.selectFrom(table).select('id').where('team_id', '=', gone.team.id).execute();
+      assert.equal(left.length, 0, table);
+    }
+    assert.equal(await blobs.exists(key), false);
+    assert.equal((await fetch(font.json.url)).status, 404);
   });
 });
