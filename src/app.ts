@@ -11,6 +11,7 @@ import {
   registerSignedBatchRoutes,
   registerSpreadsheetRoutes,
 } from './batches/index.js';
+import { createBrand } from './brand/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
@@ -149,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     makeThumbnail,
     usage,
   });
+  const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({
     db,
@@ -173,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     templates: templatePortOf({ db }, liquid),
     pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
     mergeData,
+    brand: brand.port,
     slots: new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
@@ -278,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (v1) => {
       documents.registerSignedRoutes(v1);
       templates.registerSignedRoutes(v1);
+      brand.registerSignedRoutes(v1);
       registerSignedBatchRoutes(v1, { service: batches, signer, clock });
       await v1.register(async (authed) => {
         authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
@@ -290,6 +294,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           wakeJobs: () => background.wake(),
         });
         templates.registerRoutes(authed);
+        brand.registerRoutes(authed);
         registerBatchRoutes(authed, {
           service: batches,
           idempotency,

@@ -14,7 +14,9 @@ const TEAM_TABLES = [
   'webhook_events',
   'webhook_endpoints',
   'jobs',
+  'document_activity',
   'documents',
+  'brand_assets',
   'templates',
   'batches',
   'usage_records',
@@ -68,7 +70,13 @@ async function blobKeysOf(db: Db, teamId: string): Promise<string[]> {
     .where('templates.team_id', '=', teamId)
     .execute();
   const zips = await db.selectFrom('batches').select('zip_key').where('team_id', '=', teamId).execute();
+  const brand = await db
+    .selectFrom('brand_assets')
+    .select('blob_key')
+    .where('team_id', '=', teamId)
+    .execute();
   return [
+    ...brand.map((b) => b.blob_key),
     ...docs.flatMap((d) => [d.blob_key, d.thumbnail_key]),
     ...thumbnails.map((t) => t.thumbnail_key),
     ...zips.map((z) => z.zip_key),

@@ -3,6 +3,7 @@ import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
 import type { EventDocument } from '../webhooks/events.js';
 import { recordPdfEvent } from '../webhooks/pdf-events.js';
+import { type ActivityDetails, activityRow, insertActivity, type RenderTimings } from './activity.js';
 import { type DocumentRow, findDocumentById } from './repository.js';
 
 /**
@@ -15,8 +16,9 @@ import { type DocumentRow, findDocumentById } from './repository.js';
  *   complete / completeFailed: a direct render's final row, inserted at once
  *   expireFile: the stored file is gone (retention); the record stays
  *
- * Each transition writes the row, its status and its outbox event (pdf.created / pdf.failed) through
- * the transaction it is given, so the state and the announcement commit or vanish together.
+ * Each transition writes the row, its status, its activity entry (activity.ts: one insert, no extra read)
+ * and its outbox event (pdf.created / pdf.failed) through the transaction it is given, so the state, its
+ * log and the announcement commit or vanish together.
  * Nothing outside this file writes document rows or statuses.
  */
 export interface LifecycleDeps {
@@ -77,6 +79,8 @@ export interface ProducedFile {
 export interface RenderReport {
   warnings: readonly unknown[];
   blockedResources: readonly string[];
+  /** For the activity log; absent where nothing was rendered (XRechnung XML). */
+  timings?: RenderTimings;
 }
 
 /** Runs `write` in one transaction. */
@@ -91,28 +95,43 @@ export class DocumentLifecycle {
   /** A background document waiting for its render; written with its job. No event yet. */
   async createQueued(trx: Db, doc: NewDocument): Promise<void> {
     await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
+    await insertActivity(trx, [activityRow(doc, 'queued', doc.createdAt)]);
   }
 
   /** Many queued documents at once (a batch's items): the same rows as createQueued, in multi-row inserts. */
   async createQueuedMany(trx: Db, docs: readonly NewDocument[]): Promise<void> {
     for (const chunk of chunks(docs.map((doc) => baseRow(doc, 'queued'))))
       await trx.insertInto('documents').values(chunk).execute();
+    await insertActivity(
+      trx,
+      docs.map((doc) => activityRow(doc, 'queued', doc.createdAt)),
+    );
   }
 
-  /** A worker picked the document up. */
-  async start(id: string): Promise<void> {
-    await this.deps.db
-      .updateTable('documents')
-      .set({ status: 'processing', updated_at: this.now() })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'processing'])
-      .execute();
+  /** A worker picked the document up (again, after a retried attempt: each attempt is logged). */
+  async start(id: string, teamId: string): Promise<void> {
+    const at = this.now();
+    await this.transact(async (trx) => {
+      const result = await trx
+        .updateTable('documents')
+        .set({ status: 'processing', updated_at: at })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'processing'])
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0)
+        await insertActivity(trx, [activityRow({ id, teamId }, 'processing', at)]);
+    });
   }
 
   /** A direct render that succeeded: the final row and pdf.created. */
   async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
     const row: DocumentRow = { ...baseRow(doc, 'succeeded'), ...fileColumns(file) };
     await trx.insertInto('documents').values(row).execute();
+    // A direct render was processing from its request on; both entries in one insert.
+    await insertActivity(trx, [
+      activityRow(doc, 'processing', doc.createdAt),
+      activityRow(doc, 'succeeded', this.now(), successDetails(file, report)),
+    ]);
     await this.count(trx, row, file);
     await this.emit(trx, row, 'pdf.created', { report });
     return row;
@@ -122,6 +141,10 @@ export class DocumentLifecycle {
   async completeFailed(trx: Db, doc: NewDocument, code: string): Promise<DocumentRow> {
     const row: DocumentRow = { ...baseRow(doc, 'failed'), error_code: code };
     await trx.insertInto('documents').values(row).execute();
+    await insertActivity(trx, [
+      activityRow(doc, 'processing', doc.createdAt),
+      activityRow(doc, 'failed', this.now(), { error_code: code }),
+    ]);
     await this.emit(trx, row, 'pdf.failed');
     return row;
   }
@@ -134,7 +157,12 @@ export class DocumentLifecycle {
     report: RenderReport & { eInvoice: object | null; delivery: object | null },
   ): Promise<DocumentRow | null> {
     const row = await findDocumentById(trx, id);
-    if (row) await this.count(trx, row, file);
+    if (row) {
+      await this.count(trx, row, file);
+      await insertActivity(trx, [
+        activityRow({ id, teamId: row.team_id }, 'succeeded', this.now(), successDetails(file, report)),
+      ]);
+    }
     return this.update(
       trx,
       id,
@@ -152,7 +180,12 @@ export class DocumentLifecycle {
 
   /** A queued document whose render failed for good. */
   async fail(trx: Db, id: string, code: string, delivery: object | null = null): Promise<DocumentRow | null> {
-    await this.releaseIfPending(trx, await findDocumentById(trx, id));
+    const before = await findDocumentById(trx, id);
+    await this.releaseIfPending(trx, before);
+    if (before)
+      await insertActivity(trx, [
+        activityRow({ id, teamId: before.team_id }, 'failed', this.now(), { error_code: code }),
+      ]);
     return this.update(trx, id, 'pdf.failed', {
       status: 'failed',
       error_code: code,
@@ -180,6 +213,12 @@ export class DocumentLifecycle {
     if (!row) return;
     await this.releaseIfPending(trx, row);
     const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
+    await insertActivity(trx, [
+      activityRow({ id, teamId: row.team_id }, 'failed', failed.updated_at, {
+        error_code: code,
+        error_message: message,
+      }),
+    ]);
     if (row.batch_id === null) await trx.deleteFrom('documents').where('id', '=', id).execute();
     // A batch item stays listed (spec: Batch item has status, error_code, error_message): its batch's
     // counts and items page would otherwise lose it.
@@ -203,6 +242,8 @@ export class DocumentLifecycle {
       .executeTakeFirst();
     const canceled = Number(result.numUpdatedRows) === 1;
     if (canceled) await this.releaseIfPending(trx, row);
+    if (canceled && row)
+      await insertActivity(trx, [activityRow({ id, teamId: row.team_id }, 'canceled', this.now())]);
     return canceled;
   }
 
@@ -307,6 +348,15 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
     thumbnail_key: null,
     created_at: at,
     updated_at: at,
+  };
+}
+
+/** Pages, warnings and timing of a finished render, for its activity entry. */
+function successDetails(file: ProducedFile, report: RenderReport): ActivityDetails {
+  return {
+    pages: file.pages,
+    warnings: report.warnings,
+    ...(report.timings ? { timings_ms: report.timings } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
+import { sweepActivity } from './activity.js';
 import type { DocumentLifecycle } from './lifecycle.js';
 import { findExpiredFiles } from './repository.js';
 
@@ -13,6 +14,7 @@ export interface SweepReport {
   filesDeleted: number;
   recordsDeleted: number;
   metadataErased: number;
+  activityDeleted: number;
 }
 
 export interface RetentionDeps {
@@ -21,7 +23,10 @@ export interface RetentionDeps {
   lifecycle: DocumentLifecycle;
 }
 
-/** Deletes expired PDFs and thumbnails, erases metadata after 30 days and records after 120 days. */
+/**
+ * Deletes expired PDFs and thumbnails, erases metadata and activity entries after 30 days and records after
+ * 120 days.
+ */
 export async function sweepDocuments(deps: RetentionDeps, now: Date): Promise<SweepReport> {
   const { db, blobs, lifecycle } = deps;
   const expired = await findExpiredFiles(db, now, EXPIRE_BATCH);
@@ -39,7 +44,9 @@ export async function sweepDocuments(deps: RetentionDeps, now: Date): Promise<Sw
     .where('created_at', '<', new Date(now.getTime() - DOCUMENT_RECORD_DAYS * DAY_MS).toISOString())
     .where('blob_key', 'is', null)
     .executeTakeFirst();
+  const activityDeleted = await sweepActivity(db, now);
   return {
+    activityDeleted,
     filesDeleted: expired.length,
     recordsDeleted: Number(records.numDeletedRows),
     metadataErased: Number(metadata.numUpdatedRows),

@@ -8,6 +8,7 @@ import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
+import { ActivitySchema, listActivity, presentActivity } from './activity.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
 import { findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
@@ -48,6 +49,29 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         throw new AppError('document_not_found', `No document ${request.params.id} in this workspace.`);
       reply.header('cache-control', 'no-store');
       return presentDocument(row, linkContext(deps));
+    },
+  );
+
+  app.get(
+    '/pdf/:id/activity',
+    {
+      schema: {
+        tags: ['Documents'],
+        operationId: 'getDocumentActivity',
+        summary: 'Activity log of one document (extension): status transitions, timing, pages, warnings',
+        description:
+          'Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents.',
+        params: IdParams,
+        response: { 200: ActivitySchema, 404: ErrorResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const row = await findDocument(db, auth.team.id, request.params.id, auth.mode === 'test');
+      if (!row)
+        throw new AppError('document_not_found', `No document ${request.params.id} in this workspace.`);
+      reply.header('cache-control', 'no-store');
+      return { document_id: row.id, data: presentActivity(await listActivity(db, row.id)) };
     },
   );
 

@@ -27,6 +27,19 @@ export class LinkSigner {
     return { ok: true };
   }
 
+  /**
+   * A link without expiry (brand assets, spec: Authentication 6, `sig` alone): the signature covers the
+   * resource with a marker no expiring link can produce, so the two kinds never verify as each other.
+   */
+  signPermanent(resource: string): string {
+    return createHmac('sha256', this.key).update(`${resource}\npermanent`).digest('hex');
+  }
+
+  verifyPermanent(resource: string, sig: string | undefined): boolean {
+    if (!sig || !/^[0-9a-f]{64}$/.test(sig)) return false;
+    return timingSafeEqual(Buffer.from(this.signPermanent(resource), 'hex'), Buffer.from(sig, 'hex'));
+  }
+
   /** `?exp=…&sig=…` for a resource valid until `expires`. */
   query(resource: string, expires: Date, extra = ''): string {
     const exp = Math.floor(expires.getTime() / 1000);

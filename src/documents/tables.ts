@@ -35,6 +35,22 @@ export interface DocumentsTable {
   updated_at: string;
 }
 
+/**
+ * One status transition of a document (the activity log, spec: Retention facts, 30 days). Written by the
+ * lifecycle in the transaction of the change itself; `step` orders entries that share a timestamp.
+ */
+export interface DocumentActivityTable {
+  id: string;
+  document_id: string;
+  team_id: string;
+  status: DocumentStatus;
+  step: number;
+  at: string;
+  /** `{pages, warnings, timings_ms, error_code, error_message}` as far as known at this transition. */
+  details_json: string | null;
+}
+
 export interface DocumentsTables {
   documents: DocumentsTable;
+  document_activity: DocumentActivityTable;
 }

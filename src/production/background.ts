@@ -312,7 +312,7 @@ export function createRenderJobHandler(deps: BackgroundDeps, hooks: RenderHooks 
           commit,
           // Whether another attempt follows is the worker's to say (attemptsLeft); when, too (the backoff).
           retriable: (code) => RETRIED_CODES.has(code) && ctx.attemptsLeft > 0 && !ctx.signal.aborted,
-          onStart: () => deps.lifecycle.start(document.id),
+          onStart: () => deps.lifecycle.start(document.id, document.team_id),
         },
       });
       return succeeded(pending);

@@ -1,7 +1,7 @@
 import type { Plan } from '../accounts/plans.js';
 import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
 import type { PageDefaults } from '../render/page-options.js';
-import type { PageOptions, RenderJob, RenderResult } from '../render/types.js';
+import type { LocalResources, PageOptions, RenderJob, RenderResult } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
 import type { Db } from '../storage/db.js';
 
@@ -95,3 +95,16 @@ export type PageOptionsResolver = (
   template: PageDefaults | null,
   fallbackMode: 'fast' | 'print',
 ) => PageOptions;
+
+/** A team's brand assets as one render sees them: the Liquid `brand` variable and their bytes. */
+export interface BrandKit {
+  /** `{ logo_url, fonts: { <name>: { url, format, family } } }` (signed links). */
+  variable: Record<string, unknown>;
+  /** Serves the team's own brand-asset links to the renderer from storage. */
+  resources: LocalResources;
+}
+
+/** The brand capability: null when the team has no assets (templates then see no `brand`). */
+export interface BrandPort {
+  forTeam(teamId: string): Promise<BrandKit | null>;
+}

@@ -1,10 +1,12 @@
 import { BUILT_IN_INVOICE_TEMPLATE } from '../einvoice/index.js';
 import { MAX_HTML_BYTES } from '../render/index.js';
-import type { PageOptions } from '../render/types.js';
+import type { LocalResources, PageOptions } from '../render/types.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { type EInvoicePlan, eInvoiceData } from './einvoice.js';
 import type {
+  BrandKit,
+  BrandPort,
   DocumentRequest,
   LiquidPort,
   PageOptionsResolver,
@@ -18,6 +20,8 @@ export interface PrepareDeps {
   pageOptions: PageOptionsResolver;
   /** merge_data semantics (spec: POST /pdf merge_data), owned by the templates capability. */
   mergeData: (data: Record<string, unknown>, merge: Record<string, unknown>) => Record<string, unknown>;
+  /** The team's brand assets (Liquid `brand`, served to the renderer); absent: none. */
+  brand?: BrandPort;
 }
 
 /** A request turned into final HTML and page options, before anything is rendered or recorded. */
@@ -28,14 +32,22 @@ export interface PreparedHtml {
   template: ResolvedTemplate | null;
   page: PageOptions;
   filename: string;
+  /** The team's brand-asset links, answered from storage during the render. */
+  localResources: LocalResources | null;
 }
 
+/**
+ * The data Liquid sees: merge_data applied, then the team's `brand` added. A `brand` key of the request's
+ * own data (or merge_data) takes precedence: documents that already use that name render as before.
+ */
 function withMerge(
   deps: PrepareDeps,
   data: Record<string, unknown>,
   merge: Record<string, unknown> | undefined,
+  brand: BrandKit | null,
 ) {
-  return merge === undefined ? data : deps.mergeData(data, merge);
+  const merged = merge === undefined ? data : deps.mergeData(data, merge);
+  return brand && !Object.hasOwn(merged, 'brand') ? { ...merged, brand: brand.variable } : merged;
 }
 
 /**
@@ -48,10 +60,11 @@ export async function prepareHtml(
   request: DocumentRequest,
   einv: EInvoicePlan | null,
 ): Promise<PreparedHtml> {
+  const brand = (await deps.brand?.forTeam(teamId)) ?? null;
   const prepared =
     request.template_id !== undefined
-      ? await fromTemplate(deps, teamId, request, request.template_id, einv)
-      : await fromHtml(deps, request, einv);
+      ? await fromTemplate(deps, teamId, request, request.template_id, einv, brand)
+      : await fromHtml(deps, request, einv, brand);
   if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }
@@ -64,20 +77,23 @@ async function fromTemplate(
   request: DocumentRequest,
   templateId: string,
   einv: EInvoicePlan | null,
+  brand: BrandKit | null,
 ): Promise<PreparedHtml> {
   const template = await deps.templates.resolve(teamId, templateId, request.template_version);
   const page = deps.pageOptions(request, template.settings, 'print');
   // Spec: with e_invoice the template receives the invoice data; `data` only replaces it.
   const data = request.data ?? (einv ? eInvoiceData(einv) : (template.sampleData ?? {}));
-  const rendered = await template.render(withMerge(deps, data, request.merge_data));
+  const rendered = await template.render(withMerge(deps, data, request.merge_data, brand));
   const filename = request.filename ?? einv?.defaultName ?? template.name;
-  return { ...rendered, css: template.css, template, page, filename };
+  const localResources = brand?.resources ?? null;
+  return { ...rendered, css: template.css, template, page, filename, localResources };
 }
 
 async function fromHtml(
   deps: PrepareDeps,
   request: DocumentRequest,
   einv: EInvoicePlan | null,
+  brand: BrandKit | null,
 ): Promise<PreparedHtml> {
   // Without html, an e-invoice renders the built-in invoice template (spec: POST /pdf rule 1).
   const source = request.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
@@ -86,8 +102,9 @@ async function fromHtml(
   // Spec: html is a Liquid template only when data is present; without data it is used as is.
   const rendered =
     data !== undefined
-      ? await deps.liquid.renderSource(source, withMerge(deps, data, request.merge_data))
+      ? await deps.liquid.renderSource(source, withMerge(deps, data, request.merge_data, brand))
       : { html: source, warnings: [] };
   const filename = request.filename ?? einv?.defaultName ?? 'document';
-  return { ...rendered, css: request.css ?? null, template: null, page, filename };
+  const localResources = brand?.resources ?? null;
+  return { ...rendered, css: request.css ?? null, template: null, page, filename, localResources };
 }

@@ -1,3 +1,4 @@
+import type { RenderTimings } from '../documents/activity.js';
 import {
   type DocumentLifecycle,
   type NewDocument,
@@ -100,6 +101,8 @@ export interface Produced {
   metadata: Record<string, unknown> | null;
   /** The direct document's record; null for previews, thumbnails and queued documents (commit pending). */
   row: DocumentRow | null;
+  /** Render timing for the activity log; absent for XRechnung XML (nothing rendered). */
+  timings?: RenderTimings;
 }
 
 /** Background work found every team slot taken: the job waits, nothing is recorded. */
@@ -166,6 +169,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
+    const renderStart = performance.now();
     const result = await deps.renderer.render({
       html: prepared.html,
       css: prepared.css,
@@ -174,7 +178,9 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       title: prepared.template?.name ?? prepared.filename,
       tenant: input.caller.teamId,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
     });
+    const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
     const pdf = run.einv ? await embedEInvoice(result.pdf, run.einv, createdAt) : result.pdf;
     run.stage = 'store';
@@ -189,6 +195,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
       metadata: input.request.metadata ?? null,
       row: null,
+      timings: roundedTimings(renderMs, result.timings),
     };
     if (input.purpose !== 'document') return produced;
     return await storeAndRecord(deps, input, produced, { createdAt, prepared, run });
@@ -268,7 +275,11 @@ async function storeAndRecord(
     templateVersion: context.prepared?.template?.version ?? null,
   };
   const { lifecycle } = deps;
-  const report = { warnings: produced.warnings, blockedResources: produced.blockedResources };
+  const report = {
+    warnings: produced.warnings,
+    blockedResources: produced.blockedResources,
+    ...(produced.timings ? { timings: produced.timings } : {}),
+  };
   const deliver = (trx: Db) => queueDelivery(deps, input, trx, { id, stored: blobKey !== null, produced });
   if (input.queued) {
     const queuedId = input.queued.id;
@@ -308,6 +319,20 @@ function newDocument(
     eInvoice: produced.eInvoice,
     batchId: null,
     delivery: null,
+  };
+}
+
+/** Whole milliseconds: the activity log shows timing, not benchmark precision. */
+function roundedTimings(
+  renderMs: number,
+  t: { loadMs: number; analyzeMs: number; pdfMs: number; postMs: number },
+): RenderTimings {
+  return {
+    render: Math.round(renderMs),
+    load: Math.round(t.loadMs),
+    analyze: Math.round(t.analyzeMs),
+    pdf: Math.round(t.pdfMs),
+    post: Math.round(t.postMs),
   };
 }
 

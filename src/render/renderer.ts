@@ -114,7 +114,7 @@ export class Renderer {
   private async renderOnce(job: RenderJob, mode: ModeStrategy): Promise<RenderResult> {
     job.signal?.throwIfAborted();
     const slot = await this.pool.acquire(job.signal, job.tenant);
-    slot.guard.begin();
+    slot.guard.begin(job.localResources);
     const outcome = await renderWithDeadline(slot, this.config.renderTimeoutMs, job.signal, () =>
       renderInPage(slot, job, mode),
     );

@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwrigh
 import { BlockedResources } from './blocked-resources.js';
 import type { ResourceBudget } from './resource-budget.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
+import type { LocalResources } from './types.js';
 
 /** What the guard saw during one render. */
 export interface GuardReport {
@@ -18,6 +19,7 @@ interface Session extends GuardReport {
   abort: AbortController;
   budget: ResourceBudget;
   routed: WeakSet<Request>;
+  local: LocalResources | undefined;
 }
 
 // Schemes that never leave the document, so nothing to refuse or fetch.
@@ -88,8 +90,9 @@ export class ResourceGuard {
     return guard;
   }
 
-  begin(): void {
+  begin(local?: LocalResources): void {
     this.session = {
+      local,
       blocked: new BlockedResources(),
       usedOtherOrigins: false,
       abort: new AbortController(),
@@ -123,6 +126,21 @@ export class ResourceGuard {
       return route.abort('aborted').catch(() => undefined);
     }
     if (request.isNavigationRequest()) session.usedOtherOrigins = true;
+    // Quire's own resources (brand assets) come from its storage: Chromium never reaches the server,
+    // and the fetcher keeps refusing this host's addresses for everything else.
+    const local =
+      session.local && !request.isNavigationRequest()
+        ? await session.local(url).catch(() => ({ ok: false as const, reason: 'local storage unavailable' }))
+        : null;
+    if (local) {
+      if (!local.ok) {
+        session.blocked.add(url, local.reason);
+        return route.abort('blockedbyclient').catch(() => undefined);
+      }
+      return route
+        .fulfill({ status: 200, contentType: local.contentType, body: local.body })
+        .catch(() => undefined);
+    }
     const outcome = await this.fetcher.fetch(
       url,
       request.method(),

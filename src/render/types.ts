@@ -32,7 +32,18 @@ export interface RenderJob {
    * tenants, so one team's queue never holds every page while another team waits. Absent: one shared lane.
    */
   tenant?: string;
+  /**
+   * Resources Quire serves itself (the team's brand assets): asked first for every request of the
+   * document. A resource it answers never reaches the network; null leaves the URL to the fetcher's rules.
+   */
+  localResources?: LocalResources;
 }
+
+/** A resource answered from Quire's own storage, or refused with a reason (listed as a blocked resource). */
+export type LocalResource = { ok: true; contentType: string; body: Buffer } | { ok: false; reason: string };
+
+/** Null: not one of Quire's own URLs. */
+export type LocalResources = (url: string) => Promise<LocalResource | null>;
 
 export interface RenderResult {
   pdf: Buffer;

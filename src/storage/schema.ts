@@ -1,5 +1,6 @@
 import type { AccountsTables } from '../accounts/tables.js';
 import type { BatchesTables } from '../batches/tables.js';
+import type { BrandTables } from '../brand/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
 import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
@@ -15,6 +16,7 @@ import type { RateWindowsTables } from './rate-windows.js';
 export interface Database
   extends AccountsTables,
     BatchesTables,
+    BrandTables,
     DocumentsTables,
     EmailTables,
     IdempotencyTables,

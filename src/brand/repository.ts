@@ -1,0 +1,48 @@
+import type { Db } from '../storage/db.js';
+import type { BrandAssetsTable } from './tables.js';
+
+export type BrandAssetRow = BrandAssetsTable;
+
+/** The team's assets: its logo first, then fonts by name. */
+export async function listBrandAssets(db: Db, teamId: string): Promise<BrandAssetRow[]> {
+  return db
+    .selectFrom('brand_assets')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .orderBy('kind', 'desc')
+    .orderBy('name')
+    .execute();
+}
+
+export async function findBrandAsset(db: Db, id: string): Promise<BrandAssetRow | null> {
+  return (await db.selectFrom('brand_assets').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The rows a new upload replaces: the team's logo, or its font of the same name. */
+export async function findReplaced(db: Db, teamId: string, kind: 'logo' | 'font', name: string) {
+  let query = db
+    .selectFrom('brand_assets')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('kind', '=', kind);
+  if (kind === 'font') query = query.where('name', '=', name);
+  return query.execute();
+}
+
+export async function countFonts(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('brand_assets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('kind', '=', 'font')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function deleteBrandAssets(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('brand_assets').where('id', 'in', ids).execute();
+}
+
+export async function insertBrandAsset(db: Db, row: BrandAssetRow): Promise<void> {
+  await db.insertInto('brand_assets').values(row).execute();
+}
