@@ -5,8 +5,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../../src/storage/db.js';
 import { DatabaseTeamSlots } from '../../../src/storage/render-leases.js';
-import { createTestDatabase, TEST_DATABASE_URL } from '../../helpers/database.js';
+import { createTestDatabase } from '../../helpers/database.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { NEEDS_POSTGRES } from './processes.js';
 
 /** Keeps a render busy for about `ms` so the slots it holds overlap. */
 const busy = (ms: number) =>
@@ -16,7 +17,7 @@ const busy = (ms: number) =>
  * Render slots shared by processes on one PostgreSQL (issue 15): two app instances (each its own pg pool,
  * as two `quire serve` processes) serve one team; its plan's limit holds across both.
  */
-describe('render slots shared by two app instances on PostgreSQL', { skip: !TEST_DATABASE_URL }, () => {
+describe('render slots shared by two app instances on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const servers: TestServer[] = [];
 
@@ -51,7 +52,7 @@ describe('render slots shared by two app instances on PostgreSQL', { skip: !TEST
   });
 });
 
-describe('render leases on PostgreSQL', { skip: !TEST_DATABASE_URL }, () => {
+describe('render leases on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-leases-'));
 
