@@ -176,7 +176,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mergeData,
     // Several processes share one PostgreSQL: the team's render slots are leases in it (one process: memory).
     slots: config.databaseUrl
-      ? new DatabaseTeamSlots(db, { onError: (err) => app.log.error({ err }, 'render slot lease failed') })
+      ? new DatabaseTeamSlots(db, {
+          ttlMs: config.renderLeaseTtlMs,
+          onError: (err) => app.log.error({ err }, 'render slot lease failed'),
+        })
       : new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,

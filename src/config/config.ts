@@ -306,6 +306,13 @@ const schema = {
       'How long a background job stays claimed without a heartbeat: a job whose worker died (kill -9, lost host) is run again by another worker after at most this long.',
     parse: int(1_000, 3_600_000),
   },
+  renderLeaseTtlMs: {
+    env: 'QUIRE_RENDER_LEASE_TTL_MS',
+    default: 30_000,
+    description:
+      "With PostgreSQL: how long a team's render slot stays taken without its process's heartbeat; a killed process's slots are free again after at most this long.",
+    parse: int(1_000, 600_000),
+  },
   webhookTimeoutMs: {
     env: 'QUIRE_WEBHOOK_TIMEOUT_MS',
     default: 10_000,
