@@ -3,7 +3,8 @@
  * raw playwright-core `setContent` + `page.pdf()` on warm pages of the same Chromium, in ONE run, on the
  * fixtures in bench/fixtures. Prints a Markdown report (pasted into the README) and writes bench/results/latest.json.
  * Then the batch section (bench/batches.ts) on its own server. QUIRE_BENCH_QUICK=1 shortens every series
- * (for a smoke run); QUIRE_BENCH_ONLY=batches runs only the batch section; QUIRE_BENCH_BATCH_ITEMS sets the
+ * (for a smoke run); QUIRE_BENCH_ONLY=batches runs only the batch section, QUIRE_BENCH_ONLY=scale only the
+ * scale-out section (bench/scale.ts, PostgreSQL; skipped when it does not answer); QUIRE_BENCH_BATCH_ITEMS sets the
  * size of its big batch (default 10,000; quick 100).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,12 +15,14 @@ import { runBatchBenches } from './batches.js';
 import { postPdf, RawChromium, startQuire } from './contenders.js';
 import { latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
+import { runScaleBenches } from './scale.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, 'bench', 'fixtures'));
 const quick = process.env.QUIRE_BENCH_QUICK === '1';
 const only = process.env.QUIRE_BENCH_ONLY;
-if (only !== undefined && only !== 'batches') throw new Error('QUIRE_BENCH_ONLY: only "batches" is known');
+if (only !== undefined && only !== 'batches' && only !== 'scale')
+  throw new Error('QUIRE_BENCH_ONLY: "batches" or "scale"');
 const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
 
 const invoiceLiquid = read('invoice.liquid.html');
@@ -41,7 +44,10 @@ log(
 );
 log();
 if (only === undefined) await core();
-results.batches = await runBatchBenches({ root, quick, invoiceLiquid, invoiceData, log });
+if (only !== 'scale')
+  results.batches = await runBatchBenches({ root, quick, invoiceLiquid, invoiceData, log });
+if (only !== 'batches')
+  results.scale = await runScaleBenches({ root, quick, invoiceLiquid, invoiceHtml, invoiceData, log });
 
 /** The raw-Chromium comparison, print mode and the soak (issue 17). */
 async function core(): Promise<void> {

@@ -54,6 +54,7 @@ import type { BlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { openBlobStore } from './storage/open-blob-store.js';
 import { DatabaseRateCounter } from './storage/rate-windows.js';
+import { DatabaseTeamSlots } from './storage/render-leases.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
@@ -176,7 +177,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
     mergeData,
     brand: brand.port,
-    slots: new MemoryTeamSlots(),
+    // Several processes share one PostgreSQL: the team's render slots are leases in it (one process: memory).
+    slots: config.databaseUrl
+      ? new DatabaseTeamSlots(db, {
+          ttlMs: config.renderLeaseTtlMs,
+          onError: (err) => app.log.error({ err }, 'render slot lease failed'),
+        })
+      : new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
     usage,
@@ -262,6 +269,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       lightKinds: [EMAIL_JOB, BATCH_ZIP_JOB, ...webhookJobs.kinds],
     }),
     log: app.log,
+    leaseMs: config.jobLeaseMs,
     ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
   });
   sweeper.add('jobs', () => sweepFinishedJobs(db, clock));
@@ -330,6 +338,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Requests and background jobs drain together within the one grace period; jobs still running at
       // its end go back to the queue. Chromium closes only after both.
       await Promise.all([app.close(), background.stop(config.shutdownGraceMs)]);
+      await production.slots
+        .close()
+        .catch((err: unknown) => app.log.error({ err }, 'render slots not released'));
       await sweeper.stop();
       await webhookJobs.close();
       email.close();

@@ -3,23 +3,30 @@ import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import { type BuiltApp, buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/index.js';
+import { type Db, withKeyLock } from '../storage/db.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
  * First run: a default team with a live and a test key, printed once (the keys are stored only hashed). Its
  * owner runs the server, so its email counts as verified: deliver.email works from the first start.
+ * Several `quire serve` started together on an empty PostgreSQL (a scaled-out deployment's first start) take
+ * turns under one lock: the first creates the team, the others find it and create none.
  */
-async function ensureDefaultTeam(
+export async function ensureDefaultTeam(
   db: Db,
   clock: Clock,
   plan: PlanId,
   print: (line: string) => void,
 ): Promise<void> {
-  if ((await countTeams(db)) > 0) return;
-  const team = await createTeam(db, clock, { name: 'Default team', plan, emailVerified: true });
-  const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
-  const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+  const created = await withKeyLock(db, 'accounts.default-team', async (conn) => {
+    if ((await countTeams(conn)) > 0) return null;
+    const team = await createTeam(conn, clock, { name: 'Default team', plan, emailVerified: true });
+    const live = await createApiKey(conn, clock, { teamId: team.id, mode: 'live' });
+    const test = await createApiKey(conn, clock, { teamId: team.id, mode: 'test' });
+    return { team, live, test };
+  });
+  if (!created) return;
+  const { team, live, test } = created;
   print('');
   print(`Created the default team "${team.name}" (${team.id}) on the ${plan} plan.`);
   print(`  Live key: ${live.key}`);

@@ -299,6 +299,20 @@ const schema = {
       'Render workers in the server process (0 = none; run `npx quire worker`). Emails and webhook deliveries always run.',
     parse: int(0, 64),
   },
+  jobLeaseMs: {
+    env: 'QUIRE_JOB_LEASE_MS',
+    default: 60_000,
+    description:
+      'How long a background job stays claimed without a heartbeat: a job whose worker died (kill -9, lost host) is run again by another worker after at most this long.',
+    parse: int(1_000, 3_600_000),
+  },
+  renderLeaseTtlMs: {
+    env: 'QUIRE_RENDER_LEASE_TTL_MS',
+    default: 30_000,
+    description:
+      "With PostgreSQL: how long a team's render slot stays taken without its process's heartbeat; a killed process's slots are free again after at most this long.",
+    parse: int(1_000, 600_000),
+  },
   webhookTimeoutMs: {
     env: 'QUIRE_WEBHOOK_TIMEOUT_MS',
     default: 10_000,

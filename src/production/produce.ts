@@ -161,7 +161,7 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
 }
 
 async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Promise<Produced> {
-  const lease = acquireSlot(deps.slots, input);
+  const lease = await acquireSlot(deps.slots, input);
   try {
     run.stage = 'prepare';
     const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
@@ -200,7 +200,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     if (input.purpose !== 'document') return produced;
     return await storeAndRecord(deps, input, produced, { createdAt, prepared, run });
   } finally {
-    lease.release();
+    await lease.release();
   }
 }
 
@@ -232,9 +232,9 @@ async function produceXml(
   return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
 }
 
-function acquireSlot(slots: TeamSlots, input: ProduceInput): SlotLease {
+async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {
   const limit = input.caller.plan.render_concurrency;
-  const lease = slots.tryAcquire(input.caller.teamId, limit, input.slot);
+  const lease = await slots.tryAcquire(input.caller.teamId, limit, input.slot);
   if (lease) return lease;
   if (input.slot === 'background') throw new NoRenderSlot();
   throw new AppError(

@@ -159,6 +159,23 @@ export async function lockKey(trx: Db, key: string): Promise<void> {
 }
 
 /**
+ * Runs `work` while holding a lock on `key` across transactions (a check, then several writes that commit on
+ * their own): on PostgreSQL a session advisory lock on one pooled connection, which `work` gets to use, so
+ * processes started together run it one after the other. SQLite: `work` runs as is (one serving process).
+ */
+export async function withKeyLock<T>(db: Db, key: string, work: (conn: Db) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return work(db);
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+    try {
+      return await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+    }
+  });
+}
+
+/**
  * For a claim's inner select: on PostgreSQL, lock the chosen row and skip rows other claimers hold, so
  * concurrent claims pick different rows instead of waiting on (and then missing) the same one.
  */

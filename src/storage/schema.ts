@@ -8,6 +8,7 @@ import type { JobsTables } from '../jobs/tables.js';
 import type { TemplatesTables } from '../templates/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { RateWindowsTables } from './rate-windows.js';
+import type { RenderLeasesTables } from './render-leases.js';
 
 /**
  * The whole database, composed from each capability's own tables.
@@ -22,5 +23,6 @@ export interface Database
     IdempotencyTables,
     JobsTables,
     RateWindowsTables,
+    RenderLeasesTables,
     TemplatesTables,
     WebhooksTables {}

@@ -10,6 +10,7 @@ import { migration0008Batches } from './0008_batches.js';
 import { migration0009Billing } from './0009_billing.js';
 import { migration0010RateWindows } from './0010_rate_windows.js';
 import { migration0012BrandAssets } from './0012_brand_assets.js';
+import { migration0013RenderLeases } from './0013_render_leases.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_billing': migration0009Billing,
   '0010_rate_windows': migration0010RateWindows,
   '0012_brand_assets': migration0012BrandAssets,
+  '0013_render_leases': migration0013RenderLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

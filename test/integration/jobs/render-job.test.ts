@@ -260,13 +260,13 @@ describe('background render job', () => {
   });
 
   it('waits for a free render slot, leaving one for direct requests, without spending an attempt', async () => {
-    const direct = slots.tryAcquire(team.id, plans.starter.render_concurrency, 'direct');
+    const direct = await slots.tryAcquire(team.id, plans.starter.render_concurrency, 'direct');
     assert.ok(direct);
     const id = await queue([{ ok: true, changes: { pages: 1, bytes: 10, mode: 'fast' } }]);
     calls.length = 0;
     await run();
     assert.equal(calls.length, 0, 'starter has 2 slots: background may use only 1, and it is taken');
-    direct.release();
+    await direct.release();
     clock.advance(1_000);
     await run();
     assert.equal(calls.length, 1);

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+
+/**
+ * The compose files cannot be run here (no container registry): this parses them as YAML (merge keys
+ * resolved, as Compose does) and checks that what they wire together exists. `docker compose config`
+ * remains the real check before a release.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: string[] | Record<string, { condition: string }>;
+  volumes?: string[];
+  configs?: { source: string }[];
+  deploy?: { replicas?: number };
+}
+interface ComposeFile {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+  configs?: Record<string, { content?: string }>;
+}
+
+function load(name: string): ComposeFile {
+  return parse(readFileSync(path.join(root, name), 'utf8'), { merge: true }) as ComposeFile;
+}
+
+function dependencies(service: Service): string[] {
+  const d = service.depends_on;
+  return Array.isArray(d) ? d : Object.keys(d ?? {});
+}
+
+function assertWired(file: ComposeFile): void {
+  for (const [name, service] of Object.entries(file.services)) {
+    assert.ok(service.image || service.build, `${name} has an image or a build`);
+    for (const dep of dependencies(service))
+      assert.ok(file.services[dep], `${name} depends on unknown ${dep}`);
+    for (const volume of service.volumes ?? []) {
+      const source = volume.split(':')[0] as string;
+      if (!source.startsWith('.') && !source.startsWith('/'))
+        assert.ok(file.volumes && source in file.volumes, `${name} mounts undeclared volume ${source}`);
+    }
+    for (const config of service.configs ?? [])
+      assert.ok(file.configs?.[config.source], `${name} uses undeclared config ${config.source}`);
+  }
+}
+
+describe('compose files', () => {
+  it('compose.yaml parses and its services are wired to what exists', () => {
+    const file = load('compose.yaml');
+    assertWired(file);
+    assert.deepEqual(Object.keys(file.services).sort(), ['api', 'worker']);
+  });
+
+  it('compose.scale.yaml: Caddy in front of two APIs, two workers, PostgreSQL and MinIO', () => {
+    const file = load('compose.scale.yaml');
+    assertWired(file);
+    const { services } = file;
+    assert.deepEqual(Object.keys(services).sort(), [
+      'api-1',
+      'api-2',
+      'caddy',
+      'minio',
+      'minio-bucket',
+      'postgres',
+      'worker',
+    ]);
+    const quire = ['api-1', 'api-2', 'worker'].map((n) => services[n] as Service);
+    for (const service of quire) {
+      const env = service.environment ?? {};
+      assert.match(env.QUIRE_DATABASE_URL ?? '', /^postgres:\/\/quire:.*@postgres:5432\/quire$/);
+      assert.match(env.QUIRE_STORAGE_URL ?? '', /^s3:\/\/quire\/.*endpoint=http:\/\/minio:9000/);
+      assert.ok(service.volumes?.includes('quire-data:/data'), 'one shared server secret');
+    }
+    assert.deepEqual(services['api-1']?.command, ['serve']);
+    assert.equal(services['api-1']?.environment?.QUIRE_WORKERS, '0');
+    assert.deepEqual(services.worker?.command, ['worker']);
+    assert.equal(services.worker?.deploy?.replicas, 2);
+    const caddyfile = file.configs?.caddyfile?.content ?? '';
+    assert.match(caddyfile, /reverse_proxy api-1:3000 api-2:3000/);
+    assert.match(caddyfile, /health_uri \/readyz/);
+    // The bucket the store URL names is the one minio-bucket creates.
+    assert.match(JSON.stringify(services['minio-bucket']?.command), /mc mb --ignore-existing local\/quire/);
+  });
+});
