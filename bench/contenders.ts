@@ -43,6 +43,10 @@ export interface QuireProcess {
   child: ChildProcess;
   base: string;
   liveKey: string;
+  /** The default team's test key: its documents carry the test watermark. */
+  testKey: string;
+  /** performance.now() of the spawn, so a caller can time start to first PDF as one figure. */
+  spawnedAt: number;
   startToListenMs: number;
   close(): Promise<void>;
 }
@@ -73,22 +77,27 @@ export async function startQuire(root: string, scale: Record<string, number> = {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  const { base, liveKey } = await new Promise<{ base: string; liveKey: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Quire did not start:\n${out}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1];
-      const key = /Live key: (qk_live_\w+)/.exec(out)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ base: url, liveKey: key });
-      }
-    });
-  });
+  const { base, liveKey, testKey } = await new Promise<{ base: string; liveKey: string; testKey: string }>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Quire did not start:\n${out}`)), 60_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1];
+        const key = /Live key: (qk_live_\w+)/.exec(out)?.[1];
+        const test = /Test key: (qk_test_\w+)/.exec(out)?.[1];
+        if (url && key && test) {
+          clearTimeout(timer);
+          resolve({ base: url, liveKey: key, testKey: test });
+        }
+      });
+    },
+  );
   return {
     child,
     base,
     liveKey,
+    testKey,
+    spawnedAt: t0,
     startToListenMs: performance.now() - t0,
     close: () =>
       new Promise<void>((resolve) => {
@@ -98,11 +107,15 @@ export async function startQuire(root: string, scale: Record<string, number> = {
   };
 }
 
-/** One POST /v1/pdf, binary response; throws unless it is a PDF. */
-export async function postPdf(q: QuireProcess, body: Record<string, unknown>): Promise<Buffer> {
+/** One POST /v1/pdf with the live key (or `key`), binary response; throws unless it is a PDF. */
+export async function postPdf(
+  q: QuireProcess,
+  body: Record<string, unknown>,
+  key = q.liveKey,
+): Promise<Buffer> {
   const response = await fetch(`${q.base}/v1/pdf`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${q.liveKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const bytes = Buffer.from(await response.arrayBuffer());

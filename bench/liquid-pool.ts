@@ -4,19 +4,19 @@
  *
  *   node --import tsx bench/liquid-pool.ts        (QUIRE_BENCH_N=500 by default)
  *
+ * `npm run bench` runs it too (section `liquid`).
+ *
  * Reports, per document: wall time in the calling thread vs through the pool (c=1, the stored
  * template cached in the worker), the main thread's own busy time with the pool (event-loop
  * utilisation: what other requests wait for), and the structured clone of the data alone.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { LiquidEngine, LiquidRenderer } from '../src/liquid/index.js';
 import { latency } from './measure.js';
 
-const N = Number(process.env.QUIRE_BENCH_N ?? 500);
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const source = fixture('invoice.liquid.html');
-const data = JSON.parse(fixture('invoice.data.json')) as Record<string, unknown>;
 
 function processCpuMs(): number {
   const { user, system } = process.cpuUsage();
@@ -30,32 +30,66 @@ async function mainThreadMsPerDoc(run: () => Promise<unknown>, n: number): Promi
   return performance.eventLoopUtilization(before).active / n;
 }
 
-function cloneMsPerDoc(n: number): number {
+function cloneMsPerDoc(data: unknown, n: number): number {
   const t0 = performance.now();
   for (let i = 0; i < n; i++) structuredClone(data);
   return (performance.now() - t0) / n;
 }
 
-const renderer = new LiquidRenderer();
-const direct = () => Promise.resolve(renderer.render(renderer.getOrParse('invoice@1', source), data));
-const engine = new LiquidEngine({ threads: 1 });
-const pooled = () => engine.renderStored('invoice@1', source, data);
+export interface LiquidPoolFigures {
+  chars: number;
+  n: number;
+  inThread: { p50: number; p95: number; cpuMsPerDoc: number };
+  viaPool: { p50: number; p95: number; cpuMsPerDoc: number };
+  /** Extra wall time per document through the pool, p50 (target ≤ 2 ms). */
+  overheadMs: number;
+  mainThreadMsPerDoc: number;
+  cloneMs: number;
+}
 
-await pooled(); // starts the worker outside the measurement
-const inThread = await latency(direct, N, processCpuMs);
-const viaPool = await latency(pooled, N, processCpuMs);
-const mainMs = await mainThreadMsPerDoc(pooled, N);
-const cloneMs = cloneMsPerDoc(N);
-await engine.close();
+/** The bench invoice rendered n times in the calling thread, then n times through a one-worker pool. */
+export async function liquidPoolOverhead(n: number): Promise<LiquidPoolFigures> {
+  const source = fixture('invoice.liquid.html');
+  const data = JSON.parse(fixture('invoice.data.json')) as Record<string, unknown>;
+  const renderer = new LiquidRenderer();
+  const direct = () => Promise.resolve(renderer.render(renderer.getOrParse('invoice@1', source), data));
+  const engine = new LiquidEngine({ threads: 1 });
+  const pooled = () => engine.renderStored('invoice@1', source, data);
+  try {
+    await pooled(); // starts the worker outside the measurement
+    const inThread = await latency(direct, n, processCpuMs);
+    const viaPool = await latency(pooled, n, processCpuMs);
+    const mainThreadMs = await mainThreadMsPerDoc(pooled, n);
+    return {
+      chars: source.length,
+      n,
+      inThread,
+      viaPool,
+      overheadMs: viaPool.p50 - inThread.p50,
+      mainThreadMsPerDoc: mainThreadMs,
+      cloneMs: cloneMsPerDoc(data, n),
+    };
+  } finally {
+    await engine.close();
+  }
+}
 
-const ms = (n: number) => n.toFixed(3);
-console.log(`Liquid pool overhead, bench invoice (${source.length} chars, ${N} documents, c=1)\n`);
-console.log('| | p50 ms/doc | p95 ms/doc | CPU ms/doc (all threads) |');
-console.log('|---|---|---|---|');
-console.log(
-  `| in the calling thread | ${ms(inThread.p50)} | ${ms(inThread.p95)} | ${ms(inThread.cpuMsPerDoc)} |`,
-);
-console.log(`| worker pool | ${ms(viaPool.p50)} | ${ms(viaPool.p95)} | ${ms(viaPool.cpuMsPerDoc)} |`);
-console.log(`\nExtra wall time per document (p50): ${ms(viaPool.p50 - inThread.p50)} ms (target ≤ 2 ms)`);
-console.log(`Main thread busy per document with the pool: ${ms(mainMs)} ms`);
-console.log(`Structured clone of the data alone: ${ms(cloneMs)} ms`);
+/** The section's Markdown lines (also what running this file prints). */
+export function liquidPoolReport(f: LiquidPoolFigures): string[] {
+  const ms = (n: number) => n.toFixed(3);
+  return [
+    `Liquid pool overhead, bench invoice (${f.chars} chars, ${f.n} documents, c=1)`,
+    '',
+    '| | p50 ms/doc | p95 ms/doc | CPU ms/doc (all threads) |',
+    '|---|---|---|---|',
+    `| in the calling thread | ${ms(f.inThread.p50)} | ${ms(f.inThread.p95)} | ${ms(f.inThread.cpuMsPerDoc)} |`,
+    `| worker pool | ${ms(f.viaPool.p50)} | ${ms(f.viaPool.p95)} | ${ms(f.viaPool.cpuMsPerDoc)} |`,
+    '',
+    `Extra wall time per document (p50): ${ms(f.overheadMs)} ms (target ≤ 2 ms). Main thread busy per document with the pool: ${ms(f.mainThreadMsPerDoc)} ms; structured clone of the data alone: ${ms(f.cloneMs)} ms.`,
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await liquidPoolOverhead(Number(process.env.QUIRE_BENCH_N ?? 500));
+  for (const line of liquidPoolReport(figures)) console.log(line);
+}

@@ -3,26 +3,55 @@
  * raw playwright-core `setContent` + `page.pdf()` on warm pages of the same Chromium, in ONE run, on the
  * fixtures in bench/fixtures. Prints a Markdown report (pasted into the README) and writes bench/results/latest.json.
  * Then the batch section (bench/batches.ts) on its own server. QUIRE_BENCH_QUICK=1 shortens every series
- * (for a smoke run); QUIRE_BENCH_ONLY=batches runs only the batch section, QUIRE_BENCH_ONLY=scale only the
- * scale-out section (bench/scale.ts, PostgreSQL; skipped when it does not answer); QUIRE_BENCH_BATCH_ITEMS sets the
- * size of its big batch (default 10,000; quick 100).
+ * (for a smoke run); QUIRE_BENCH_BATCH_ITEMS sets the size of the batch section's big batch (default
+ * 10,000; quick 100). QUIRE_BENCH_ONLY picks sections, comma-separated, in this order:
+ *   start      spawn → first invoice PDF, three fresh servers (median);
+ *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
+ *   throughput invoices/s at c=1, 2, 4;
+ *   watermark  the invoice with a test key (watermarked) vs a live key;
+ *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
+ *   print      print mode vs fast, and the Paged.js polyfill;
+ *   soak       RSS, fds and processes after 200 and 2,000 invoices;
+ *   liquid     the Liquid worker pool's overhead per document (bench/liquid-pool.ts);
+ *   batches    bench/batches.ts;
+ *   scale      bench/scale.ts (PostgreSQL; skipped when it does not answer).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
+import { invoiceTemplateData, validateEInvoice } from '../src/einvoice/index.js';
+import { BUILT_IN_INVOICE_TEMPLATE } from '../src/einvoice/template/built-in-template.js';
+import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
-import { postPdf, RawChromium, startQuire } from './contenders.js';
-import { latency, throughput } from './measure.js';
+import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
+import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
+import { type LatencyResult, latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 import { runScaleBenches } from './scale.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, 'bench', 'fixtures'));
 const quick = process.env.QUIRE_BENCH_QUICK === '1';
+const SECTIONS = [
+  'start',
+  'latency',
+  'throughput',
+  'watermark',
+  'einvoice',
+  'print',
+  'soak',
+  'liquid',
+  'batches',
+  'scale',
+] as const;
+type Section = (typeof SECTIONS)[number];
 const only = process.env.QUIRE_BENCH_ONLY;
-if (only !== undefined && only !== 'batches' && only !== 'scale')
-  throw new Error('QUIRE_BENCH_ONLY: "batches" or "scale"');
+const chosen = new Set((only?.split(',') ?? SECTIONS).map((name) => name.trim()));
+for (const name of chosen)
+  if (!(SECTIONS as readonly string[]).includes(name))
+    throw new Error(`QUIRE_BENCH_ONLY: unknown section "${name}" (known: ${SECTIONS.join(', ')})`);
+const wants = (section: Section) => chosen.has(section);
 const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
 
 const invoiceLiquid = read('invoice.liquid.html');
@@ -43,65 +72,160 @@ log(
   `# Quire benchmark (${new Date().toISOString()}${quick ? ', quick' : ''}${only ? `, only ${only}` : ''})`,
 );
 log();
-if (only === undefined) await core();
-if (only !== 'scale')
+if (wants('start')) await startToFirstPdf();
+if (['latency', 'throughput', 'watermark', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section)))
+  await core();
+if (wants('liquid')) {
+  const figures = await liquidPoolOverhead(quick ? 100 : 500);
+  results.liquid = figures;
+  log();
+  for (const line of liquidPoolReport(figures)) log(line);
+}
+if (wants('batches'))
   results.batches = await runBatchBenches({ root, quick, invoiceLiquid, invoiceData, log });
-if (only !== 'batches')
+if (wants('scale'))
   results.scale = await runScaleBenches({ root, quick, invoiceLiquid, invoiceHtml, invoiceData, log });
 
-/** The raw-Chromium comparison, print mode and the soak (issue 17). */
+/**
+ * Start to first PDF as users see it: spawn `quire serve` on a fresh data directory (migrations, first-run
+ * team) → its first invoice PDF, on three fresh servers (the median; the first also warms the OS cache).
+ */
+async function startToFirstPdf(): Promise<void> {
+  const runs: Array<{ listenMs: number; firstPdfMs: number; totalMs: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    const quire = await startQuire(root);
+    await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
+    const totalMs = performance.now() - quire.spawnedAt;
+    runs.push({ listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs });
+    await quire.close();
+  }
+  const median = [...runs].sort((a, b) => a.totalMs - b.totalMs)[1] ?? runs[0];
+  results.start = { runs, median };
+  log(
+    `Start to first PDF (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${runs.map((r) => f(r.totalMs)).join(', ')} ms.`,
+  );
+  log();
+}
+
+/** The sections on one `quire serve` (and one raw Chromium): issue 17's comparisons. */
 async function core(): Promise<void> {
   const quire = await startQuire(root);
   const firstT0 = performance.now();
   await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
   const firstPdfMs = performance.now() - firstT0;
   const pid = quire.child.pid ?? 0;
+  const quireCpu = () => treeCpuMs(pid);
+  Object.assign(results, { startToListenMs: quire.startToListenMs, firstPdfMs });
+  log(
+    `This server: start to listening ${f(quire.startToListenMs)} ms, then first invoice PDF ${f(firstPdfMs)} ms (start to first PDF ${f(quire.startToListenMs + firstPdfMs)} ms).`,
+  );
+  log();
+  const fast: Record<string, number> = {};
+  if (wants('latency') || wants('throughput')) await versusRaw(quire, quireCpu, fast);
+  if (wants('watermark')) await watermark(quire, quireCpu);
+  if (wants('einvoice')) await eInvoice(quire, quireCpu);
+  if (wants('print')) await printMode(quire, quireCpu, fast);
+  if (wants('soak')) await soak(quire, pid);
+  await quire.close();
+}
+
+function quireInvoiceOf(quire: QuireProcess): () => Promise<Buffer> {
+  return () => postPdf(quire, { html: invoiceLiquid, data: invoiceData });
+}
+
+async function versusRaw(quire: QuireProcess, quireCpu: () => number, fast: Record<string, number>) {
   const raw = await RawChromium.start(loadConfig({}).chromiumPath, 4);
   const rawCpu = () => treeCpuMs(process.pid);
-  const quireCpu = () => treeCpuMs(pid);
-
-  const quireInvoice = () => postPdf(quire, { html: invoiceLiquid, data: invoiceData });
-  Object.assign(results, { startToListenMs: quire.startToListenMs, firstPdfMs });
-
-  log(
-    `Server start to listening: ${f(quire.startToListenMs)} ms; then first invoice PDF: ${f(firstPdfMs)} ms (start to first PDF ${f(quire.startToListenMs + firstPdfMs)} ms).`,
-  );
-  log();
-  log(
-    '| Document | raw p50 ms | Quire p50 ms | ratio | raw p95 | Quire p95 | raw CPU ms/doc | Quire CPU ms/doc |',
-  );
-  log('|---|---|---|---|---|---|---|---|');
-  const docs: Array<[string, () => Promise<unknown>, () => Promise<unknown>, number]> = [
-    ['invoice (1 p, Liquid)', () => raw.render(invoiceHtml), quireInvoice, quick ? 15 : 40],
-    ['report (10 p)', () => raw.render(report), () => postPdf(quire, { html: report }), quick ? 4 : 10],
-    ['document (50 p)', () => raw.render(doc50), () => postPdf(quire, { html: doc50 }), quick ? 2 : 4],
-  ];
-  const fast: Record<string, number> = {};
-  for (const [name, rawOnce, quireOnce, n] of docs) {
-    const a = await latency(rawOnce, n, rawCpu);
-    const b = await latency(quireOnce, n, quireCpu);
-    fast[name] = b.p50;
-    results[name] = { raw: a, quire: b };
+  const quireInvoice = quireInvoiceOf(quire);
+  if (wants('latency')) {
     log(
-      `| ${name} | ${f(a.p50)} | ${f(b.p50)} | ${ratio(b.p50, a.p50)} | ${f(a.p95)} | ${f(b.p95)} | ${f(a.cpuMsPerDoc)} | ${f(b.cpuMsPerDoc)} |`,
+      '| Document | raw p50 ms | Quire p50 ms | ratio | raw p95 | Quire p95 | raw CPU ms/doc | Quire CPU ms/doc |',
     );
+    log('|---|---|---|---|---|---|---|---|');
+    const docs: Array<[string, () => Promise<unknown>, () => Promise<unknown>, number]> = [
+      ['invoice (1 p, Liquid)', () => raw.render(invoiceHtml), quireInvoice, quick ? 15 : 40],
+      ['report (10 p)', () => raw.render(report), () => postPdf(quire, { html: report }), quick ? 4 : 10],
+      ['document (50 p)', () => raw.render(doc50), () => postPdf(quire, { html: doc50 }), quick ? 2 : 4],
+    ];
+    for (const [name, rawOnce, quireOnce, n] of docs) {
+      const a = await latency(rawOnce, n, rawCpu);
+      const b = await latency(quireOnce, n, quireCpu);
+      fast[name] = b.p50;
+      results[name] = { raw: a, quire: b };
+      log(
+        `| ${name} | ${f(a.p50)} | ${f(b.p50)} | ${ratio(b.p50, a.p50)} | ${f(a.p95)} | ${f(b.p95)} | ${f(a.cpuMsPerDoc)} | ${f(b.cpuMsPerDoc)} |`,
+      );
+    }
+    const invoice = results['invoice (1 p, Liquid)'] as { raw: LatencyResult; quire: LatencyResult };
+    log();
+    log(
+      `CPU per invoice, whole process trees: Quire ${f(invoice.quire.cpuMsPerDoc, 1)} ms, raw ${f(invoice.raw.cpuMsPerDoc, 1)} ms: Quire − raw = ${f(invoice.quire.cpuMsPerDoc - invoice.raw.cpuMsPerDoc, 1)} ms (target ≤ 10 ms; the raw tree is the bench process with its Chromium).`,
+    );
+    log();
   }
-
-  log();
-  log('| Invoice throughput | raw docs/s | Quire docs/s | ratio |');
-  log('|---|---|---|---|');
-  for (const c of [1, 2, 4]) {
-    const n = quick ? 12 : 40;
-    const a = await throughput(() => raw.render(invoiceHtml), n, c);
-    const b = await throughput(quireInvoice, n, c);
-    results[`throughput c=${c}`] = { raw: a, quire: b };
-    log(`| c=${c} | ${f(a, 1)} | ${f(b, 1)} | ${ratio(b, a)} |`);
+  if (wants('throughput')) {
+    log('| Invoice throughput | raw docs/s | Quire docs/s | ratio |');
+    log('|---|---|---|---|');
+    for (const c of [1, 2, 4]) {
+      const n = quick ? 12 : 40;
+      const a = await throughput(() => raw.render(invoiceHtml), n, c);
+      const b = await throughput(quireInvoice, n, c);
+      results[`throughput c=${c}`] = { raw: a, quire: b };
+      log(`| c=${c} | ${f(a, 1)} | ${f(b, 1)} | ${ratio(b, a)} |`);
+    }
+    log();
   }
   await raw.close();
+}
 
+/** The same invoice with the live key and with the test key (watermarked by Chromium at print time). */
+async function watermark(quire: QuireProcess, quireCpu: () => number): Promise<void> {
+  const n = quick ? 15 : 40;
+  const body = { html: invoiceLiquid, data: invoiceData };
+  const live = await latency(() => postPdf(quire, body), n, quireCpu);
+  const test = await latency(() => postPdf(quire, body, quire.testKey), n, quireCpu);
+  results.watermark = { live, test };
+  log('| Invoice, same server | p50 ms | p95 ms | CPU ms/doc (Quire + Chromium) | p50 vs live |');
+  log('|---|---|---|---|---|');
+  log(`| live key | ${f(live.p50)} | ${f(live.p95)} | ${f(live.cpuMsPerDoc)} | 1.00× |`);
+  log(
+    `| test key (watermark) | ${f(test.p50)} | ${f(test.p95)} | ${f(test.cpuMsPerDoc)} | ${ratio(test.p50, live.p50)} |`,
+  );
   log();
-  log('| Print mode (Quire) | fast p50 ms | print p50 ms | print / fast |');
-  log('|---|---|---|---|');
+}
+
+/** A Factur-X EN 16931 e-invoice (CII XML, PDF/A-3b) vs its built-in template rendered as a plain PDF. */
+async function eInvoice(quire: QuireProcess, quireCpu: () => number): Promise<void> {
+  const fixture = EINVOICE_FIXTURES.find((x) => x.name === 'two-rates-allowances-prepaid');
+  if (!fixture) throw new Error('e-invoice fixture missing');
+  const e_invoice = { standard: 'factur-x', profile: 'en16931', invoice: fixture.invoice };
+  const validation = validateEInvoice(e_invoice);
+  if (!validation.ok) throw validation.error;
+  const plainBody = { html: BUILT_IN_INVOICE_TEMPLATE, data: invoiceTemplateData(validation.value) };
+  const n = quick ? 10 : 30;
+  const plain = await latency(() => postPdf(quire, plainBody), n, quireCpu);
+  const einvoice = await latency(() => postPdf(quire, { e_invoice }), n, quireCpu);
+  results.einvoice = { plain, einvoice };
+  log(
+    '| E-invoice (same invoice, same server) | p50 ms | p95 ms | CPU ms/doc (Quire + Chromium) | p50 vs plain |',
+  );
+  log('|---|---|---|---|---|');
+  log(
+    `| plain PDF (built-in template + data) | ${f(plain.p50)} | ${f(plain.p95)} | ${f(plain.cpuMsPerDoc)} | 1.00× |`,
+  );
+  log(
+    `| Factur-X EN 16931 (CII + PDF/A-3b) | ${f(einvoice.p50)} | ${f(einvoice.p95)} | ${f(einvoice.cpuMsPerDoc)} | ${ratio(einvoice.p50, plain.p50)} |`,
+  );
+  log();
+}
+
+async function printMode(quire: QuireProcess, quireCpu: () => number, fastSoFar: Record<string, number>) {
+  const fastInvoice =
+    fastSoFar['invoice (1 p, Liquid)'] ??
+    (await latency(quireInvoiceOf(quire), quick ? 10 : 30, quireCpu)).p50;
+  const fastReport =
+    fastSoFar['report (10 p)'] ??
+    (await latency(() => postPdf(quire, { html: report }), quick ? 3 : 8, quireCpu)).p50;
   const printInvoice = await latency(
     () => postPdf(quire, { html: invoiceLiquid, data: invoiceData, mode: 'print' }),
     quick ? 10 : 30,
@@ -120,27 +244,27 @@ async function core(): Promise<void> {
     quireCpu,
   );
   results.print = { invoice: printInvoice, report: printReport, polyfillInvoice: polyfill };
+  log('| Print mode (Quire) | fast p50 ms | print p50 ms | print / fast |');
+  log('|---|---|---|---|');
+  log(`| invoice | ${f(fastInvoice)} | ${f(printInvoice.p50)} | ${ratio(printInvoice.p50, fastInvoice)} |`);
+  log(`| report (10 p) | ${f(fastReport)} | ${f(printReport.p50)} | ${ratio(printReport.p50, fastReport)} |`);
   log(
-    `| invoice | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(printInvoice.p50)} | ${ratio(printInvoice.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`,
+    `| invoice + running header (polyfill) | ${f(fastInvoice)} | ${f(polyfill.p50)} | ${ratio(polyfill.p50, fastInvoice)} |`,
   );
-  log(
-    `| report (10 p) | ${f(fast['report (10 p)'] ?? 0)} | ${f(printReport.p50)} | ${ratio(printReport.p50, fast['report (10 p)'] ?? 1)} |`,
-  );
-  log(
-    `| invoice + running header (polyfill) | ${f(fast['invoice (1 p, Liquid)'] ?? 0)} | ${f(polyfill.p50)} | ${ratio(polyfill.p50, fast['invoice (1 p, Liquid)'] ?? 1)} |`,
-  );
-
   log();
+}
+
+async function soak(quire: QuireProcess, pid: number): Promise<void> {
+  const quireInvoice = quireInvoiceOf(quire);
   const [first, second] = quick ? [200, 600] : [200, 2000];
   let done = 0;
-  const soak = async (until: number) => {
-    const remaining = until - done;
-    await throughput(quireInvoice, remaining, 2);
-    done = until;
+  const until = async (count: number) => {
+    await throughput(quireInvoice, count - done, 2);
+    done = count;
     return { rssMb: treeRssMb(pid), fds: openFds(pid), processes: processTree(pid).length };
   };
-  const atFirst = await soak(first);
-  const atSecond = await soak(second);
+  const atFirst = await until(first);
+  const atSecond = await until(second);
   results.soak = { [first]: atFirst, [second]: atSecond };
   log(`| Soak (invoice, c=2) | RSS Quire + Chromium MB | open fds (Node) | processes |`);
   log('|---|---|---|---|');
@@ -149,7 +273,7 @@ async function core(): Promise<void> {
   log(
     `RSS growth ${((atSecond.rssMb / atFirst.rssMb - 1) * 100).toFixed(1)} % between ${first} and ${second} renders.`,
   );
-  await quire.close();
+  log();
 }
 
 mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });

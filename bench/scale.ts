@@ -338,7 +338,8 @@ function newCluster(root: string, url: string | null): Cluster {
       );
       const base = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1] as string;
       const liveKey = /Live key: (qk_live_\w+)/.exec(out)?.[1] as string;
-      return { child, base, liveKey, startToListenMs: 0, close: () => stop(child) };
+      const testKey = /Test key: (qk_test_\w+)/.exec(out)?.[1] as string;
+      return { child, base, liveKey, testKey, spawnedAt: 0, startToListenMs: 0, close: () => stop(child) };
     },
     async workers(count) {
       while (workers.length > count) await stop(workers.pop() as ChildProcess);

@@ -24,6 +24,7 @@ import {
   emailJobOptions,
 } from './email/index.js';
 import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
+import { compileRouteSchemas } from './http/schema-warm-up.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import {
@@ -44,7 +45,7 @@ import {
   RENDER_JOB,
   renderJobOptions,
 } from './production/index.js';
-import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
+import { type EarlyRenderer, makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
@@ -92,6 +93,7 @@ export interface BuiltApp {
   services: AppServices;
   /** Background jobs and webhook deliveries of this process. */
   background: Background;
+
   /** Stops accepting requests, finishes in-flight ones, then closes background parts and the database. */
   close(): Promise<void>;
 }
@@ -100,6 +102,13 @@ export interface BuildOptions {
   clock?: Clock;
   /** Start Chromium now rather than on the first render (the server does; most tests need not). */
   warmRenderer?: boolean;
+  /** A renderer already starting (`quire serve` launches Chromium before it loads the service). */
+  earlyRenderer?: EarlyRenderer;
+  /**
+   * Do the first PDF request's one-time work at start, while Chromium boots: compile the POST /v1/pdf
+   * schemas and start a Liquid worker (the server does; tests need not).
+   */
+  warmUp?: boolean;
   /** Run the periodic retention sweep (tests call `services.sweeper.runOnce()` instead). */
   startSweeper?: boolean;
   /** Test seams for background work: a capturing email sender, a long job poll, a fake DNS. */
@@ -134,7 +143,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
     app.log.error({ err, sweep: name }, 'retention sweep failed'),
   );
-  const renderer = new RenderService(config, app.log);
+  const renderer = options.earlyRenderer?.service ?? new RenderService(config, app.log);
+  options.earlyRenderer?.log.attach(app.log);
   const access = metricsAccess(config.metrics, config.metricsToken);
   const metrics = access.kind === 'off' ? null : new QuireMetrics(db, renderer);
   if (metrics) registerMetricsRoutes(app, metrics, access);
@@ -327,7 +337,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);
   });
+  // Off the critical path: the main thread and a worker thread would otherwise wait for Chromium here.
+  if (options.warmUp) compileRouteSchemas('POST', '/v1/pdf');
+  const liquidWarm = options.warmUp
+    ? liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
+    : null;
   if (options.warmRenderer ?? true) await renderer.warm();
+  await liquidWarm;
   if (options.startSweeper ?? true) sweeper.start();
   return {
     app,

@@ -1,6 +1,6 @@
 import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
-import { type BuiltApp, buildApp } from '../app.js';
+import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import { type Db, withKeyLock } from '../storage/db.js';
@@ -35,13 +35,25 @@ export async function ensureDefaultTeam(
   print('');
 }
 
-/** `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown). */
+/**
+ * `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown).
+ *
+ * Start-up order (issue 17, start to first PDF): Chromium is launched first, then the service's modules
+ * load (app.js is imported only now, so the launch does not wait for them) and the migrations run while
+ * Chromium boots on another core; buildApp awaits the browser only at its end, and meanwhile does the
+ * first request's one-time work (a Liquid worker, the PDF route's schemas).
+ */
 export async function serve(config: Config, print: (line: string) => void): Promise<void> {
   const started = Date.now();
   checkPlansFile(config);
-  const built = await buildApp(config).catch((err: unknown) => {
-    throw explainStartupFailure(err, config);
-  });
+  const { startRendererEarly } = await import('../render/early-start.js');
+  const earlyRenderer = await startRendererEarly(config);
+  const built = await import('../app.js')
+    .then(({ buildApp }) => buildApp(config, { earlyRenderer, warmUp: true }))
+    .catch(async (err: unknown) => {
+      await earlyRenderer.service.close().catch(() => undefined);
+      throw explainStartupFailure(err, config);
+    });
   await ensureDefaultTeam(built.services.db, built.services.clock, config.defaultPlan as PlanId, print);
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);

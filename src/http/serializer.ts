@@ -1,13 +1,17 @@
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { deferCompile } from './schema-warm-up.js';
 
 /**
  * Fastify's own serializer compiler (fast-json-stringify, no shared schemas: none are added), but each
  * route's response schema is compiled on its first response instead of at start: compiling every status of
  * every route was a large share of the server's start-up.
  */
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
   let serialize: ((data: unknown) => string) | undefined;
+  deferCompile(method, url, () => {
+    serialize ??= fastJson(schema as Parameters<typeof fastJson>[0]);
+  });
   return (data) => {
     serialize ??= fastJson(schema as Parameters<typeof fastJson>[0]);
     return serialize(data);

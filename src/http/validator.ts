@@ -1,6 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import * as addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { deferCompile } from './schema-warm-up.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -27,9 +28,17 @@ const textAjv = makeAjv({ removeAdditional: false, coerceTypes: 'array' });
  * route was a large share of the server's start-up, and most routes are not called in the first seconds.
  * Fastify reads `errors` from the function it was given, so the wrapper carries the compiled one's.
  */
-export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({
+  schema,
+  httpPart,
+  method,
+  url,
+}) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   let compiled: ValidateFunction | undefined;
+  deferCompile(method, url, () => {
+    compiled ??= ajv.compile(schema as object);
+  });
   const validate = (data: unknown) => {
     compiled ??= ajv.compile(schema as object);
     const ok = compiled(data);

@@ -47,6 +47,10 @@ export interface LiquidEngineStats {
  * past it the worker dies alone (ERR_WORKER_OUT_OF_MEMORY) instead of the server.
  */
 const WORKER_HEAP_MB = 384;
+/** The warm-up template: the filters an invoice uses (money, number, date_format), a loop, a condition. */
+const WARM_UP_TEMPLATE =
+  '{% for i in (1..3) %}{% if i > 1 %}{{ n | money: "EUR" }} {{ n | number }} {{ d | date_format: "long" }}{% endif %}{% endfor %}';
+
 /** Extra workers beyond the first stop after this long idle; their caches go with them. */
 const IDLE_TIMEOUT_MS = 60_000;
 
@@ -108,6 +112,15 @@ export class LiquidEngine {
   async check(source: string): Promise<void> {
     assertTemplateSize(source);
     await this.#run({ kind: 'check', source });
+  }
+
+  /**
+   * Starts the first worker and runs a small template through it (loading liquidjs, the filters and
+   * the default locale's formatters), so the first request does not pay for that; `quire serve` calls
+   * it after listening. Counts as one parse in stats().
+   */
+  async warm(): Promise<void> {
+    await this.#render({ kind: 'source', source: WARM_UP_TEMPLATE, data: { n: 1234.5, d: '2026-01-02' } });
   }
 
   stats(): LiquidEngineStats {

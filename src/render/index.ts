@@ -1,3 +1,4 @@
+export type { EarlyRenderer } from './early-start.js';
 export type { RenderLogger } from './logger.js';
 export {
   type PageOptionsInput,

@@ -1,6 +1,7 @@
 import type { CDPSession } from 'playwright-core';
 import { AppError } from '../shared/errors.js';
 import type { PrintToPdfParams } from './paper.js';
+import type { WatermarkParams } from './watermark.js';
 
 /** Spec "Limits": pages per PDF / PDF size. */
 export const MAX_PAGES = 50;
@@ -15,7 +16,10 @@ const READ_CHUNK_BYTES = 4 * 1024 * 1024;
  * Untagged on purpose: a tagged PDF is ~2× larger and slower (research/perf-anchors.md) and no
  * output format Quire promises (PDF, PDF/A-3b) requires structure tags.
  */
-export async function printToPdf(cdp: CDPSession, params: PrintToPdfParams): Promise<Buffer> {
+export async function printToPdf(
+  cdp: CDPSession,
+  params: PrintToPdfParams | (PrintToPdfParams & WatermarkParams),
+): Promise<Buffer> {
   const { stream } = await cdp.send('Page.printToPDF', {
     ...params,
     pageRanges: `1-${MAX_PAGES + 1}`,

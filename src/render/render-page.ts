@@ -5,6 +5,7 @@ import { toPrintToPdfParams } from './paper.js';
 import type { PoolSlot } from './pool-slot.js';
 import { printToPdf } from './print-to-pdf.js';
 import type { ModeStrategy, RenderJob } from './types.js';
+import { watermarkParams } from './watermark.js';
 
 export interface PageWork {
   pdf: Buffer;
@@ -24,7 +25,9 @@ export async function renderInPage(
   const t1 = performance.now();
   const { warnings } = await strategy.analyze(inPagePort(slot), job);
   const t2 = performance.now();
-  const pdf = await printToPdf(slot.cdp, toPrintToPdfParams(strategy.pdfOptions(job)));
+  const params = toPrintToPdfParams(strategy.pdfOptions(job));
+  // Test documents: Chromium prints the mark on every page itself (watermark.ts).
+  const pdf = await printToPdf(slot.cdp, job.watermark ? { ...params, ...watermarkParams(params) } : params);
   const t3 = performance.now();
   return { pdf, warnings, timings: { loadMs: t1 - t0, analyzeMs: t2 - t1, pdfMs: t3 - t2 } };
 }

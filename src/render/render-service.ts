@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { RenderLogger } from './logger.js';
 import { printMode } from './print/index.js';
 import { Renderer, type RendererStats } from './renderer.js';
@@ -25,11 +26,18 @@ export class RenderService {
   constructor(
     private readonly config: Config,
     private readonly log: RenderLogger,
+    /** A Chromium launched early (render/early-start.ts), used by the first start only. */
+    private launched: Promise<BrowserSupervisor> | null = null,
   ) {}
 
   private get(): Promise<Renderer> {
     if (!this.starting) {
-      this.starting = Renderer.start(this.config, this.log, { strategies: { print: printMode } }).then(
+      const supervisor = this.launched ?? undefined;
+      this.launched = null;
+      this.starting = Renderer.start(this.config, this.log, {
+        strategies: { print: printMode },
+        ...(supervisor ? { supervisor } : {}),
+      }).then(
         (renderer) => {
           this.started = renderer;
           this.startFailed = false;

@@ -32,6 +32,8 @@ class BrowserLost extends Error {}
 export interface RendererOptions {
   /** Strategies by mode for renders that name none; `fast` is built in. */
   strategies?: Partial<Record<RenderMode, ModeStrategy>>;
+  /** A Chromium already launching (render/early-start.ts) rather than one launched here. */
+  supervisor?: Promise<BrowserSupervisor>;
 }
 
 export interface RendererStats {
@@ -59,7 +61,7 @@ export class Renderer {
   ) {}
 
   static async start(config: Config, log: RenderLogger = silentLogger, options: RendererOptions = {}) {
-    const supervisor = await BrowserSupervisor.start(config.chromiumPath, log);
+    const supervisor = await (options.supervisor ?? BrowserSupervisor.start(config.chromiumPath, log));
     const fetcher = new ResourceFetcher({
       allowPrivate: config.allowPrivateResources,
       maxBytes: config.resourceMaxBytes,
@@ -178,7 +180,7 @@ async function countPagesWithPdfLib(pdf: Buffer): Promise<number> {
   return (await PDFDocument.load(pdf)).getPageCount();
 }
 
-/** Page limit (counted in the page tree, pdf-lib only as a fallback), the test watermark, metadata. */
+/** Page limit (counted in the page tree, pdf-lib only as a fallback), metadata. */
 async function postProcess(
   work: PageWork,
   job: RenderJob,
@@ -186,9 +188,8 @@ async function postProcess(
   const t0 = performance.now();
   const pages = countPdfPages(work.pdf) || (await countPagesWithPdfLib(work.pdf));
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
-  // pdf-lib and fontkit load with the first test document, not at every start.
-  const marked = job.watermark ? await (await import('./watermark.js')).applyWatermark(work.pdf) : work.pdf;
-  const pdf = await applyPdfMetadata(marked, { fallbackTitle: job.title ?? 'document', html: job.html });
+  // The test watermark is already in the PDF: Chromium printed it (render-page.ts).
+  const pdf = await applyPdfMetadata(work.pdf, { fallbackTitle: job.title ?? 'document', html: job.html });
   return { pdf, pages, ms: performance.now() - t0 };
 }
 

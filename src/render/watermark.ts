@@ -1,87 +1,49 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import fontkit from '@cantoo/fontkit';
-import {
-  degrees,
-  PDFContentStream,
-  PDFDocument,
-  type PDFFont,
-  type PDFPage,
-  popGraphicsState,
-  pushGraphicsState,
-  rgb,
-} from '@cantoo/pdf-lib';
-
 import { WATERMARK_TEXT } from './watermark-text.js';
-
-/**
- * An embedded TrueType font, never one of the standard 14: those are not embedded, which PDF/A
- * (e-invoices may be watermarked as test documents) forbids.
- */
-const FONT_CANDIDATES = [
-  '/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf',
-  '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
-];
 
 /** The mark spans this share of the page diagonal. */
 const DIAGONAL_SHARE = 0.75;
-const COLOR = rgb(0.8, 0.1, 0.1);
-const OPACITY = 0.3;
+/** Advance width of WATERMARK_TEXT in Liberation Sans Bold at 1 px (the glyphs' widths in em, summed). */
+const TEXT_EM_WIDTH = 8.611;
+/** CSS pixels per inch (the print parameters are in inches). */
+const PX_PER_IN = 96;
 
-let fontBytes: Promise<Buffer> | null = null;
-
-function loadFont(): Promise<Buffer> {
-  const path = FONT_CANDIDATES.find((p) => existsSync(p));
-  if (!path)
-    return Promise.reject(new Error(`no watermark font found (tried ${FONT_CANDIDATES.join(', ')})`));
-  fontBytes ??= readFile(path);
-  return fontBytes;
+/** What Page.printToPDF needs to print the test-document mark on every page. */
+export interface WatermarkParams {
+  displayHeaderFooter: true;
+  headerTemplate: string;
+  footerTemplate: string;
 }
 
 /**
- * Chromium's page content changes the coordinate system without restoring it (a y-flip), so the
- * existing streams are wrapped in q … Q before anything is drawn after them.
+ * Spec "Test documents": a visible diagonal mark on every page, drawn by Chromium at print time as the
+ * page's header template. Chromium renders that template in a document of its own, page-sized and painted
+ * over each printed page after the page's content, so nothing in the document — CSS (z-index, overlays,
+ * `visibility`, `!important`) or script — can reach, hide or remove it; it repeats on every page in
+ * fast and print mode alike (Paged.js pages are printed pages too). The text is an SVG <text>: real,
+ * extractable text in an embedded (subset) Liberation Sans Bold, which PDF/A allows. It replaced a
+ * pdf-lib stamp of the finished PDF (tens of ms of Node CPU per test document, issue 17).
+ *
+ * `paper` is the sheet in inches; the template's own viewport is the printed sheet, and the SVG keeps
+ * the text's proportions if the two differ (print mode: a document's own `@page size`).
  */
-function isolateExistingContent(doc: PDFDocument, page: PDFPage): void {
-  const stream = (op: ReturnType<typeof pushGraphicsState>) =>
-    doc.context.register(PDFContentStream.of(doc.context.obj({}), [op]));
-  page.node.normalize();
-  page.node.wrapContentStreams(stream(pushGraphicsState()), stream(popGraphicsState()));
-}
-
-function drawMark(page: PDFPage, font: PDFFont): void {
-  const { width, height } = page.getSize();
-  const angle = Math.atan2(height, width);
-  const size = (DIAGONAL_SHARE * Math.hypot(width, height)) / font.widthOfTextAtSize(WATERMARK_TEXT, 1);
-  const textWidth = font.widthOfTextAtSize(WATERMARK_TEXT, size);
-  const capHeight = font.heightAtSize(size, { descender: false });
-  // Text is drawn from its baseline start and rotated about it: shift so the middle of the text
-  // lands on the middle of the page.
-  const cos = Math.cos(angle);
-  const sin = Math.sin(angle);
-  page.drawText(WATERMARK_TEXT, {
-    x: width / 2 - (textWidth / 2) * cos + (capHeight / 2) * sin,
-    y: height / 2 - (textWidth / 2) * sin - (capHeight / 2) * cos,
-    size,
-    font,
-    color: COLOR,
-    opacity: OPACITY,
-    rotate: degrees((angle * 180) / Math.PI),
-  });
-}
-
-/**
- * Draws the watermark over every page of a finished PDF. It is added after Chromium printed the
- * document, on top of its content, so nothing in the document's HTML or CSS can hide or remove it.
- */
-export async function applyWatermark(pdf: Uint8Array): Promise<Buffer> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  doc.registerFontkit(fontkit);
-  const font = await doc.embedFont(await loadFont(), { subset: true });
-  for (const page of doc.getPages()) {
-    isolateExistingContent(doc, page);
-    drawMark(page, font);
-  }
-  return Buffer.from(await doc.save());
+export function watermarkParams(paper: { paperWidth: number; paperHeight: number }): WatermarkParams {
+  const width = paper.paperWidth * PX_PER_IN;
+  const height = paper.paperHeight * PX_PER_IN;
+  // Rising from bottom-left to top-right: a negative rotation in the y-down SVG coordinates.
+  const angle = (-Math.atan2(height, width) * 180) / Math.PI;
+  const fontPx = (DIAGONAL_SHARE * Math.hypot(width, height)) / TEXT_EM_WIDTH;
+  const [cx, cy] = [width / 2, height / 2].map((n) => n.toFixed(2));
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width.toFixed(2)} ${height.toFixed(2)}"` +
+    ' preserveAspectRatio="xMidYMid meet" style="display:block;width:100%;height:100%">' +
+    `<text x="${cx}" y="${cy}" text-anchor="middle" dominant-baseline="central"` +
+    ` transform="rotate(${angle.toFixed(3)} ${cx} ${cy})"` +
+    ` style="font:700 ${fontPx.toFixed(2)}px 'Liberation Sans','DejaVu Sans',sans-serif;fill:rgb(204,26,26);fill-opacity:0.3">` +
+    `${WATERMARK_TEXT}</text></svg>`;
+  return {
+    displayHeaderFooter: true,
+    headerTemplate: `<div style="position:fixed;left:0;top:0;width:100vw;height:100vh;margin:0;padding:0">${svg}</div>`,
+    // Without an explicit empty footer Chromium prints its default one (the page number and URL).
+    footerTemplate: '<span></span>',
+  };
 }
