@@ -51,7 +51,9 @@ export async function rasteriseSvg(bytes: Buffer): Promise<Buffer> {
   assertSelfContainedSvg(text);
   let probe: Resvg;
   try {
-    probe = new Resvg(text, { logLevel: 'off' });
+    // Only size and image references are read here: loading the installed fonts would block the event loop
+    // for about 200 ms, so that happens in renderAsync, off the main thread.
+    probe = new Resvg(text, { logLevel: 'off', font: { loadSystemFonts: false } });
   } catch (err) {
     throw refuse(`The SVG could not be read: ${err instanceof Error ? err.message : String(err)}.`);
   }
