@@ -1316,6 +1316,14 @@ export interface components {
         RateLimitReset: number;
         /** @description Seconds to wait before retrying (rate_limited, service_busy). */
         RetryAfter: number;
+        /** @description Not to be stored by any cache (the answer holds signed links or secrets). */
+        CacheControlNoStore: "no-store";
+        /** @description A browser may keep the file for 5 minutes; shared caches must not. */
+        CacheControlPrivate: "private, max-age=300";
+        /** @description The file opens in a sandbox: no script runs in this origin. */
+        ContentSecurityPolicySandbox: "sandbox";
+        /** @description Browsers must use the declared content type. */
+        XContentTypeOptions: "nosniff";
     };
     pathItems: never;
 }
@@ -1447,6 +1455,9 @@ export interface operations {
                     /** @description attachment or inline, with the file name. */
                     "content-disposition"?: string;
                     "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1529,6 +1540,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1611,6 +1624,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,6 +1719,8 @@ export interface operations {
                     /** @description attachment or inline, with the file name. */
                     "content-disposition"?: string;
                     "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2055,6 +2072,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2161,6 +2179,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2292,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,6 +2509,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2586,6 +2607,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +2730,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2819,6 +2842,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3180,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +3410,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,6 +3571,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +3669,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +3830,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,6 +3940,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +4050,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4248,6 +4279,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4295,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4309,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,6 +4323,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4302,6 +4337,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +4351,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +4366,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4342,6 +4380,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +4414,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4388,6 +4428,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +4442,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +4456,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +4470,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,6 +4484,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,6 +4500,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +4514,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,6 +4542,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4508,6 +4556,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,6 +4570,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,6 +4584,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,6 +4598,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +4612,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4574,6 +4627,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +4641,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4623,6 +4678,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +4692,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4649,6 +4706,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +4720,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4675,6 +4734,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,6 +4748,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4703,6 +4764,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4716,6 +4778,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,6 +4806,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4754,6 +4818,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +4832,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4780,6 +4846,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,6 +4860,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4806,6 +4874,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4820,6 +4889,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4833,6 +4903,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4860,6 +4931,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +4945,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,6 +4959,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4899,6 +4973,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4912,6 +4987,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5001,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4939,6 +5016,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4952,6 +5030,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4979,6 +5058,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4994,6 +5074,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +5088,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +5102,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +5116,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5046,6 +5130,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5060,6 +5145,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,6 +5159,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5103,6 +5190,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5207,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +5221,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +5235,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5158,6 +5249,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,6 +5263,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5185,6 +5278,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5198,6 +5292,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5227,6 +5322,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5242,6 +5338,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5255,6 +5352,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +5366,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5281,6 +5380,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5294,6 +5394,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +5409,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,6 +5423,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,6 +5444,7 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
