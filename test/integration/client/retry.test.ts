@@ -76,9 +76,13 @@ function startSlowRender(base: string, key: string, ms: number, headers: Record<
  */
 async function renderingStarted(server: TestServer, first: Promise<ApiResponse>): Promise<void> {
   let ended: ApiResponse | null = null;
-  void first.then((r) => {
-    ended = r;
-  });
+  // A rejection is the caller's to see when it awaits `first`.
+  first.then(
+    (r) => {
+      ended = r;
+    },
+    () => undefined,
+  );
   await waitFor(
     'a render to hold the page',
     async () => {
