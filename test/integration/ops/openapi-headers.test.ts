@@ -60,7 +60,7 @@ describe('OpenAPI: declared cache and security headers match real responses', ()
   }
 
   before(async () => {
-    server = await startTestServer({ workers: 1 });
+    server = await startTestServer({ workers: 1, allowPrivateWebhooks: true });
     const served = await api(server.base, 'GET', '/v1/openapi.json');
     assert.equal(served.status, 200);
     document = served.json;
@@ -118,6 +118,20 @@ describe('OpenAPI: declared cache and security headers match real responses', ()
       200,
       await api(server.base, 'POST', `/v1/templates/${templateId}/preview`, { key: t.live, body: {} }),
     );
+    const key = { key: t.live };
+    check(
+      'updateTemplate',
+      200,
+      await api(server.base, 'PUT', `/v1/templates/${templateId}`, { ...key, body: { name: 'Renamed' } }),
+    );
+    check(
+      'pinTemplateVersion',
+      200,
+      await api(server.base, 'POST', `/v1/templates/${templateId}/pin`, { ...key, body: { version: 1 } }),
+    );
+    check('getTemplateFields', 200, await api(server.base, 'GET', `/v1/templates/${templateId}/fields`, key));
+    check('getAccount', 200, await api(server.base, 'GET', '/v1/account', key));
+    check('getVersion', 200, await api(server.base, 'GET', '/version'));
     const thumb = new URL(list.json.data[0].thumbnail_url);
     check('getTemplateThumbnail', 200, await api(server.base, 'GET', thumb.pathname + thumb.search));
     const batch = await api(server.base, 'POST', '/v1/batches', {
@@ -126,7 +140,10 @@ describe('OpenAPI: declared cache and security headers match real responses', ()
     });
     check('createBatch', 202, batch);
     check('getBatch', 200, await api(server.base, 'GET', `/v1/batches/${batch.json.id}`, { key: t.live }));
+    check('listBatches', 200, await api(server.base, 'GET', '/v1/batches', key));
+    check('listBatchItems', 200, await api(server.base, 'GET', `/v1/batches/${batch.json.id}/items`, key));
     const done = await waitForBatch(server.base, t.live, batch.json.id);
+    check('cancelBatch', 200, await api(server.base, 'POST', `/v1/batches/${batch.json.id}/cancel`, key));
     const zip = new URL(done.zip.url);
     check('downloadBatchZip', 200, await api(server.base, 'GET', zip.pathname + zip.search));
   });
@@ -141,6 +158,14 @@ describe('OpenAPI: declared cache and security headers match real responses', ()
     );
     const bad = await api(server.base, 'POST', '/v1/webhooks', { key: t.live, body: { url: 'nope' } });
     check('createWebhookEndpoint', bad.status, bad);
+    const created = await api(server.base, 'POST', '/v1/webhooks', {
+      key: t.live,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['pdf.created'] },
+    });
+    check('createWebhookEndpoint', 201, created);
+    const path = `/v1/webhooks/${created.json.id}`;
+    check('getWebhookEndpoint', 200, await api(server.base, 'GET', path, { key: t.live }));
+    check('deleteWebhookEndpoint', 204, await api(server.base, 'DELETE', path, { key: t.live }));
   });
 
   it('reached a signed download of each kind', () => {
