@@ -89,9 +89,14 @@ async function renderingStarted(server: TestServer, first: Promise<ApiResponse>)
       if (ended) assert.fail(`the first request ended first: ${ended.status} ${ended.text.slice(0, 200)}`);
       return ((await server.built.services.renderer.stats())?.busy ?? 0) > 0 ? true : null;
     },
-    20_000,
+    // Generous: on a loaded machine the first render may take a while to reach Chromium.
+    60_000,
     20,
-  );
+  ).catch(async (err: unknown) => {
+    throw new Error(
+      `${String(err)}; renderer: ${JSON.stringify(await server.built.services.renderer.stats())}`,
+    );
+  });
 }
 
 describe('TypeScript client retry rules against a real server', () => {
