@@ -1,15 +1,19 @@
 # Quire container image. Build:  docker build --build-arg COMMIT=$(git rev-parse HEAD) -t quire .
 # Run:    docker run -p 3000:3000 -v quire-data:/data quire            (API + in-process workers)
 #         docker run -v quire-data:/data quire worker                   (background workers only)
-# Proven here without a registry by scripts/verify-image.sh (README: Container).
+# Proven here without a registry by scripts/verify-image.sh (README: Container; recorded run: deploy/verify-image.log).
 
 # --- build: compile TypeScript, build better-sqlite3 from source, drop dev dependencies ---
 FROM node:20-bookworm-slim AS build
+# Build-time only (ARG, not ENV): apt's debconf asks nothing and prints no terminal warnings.
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The lock file names the typed client as a workspace: npm ci needs its manifest.
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
@@ -21,6 +25,7 @@ RUN printf '%s\n' "$COMMIT" > COMMIT
 
 # --- runtime: Debian's Chromium, fonts and poppler (thumbnails), a non-root user ---
 FROM node:20-bookworm-slim
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
   && apt-get install -y --no-install-recommends \
      chromium fonts-liberation2 fonts-dejavu-core fonts-noto-core poppler-utils tini ca-certificates \

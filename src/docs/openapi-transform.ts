@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { COMPONENT_KEY, DOCUMENTED_AS_KEY } from '../http/schemas.js';
+import { declareSentHeaders, sentHeaderComponents } from './sent-headers.js';
 
 /**
  * Finishes the document @fastify/swagger builds from the route schemas: named schemas become
@@ -47,14 +48,26 @@ export function finishDocument(document: Json, documentOnly: readonly object[] =
     if (isUnversioned(path)) item.servers = UNVERSIONED_SERVERS;
     for (const method of HTTP_METHODS) {
       const operation = item[method] as Json | undefined;
-      if (operation) declareConventions(operation);
+      if (!operation) continue;
+      declareConventions(operation);
+      declareSentHeaders(operation);
     }
   }
-  for (const [path, item] of Object.entries(OPTIONAL_PATHS)) paths[path] ??= item;
+  for (const [path, item] of Object.entries(OPTIONAL_PATHS)) {
+    if (paths[path]) continue;
+    const copy = structuredClone(item);
+    declareSentHeaders(copy.get as Json);
+    paths[path] = copy;
+  }
   return {
     ...document,
     paths,
-    components: { ...components, schemas: sortKeys(schemas), headers: HEADERS, responses: RESPONSES },
+    components: {
+      ...components,
+      schemas: sortKeys(schemas),
+      headers: { ...HEADERS, ...sentHeaderComponents() },
+      responses: RESPONSES,
+    },
   };
 }
 

@@ -64,3 +64,22 @@ export const COMMON_ERRORS = {
   429: ErrorResponse,
   500: ErrorResponse,
 } as const;
+
+/**
+ * Fixed-value headers that successful responses carry, for the OpenAPI document (src/docs/sent-headers.ts
+ * says which operation sends which): `no-store` on answers that hold signed links or secrets (spec:
+ * Conventions 8); signed downloads may be kept privately for the link's first minutes and are never sniffed;
+ * a stored file is sandboxed so a PDF or XML opened in the browser runs no script in Quire's origin.
+ */
+export const SENT_HEADER = {
+  noStore: Type.Literal('no-store', {
+    description: 'Not to be stored by any cache (the answer holds signed links or secrets).',
+  }),
+  privateCache: Type.Literal('private, max-age=300', {
+    description: 'A browser may keep the file for 5 minutes; shared caches must not.',
+  }),
+  sandbox: Type.Literal('sandbox', {
+    description: 'The file opens in a sandbox: no script runs in this origin.',
+  }),
+  noSniff: Type.Literal('nosniff', { description: 'Browsers must use the declared content type.' }),
+} as const;

@@ -1,13 +1,14 @@
 /**
  * The API's retry rules (spec: Errors): `rate_limited` after `Retry-After` seconds (an answer without it,
  * such as the open-jobs limit, is final); `service_busy` after a few seconds with backoff; `internal_error`
- * once; everything else as answered.
+ * once; `idempotency_conflict` later with the same key (each attempt resends the same request, so the
+ * same `Idempotency-Key`), after `Retry-After` doubled per attempt; everything else as answered.
  */
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 4). */
   maxAttempts?: number;
-  /** First wait for `service_busy` in ms, doubled each time (default 2000). */
+  /** First wait for `service_busy` (and `idempotency_conflict` without Retry-After) in ms, doubled each time (default 2000). */
   busyBaseDelayMs?: number;
   /** Longest single wait in ms (default 60000). */
   maxDelayMs?: number;
@@ -30,6 +31,14 @@ async function errorCodeOf(response: Response): Promise<string | null> {
   }
 }
 
+/** A positive `Retry-After` in seconds, or null. */
+function retryAfterSeconds(response: Response): number | null {
+  const seconds = Number(response.headers.get('retry-after'));
+  return response.headers.get('retry-after') !== null && Number.isFinite(seconds) && seconds > 0
+    ? seconds
+    : null;
+}
+
 /** How long to wait before the next attempt, or null when the answer is final. */
 export async function retryDelayMs(
   response: Response,
@@ -44,10 +53,15 @@ export async function retryDelayMs(
     return Math.min(seconds * 1000, options.maxDelayMs);
   }
   if (response.status === 503 && code === 'service_busy') {
-    const seconds = Number(response.headers.get('retry-after'));
+    const seconds = retryAfterSeconds(response);
     const backoff = options.busyBaseDelayMs * 2 ** (attempt - 1);
-    const delay = Number.isFinite(seconds) && seconds > 0 ? Math.max(seconds * 1000, backoff) : backoff;
-    return Math.min(delay, options.maxDelayMs);
+    return Math.min(seconds === null ? backoff : Math.max(seconds * 1000, backoff), options.maxDelayMs);
+  }
+  if (response.status === 409 && code === 'idempotency_conflict') {
+    // The first request with this key is still running: wait longer each time for it to finish.
+    const seconds = retryAfterSeconds(response);
+    const base = seconds === null ? options.busyBaseDelayMs : seconds * 1000;
+    return Math.min(base * 2 ** (attempt - 1), options.maxDelayMs);
   }
   if (response.status === 500 && code === 'internal_error' && attempt === 1) return 0;
   return null;

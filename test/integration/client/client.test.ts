@@ -110,7 +110,7 @@ describe('TypeScript client against a running server', () => {
     }
   });
 
-  it('follows the retry rules: Retry-After, service_busy backoff, internal_error once, others never', async () => {
+  it('follows the retry rules: Retry-After, service_busy backoff, internal_error once, conflicts later, others never', async () => {
     const settings = { maxAttempts: 4, busyBaseDelayMs: 2000, maxDelayMs: 60_000 };
     const answer = (status: number, code: string, headers: Record<string, string> = {}) =>
       new Response(JSON.stringify({ error: { code, message: 'm', docs_url: 'd' } }), {
@@ -125,5 +125,16 @@ describe('TypeScript client against a running server', () => {
     assert.equal(await retryDelayMs(answer(500, 'internal_error'), 2, settings), null);
     assert.equal(await retryDelayMs(answer(422, 'template_render_error'), 1, settings), null);
     assert.equal(await retryDelayMs(answer(429, 'rate_limited', { 'retry-after': '1' }), 4, settings), null);
+    // idempotency_conflict: Retry-After doubled per attempt (the first request may render for a while).
+    assert.equal(
+      await retryDelayMs(answer(409, 'idempotency_conflict', { 'retry-after': '1' }), 1, settings),
+      1000,
+    );
+    assert.equal(
+      await retryDelayMs(answer(409, 'idempotency_conflict', { 'retry-after': '1' }), 3, settings),
+      4000,
+    );
+    assert.equal(await retryDelayMs(answer(409, 'idempotency_conflict'), 1, settings), 2000);
+    assert.equal(await retryDelayMs(answer(422, 'idempotency_mismatch'), 1, settings), null);
   });
 });
