@@ -30,10 +30,12 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         response: { 200: VersionList, 404: ErrorResponse, ...COMMON_ERRORS },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = authOf(request);
       const template = await findTemplate(db, auth.team.id, request.params.id);
       if (!template) throw notFound(request.params.id);
+      // Each version carries a signed thumbnail link (spec: Conventions 8).
+      reply.header('cache-control', 'no-store');
       return { data: await listVersions(db, template.id) };
     },
   );
