@@ -8,7 +8,7 @@
  *   start      spawn → first invoice PDF, three fresh servers (median);
  *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
  *   throughput invoices/s at c=1, 2, 4;
- *   watermark  the invoice with a test key (watermarked) vs a live key;
+ *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
  *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
  *   print      print mode vs fast, and the Paged.js polyfill;
  *   soak       RSS, fds and processes after 200 and 2,000 invoices;
@@ -27,6 +27,7 @@ import { postPdf, type QuireProcess, RawChromium, startQuire } from './contender
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { type LatencyResult, latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
+import { watermarkCost, watermarkReport } from './watermark.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, 'bench', 'fixtures'));
@@ -70,8 +71,13 @@ log(
 );
 log();
 if (wants('start')) await startToFirstPdf();
-if (['latency', 'throughput', 'watermark', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section)))
-  await core();
+if (['latency', 'throughput', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section))) await core();
+if (wants('watermark')) {
+  const figures = await watermarkCost(root, invoiceHtml, quick ? 10 : 30);
+  results.watermark = figures;
+  log();
+  for (const line of watermarkReport(figures)) log(line);
+}
 if (wants('liquid')) {
   const figures = await liquidPoolOverhead(quick ? 100 : 500);
   results.liquid = figures;
@@ -117,7 +123,6 @@ async function core(): Promise<void> {
   log();
   const fast: Record<string, number> = {};
   if (wants('latency') || wants('throughput')) await versusRaw(quire, quireCpu, fast);
-  if (wants('watermark')) await watermark(quire, quireCpu);
   if (wants('einvoice')) await eInvoice(quire, quireCpu);
   if (wants('print')) await printMode(quire, quireCpu, fast);
   if (wants('soak')) await soak(quire, pid);
@@ -171,22 +176,6 @@ async function versusRaw(quire: QuireProcess, quireCpu: () => number, fast: Reco
     log();
   }
   await raw.close();
-}
-
-/** The same invoice with the live key and with the test key (watermarked by Chromium at print time). */
-async function watermark(quire: QuireProcess, quireCpu: () => number): Promise<void> {
-  const n = quick ? 15 : 40;
-  const body = { html: invoiceLiquid, data: invoiceData };
-  const live = await latency(() => postPdf(quire, body), n, quireCpu);
-  const test = await latency(() => postPdf(quire, body, quire.testKey), n, quireCpu);
-  results.watermark = { live, test };
-  log('| Invoice, same server | p50 ms | p95 ms | CPU ms/doc (Quire + Chromium) | p50 vs live |');
-  log('|---|---|---|---|---|');
-  log(`| live key | ${f(live.p50)} | ${f(live.p95)} | ${f(live.cpuMsPerDoc)} | 1.00× |`);
-  log(
-    `| test key (watermark) | ${f(test.p50)} | ${f(test.p95)} | ${f(test.cpuMsPerDoc)} | ${ratio(test.p50, live.p50)} |`,
-  );
-  log();
 }
 
 /** A Factur-X EN 16931 e-invoice (CII XML, PDF/A-3b) vs its built-in template rendered as a plain PDF. */
