@@ -5,7 +5,8 @@
  * Then the batch section (bench/batches.ts) on its own server. QUIRE_BENCH_QUICK=1 shortens every series
  * (for a smoke run); QUIRE_BENCH_BATCH_ITEMS sets the size of the batch section's big batch (default
  * 10,000; quick 100). QUIRE_BENCH_ONLY picks sections, comma-separated, in this order:
- *   start      spawn → first invoice PDF, three fresh servers (median);
+ *   start      spawn → first invoice PDF, three fresh servers (median); QUIRE_BENCH_COMPARE_ROOT=DIR
+ *              alternates them with another checkout's servers;
  *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
  *   throughput invoices/s at c=1, 2, 4;
  *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
@@ -89,22 +90,32 @@ if (wants('batches'))
 
 /**
  * Start to first PDF as users see it: spawn `quire serve` on a fresh data directory (migrations, first-run
- * team) → its first invoice PDF, on three fresh servers (the median; the first also warms the OS cache).
+ * team) → its first invoice PDF, on three fresh servers (the median). QUIRE_BENCH_COMPARE_ROOT names another
+ * checkout (with its own build) whose servers start alternately with these, for a ratio within the run.
  */
 async function startToFirstPdf(): Promise<void> {
-  const runs: Array<{ listenMs: number; firstPdfMs: number; totalMs: number }> = [];
+  const other = process.env.QUIRE_BENCH_COMPARE_ROOT;
+  const roots = other ? [root, path.resolve(other)] : [root];
+  const runs = new Map<string, Array<{ listenMs: number; firstPdfMs: number; totalMs: number }>>();
   for (let i = 0; i < 3; i++) {
-    const quire = await startQuire(root);
-    await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
-    const totalMs = performance.now() - quire.spawnedAt;
-    runs.push({ listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs });
-    await quire.close();
+    for (const checkout of roots) {
+      const quire = await startQuire(checkout);
+      await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
+      const totalMs = performance.now() - quire.spawnedAt;
+      const run = { listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs };
+      runs.set(checkout, [...(runs.get(checkout) ?? []), run]);
+      await quire.close();
+    }
   }
-  const median = [...runs].sort((a, b) => a.totalMs - b.totalMs)[1] ?? runs[0];
-  results.start = { runs, median };
-  log(
-    `Start to first PDF (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${runs.map((r) => f(r.totalMs)).join(', ')} ms.`,
-  );
+  const medians: Record<string, unknown> = {};
+  for (const [checkout, list] of runs) {
+    const median = [...list].sort((a, b) => a.totalMs - b.totalMs)[1] ?? list[0];
+    medians[checkout] = { runs: list, median };
+    log(
+      `Start to first PDF${roots.length > 1 ? ` (${checkout})` : ''} (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${list.map((r) => f(r.totalMs)).join(', ')} ms.`,
+    );
+  }
+  results.start = medians;
   log();
 }
 
