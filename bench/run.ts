@@ -5,10 +5,11 @@
  * Then the batch section (bench/batches.ts) on its own server. QUIRE_BENCH_QUICK=1 shortens every series
  * (for a smoke run); QUIRE_BENCH_BATCH_ITEMS sets the size of the batch section's big batch (default
  * 10,000; quick 100). QUIRE_BENCH_ONLY picks sections, comma-separated, in this order:
- *   start      spawn → first invoice PDF, three fresh servers (median);
+ *   start      spawn → first invoice PDF, three fresh servers (median); QUIRE_BENCH_COMPARE_ROOT=DIR
+ *              alternates them with another checkout's servers;
  *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
  *   throughput invoices/s at c=1, 2, 4;
- *   watermark  the invoice with a test key (watermarked) vs a live key;
+ *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
  *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
  *   print      print mode vs fast, and the Paged.js polyfill;
  *   soak       RSS, fds and processes after 200 and 2,000 invoices;
@@ -29,6 +30,7 @@ import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { type LatencyResult, latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 import { runScaleBenches } from './scale.js';
+import { watermarkCost, watermarkReport } from './watermark.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.resolve(process.env.QUIRE_BENCH_FIXTURES ?? path.join(root, 'bench', 'fixtures'));
@@ -73,8 +75,13 @@ log(
 );
 log();
 if (wants('start')) await startToFirstPdf();
-if (['latency', 'throughput', 'watermark', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section)))
-  await core();
+if (['latency', 'throughput', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section))) await core();
+if (wants('watermark')) {
+  const figures = await watermarkCost(root, invoiceHtml, quick ? 10 : 30);
+  results.watermark = figures;
+  log();
+  for (const line of watermarkReport(figures)) log(line);
+}
 if (wants('liquid')) {
   const figures = await liquidPoolOverhead(quick ? 100 : 500);
   results.liquid = figures;
@@ -88,22 +95,32 @@ if (wants('scale'))
 
 /**
  * Start to first PDF as users see it: spawn `quire serve` on a fresh data directory (migrations, first-run
- * team) → its first invoice PDF, on three fresh servers (the median; the first also warms the OS cache).
+ * team) → its first invoice PDF, on three fresh servers (the median). QUIRE_BENCH_COMPARE_ROOT names another
+ * checkout (with its own build) whose servers start alternately with these, for a ratio within the run.
  */
 async function startToFirstPdf(): Promise<void> {
-  const runs: Array<{ listenMs: number; firstPdfMs: number; totalMs: number }> = [];
+  const other = process.env.QUIRE_BENCH_COMPARE_ROOT;
+  const roots = other ? [root, path.resolve(other)] : [root];
+  const runs = new Map<string, Array<{ listenMs: number; firstPdfMs: number; totalMs: number }>>();
   for (let i = 0; i < 3; i++) {
-    const quire = await startQuire(root);
-    await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
-    const totalMs = performance.now() - quire.spawnedAt;
-    runs.push({ listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs });
-    await quire.close();
+    for (const checkout of roots) {
+      const quire = await startQuire(checkout);
+      await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
+      const totalMs = performance.now() - quire.spawnedAt;
+      const run = { listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs };
+      runs.set(checkout, [...(runs.get(checkout) ?? []), run]);
+      await quire.close();
+    }
   }
-  const median = [...runs].sort((a, b) => a.totalMs - b.totalMs)[1] ?? runs[0];
-  results.start = { runs, median };
-  log(
-    `Start to first PDF (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${runs.map((r) => f(r.totalMs)).join(', ')} ms.`,
-  );
+  const medians: Record<string, unknown> = {};
+  for (const [checkout, list] of runs) {
+    const median = [...list].sort((a, b) => a.totalMs - b.totalMs)[1] ?? list[0];
+    medians[checkout] = { runs: list, median };
+    log(
+      `Start to first PDF${roots.length > 1 ? ` (${checkout})` : ''} (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${list.map((r) => f(r.totalMs)).join(', ')} ms.`,
+    );
+  }
+  results.start = medians;
   log();
 }
 
@@ -122,7 +139,6 @@ async function core(): Promise<void> {
   log();
   const fast: Record<string, number> = {};
   if (wants('latency') || wants('throughput')) await versusRaw(quire, quireCpu, fast);
-  if (wants('watermark')) await watermark(quire, quireCpu);
   if (wants('einvoice')) await eInvoice(quire, quireCpu);
   if (wants('print')) await printMode(quire, quireCpu, fast);
   if (wants('soak')) await soak(quire, pid);
@@ -176,22 +192,6 @@ async function versusRaw(quire: QuireProcess, quireCpu: () => number, fast: Reco
     log();
   }
   await raw.close();
-}
-
-/** The same invoice with the live key and with the test key (watermarked by Chromium at print time). */
-async function watermark(quire: QuireProcess, quireCpu: () => number): Promise<void> {
-  const n = quick ? 15 : 40;
-  const body = { html: invoiceLiquid, data: invoiceData };
-  const live = await latency(() => postPdf(quire, body), n, quireCpu);
-  const test = await latency(() => postPdf(quire, body, quire.testKey), n, quireCpu);
-  results.watermark = { live, test };
-  log('| Invoice, same server | p50 ms | p95 ms | CPU ms/doc (Quire + Chromium) | p50 vs live |');
-  log('|---|---|---|---|---|');
-  log(`| live key | ${f(live.p50)} | ${f(live.p95)} | ${f(live.cpuMsPerDoc)} | 1.00× |`);
-  log(
-    `| test key (watermark) | ${f(test.p50)} | ${f(test.p95)} | ${f(test.cpuMsPerDoc)} | ${ratio(test.p50, live.p50)} |`,
-  );
-  log();
 }
 
 /** A Factur-X EN 16931 e-invoice (CII XML, PDF/A-3b) vs its built-in template rendered as a plain PDF. */

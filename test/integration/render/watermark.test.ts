@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { makeThumbnail, type Renderer } from '../../../src/render/index.js';
+import { makeThumbnail, type Renderer, WATERMARK_TEXT } from '../../../src/render/index.js';
 import { job, pagePixels, pdfText, startRenderer } from './helpers.js';
 
 let renderer: Renderer;
@@ -78,6 +78,28 @@ describe('test-document watermark', () => {
       * { visibility: hidden !important; }`;
     const result = await renderer.render(job(threePages, {}, { css, watermark: true }));
     for (const page of await pagePixels(result.pdf)) assert.ok(redShare(page) > 0.01);
+  });
+
+  it('is on every page in print mode too, as extractable text, whatever the document’s CSS and script do', async () => {
+    // Chromium prints the mark from the page's header template, a document of its own: the document's
+    // overlays, root opacity, pseudo-elements and scripts cannot reach it.
+    const css = `html { opacity: 0.01 !important; }
+      html::after { content: ''; position: fixed; inset: 0; background: #fff; z-index: 2147483647; }`;
+    const script = `<script>new MutationObserver(() => document.querySelectorAll('body > :not(div)')
+      .forEach((e) => e.remove())).observe(document.documentElement, { childList: true, subtree: true });</script>`;
+    for (const mode of ['fast', 'print'] as const) {
+      const result = await renderer.render(job(threePages + script, { mode }, { css, watermark: true }));
+      const pages = await pagePixels(result.pdf);
+      assert.ok(pages.length >= 3, `${mode}: ${pages.length} pages`);
+      for (const [i, page] of pages.entries())
+        assert.ok(redShare(page) > 0.01, `${mode} page ${i + 1}: no mark`);
+      const text = (await pdfText(result.pdf)).replace(/\s+/g, '');
+      assert.equal(
+        text.split(WATERMARK_TEXT.replace(/\s+/g, '')).length - 1,
+        pages.length,
+        `${mode}: ${text}`,
+      );
+    }
   });
 
   it('uses an embedded font (no standard-14 font that PDF/A forbids)', async () => {
