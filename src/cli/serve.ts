@@ -12,7 +12,7 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
  * Several `quire serve` started together on an empty PostgreSQL (a scaled-out deployment's first start) take
  * turns under one lock: the first creates the team, the others find it and create none.
  */
-export async function ensureDefaultTeam(
+async function ensureDefaultTeam(
   db: Db,
   clock: Clock,
   plan: PlanId,

@@ -32,8 +32,8 @@ export interface DatabaseTeamSlotsOptions {
 /**
  * Render slots shared by every process on one PostgreSQL. Acquiring is one transaction under the team's
  * advisory lock: count the team's live leases and insert one only while under the limit, so the N+1th render
- * is refused whichever process it reaches. One heartbeat per process (not per render) renews all of its
- * leases; release deletes the row.
+ * is refused whichever process it reaches (4 round trips: begin, lock, insert, commit). One heartbeat per
+ * process (not per render) renews all of its leases; release deletes the row (1 round trip).
  */
 export class DatabaseTeamSlots implements TeamSlots {
   /** Host, pid and a random part: a restarted process with a reused pid is another holder. */
@@ -60,12 +60,9 @@ export class DatabaseTeamSlots implements TeamSlots {
     const max = effectiveSlotLimit(limit, kind);
     const inserted = await this.db.transaction().execute(async (trx) => {
       await lockKey(trx, `render-slots:${teamId}`);
-      // One statement after the lock (its snapshot sees every lease committed before): drop the team's
-      // expired leases and insert the new one only while the live ones are under the limit.
+      // One statement after the lock (its snapshot sees every lease committed before): insert the new lease
+      // only while the team's live ones are under the limit. Expired rows are ignored here, swept by the heartbeat.
       const result = await sql<{ id: string }>`
-        with expired as (
-          delete from render_leases where team_id = ${teamId} and expires_at <= ${now}
-        )
         insert into render_leases (id, team_id, holder, expires_at)
         select ${id}, ${teamId}, ${this.holder}, ${now + this.ttlMs}
         where (select count(*) from render_leases where team_id = ${teamId} and expires_at > ${now}) < ${max}
@@ -87,15 +84,20 @@ export class DatabaseTeamSlots implements TeamSlots {
     };
   }
 
-  /** Renews every lease of this process in one statement; a failed renewal is retried at the next beat. */
+  /**
+   * Renews every lease of this process in one statement and deletes expired ones (of dead processes) in
+   * another; a failed beat is retried at the next one.
+   */
   private async renew(): Promise<void> {
-    if (this.held.size === 0) return;
+    const now = this.nowMs();
     try {
-      await this.db
-        .updateTable('render_leases')
-        .set({ expires_at: this.nowMs() + this.ttlMs })
-        .where('id', 'in', [...this.held])
-        .execute();
+      if (this.held.size > 0)
+        await this.db
+          .updateTable('render_leases')
+          .set({ expires_at: now + this.ttlMs })
+          .where('id', 'in', [...this.held])
+          .execute();
+      await this.db.deleteFrom('render_leases').where('expires_at', '<=', now).execute();
     } catch (err) {
       this.options.onError?.(err);
     }

@@ -93,7 +93,7 @@ describe('render leases on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {
       assert.equal(
         (await dbB.selectFrom('render_leases').select('id').where('team_id', '=', 'team-1').execute()).length,
         0,
-        "released rows are deleted; A's expired one was swept by the next acquire",
+        "released rows are deleted; A's expired one was swept by B's heartbeat",
       );
     } finally {
       await a.close().catch(() => {});
