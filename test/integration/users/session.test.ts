@@ -130,6 +130,24 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     const old = await busy.call('GET', '/v1/session');
     assert.equal(old.status, 401, 'absolute expiry after 7 days');
     assert.equal(old.json.error.code, 'unauthenticated');
+
+    // The retention sweep deletes sessions past expiry that nobody presents again.
+    const { db, sweeper } = server.built.services;
+    const stale = await signIn(server, 'idle@example.com');
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    clock.advance(12 * HOUR + 1000);
+    await sweeper.runOnce();
+    assert.ok((await count()) < before, 'expired sessions swept');
+    assert.equal((await stale.call('GET', '/v1/session')).status, 401);
   });
 
   it('refuses state-changing requests made with the cookie without the right x-csrf-token', async () => {
