@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createAuthHook } from './accounts/auth-hook.js';
+import { registerKeyRoutes } from './accounts/key-routes.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { findTeam, planOfTeam } from './accounts/teams.js';
@@ -59,6 +60,12 @@ import { DatabaseTeamSlots } from './storage/render-leases.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import {
+  createSessionLookup,
+  registerMemberRoutes,
+  registerSessionRoutes,
+  sweepUserRows,
+} from './users/index.js';
 import type { Resolver } from './webhooks/index.js';
 import {
   createSecretBox,
@@ -288,6 +295,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   sweeper.add('batch-zips', (now) => batches.sweepZips(now));
+  sweeper.add('sessions-and-tokens', (now) => sweepUserRows(db, now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer, blobs);
   registerVersionRoute(app, async () => ({
@@ -301,9 +309,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       templates.registerSignedRoutes(v1);
       brand.registerSignedRoutes(v1);
       registerSignedBatchRoutes(v1, { service: batches, signer, clock });
+      const mail = { sender: email, publicUrl, log: app.log };
+      registerSessionRoutes(v1, {
+        db,
+        clock,
+        rate,
+        mail,
+        secureCookies: () => publicUrl().startsWith('https:'),
+      });
       await v1.register(async (authed) => {
-        authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
-        registerAccountRoutes(authed, { clock, usage });
+        authed.addHook(
+          'onRequest',
+          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock) }),
+        );
+        registerAccountRoutes(authed, { db, clock, usage });
+        registerKeyRoutes(authed, { db, clock });
+        registerMemberRoutes(authed, { db, clock, mail });
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,

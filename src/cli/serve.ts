@@ -11,13 +11,14 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
  * owner runs the server, so its email counts as verified: deliver.email works from the first start.
  * Several `quire serve` started together on an empty PostgreSQL (a scaled-out deployment's first start) take
  * turns under one lock: the first creates the team, the others find it and create none.
+ * Returns the new team's id (null when teams exist already).
  */
 async function ensureDefaultTeam(
   db: Db,
   clock: Clock,
   plan: PlanId,
   print: (line: string) => void,
-): Promise<void> {
+): Promise<string | null> {
   const created = await withKeyLock(db, 'accounts.default-team', async (conn) => {
     if ((await countTeams(conn)) > 0) return null;
     const team = await createTeam(conn, clock, { name: 'Default team', plan, emailVerified: true });
@@ -25,13 +26,37 @@ async function ensureDefaultTeam(
     const test = await createApiKey(conn, clock, { teamId: team.id, mode: 'test' });
     return { team, live, test };
   });
-  if (!created) return;
+  if (!created) return null;
   const { team, live, test } = created;
   print('');
   print(`Created the default team "${team.name}" (${team.id}) on the ${plan} plan.`);
   print(`  Live key: ${live.key}`);
   print(`  Test key: ${test.key}`);
   print('These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.');
+  print('');
+  return team.id;
+}
+
+/**
+ * First run, once listening (the link needs the bound port): the dashboard's owner (QUIRE_ADMIN_EMAIL) and
+ * a single-use sign-in link that asks for a password.
+ */
+async function printOwnerLink(
+  built: BuiltApp,
+  config: Config,
+  teamId: string,
+  print: (line: string) => void,
+) {
+  const { db, clock } = built.services;
+  // Loaded here, like app.js: a first run only, off the start-up path of every other start.
+  const { ensureAdminUser } = await import('../users/index.js');
+  const admin = await ensureAdminUser(db, clock, {
+    email: config.adminEmail,
+    teamId,
+    publicUrl: built.services.publicUrl(),
+  });
+  print(`Dashboard owner ${admin.user.email}: sign in within 24 hours (the link works once):`);
+  print(`  ${admin.sign_in_url}`);
   print('');
 }
 
@@ -54,12 +79,18 @@ export async function serve(config: Config, print: (line: string) => void): Prom
       await earlyRenderer.service.close().catch(() => undefined);
       throw explainStartupFailure(err, config);
     });
-  await ensureDefaultTeam(built.services.db, built.services.clock, config.defaultPlan as PlanId, print);
+  const newTeam = await ensureDefaultTeam(
+    built.services.db,
+    built.services.clock,
+    config.defaultPlan as PlanId,
+    print,
+  );
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);
   });
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
+  if (newTeam) await printOwnerLink(built, config, newTeam, print);
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
   );

@@ -6,6 +6,7 @@ import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { JobsTables } from '../jobs/tables.js';
 import type { TemplatesTables } from '../templates/tables.js';
+import type { UsersTables } from '../users/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { RateWindowsTables } from './rate-windows.js';
 import type { RenderLeasesTables } from './render-leases.js';
@@ -25,4 +26,5 @@ export interface Database
     RateWindowsTables,
     RenderLeasesTables,
     TemplatesTables,
+    UsersTables,
     WebhooksTables {}
