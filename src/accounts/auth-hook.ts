@@ -66,10 +66,9 @@ export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
     const auth = await authenticateRequest(deps, request);
     if (auth.team.suspended) throw new AppError('forbidden', 'This team is suspended.');
     request.auth = auth;
-    const { mode, plan } = auth;
-    const limit = mode === 'test' ? TEST_KEY_RATE_LIMIT : plan.rate_limit_per_min;
+    const { key, limit } = requestBudget(auth);
     const budget = {
-      key: `team:${auth.team.id}:${mode}`,
+      key,
       limit,
       nowMs: deps.clock.now().getTime(),
       message: `Rate limit of ${limit} requests per minute reached.`,
@@ -79,6 +78,17 @@ export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
       await spendBudget(deps.rate, budget, (hit) => setRateLimitHeaders(reply, hit)),
     );
   };
+}
+
+/**
+ * The per-minute budget a request spends. Keys: the team's budget for the key's mode (test keys 20). Dashboard
+ * sessions, whatever their mode: a budget of their own at the plan's rate, so a page that loads lists,
+ * thumbnails and previews is not held to the test keys' 20 and does not eat the API clients' budget.
+ */
+function requestBudget(auth: AuthContext): { key: string; limit: number } {
+  if (auth.session) return { key: `team:${auth.team.id}:dashboard`, limit: auth.plan.rate_limit_per_min };
+  const limit = auth.mode === 'test' ? TEST_KEY_RATE_LIMIT : auth.plan.rate_limit_per_min;
+  return { key: `team:${auth.team.id}:${auth.mode}`, limit };
 }
 
 async function authenticateRequest(deps: AuthHookDeps, request: FastifyRequest): Promise<AuthContext> {

@@ -32,10 +32,7 @@ describe('dashboard roles, keys, members, invitations, password reset and email 
     await sink.close();
   });
 
-  /**
-   * Signs in and switches to live mode: test mode allows a team 20 requests a minute (as a test key), which
-   * this file's many calls on one team would pass.
-   */
+  /** Signs in and switches to live mode (member management is the same in both modes). */
   const signIn = async (s: TestServer, email: string, password?: string): Promise<Browser> => {
     const browser = await signInTest(s, email, password);
     const live = await browser.call('PUT', '/v1/session/mode', { mode: 'live' });

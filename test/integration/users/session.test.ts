@@ -191,6 +191,8 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     // The watermark is diagonal: its letters come out of the text layer in any order.
     const letters = (s: string) => [...s.replace(/\s+/g, '')].sort().join('');
     assert.equal(letters(await pdfText(test.buffer)), letters('Hello session TEST DOCUMENT'));
+    // The dashboard's own budget at the plan's rate (Growth: 120), not the test keys' 20.
+    assert.equal(test.headers.get('x-ratelimit-limit'), '120');
     const usage = async () => (await browser.call('GET', '/v1/account/usage')).json.docs_used;
     assert.equal(await usage(), 0, 'test renders are not counted');
 
