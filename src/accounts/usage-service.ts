@@ -105,9 +105,9 @@ export class UsageService {
     await release(this.deps.db, { teamId, period }, count);
   }
 
-  /** Gives back one document's reservation inside the transaction that ends it uncounted. */
-  async releaseIn(trx: Db, teamId: string, period: string): Promise<void> {
-    await release(trx, { teamId, period }, 1);
+  /** Gives back documents' reservations inside the transaction that ends them uncounted. */
+  async releaseIn(trx: Db, teamId: string, period: string, count = 1): Promise<void> {
+    await release(trx, { teamId, period }, count);
   }
 
   /** The ledger row of a counted document, in the transaction that records it. */

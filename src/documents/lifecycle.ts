@@ -36,7 +36,8 @@ export interface LifecycleDeps {
  */
 export interface UsageLedgerPort {
   record(trx: Db, entry: { documentId: string; teamId: string; period: string; at: Date }): Promise<void>;
-  releaseIn(trx: Db, teamId: string, period: string): Promise<void>;
+  /** Gives back `count` reservations (default 1) of one team and period. */
+  releaseIn(trx: Db, teamId: string, period: string, count?: number): Promise<void>;
 }
 
 /** 'YYYY-MM': the monthly UTC period a queued live document reserved its count in (when it was queued). */
@@ -248,6 +249,36 @@ export class DocumentLifecycle {
   }
 
   /**
+   * Many queued documents that will not be rendered (a batch cancel): what `cancel` does for each, set-based.
+   * Per chunk, one UPDATE … RETURNING changes only rows still `queued` (a document a worker started stays
+   * `processing`), then one multi-row insert of their activity entries and one reservation release per
+   * (team, period) of the live ones. Runs in the caller's transaction; returns how many were canceled.
+   */
+  async cancelQueuedMany(trx: Db, ids: readonly string[]): Promise<number> {
+    const at = this.now();
+    let canceled = 0;
+    for (const chunk of chunks(ids)) {
+      const rows = await trx
+        .updateTable('documents')
+        .set({ status: 'canceled', updated_at: at })
+        .where('id', 'in', chunk)
+        .where('status', '=', 'queued')
+        .returning(['id', 'team_id', 'test', 'created_at'])
+        .execute();
+      canceled += rows.length;
+      await insertActivity(
+        trx,
+        rows.map((row) => activityRow({ id: row.id, teamId: row.team_id }, 'canceled', at)),
+      );
+      for (const [key, count] of liveReservations(rows)) {
+        const [teamId, period] = key.split('\n') as [string, string];
+        await this.deps.usage?.releaseIn(trx, teamId, period, count);
+      }
+    }
+    return canceled;
+  }
+
+  /**
    * The stored file's retention ended: the record drops its pointers before the blobs are deleted, so a
    * reader never sees a key whose file is half gone. Returns the keys to delete.
    */
@@ -320,6 +351,19 @@ export class DocumentLifecycle {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** Live (counted) rows by "team\nperiod" (the period each reserved in), with how many each holds. */
+function liveReservations(
+  rows: readonly { team_id: string; test: number; created_at: string }[],
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (row.test === 1) continue;
+    const key = `${row.team_id}\n${usagePeriodOf(row.created_at)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }
 
 function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
