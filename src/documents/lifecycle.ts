@@ -38,6 +38,8 @@ export interface UsageLedgerPort {
   record(trx: Db, entry: { documentId: string; teamId: string; period: string; at: Date }): Promise<void>;
   /** Gives back `count` reservations (default 1) of one team and period. */
   releaseIn(trx: Db, teamId: string, period: string, count?: number): Promise<void>;
+  /** Reservations the writing process held became durable in `trx` (queued rows, a ledger row). */
+  settle?(trx: Db, teamId: string, period: string, count: number): Promise<void>;
 }
 
 /** 'YYYY-MM': the monthly UTC period a queued live document reserved its count in (when it was queued). */
@@ -97,6 +99,7 @@ export class DocumentLifecycle {
   async createQueued(trx: Db, doc: NewDocument): Promise<void> {
     await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
     await insertActivity(trx, [activityRow(doc, 'queued', doc.createdAt)]);
+    await this.settleReservations(trx, [doc]);
   }
 
   /** Many queued documents at once (a batch's items): the same rows as createQueued, in multi-row inserts. */
@@ -107,6 +110,7 @@ export class DocumentLifecycle {
       trx,
       docs.map((doc) => activityRow(doc, 'queued', doc.createdAt)),
     );
+    await this.settleReservations(trx, docs);
   }
 
   /** A worker picked the document up (again, after a retried attempt: each attempt is logged). */
@@ -134,6 +138,7 @@ export class DocumentLifecycle {
       activityRow(doc, 'succeeded', this.now(), successDetails(file, report)),
     ]);
     await this.count(trx, row, file);
+    if (file.usagePeriod) await this.deps.usage?.settle?.(trx, doc.teamId, file.usagePeriod, 1);
     await this.emit(trx, row, 'pdf.created', { report });
     return row;
   }
@@ -302,6 +307,19 @@ export class DocumentLifecycle {
       period: file.usagePeriod,
       at: this.deps.clock.now(),
     });
+  }
+
+  /** Live queued documents now carry the reservations their enqueue took: the process holds them no more. */
+  private async settleReservations(trx: Db, docs: readonly NewDocument[]): Promise<void> {
+    const rows = docs.map((doc) => ({
+      team_id: doc.teamId,
+      test: doc.test ? 1 : 0,
+      created_at: doc.createdAt.toISOString(),
+    }));
+    for (const [key, count] of liveReservations(rows)) {
+      const [teamId, period] = key.split('\n') as [string, string];
+      await this.deps.usage?.settle?.(trx, teamId, period, count);
+    }
   }
 
   /** A live queued document that ends uncounted gives back the reservation it took when it was queued. */
