@@ -44,6 +44,14 @@ describe('cancel of a 10,000-item batch', () => {
     });
     assert.equal(full.json?.error?.code, 'plan_limit_reached', full.text);
 
+    // Queued, the items carry their reservations: the API process holds none of them any more.
+    const held = await server.built.services.db
+      .selectFrom('usage_holds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), eb.lit(0)).as('n'))
+      .where('team_id', '=', team.team.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(held.n), 0);
+
     const started = performance.now();
     const canceled = await api(server.base, 'POST', `/v1/batches/${created.json.id}/cancel`, {
       key: team.live,
