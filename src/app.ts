@@ -158,7 +158,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const liquid = new LiquidEngine({
     onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
   });
-  const usage = new UsageService({ db, plans });
+  const usage = new UsageService({
+    db,
+    plans,
+    holdTtlMs: config.renderLeaseTtlMs,
+    onError: (err) => app.log.error({ err }, 'usage reservation heartbeat failed'),
+  });
+  // Reservations a killed process held (issue: a direct render's count leaked until the period ended).
+  await usage.recoverHolds({ everyOtherHolder: !config.databaseUrl, heartbeat: Boolean(config.databaseUrl) });
   const documents = createDocuments({
     db,
     clock,
@@ -379,6 +386,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         .close()
         .catch((err: unknown) => app.log.error({ err }, 'render slots not released'));
       await sweeper.stop();
+      usage.stop();
       await webhookJobs.close();
       email.close();
       await renderer.close();

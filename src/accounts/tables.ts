@@ -43,6 +43,16 @@ export interface UsageCountersTable {
   reserved: number;
 }
 
+/** Reservations one process holds that are not yet durable (a document row or a ledger row). */
+export interface UsageHoldsTable {
+  holder: string;
+  team_id: string;
+  period: string;
+  count: number;
+  /** Ms since the epoch; renewed by the holder's heartbeat (PostgreSQL). */
+  expires_at: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   team_id: string;
@@ -62,4 +72,5 @@ export interface AccountsTables {
   team_plan_changes: TeamPlanChangesTable;
   usage_records: UsageRecordsTable;
   usage_counters: UsageCountersTable;
+  usage_holds: UsageHoldsTable;
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { findTeamBilling, listTeamBilling, type TeamBilling } from './billing.js';
@@ -11,7 +13,18 @@ import {
   previousPeriod,
   type Usage,
 } from './usage.js';
-import { countUsed, recordUsed, release, reservedCount, tryReserve } from './usage-ledger.js';
+import {
+  addHold,
+  countUsed,
+  recordUsed,
+  release,
+  renewHolds,
+  repairHolds,
+  reserveAgain,
+  reservedCount,
+  takeHold,
+  tryReserve,
+} from './usage-ledger.js';
 
 /** One line of `quire usage export` (the numbers equal GET /account/usage for that period). */
 export interface UsageExportRow {
@@ -31,8 +44,23 @@ export interface UsageExportRow {
  * reservation every live document takes before anything is rendered.
  */
 export class UsageService {
-  /** `plans` is read live: tests and the plans file may change numbers after start. */
-  constructor(private readonly deps: { db: Db; plans: Record<PlanId, Plan> }) {}
+  /** This process as the holder of its not-yet-durable reservations (a reused pid is another holder). */
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  /**
+   * `plans` is read live: tests and the plans file may change numbers after start. `holdTtlMs`: how long a
+   * hold lives without its holder's heartbeat (PostgreSQL); the bound on a dead process's reservations.
+   */
+  constructor(
+    private readonly deps: {
+      db: Db;
+      plans: Record<PlanId, Plan>;
+      holdTtlMs?: number;
+      nowMs?: () => number;
+      onError?: (err: unknown) => void;
+    },
+  ) {}
 
   /** The team's usage in the period containing `now`; null when no such team exists. */
   async current(teamId: string, now: Date): Promise<Usage | null> {
@@ -96,18 +124,81 @@ export class UsageService {
     const usage = await this.inPeriod(team, period, at);
     const plan = plans[usage.plan as PlanId];
     const key = { teamId, period: period.name };
-    if (await tryReserve(db, key, count, documentAllowance(usage, plan))) return { period: period.name };
+    const max = documentAllowance(usage, plan);
+    // The reservation and this process's hold commit together: a crash leaves both or neither.
+    const reserved = await db.transaction().execute(async (trx) => {
+      if (!(await tryReserve(trx, key, count, max))) return false;
+      await addHold(trx, { holder: this.holder, ...key }, count, this.expiry());
+      return true;
+    });
+    if (reserved) return { period: period.name };
     throw refusal(usage, plan, count, await reservedCount(db, key));
   }
 
-  /** Gives back reservations of documents that will not be counted. */
+  /** Gives back reservations of documents that will not be counted (held by this process since `reserve`). */
   async release(teamId: string, period: string, count = 1): Promise<void> {
-    await release(this.deps.db, { teamId, period }, count);
+    await this.deps.db.transaction().execute(async (trx) => {
+      // A hold already repaired was given back then.
+      if (await takeHold(trx, { holder: this.holder, teamId, period }, count))
+        await release(trx, { teamId, period }, count);
+    });
   }
 
-  /** Gives back one document's reservation inside the transaction that ends it uncounted. */
-  async releaseIn(trx: Db, teamId: string, period: string): Promise<void> {
-    await release(trx, { teamId, period }, 1);
+  /**
+   * Reservations this process holds became durable in `trx` (queued documents, a direct document's ledger
+   * row): no longer held. If a repair gave them back meanwhile (this process stalled past the hold's
+   * lifetime), they are reserved again: the documents exist and count.
+   */
+  async settle(trx: Db, teamId: string, period: string, count: number): Promise<void> {
+    if (!(await takeHold(trx, { holder: this.holder, teamId, period }, count)))
+      await reserveAgain(trx, { teamId, period }, count);
+  }
+
+  /**
+   * Gives back what dead processes held. `everyOtherHolder` (SQLite, at start): only this process serves
+   * the API, so every earlier holder is gone. Otherwise (PostgreSQL) holds past their lifetime, at start
+   * and then from the heartbeat that also renews this process's own holds every third of that lifetime.
+   */
+  async recoverHolds(options: { everyOtherHolder: boolean; heartbeat: boolean }): Promise<number> {
+    const released = options.everyOtherHolder
+      ? await repairHolds(this.deps.db, { othersThan: this.holder })
+      : await repairHolds(this.deps.db, { expiredBefore: this.nowMs() });
+    if (options.heartbeat && !this.heartbeat) {
+      this.heartbeat = setInterval(() => void this.beat(), Math.max(10, Math.floor(this.ttlMs() / 3)));
+      this.heartbeat.unref();
+    }
+    return released;
+  }
+
+  stop(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await renewHolds(this.deps.db, this.holder, this.expiry());
+      await repairHolds(this.deps.db, { expiredBefore: this.nowMs() });
+    } catch (err) {
+      this.deps.onError?.(err);
+    }
+  }
+
+  private ttlMs(): number {
+    return this.deps.holdTtlMs ?? 30_000;
+  }
+
+  private nowMs(): number {
+    return (this.deps.nowMs ?? Date.now)();
+  }
+
+  private expiry(): number {
+    return this.nowMs() + this.ttlMs();
+  }
+
+  /** Gives back documents' reservations inside the transaction that ends them uncounted. */
+  async releaseIn(trx: Db, teamId: string, period: string, count = 1): Promise<void> {
+    await release(trx, { teamId, period }, count);
   }
 
   /** The ledger row of a counted document, in the transaction that records it. */

@@ -5,7 +5,7 @@ import type { LinkSigner } from '../documents/signed-links.js';
 import type { EmailRequest } from '../email/index.js';
 import {
   backoffTable,
-  cancelJobByKey,
+  cancelJobsByKeys,
   enqueueJob,
   type JobHandler,
   type JobKindOptions,
@@ -23,6 +23,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { chunks } from '../storage/chunks.js';
 import { type Db, lockKey } from '../storage/db.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import { type FilenamePattern, parseFilenamePattern, renderFilename } from './filename-pattern.js';
@@ -167,21 +168,31 @@ export class BatchService {
   }
 
   /**
-   * Queued items become `canceled` (the lifecycle's cancel) together with their render jobs; an item whose
-   * job a worker already took keeps rendering and finishes normally. The batch is `canceled` from now on
-   * and completes (ZIP, batch.completed) once nothing is left waiting or rendering.
+   * Queued items become `canceled` together with their render jobs; an item whose job a worker already
+   * took keeps rendering and finishes normally. The batch is `canceled` from now on and completes (ZIP,
+   * batch.completed) once nothing is left waiting or rendering.
+   * Set-based: per chunk of items, one transaction cancels the still-queued jobs (one UPDATE … RETURNING)
+   * and exactly their documents (the lifecycle's cancelQueuedMany), so a 10,000-item batch is 20 short
+   * transactions instead of 10,000 round trips in one long write lock. The first marks the batch canceled,
+   * the last queues the ZIP when nothing is open. A crash between chunks leaves the rest queued under a
+   * canceled batch: they render as a taken item would, and cancelling again cancels them.
    */
   async cancel(batch: BatchRow): Promise<BatchJson> {
-    const { clock, production } = this.deps;
-    await production.lifecycle.transact(async (trx) => {
-      await markCanceled(trx, batch.id, clock.now().toISOString());
-      for (const documentId of await queuedItemIds(trx, batch.id)) {
-        if (await cancelJobByKey(trx, clock, RENDER_JOB, renderJobKey(documentId)))
-          await production.lifecycle.cancel(trx, documentId);
-      }
-      await this.completeIfDone(trx, batch.id);
-    });
-    const row = await findBatchById(this.deps.db, batch.id);
+    const { clock, db, production } = this.deps;
+    const idChunks = chunks(await queuedItemIds(db, batch.id));
+    if (idChunks.length === 0) idChunks.push([]);
+    for (const [index, ids] of idChunks.entries()) {
+      await production.lifecycle.transact(async (trx) => {
+        if (index === 0) await markCanceled(trx, batch.id, clock.now().toISOString());
+        const jobKeys = new Set(await cancelJobsByKeys(trx, clock, RENDER_JOB, ids.map(renderJobKey)));
+        await production.lifecycle.cancelQueuedMany(
+          trx,
+          ids.filter((id) => jobKeys.has(renderJobKey(id))),
+        );
+        if (index === idChunks.length - 1) await this.completeIfDone(trx, batch.id);
+      });
+    }
+    const row = await findBatchById(db, batch.id);
     return this.present(row ?? batch);
   }
 

@@ -36,7 +36,10 @@ export interface LifecycleDeps {
  */
 export interface UsageLedgerPort {
   record(trx: Db, entry: { documentId: string; teamId: string; period: string; at: Date }): Promise<void>;
-  releaseIn(trx: Db, teamId: string, period: string): Promise<void>;
+  /** Gives back `count` reservations (default 1) of one team and period. */
+  releaseIn(trx: Db, teamId: string, period: string, count?: number): Promise<void>;
+  /** Reservations the writing process held became durable in `trx` (queued rows, a ledger row). */
+  settle?(trx: Db, teamId: string, period: string, count: number): Promise<void>;
 }
 
 /** 'YYYY-MM': the monthly UTC period a queued live document reserved its count in (when it was queued). */
@@ -96,6 +99,7 @@ export class DocumentLifecycle {
   async createQueued(trx: Db, doc: NewDocument): Promise<void> {
     await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
     await insertActivity(trx, [activityRow(doc, 'queued', doc.createdAt)]);
+    await this.settleReservations(trx, [doc]);
   }
 
   /** Many queued documents at once (a batch's items): the same rows as createQueued, in multi-row inserts. */
@@ -106,6 +110,7 @@ export class DocumentLifecycle {
       trx,
       docs.map((doc) => activityRow(doc, 'queued', doc.createdAt)),
     );
+    await this.settleReservations(trx, docs);
   }
 
   /** A worker picked the document up (again, after a retried attempt: each attempt is logged). */
@@ -133,6 +138,7 @@ export class DocumentLifecycle {
       activityRow(doc, 'succeeded', this.now(), successDetails(file, report)),
     ]);
     await this.count(trx, row, file);
+    if (file.usagePeriod) await this.deps.usage?.settle?.(trx, doc.teamId, file.usagePeriod, 1);
     await this.emit(trx, row, 'pdf.created', { report });
     return row;
   }
@@ -248,6 +254,36 @@ export class DocumentLifecycle {
   }
 
   /**
+   * Many queued documents that will not be rendered (a batch cancel): what `cancel` does for each, set-based.
+   * Per chunk, one UPDATE … RETURNING changes only rows still `queued` (a document a worker started stays
+   * `processing`), then one multi-row insert of their activity entries and one reservation release per
+   * (team, period) of the live ones. Runs in the caller's transaction; returns how many were canceled.
+   */
+  async cancelQueuedMany(trx: Db, ids: readonly string[]): Promise<number> {
+    const at = this.now();
+    let canceled = 0;
+    for (const chunk of chunks(ids)) {
+      const rows = await trx
+        .updateTable('documents')
+        .set({ status: 'canceled', updated_at: at })
+        .where('id', 'in', chunk)
+        .where('status', '=', 'queued')
+        .returning(['id', 'team_id', 'test', 'created_at'])
+        .execute();
+      canceled += rows.length;
+      await insertActivity(
+        trx,
+        rows.map((row) => activityRow({ id: row.id, teamId: row.team_id }, 'canceled', at)),
+      );
+      for (const [key, count] of liveReservations(rows)) {
+        const [teamId, period] = key.split('\n') as [string, string];
+        await this.deps.usage?.releaseIn(trx, teamId, period, count);
+      }
+    }
+    return canceled;
+  }
+
+  /**
    * The stored file's retention ended: the record drops its pointers before the blobs are deleted, so a
    * reader never sees a key whose file is half gone. Returns the keys to delete.
    */
@@ -271,6 +307,19 @@ export class DocumentLifecycle {
       period: file.usagePeriod,
       at: this.deps.clock.now(),
     });
+  }
+
+  /** Live queued documents now carry the reservations their enqueue took: the process holds them no more. */
+  private async settleReservations(trx: Db, docs: readonly NewDocument[]): Promise<void> {
+    const rows = docs.map((doc) => ({
+      team_id: doc.teamId,
+      test: doc.test ? 1 : 0,
+      created_at: doc.createdAt.toISOString(),
+    }));
+    for (const [key, count] of liveReservations(rows)) {
+      const [teamId, period] = key.split('\n') as [string, string];
+      await this.deps.usage?.settle?.(trx, teamId, period, count);
+    }
   }
 
   /** A live queued document that ends uncounted gives back the reservation it took when it was queued. */
@@ -320,6 +369,19 @@ export class DocumentLifecycle {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** Live (counted) rows by "team\nperiod" (the period each reserved in), with how many each holds. */
+function liveReservations(
+  rows: readonly { team_id: string; test: number; created_at: string }[],
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (row.test === 1) continue;
+    const key = `${row.team_id}\n${usagePeriodOf(row.created_at)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }
 
 function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {

@@ -4,7 +4,7 @@ export {
   startBackground,
 } from './background.js';
 export { assertWithinJobLimits } from './limits.js';
-export { cancelJobByKey, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
+export { cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
 export {
   backoffTable,
   type JobHandler,

@@ -363,11 +363,32 @@ export async function cancelJob(db: Db, clock: Clock, id: string): Promise<boole
   return (await cancelWhere(db, clock, (q) => q.where('id', '=', id))) === 1;
 }
 
-/** Cancels the queued job of this kind and key, if any (e.g. a batch's items). True when one was canceled. */
+/** Cancels the queued job of this kind and key, if any. True when one was canceled. */
 export async function cancelJobByKey(db: Db, clock: Clock, kind: string, jobKey: string): Promise<boolean> {
   return (
     (await cancelWhere(db, clock, (q) => q.where('kind', '=', kind).where('job_key', '=', jobKey))) === 1
   );
+}
+
+/**
+ * Cancels the still-queued jobs of `kind` among `jobKeys` in one UPDATE … RETURNING, and returns the keys
+ * it canceled. A job a worker already claimed is not queued any more and is left to finish; on PostgreSQL
+ * the UPDATE waits on a claimer's row lock and then sees the job running, so it never cancels a taken job.
+ * Callers pass at most a chunk (src/storage/chunks.ts) of keys: one bound value each.
+ */
+export async function cancelJobsByKeys(
+  db: Db,
+  clock: Clock,
+  kind: string,
+  jobKeys: readonly string[],
+): Promise<string[]> {
+  if (jobKeys.length === 0) return [];
+  const rows = await cancelUpdate(db, clock)
+    .where('kind', '=', kind)
+    .where('job_key', 'in', [...jobKeys])
+    .returning('job_key')
+    .execute();
+  return rows.flatMap((row) => (row.job_key === null ? [] : [row.job_key]));
 }
 
 type JobsUpdate = ReturnType<typeof cancelUpdate>;

@@ -48,6 +48,8 @@ export async function billingHarness(start: Date): Promise<BillingHarness> {
     QUIRE_FROM_SOURCE: '1',
     QUIRE_PLANS_FILE: plansFile,
     QUIRE_LOG_LEVEL: 'warn',
+    // With QUIRE_TEST_DATABASE_URL the server's database is PostgreSQL: the CLI must use it too.
+    ...(server.config.databaseUrl ? { QUIRE_DATABASE_URL: server.config.databaseUrl } : {}),
   };
   const exec = (args: string[]) =>
     run(process.execPath, [bin, ...args], {
