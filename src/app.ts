@@ -56,6 +56,7 @@ import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import { registerWebApp } from './web/plugin.js';
 import type { Resolver } from './webhooks/index.js';
 import {
   createSecretBox,
@@ -310,6 +311,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: '/v1' },
   );
   await registerDocsRoutes(app);
+  await registerWebApp(app);
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);

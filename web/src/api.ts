@@ -1,0 +1,117 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from '../../clients/typescript/src/schema.js';
+
+export type Schemas = components['schemas'];
+
+/** The API's error object (spec: Errors), kept whole so a page can show the message beside the field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+const state: { csrf: string | null; onUnauthenticated: () => void } = {
+  csrf: null,
+  onUnauthenticated: () => {},
+};
+
+/** The session routes return the CSRF token every state-changing cookie request must echo. */
+export function setCsrfToken(token: string | null): void {
+  state.csrf = token;
+}
+
+/** Called when the session ran out mid-use, so the app can show the sign-in page without a reload. */
+export function onUnauthenticated(handler: () => void): void {
+  state.onUnauthenticated = handler;
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const csrf: Middleware = {
+  onRequest({ request }) {
+    if (!SAFE.has(request.method) && state.csrf) request.headers.set('x-csrf-token', state.csrf);
+    return request;
+  },
+  onResponse({ response, request }) {
+    // Signing in itself answers 401 for a wrong password: only a lost session sends the user back.
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/v1/session')) {
+      state.onUnauthenticated();
+    }
+    return response;
+  },
+};
+
+/** The generated, typed client of the /v1 API (cookie session; same origin). */
+export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin' });
+api.use(csrf);
+
+/** An ApiError from a failed openapi-fetch answer (or a network failure). */
+export function toApiError(response: Response | undefined, error: unknown): ApiError {
+  const body = error as { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+  if (body?.error?.code) {
+    return new ApiError(response?.status ?? 0, body.error.code, body.error.message ?? '', body.error.details);
+  }
+  return new ApiError(
+    response?.status ?? 0,
+    'network_error',
+    `Request failed (${response?.status ?? 'network'}).`,
+  );
+}
+
+/** Unwraps an openapi-fetch result: the data, or a thrown ApiError with the API's message. */
+export async function call<T>(
+  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await pending;
+  } catch (err) {
+    throw new ApiError(0, 'network_error', `Could not reach Quire: ${(err as Error).message}`);
+  }
+  if (result.error !== undefined || !result.response.ok) throw toApiError(result.response, result.error);
+  return result.data as T;
+}
+
+/**
+ * Routes of the Dashboard tag that the generated client may not know yet are called through this plain
+ * helper with the same CSRF and error handling.
+ */
+export async function raw<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (!SAFE.has(method) && state.csrf) headers['x-csrf-token'] = state.csrf;
+  let response: Response;
+  try {
+    response = await fetch(`/v1${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (err) {
+    throw new ApiError(0, 'network_error', `Could not reach Quire: ${(err as Error).message}`);
+  }
+  if (response.status === 401 && !path.startsWith('/session')) state.onUnauthenticated();
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) throw toApiError(response, parsed);
+  return parsed as T;
+}
+
+/** Session object of the dashboard routes (contract: Dashboard). */
+export interface Session {
+  user: { id: string; email: string; email_verified: boolean; has_password: boolean };
+  team: { id: string; name: string; plan: string };
+  role: 'owner' | 'admin' | 'member';
+  mode: 'test' | 'live';
+  csrf_token: string;
+  expires_at: string;
+}

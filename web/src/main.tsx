@@ -1,0 +1,142 @@
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { onUnauthenticated, raw, type Session, setCsrfToken } from './api';
+import { AuthTokenPage, SignInPage } from './pages/auth';
+import { TemplateEditorPage } from './pages/template-editor';
+import { TemplatesPage } from './pages/templates';
+import './styles.css';
+import { Busy, ErrorText, go, type Route, useRoute } from './ui';
+
+const NAV: { path: string; label: string }[] = [{ path: '/templates', label: 'Templates' }];
+
+function App() {
+  const route = useRoute();
+  const [session, setSessionState] = useState<Session | null | undefined>(undefined);
+  const setSession = useCallback((s: Session | null) => {
+    setCsrfToken(s?.csrf_token ?? null);
+    setSessionState(s);
+  }, []);
+
+  useEffect(() => {
+    onUnauthenticated(() => setSession(null));
+    raw<Session>('GET', '/session').then(setSession, () => setSession(null));
+  }, [setSession]);
+
+  if (route.path.startsWith('/auth/')) {
+    return <AuthTokenPage route={route} onSession={setSession} />;
+  }
+  if (session === undefined) return <Busy label="Loading…" />;
+  if (session === null) return <SignInPage onSession={setSession} />;
+  return <Shell session={session} route={route} onSession={setSession} />;
+}
+
+function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: Session) => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const change = async (mode: 'test' | 'live') => {
+    setBusy(true);
+    setError(null);
+    try {
+      onSession(await raw<Session>('PUT', '/session/mode', { mode }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <fieldset class={`mode mode-${session.mode}`} disabled={busy}>
+      <legend>Mode</legend>
+      {(['test', 'live'] as const).map((mode) => (
+        <label key={mode}>
+          <input
+            type="radio"
+            name="mode"
+            value={mode}
+            checked={session.mode === mode}
+            onChange={() => change(mode)}
+          />
+          {mode === 'test' ? 'Test' : 'Live'}
+        </label>
+      ))}
+      <ErrorText error={error} />
+    </fieldset>
+  );
+}
+
+function Shell({
+  session,
+  route,
+  onSession,
+}: {
+  session: Session;
+  route: Route;
+  onSession: (s: Session | null) => void;
+}) {
+  const signOut = async () => {
+    try {
+      await raw('DELETE', '/session');
+    } finally {
+      onSession(null);
+      go('/templates');
+    }
+  };
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Quire</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.path}>
+                <a
+                  href={`#${item.path}`}
+                  aria-current={route.path.startsWith(item.path) ? 'page' : undefined}
+                >
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <ModeSwitch session={session} onSession={onSession} />
+        <div class="who">
+          <span>
+            {session.user.email} · {session.team.name} ({session.role})
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {session.mode === 'test' && (
+        <p class="banner">
+          Test mode: renders are watermarked and templates are read-only. Switch to Live to edit.
+        </p>
+      )}
+      <main id="main" tabIndex={-1}>
+        <Routes session={session} route={route} />
+      </main>
+    </div>
+  );
+}
+
+function Routes({ session, route }: { session: Session; route: Route }) {
+  const parts = route.path.split('/').filter(Boolean);
+  const [section, id] = parts;
+  switch (section) {
+    case 'templates':
+      return id ? (
+        <TemplateEditorPage key={id} id={id} session={session} />
+      ) : (
+        <TemplatesPage session={session} />
+      );
+    default:
+      return <TemplatesPage session={session} />;
+  }
+}
+
+render(<App />, document.getElementById('root')!);
