@@ -115,3 +115,26 @@ export interface Session {
   csrf_token: string;
   expires_at: string;
 }
+
+export function canManage(session: Session): boolean {
+  return session.role === 'owner' || session.role === 'admin';
+}
+
+/** Bytes as "12.3 KB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Saves bytes through a temporary link (the browser's own download). */
+export function download(bytes: Blob, filename: string): void {
+  const url = URL.createObjectURL(bytes);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -2,8 +2,15 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { onUnauthenticated, raw, type Session, setCsrfToken } from './api';
 import { AuthTokenPage, SignInPage } from './pages/auth';
+import { BatchesPage } from './pages/batches';
+import { DocumentsPage } from './pages/documents';
+import { GeneratePage } from './pages/generate';
+import { KeysPage } from './pages/keys';
+import { MembersPage } from './pages/members';
 import { TemplateEditorPage } from './pages/template-editor';
 import { TemplatesPage } from './pages/templates';
+import { UsagePage } from './pages/usage';
+import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
 import { Busy, ErrorText, go, type Route, useRoute } from './ui';
 
@@ -134,6 +141,20 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       ) : (
         <TemplatesPage session={session} />
       );
+    case 'generate':
+      return <GeneratePage templateId={route.query.get('template')} />;
+    case 'documents':
+      return <DocumentsPage route={route} />;
+    case 'batches':
+      return <BatchesPage />;
+    case 'webhooks':
+      return <WebhooksPage session={session} />;
+    case 'keys':
+      return <KeysPage session={session} />;
+    case 'usage':
+      return <UsagePage session={session} />;
+    case 'members':
+      return <MembersPage session={session} />;
     default:
       return <TemplatesPage session={session} />;
   }
