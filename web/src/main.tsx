@@ -14,7 +14,16 @@ import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
 import { Busy, ErrorText, go, type Route, useRoute } from './ui';
 
-const NAV: { path: string; label: string }[] = [{ path: '/templates', label: 'Templates' }];
+const NAV: { path: string; label: string }[] = [
+  { path: '/templates', label: 'Templates' },
+  { path: '/generate', label: 'Generate' },
+  { path: '/documents', label: 'Documents' },
+  { path: '/batches', label: 'Batches' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/keys', label: 'API keys' },
+  { path: '/usage', label: 'Usage' },
+  { path: '/members', label: 'Members' },
+];
 
 function App() {
   const route = useRoute();
