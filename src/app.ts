@@ -56,6 +56,7 @@ import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import { createSessionLookup, registerSessionRoutes } from './users/index.js';
 import { registerWebApp } from './web/plugin.js';
 import type { Resolver } from './webhooks/index.js';
 import {
@@ -280,9 +281,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       documents.registerSignedRoutes(v1);
       templates.registerSignedRoutes(v1);
       registerSignedBatchRoutes(v1, { service: batches, signer, clock });
+      const mail = { sender: email, publicUrl, log: app.log };
+      registerSessionRoutes(v1, {
+        db,
+        clock,
+        rate,
+        mail,
+        secureCookies: () => publicUrl().startsWith('https:'),
+      });
       await v1.register(async (authed) => {
-        authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate }));
-        registerAccountRoutes(authed, { clock, usage });
+        authed.addHook(
+          'onRequest',
+          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock) }),
+        );
+        registerAccountRoutes(authed, { db, clock, usage });
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,

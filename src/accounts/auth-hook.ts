@@ -1,36 +1,75 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { type RateCounter, spendBudget, type WindowHit } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
+import type { KeyMode } from './api-keys.js';
+import type { AuthContext, Role, SessionActor } from './auth-context.js';
 import { authenticate } from './authenticate.js';
 import { type Plan, type PlanId, TEST_KEY_RATE_LIMIT } from './plans.js';
-import './auth-context.js';
+import type { Team } from './teams.js';
+
+/** A live dashboard session, as the users capability resolves it from the request's cookie. */
+export interface ResolvedSession {
+  team: Team;
+  actor: SessionActor;
+  role: Role;
+  mode: KeyMode;
+  csrfToken: string;
+}
+
+/**
+ * The port through which the hook accepts dashboard sessions (implemented by src/users, which accounts must
+ * not import). `null`: the request carries no session cookie; `'unknown'`: it names no live session.
+ */
+export interface SessionLookup {
+  resolve(request: FastifyRequest): Promise<ResolvedSession | 'unknown' | null>;
+}
 
 export interface AuthHookDeps {
   db: Db;
   clock: Clock;
   plans: Record<PlanId, Plan>;
   rate: RateCounter;
+  sessions?: SessionLookup;
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const CSRF_MESSAGE =
+  'Missing or wrong CSRF token. Send the x-csrf-token header the session routes return.';
+
+/**
+ * A state-changing request made with the session cookie must echo the session's CSRF token in
+ * `x-csrf-token` (a cross-site form can send the cookie but cannot set a header).
+ */
+export function checkCsrf(request: FastifyRequest, csrfToken: string): void {
+  if (!UNSAFE_METHODS.has(request.method)) return;
+  const sent = request.headers['x-csrf-token'];
+  if (typeof sent !== 'string' || !sameText(sent, csrfToken)) throw new AppError('forbidden', CSRF_MESSAGE);
+}
+
+/** Constant-time equality of two strings of any length (compares their SHA-256 digests). */
+export function sameText(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 /**
- * Authenticates the bearer key, refuses suspended teams, then counts the request against the team's
- * per-minute budget for the key's mode (spec: Authentication; Limits, requests per minute).
+ * Authenticates the bearer key (or, without one, the dashboard session cookie), refuses suspended teams,
+ * then counts the request against the team's per-minute budget for the caller's mode (spec: Authentication;
+ * Limits, requests per minute). A bearer header wins when both are sent.
  */
 export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const outcome = await authenticate(deps.db, request.headers.authorization);
-    if (!outcome.ok) {
-      throw new AppError('invalid_api_key', messageFor(outcome.reason));
-    }
-    if (outcome.team.suspended) throw new AppError('forbidden', 'This team is suspended.');
-    const plan = deps.plans[outcome.team.plan];
-    const mode = outcome.key.mode;
-    request.auth = { team: outcome.team, key: outcome.key, plan, mode };
+    const auth = await authenticateRequest(deps, request);
+    if (auth.team.suspended) throw new AppError('forbidden', 'This team is suspended.');
+    request.auth = auth;
+    const { mode, plan } = auth;
     const limit = mode === 'test' ? TEST_KEY_RATE_LIMIT : plan.rate_limit_per_min;
     const budget = {
-      key: `team:${outcome.team.id}:${mode}`,
+      key: `team:${auth.team.id}:${mode}`,
       limit,
       nowMs: deps.clock.now().getTime(),
       message: `Rate limit of ${limit} requests per minute reached.`,
@@ -40,6 +79,31 @@ export function createAuthHook(deps: AuthHookDeps): onRequestAsyncHookHandler {
       await spendBudget(deps.rate, budget, (hit) => setRateLimitHeaders(reply, hit)),
     );
   };
+}
+
+async function authenticateRequest(deps: AuthHookDeps, request: FastifyRequest): Promise<AuthContext> {
+  const header = request.headers.authorization;
+  if (!header && deps.sessions) {
+    const session = await deps.sessions.resolve(request);
+    if (session === 'unknown') {
+      throw new AppError('unauthenticated', 'Your session has expired or is unknown. Sign in again.');
+    }
+    if (session) {
+      checkCsrf(request, session.csrfToken);
+      return {
+        team: session.team,
+        key: null,
+        session: session.actor,
+        role: session.role,
+        plan: deps.plans[session.team.plan],
+        mode: session.mode,
+      };
+    }
+  }
+  const outcome = await authenticate(deps.db, header);
+  if (!outcome.ok) throw new AppError('invalid_api_key', messageFor(outcome.reason));
+  const plan = deps.plans[outcome.team.plan];
+  return { team: outcome.team, key: outcome.key, session: null, role: 'admin', plan, mode: outcome.key.mode };
 }
 
 export function setRateLimitHeaders(reply: FastifyReply, hit: WindowHit): void {

@@ -3,7 +3,9 @@ import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { authOf } from './auth-context.js';
+import type { Db } from '../storage/db.js';
+import { authOf, requireRole } from './auth-context.js';
+import { updateBilling } from './billing.js';
 import type { UsageService } from './usage-service.js';
 
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
@@ -22,7 +24,18 @@ const MeResponse = named(
       batch_max_items: Type.Integer(),
       emails_per_day: Type.Integer(),
     }),
-    key: Type.Object({ id: Type.String(), name: Type.String(), mode: KeyMode, prefix: Type.String() }),
+    key: Type.Object(
+      {
+        id: Nullable(Type.String()),
+        name: Type.String(),
+        mode: KeyMode,
+        prefix: Nullable(Type.String()),
+      },
+      {
+        description:
+          'The bearer key; for a dashboard session id and prefix are null and mode is the session’s.',
+      },
+    ),
   }),
 );
 
@@ -30,9 +43,27 @@ const AccountResponse = named(
   'Account',
   Type.Object({
     team: TeamSchema,
-    key: Type.Object({ mode: KeyMode, prefix: Type.String() }),
+    key: Type.Object({ mode: KeyMode, prefix: Nullable(Type.String()) }),
   }),
 );
+
+const SpendingCapBody = named(
+  'SpendingCapRequest',
+  Type.Object(
+    {
+      spending_cap_cents: Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 100_000_000,
+          description: 'Cap on a period’s overage; null: none',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const SESSION_KEY_NAME = 'dashboard session';
 
 const UsageResponse = named(
   'Usage',
@@ -51,7 +82,7 @@ const UsageResponse = named(
 );
 
 /** GET /me, /account, /account/usage (spec: Account, plan, usage). */
-export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: UsageService }): void {
+export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; usage: UsageService }): void {
   app.get(
     '/me',
     {
@@ -75,7 +106,9 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
           batch_max_items: plan.batch_max_items,
           emails_per_day: plan.emails_per_day,
         },
-        key: { id: key.id, name: key.name, mode: key.mode, prefix: key.prefix },
+        key: key
+          ? { id: key.id, name: key.name, mode: key.mode, prefix: key.prefix }
+          : { id: null, name: SESSION_KEY_NAME, mode: authOf(request).mode, prefix: null },
       };
     },
   );
@@ -91,10 +124,10 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
       },
     },
     async (request) => {
-      const { team, key } = authOf(request);
+      const { team, key, mode } = authOf(request);
       return {
         team: { id: team.id, name: team.name, plan: team.plan },
-        key: { mode: key.mode, prefix: key.prefix },
+        key: { mode, prefix: key?.prefix ?? null },
       };
     },
   );
@@ -109,12 +142,31 @@ export function registerAccountRoutes(app: App, deps: { clock: Clock; usage: Usa
         response: { 200: UsageResponse, ...COMMON_ERRORS },
       },
     },
+    async (request) => currentUsage(deps, authOf(request).team.id),
+  );
+
+  app.put(
+    '/account/spending-cap',
+    {
+      schema: {
+        tags: ['Dashboard'],
+        operationId: 'setSpendingCap',
+        summary: 'Set or clear the team’s spending cap (owners)',
+        body: SpendingCapBody,
+        response: { 200: UsageResponse, ...COMMON_ERRORS },
+      },
+    },
     async (request) => {
-      const { team } = authOf(request);
-      const usage = await deps.usage.current(team.id, deps.clock.now());
-      // The authenticated team exists; should it vanish mid-request, its key no longer does either.
-      if (!usage) throw new AppError('invalid_api_key', 'The team of this key no longer exists.');
-      return usage;
+      const { team } = requireRole(request, 'owner');
+      await updateBilling(deps.db, team.id, { spendingCapCents: request.body.spending_cap_cents });
+      return currentUsage(deps, team.id);
     },
   );
+}
+
+async function currentUsage(deps: { clock: Clock; usage: UsageService }, teamId: string) {
+  const usage = await deps.usage.current(teamId, deps.clock.now());
+  // The authenticated team exists; should it vanish mid-request, its key no longer does either.
+  if (!usage) throw new AppError('invalid_api_key', 'The team of this key no longer exists.');
+  return usage;
 }

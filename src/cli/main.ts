@@ -11,6 +11,7 @@ import { keyList, teamDelete } from './team-admin.js';
 import { keyCommand, teamCommand } from './team-commands.js';
 import { overview, usageFor, wantsHelp } from './usage.js';
 import { UsageError } from './usage-error.js';
+import { userCommand } from './user-commands.js';
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -57,6 +58,10 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
     case 'key':
     case 'usage':
       return withDatabase(loadConfig(), (db, config) => accountCommand(command, rest, db, config));
+    case 'user':
+      return withDatabase(loadConfig(), (db, config) =>
+        userCommand({ db, clock: cliClock(), config, print }, rest),
+      );
     case 'backup':
     case 'restore': {
       const { backupCommand, restoreCommand } = await import('./backup.js');

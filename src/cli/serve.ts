@@ -1,9 +1,10 @@
 import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import { type BuiltApp, buildApp } from '../app.js';
-import type { Config } from '../config/config.js';
+import { type Config, derivePublicUrl } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { ensureAdminUser } from '../users/index.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
@@ -13,9 +14,10 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 async function ensureDefaultTeam(
   db: Db,
   clock: Clock,
-  plan: PlanId,
+  config: Config,
   print: (line: string) => void,
 ): Promise<void> {
+  const plan = config.defaultPlan as PlanId;
   if ((await countTeams(db)) > 0) return;
   const team = await createTeam(db, clock, { name: 'Default team', plan, emailVerified: true });
   const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
@@ -25,6 +27,13 @@ async function ensureDefaultTeam(
   print(`  Live key: ${live.key}`);
   print(`  Test key: ${test.key}`);
   print('These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.');
+  // The dashboard's first owner: a single-use link that signs in and asks for a password.
+  const admin = await ensureAdminUser(db, clock, {
+    email: config.adminEmail,
+    teamId: team.id,
+    publicUrl: derivePublicUrl(config),
+  });
+  print(`  Dashboard owner ${admin.user.email}: sign in within 24 hours at ${admin.sign_in_url}`);
   print('');
 }
 
@@ -35,7 +44,7 @@ export async function serve(config: Config, print: (line: string) => void): Prom
   const built = await buildApp(config).catch((err: unknown) => {
     throw explainStartupFailure(err, config);
   });
-  await ensureDefaultTeam(built.services.db, built.services.clock, config.defaultPlan as PlanId, print);
+  await ensureDefaultTeam(built.services.db, built.services.clock, config, print);
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);

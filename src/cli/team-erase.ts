@@ -21,6 +21,9 @@ const TEAM_TABLES = [
   'usage_counters',
   'team_plan_changes',
   'api_keys',
+  'sessions',
+  'memberships',
+  'user_tokens',
 ] as const;
 
 export interface ErasedTeam {

@@ -31,6 +31,9 @@ const USAGE: Record<string, string> = {
   'key list':
     'quire key list --team TEAM_ID [--json]\n  List a team’s keys (prefixes only; keys are stored hashed).',
   'key revoke': 'quire key revoke KEY_OR_PREFIX\n  Revoke a key by the whole key or its 12-character prefix.',
+  user: 'quire user create …\n  Manage dashboard users. `quire user create --help`.',
+  'user create':
+    'quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]\n  Add a dashboard user to a team and print a single-use sign-in link (valid 24 h) that asks for a password.',
   config:
     'quire config [--effective]\n  Print every setting (environment variable) with its default and description; --effective: the values in effect here, secrets hidden.',
   'migrate-data':

@@ -227,6 +227,12 @@ const schema = {
     description: 'From address of emails.',
     parse: str,
   },
+  adminEmail: {
+    env: 'QUIRE_ADMIN_EMAIL',
+    default: 'admin@localhost',
+    description: 'Email of the dashboard owner created on first run (its sign-in link is printed at start).',
+    parse: str,
+  },
   chromiumPath: {
     env: 'QUIRE_CHROMIUM_PATH',
     default: defaultChromiumPath,

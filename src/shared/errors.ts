@@ -19,6 +19,22 @@ export const ERROR_CODES = {
     meaning: 'The Authorization header is missing, malformed, or names an unknown or revoked key.',
     retry: 'Do not retry; send a valid key.',
   },
+  unauthenticated: {
+    status: 401,
+    meaning: 'Dashboard only: the session cookie is missing, unknown or expired.',
+    retry: 'Do not retry; sign in again.',
+  },
+  invalid_credentials: {
+    status: 401,
+    meaning: 'Dashboard only: the email or password is wrong (the answer does not say which).',
+    retry: 'Do not retry unchanged; check the email and password.',
+  },
+  invalid_token: {
+    status: 400,
+    meaning:
+      'Dashboard only: the sign-in, invitation, reset or verification token is unknown, used or expired.',
+    retry: 'Do not retry; ask for a new link.',
+  },
   plan_limit_reached: {
     status: 402,
     meaning: 'The plan allows no more of this: included documents without overage, or templates.',
@@ -63,6 +79,11 @@ export const ERROR_CODES = {
     status: 404,
     meaning: "No such webhook endpoint for this key's mode.",
     retry: 'Do not retry unchanged.',
+  },
+  email_taken: {
+    status: 409,
+    meaning: 'Dashboard only: an account or member with this email already exists.',
+    retry: 'Do not retry; sign in or use another email.',
   },
   idempotency_conflict: {
     status: 409,

@@ -5,6 +5,7 @@ import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { JobsTables } from '../jobs/tables.js';
 import type { TemplatesTables } from '../templates/tables.js';
+import type { UsersTables } from '../users/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { RateWindowsTables } from './rate-windows.js';
 
@@ -21,4 +22,5 @@ export interface Database
     JobsTables,
     RateWindowsTables,
     TemplatesTables,
+    UsersTables,
     WebhooksTables {}

@@ -9,6 +9,7 @@ import { migration0007Email } from './0007_email.js';
 import { migration0008Batches } from './0008_batches.js';
 import { migration0009Billing } from './0009_billing.js';
 import { migration0010RateWindows } from './0010_rate_windows.js';
+import { migration0011Users } from './0011_users.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_batches': migration0008Batches,
   '0009_billing': migration0009Billing,
   '0010_rate_windows': migration0010RateWindows,
+  '0011_users': migration0011Users,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

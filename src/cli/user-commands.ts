@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '../accounts/auth-context.js';
+import { findTeam } from '../accounts/teams.js';
+import { type Config, derivePublicUrl } from '../config/config.js';
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/index.js';
+import { createSignInLink, isEmailAddress } from '../users/index.js';
+import { UsageError } from './usage-error.js';
+
+/** `quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]`. */
+export async function userCommand(
+  ctx: { db: Db; clock: Clock; config: Config; print: (line: string) => void },
+  args: string[],
+): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create')
+    throw new UsageError('Usage: quire user create --email ADDRESS --team TEAM_ID --role ROLE');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      team: { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const email = values.email?.trim() ?? '';
+  if (!isEmailAddress(email)) throw new UsageError('--email ADDRESS is required (an email address).');
+  const teamId = values.team ?? '';
+  if (!teamId) throw new UsageError('--team TEAM_ID is required (`quire team list` shows the ids).');
+  const role = values.role ?? '';
+  if (!isRole(role)) throw new UsageError('--role must be one of owner, admin, member.');
+  const team = await findTeam(ctx.db, teamId);
+  if (!team) throw new UsageError(`No team ${teamId}.`);
+  const link = await createSignInLink(ctx.db, ctx.clock, {
+    email,
+    teamId,
+    role,
+    publicUrl: derivePublicUrl(ctx.config),
+  });
+  if (values.json) {
+    ctx.print(JSON.stringify({ user: link.user, sign_in_url: link.sign_in_url }));
+    return;
+  }
+  ctx.print(`User ${link.user.email} (${link.user.id}) is ${role} of ${team.name} (${team.id}).`);
+  ctx.print(`Sign-in link (works once, within 24 hours): ${link.sign_in_url}`);
+}
+
+function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}

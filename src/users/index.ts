@@ -1,0 +1,4 @@
+export { createSignInLink, ensureAdminUser } from './provisioning.js';
+export { registerSessionRoutes } from './session-routes.js';
+export { createSessionLookup } from './sessions.js';
+export { isEmailAddress } from './users.js';

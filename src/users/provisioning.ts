@@ -1,0 +1,43 @@
+import type { Role } from '../accounts/auth-context.js';
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import { dashboardLink } from './emails.js';
+import { issueToken } from './tokens.js';
+import { createUser, findUserByEmail, upsertMembership } from './users.js';
+
+export interface SignInLink {
+  user: { id: string; email: string };
+  sign_in_url: string;
+}
+
+/**
+ * The operator's way in (CLI `user create`, first run): the user (created when new) gets `role` in the team
+ * and a single-use sign-in link valid 24 h, which signs them in and asks for a password.
+ */
+export async function createSignInLink(
+  db: Db,
+  clock: Clock,
+  input: { email: string; teamId: string; role: Role; publicUrl: string },
+): Promise<SignInLink> {
+  const user =
+    (await findUserByEmail(db, input.email)) ?? (await createUser(db, clock, { email: input.email }));
+  await upsertMembership(db, clock, { teamId: input.teamId, userId: user.id, role: input.role });
+  const { token } = await issueToken(db, clock, {
+    purpose: 'sign_in',
+    userId: user.id,
+    teamId: input.teamId,
+  });
+  return {
+    user: { id: user.id, email: user.email },
+    sign_in_url: dashboardLink(input.publicUrl, 'sign_in', token),
+  };
+}
+
+/** First run: the default team's owner, with a sign-in link. */
+export function ensureAdminUser(
+  db: Db,
+  clock: Clock,
+  input: { email: string; teamId: string; publicUrl: string },
+): Promise<SignInLink> {
+  return createSignInLink(db, clock, { ...input, role: 'owner' });
+}

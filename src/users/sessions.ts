@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyMode } from '../accounts/api-keys.js';
+import type { Role } from '../accounts/auth-context.js';
+import type { ResolvedSession, SessionLookup } from '../accounts/auth-hook.js';
+import { findTeam, type Team } from '../accounts/teams.js';
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import { findMembership, findUserById, type User } from './users.js';
+
+export const SESSION_COOKIE = 'quire_session';
+/** Contract: idle expiry 12 h (sliding), absolute expiry 7 days. */
+export const IDLE_MS = 12 * 60 * 60 * 1000;
+export const ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Last-use writes are skipped within this interval: a busy dashboard does not write on every request. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+/** 256 random bits, URL-safe: session ids and emailed tokens. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Session ids and tokens are long random values: a fast hash is safe and only it is stored. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * The session's CSRF token, derived from its id: a page can only know it if it was given it by a session
+ * route (same-origin JSON), never from the cookie, which scripts cannot read (HttpOnly).
+ */
+export function csrfTokenFor(sessionId: string): string {
+  return createHash('sha256').update(`quire csrf v1\n${sessionId}`).digest('base64url');
+}
+
+/** A session loaded with everything a request needs. */
+export interface LiveSession {
+  id: string;
+  idHash: string;
+  user: User;
+  team: Team;
+  role: Role;
+  mode: KeyMode;
+  expiresAt: Date;
+}
+
+export async function createSession(
+  db: Db,
+  clock: Clock,
+  input: { userId: string; teamId: string; mode?: KeyMode },
+): Promise<string> {
+  const id = newSecret();
+  const now = clock.now().toISOString();
+  await db
+    .insertInto('sessions')
+    .values({
+      id_hash: hashSecret(id),
+      user_id: input.userId,
+      team_id: input.teamId,
+      mode: input.mode ?? 'test',
+      created_at: now,
+      last_seen_at: now,
+    })
+    .execute();
+  return id;
+}
+
+function expiryOf(row: { created_at: string; last_seen_at: string }): Date {
+  const idle = Date.parse(row.last_seen_at) + IDLE_MS;
+  const absolute = Date.parse(row.created_at) + ABSOLUTE_MS;
+  return new Date(Math.min(idle, absolute));
+}
+
+/**
+ * The live session with this id, its last use moved to now; null when unknown, expired (then deleted), or
+ * when its user, team or membership no longer exists.
+ */
+export async function loadSession(db: Db, clock: Clock, id: string): Promise<LiveSession | null> {
+  const idHash = hashSecret(id);
+  const row = await db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+  if (!row) return null;
+  const now = clock.now();
+  if (now.getTime() >= expiryOf(row).getTime()) {
+    await deleteSession(db, idHash);
+    return null;
+  }
+  const [user, team, membership] = await Promise.all([
+    findUserById(db, row.user_id),
+    findTeam(db, row.team_id),
+    findMembership(db, row.user_id, row.team_id),
+  ]);
+  if (!user || !team || !membership) return null;
+  let lastSeen = row.last_seen_at;
+  if (now.getTime() - Date.parse(lastSeen) >= TOUCH_EVERY_MS) {
+    lastSeen = now.toISOString();
+    await db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('id_hash', '=', idHash).execute();
+  }
+  return {
+    id,
+    idHash,
+    user,
+    team,
+    role: membership.role,
+    mode: row.mode,
+    expiresAt: expiryOf({ created_at: row.created_at, last_seen_at: lastSeen }),
+  };
+}
+
+export async function updateSession(
+  db: Db,
+  idHash: string,
+  changes: { mode?: KeyMode; teamId?: string },
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({
+      ...(changes.mode ? { mode: changes.mode } : {}),
+      ...(changes.teamId ? { team_id: changes.teamId } : {}),
+    })
+    .where('id_hash', '=', idHash)
+    .execute();
+}
+
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Signs the user out everywhere (password change or reset). */
+export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+/** The session id the request's cookie carries, if any. */
+export function sessionIdOf(request: FastifyRequest): string | null {
+  const header = request.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return value.length > 0 ? value : null;
+    }
+  }
+  return null;
+}
+
+/** Cookie attributes (contract): HttpOnly, SameSite=Lax, Path=/, Secure when the public URL is https. */
+export function setSessionCookie(reply: FastifyReply, id: string, secure: boolean, maxAgeMs: number): void {
+  const attributes = [
+    `${SESSION_COOKIE}=${id}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
+  ];
+  if (secure) attributes.push('Secure');
+  reply.header('set-cookie', attributes.join('; '));
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  setSessionCookie(reply, '', secure, 0);
+}
+
+/** The auth hook's port: resolves the cookie to a team, role and mode like a key's. */
+export function createSessionLookup(db: Db, clock: Clock): SessionLookup {
+  return {
+    async resolve(request): Promise<ResolvedSession | 'unknown' | null> {
+      const id = sessionIdOf(request);
+      if (!id) return null;
+      const session = await loadSession(db, clock, id);
+      if (!session) return 'unknown';
+      return {
+        team: session.team,
+        actor: { userId: session.user.id, email: session.user.email, sessionHash: session.idHash },
+        role: session.role,
+        mode: session.mode,
+        csrfToken: csrfTokenFor(id),
+      };
+    },
+  };
+}

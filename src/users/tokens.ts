@@ -1,0 +1,134 @@
+import type { Role } from '../accounts/auth-context.js';
+import type { Clock } from '../shared/clock.js';
+import { newId } from '../shared/ids.js';
+import type { Db } from '../storage/db.js';
+import { hashSecret, newSecret } from './sessions.js';
+
+export type TokenPurpose = 'sign_in' | 'reset' | 'verify' | 'invite';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** How long each kind of link works: sign-in links 24 h (contract), resets 1 h, the others a week. */
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  sign_in: 24 * HOUR_MS,
+  reset: HOUR_MS,
+  verify: 7 * 24 * HOUR_MS,
+  invite: 7 * 24 * HOUR_MS,
+};
+
+export interface UserToken {
+  id: string;
+  purpose: TokenPurpose;
+  userId: string | null;
+  teamId: string | null;
+  email: string | null;
+  role: Role | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+type TokenRow = {
+  id: string;
+  purpose: string;
+  user_id: string | null;
+  team_id: string | null;
+  email: string | null;
+  role: string | null;
+  created_at: string;
+  expires_at: string;
+};
+
+function toToken(row: TokenRow): UserToken {
+  return {
+    id: row.id,
+    purpose: row.purpose as TokenPurpose,
+    userId: row.user_id,
+    teamId: row.team_id,
+    email: row.email,
+    role: row.role as Role | null,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Stores a new single-use token (its hash only) and returns the token text, the one time it exists. */
+export async function issueToken(
+  db: Db,
+  clock: Clock,
+  input: {
+    purpose: TokenPurpose;
+    userId?: string | null;
+    teamId?: string | null;
+    email?: string | null;
+    role?: Role | null;
+  },
+): Promise<{ token: string; record: UserToken }> {
+  const token = newSecret();
+  const now = clock.now();
+  const row: TokenRow = {
+    id: newId(),
+    purpose: input.purpose,
+    user_id: input.userId ?? null,
+    team_id: input.teamId ?? null,
+    email: input.email ?? null,
+    role: input.role ?? null,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + TOKEN_TTL_MS[input.purpose]).toISOString(),
+  };
+  await db
+    .insertInto('user_tokens')
+    .values({ ...row, token_hash: hashSecret(token), used_at: null })
+    .execute();
+  return { token, record: toToken(row) };
+}
+
+const TOKEN_COLUMNS = [
+  'id',
+  'purpose',
+  'user_id',
+  'team_id',
+  'email',
+  'role',
+  'created_at',
+  'expires_at',
+] as const;
+
+/** The unused, unexpired token of this purpose, without using it up (null otherwise). */
+export async function peekToken(
+  db: Db,
+  clock: Clock,
+  token: string,
+  purpose: TokenPurpose,
+): Promise<UserToken | null> {
+  const row = await db
+    .selectFrom('user_tokens')
+    .select(TOKEN_COLUMNS)
+    .where('token_hash', '=', hashSecret(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', clock.now().toISOString())
+    .executeTakeFirst();
+  return row ? toToken(row) : null;
+}
+
+/**
+ * Uses the token up: one conditional UPDATE, so two requests racing with the same token cannot both
+ * succeed. Null when it is unknown, used, expired or of another purpose.
+ */
+export async function consumeToken(
+  db: Db,
+  clock: Clock,
+  token: string,
+  purpose: TokenPurpose,
+): Promise<UserToken | null> {
+  const found = await peekToken(db, clock, token, purpose);
+  if (!found) return null;
+  const now = clock.now().toISOString();
+  const result = await db
+    .updateTable('user_tokens')
+    .set({ used_at: now })
+    .where('id', '=', found.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? found : null;
+}
