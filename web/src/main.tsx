@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { onUnauthenticated, raw, type Session, setCsrfToken } from './api';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
@@ -28,14 +28,22 @@ const NAV: { path: string; label: string }[] = [
 function App() {
   const route = useRoute();
   const [session, setSessionState] = useState<Session | null | undefined>(undefined);
+  // Set once anything but the first read decides the session (a token page may sign in before it answers).
+  const decided = useRef(false);
   const setSession = useCallback((s: Session | null) => {
+    decided.current = true;
     setCsrfToken(s?.csrf_token ?? null);
     setSessionState(s);
   }, []);
 
   useEffect(() => {
     onUnauthenticated(() => setSession(null));
-    raw<Session>('GET', '/session').then(setSession, () => setSession(null));
+    const first = (s: Session | null) => {
+      if (decided.current) return;
+      setCsrfToken(s?.csrf_token ?? null);
+      setSessionState(s);
+    };
+    raw<Session>('GET', '/session').then(first, () => first(null));
   }, [setSession]);
 
   if (route.path.startsWith('/auth/')) {

@@ -60,7 +60,9 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
   })) as AxeViolation[];
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    bad.map(
+      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
     [],
     `axe on ${label}`,
   );
@@ -88,7 +90,11 @@ export async function assertLooksLike(page: Page, name: string, mask: Locator[] 
   }
   const expected = PNG.sync.read(readFileSync(file));
   const actual = PNG.sync.read(shot);
-  assert.deepEqual([actual.width, actual.height], [expected.width, expected.height], `${name}: screenshot size`);
+  assert.deepEqual(
+    [actual.width, actual.height],
+    [expected.width, expected.height],
+    `${name}: screenshot size`,
+  );
   const diff = new PNG({ width: actual.width, height: actual.height });
   const changed = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
     threshold: PIXEL_THRESHOLD,
@@ -99,11 +105,17 @@ export async function assertLooksLike(page: Page, name: string, mask: Locator[] 
     writeFileSync(new URL(`${name}.diff.png`, OUT), PNG.sync.write(diff));
     writeFileSync(new URL(`${name}.png`, OUT), shot);
   }
-  assert.ok(ratio <= MAX_DIFF_RATIO, `${name}: ${(ratio * 100).toFixed(2)}% of pixels differ (see test/visual/out/dashboard/)`);
+  assert.ok(
+    ratio <= MAX_DIFF_RATIO,
+    `${name}: ${(ratio * 100).toFixed(2)}% of pixels differ (see test/visual/out/dashboard/)`,
+  );
 }
 
 /** A page must not scroll sideways at phone width (the brief: works at 390 px). */
 export async function assertFitsWidth(page: Page, label: string): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `${label} is ${overflow}px wider than the ${await page.evaluate(() => window.innerWidth)}px viewport`);
+  assert.ok(
+    overflow <= 1,
+    `${label} is ${overflow}px wider than the ${await page.evaluate(() => window.innerWidth)}px viewport`,
+  );
 }

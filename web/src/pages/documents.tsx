@@ -87,11 +87,11 @@ export function DocumentsPage({ route }: { route: Route }) {
       </form>
       {page.loading && <Busy label="Loading documents…" />}
       <ErrorText error={page.error} />
+      <p class="hint">
+        Filters apply to this page of {page.data?.data.length ?? 0} documents; page with Older / Newer.
+      </p>
       <div class="table-wrap">
         <table>
-          <caption class="hint">
-            Filters apply to this page of {page.data?.data.length ?? 0} documents; page with Older / Newer.
-          </caption>
           <thead>
             <tr>
               <th scope="col">Preview</th>

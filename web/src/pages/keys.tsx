@@ -54,9 +54,13 @@ export function KeysPage({ session }: { session: Session }) {
           <label for="key-name">Name</label>
           <input id="key-name" name="name" required maxLength={100} />
           <label for="key-mode">Mode</label>
-          <select id="key-mode" name="mode" defaultValue={session.mode}>
-            <option value="test">Test</option>
-            <option value="live">Live</option>
+          <select id="key-mode" name="mode">
+            <option value="test" selected={session.mode === 'test'}>
+              Test
+            </option>
+            <option value="live" selected={session.mode === 'live'}>
+              Live
+            </option>
           </select>
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create key'}

@@ -70,9 +70,9 @@ export function MembersPage({ session }: { session: Session }) {
           <label for="invite-email">Invite by email</label>
           <input id="invite-email" name="email" type="email" required aria-describedby="members-error" />
           <label for="invite-role">Role</label>
-          <select id="invite-role" name="role" defaultValue="member">
+          <select id="invite-role" name="role">
             {roles.map((r) => (
-              <option key={r} value={r}>
+              <option key={r} value={r} selected={r === 'member'}>
                 {r}
               </option>
             ))}

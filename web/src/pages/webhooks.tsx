@@ -51,7 +51,8 @@ export function WebhooksPage({ session }: { session: Session }) {
             url: String(form.get('url')),
             events: eventsOf(form),
             description: String(form.get('description') ?? '') || null,
-            mode: String(form.get('mode')) as 'live' | 'test',
+            // An endpoint takes the mode of the session that creates it (the API refuses another).
+            mode: session.mode,
           },
         }),
       );
@@ -73,11 +74,6 @@ export function WebhooksPage({ session }: { session: Session }) {
           <input id="wh-url" name="url" type="url" required placeholder="https://example.com/quire" />
           <label for="wh-description">Description</label>
           <input id="wh-description" name="description" maxLength={200} />
-          <label for="wh-mode">Mode</label>
-          <select id="wh-mode" name="mode" defaultValue={session.mode}>
-            <option value="test">Test</option>
-            <option value="live">Live</option>
-          </select>
           <EventBoxes prefix="wh-new" selected={EVENTS} />
           <ErrorText error={error} id="wh-error" />
           <button type="submit" class="primary" disabled={busy}>
