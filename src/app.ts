@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createAuthHook } from './accounts/auth-hook.js';
+import { registerKeyRoutes } from './accounts/key-routes.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { findTeam, planOfTeam } from './accounts/teams.js';
@@ -56,7 +57,7 @@ import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
-import { createSessionLookup, registerSessionRoutes } from './users/index.js';
+import { createSessionLookup, registerMemberRoutes, registerSessionRoutes } from './users/index.js';
 import { registerWebApp } from './web/plugin.js';
 import type { Resolver } from './webhooks/index.js';
 import {
@@ -295,6 +296,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock) }),
         );
         registerAccountRoutes(authed, { db, clock, usage });
+        registerKeyRoutes(authed, { db, clock });
+        registerMemberRoutes(authed, { db, clock, mail });
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
@@ -151,8 +152,13 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
       schema: {
         tags: ['Dashboard'],
         operationId: 'setSpendingCap',
-        summary: 'Set or clear the team’s spending cap (owners)',
-        body: SpendingCapBody,
+        summary: 'Set or clear the team’s spending cap (an owner’s session)',
+        description:
+          'Owners only. A bearer key acts with the admin role, so only an owner signed into the dashboard can change the cap.',
+        security: [{ session: [] }],
+        body: withExamples(SpendingCapBody, {
+          cap: { summary: 'Cap overage at 50.00', value: { spending_cap_cents: 5000 } },
+        }),
         response: { 200: UsageResponse, ...COMMON_ERRORS },
       },
     },

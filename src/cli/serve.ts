@@ -1,7 +1,7 @@
 import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import { type BuiltApp, buildApp } from '../app.js';
-import { type Config, derivePublicUrl } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { ensureAdminUser } from '../users/index.js';
@@ -10,15 +10,15 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 /**
  * First run: a default team with a live and a test key, printed once (the keys are stored only hashed). Its
  * owner runs the server, so its email counts as verified: deliver.email works from the first start.
+ * Returns the new team's id (null when teams exist already).
  */
 async function ensureDefaultTeam(
   db: Db,
   clock: Clock,
-  config: Config,
+  plan: PlanId,
   print: (line: string) => void,
-): Promise<void> {
-  const plan = config.defaultPlan as PlanId;
-  if ((await countTeams(db)) > 0) return;
+): Promise<string | null> {
+  if ((await countTeams(db)) > 0) return null;
   const team = await createTeam(db, clock, { name: 'Default team', plan, emailVerified: true });
   const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
   const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
@@ -27,13 +27,28 @@ async function ensureDefaultTeam(
   print(`  Live key: ${live.key}`);
   print(`  Test key: ${test.key}`);
   print('These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.');
-  // The dashboard's first owner: a single-use link that signs in and asks for a password.
+  print('');
+  return team.id;
+}
+
+/**
+ * First run, once listening (the link needs the bound port): the dashboard's owner (QUIRE_ADMIN_EMAIL) and
+ * a single-use sign-in link that asks for a password.
+ */
+async function printOwnerLink(
+  built: BuiltApp,
+  config: Config,
+  teamId: string,
+  print: (line: string) => void,
+) {
+  const { db, clock } = built.services;
   const admin = await ensureAdminUser(db, clock, {
     email: config.adminEmail,
-    teamId: team.id,
-    publicUrl: derivePublicUrl(config),
+    teamId,
+    publicUrl: built.services.publicUrl(),
   });
-  print(`  Dashboard owner ${admin.user.email}: sign in within 24 hours at ${admin.sign_in_url}`);
+  print(`Dashboard owner ${admin.user.email}: sign in within 24 hours (the link works once):`);
+  print(`  ${admin.sign_in_url}`);
   print('');
 }
 
@@ -44,12 +59,18 @@ export async function serve(config: Config, print: (line: string) => void): Prom
   const built = await buildApp(config).catch((err: unknown) => {
     throw explainStartupFailure(err, config);
   });
-  await ensureDefaultTeam(built.services.db, built.services.clock, config, print);
+  const newTeam = await ensureDefaultTeam(
+    built.services.db,
+    built.services.clock,
+    config.defaultPlan as PlanId,
+    print,
+  );
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);
   });
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
+  if (newTeam) await printOwnerLink(built, config, newTeam, print);
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
   );

@@ -17,7 +17,13 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/v1' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The dashboard's session (README: Dashboard users and sessions); POST/PUT/PATCH/DELETE also need x-csrf-token.
+          session: { type: 'apiKey', in: 'cookie', name: 'quire_session' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.

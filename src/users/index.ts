@@ -1,3 +1,4 @@
+export { registerMemberRoutes } from './member-routes.js';
 export { createSignInLink, ensureAdminUser } from './provisioning.js';
 export { registerSessionRoutes } from './session-routes.js';
 export { createSessionLookup } from './sessions.js';

@@ -11,19 +11,7 @@ import type { RateCounter } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
 import { checkPasswordRule, hashPassword, passwordMatches } from './passwords.js';
-import {
-  EmptySchema,
-  ModeBody,
-  PasswordBody,
-  ResetBody,
-  SessionSchema,
-  SignInBody,
-  TAGS,
-  TeamBody,
-  TokenBody,
-  TokenPasswordBody,
-  VerifiedSchema,
-} from './schemas.js';
+import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
 import {
   clearSessionCookie,
   createSession,
@@ -138,8 +126,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'signIn',
+        security: PUBLIC,
         summary: 'Sign in with email and password (sets the session cookie)',
-        body: SignInBody,
+        body: Bodies.signIn,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -162,6 +151,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'getSession',
+        security: SESSION_ONLY,
         summary: 'The current session',
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -175,6 +165,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'signOut',
+        security: SESSION_ONLY,
         summary: 'Sign out (clears the cookie)',
         response: { 204: Type.Null(), ...ERRORS },
       },
@@ -193,8 +184,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'setSessionMode',
+        security: SESSION_ONLY,
         summary: 'Switch the session between test and live mode',
-        body: ModeBody,
+        body: Bodies.mode,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -211,8 +203,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'setSessionTeam',
+        security: SESSION_ONLY,
         summary: 'Switch the session to another team of the user',
-        body: TeamBody,
+        body: Bodies.team,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -235,8 +228,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'signInWithLink',
+        security: PUBLIC,
         summary: 'Sign in with a single-use sign-in link (24 h)',
-        body: TokenBody,
+        body: Bodies.token,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -260,8 +254,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'setPassword',
+        security: SESSION_ONLY,
         summary: 'Set or change the password (rotates the session id)',
-        body: PasswordBody,
+        body: Bodies.password,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -296,8 +291,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'requestPasswordReset',
+        security: PUBLIC,
         summary: 'Email a password reset link (answers 202 whether or not the account exists)',
-        body: ResetBody,
+        body: Bodies.reset,
         response: { 202: EmptySchema, ...ERRORS },
       },
     },
@@ -326,8 +322,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'confirmPasswordReset',
+        security: PUBLIC,
         summary: 'Choose a new password with a reset link (signs in)',
-        body: TokenPasswordBody,
+        body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -349,8 +346,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'verifyEmail',
+        security: PUBLIC,
         summary: 'Confirm the email address with a verification link',
-        body: TokenBody,
+        body: Bodies.token,
         response: { 200: VerifiedSchema, ...ERRORS },
       },
     },
@@ -368,8 +366,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'acceptInvitationAsNewUser',
+        security: PUBLIC,
         summary: 'Accept an invitation by creating the account (signs in)',
-        body: TokenPasswordBody,
+        body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -403,8 +402,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: TAGS,
         operationId: 'acceptInvitation',
+        security: SESSION_ONLY,
         summary: 'Accept an invitation while signed in (switches the session to that team)',
-        body: TokenBody,
+        body: Bodies.token,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },

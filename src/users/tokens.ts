@@ -132,3 +132,30 @@ export async function consumeToken(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? found : null;
 }
+
+/** Open invitations of a team, oldest first. */
+export async function listInvitations(db: Db, clock: Clock, teamId: string): Promise<UserToken[]> {
+  const rows = await db
+    .selectFrom('user_tokens')
+    .select(TOKEN_COLUMNS)
+    .where('team_id', '=', teamId)
+    .where('purpose', '=', 'invite')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', clock.now().toISOString())
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toToken);
+}
+
+/** Withdraws an open invitation; false when the team has no such invitation. */
+export async function deleteInvitation(db: Db, teamId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('user_tokens')
+    .where('id', '=', id)
+    .where('team_id', '=', teamId)
+    .where('purpose', '=', 'invite')
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

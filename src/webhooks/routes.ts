@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
+import { authOf, requireRole } from '../accounts/auth-context.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
@@ -91,7 +91,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 201: EndpointSchema, ...ERRORS },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await service.create(requireRole(request, 'admin'), request.body)),
   );
 
   app.get(
@@ -125,7 +126,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.update(authOf(request), request.params.id, request.body),
+    async (request) => service.update(requireRole(request, 'admin'), request.params.id, request.body),
   );
 
   app.delete(
@@ -141,7 +142,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) => {
-      await service.remove(authOf(request), request.params.id);
+      await service.remove(requireRole(request, 'admin'), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -158,7 +159,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.rotateSecret(authOf(request), request.params.id),
+    async (request) => service.rotateSecret(requireRole(request, 'admin'), request.params.id),
   );
 
   app.post(
@@ -174,7 +175,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await service.sendTest(authOf(request), request.params.id)),
+      reply.code(202).send(await service.sendTest(requireRole(request, 'admin'), request.params.id)),
   );
 
   app.get(
@@ -211,6 +212,12 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     async (request, reply) =>
       reply
         .code(202)
-        .send(await service.retryDelivery(authOf(request), request.params.id, request.params.deliveryId)),
+        .send(
+          await service.retryDelivery(
+            requireRole(request, 'admin'),
+            request.params.id,
+            request.params.deliveryId,
+          ),
+        ),
   );
 }

@@ -1,0 +1,218 @@
+import { Type } from 'typebox';
+import { authOf, hasRole, type Role, requireRole } from '../accounts/auth-context.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Db } from '../storage/db.js';
+import { type LinkMail, sendLinkEmail } from './emails.js';
+import { Bodies, InvitationSchema, KEY_OR_SESSION, MemberSchema, TAGS, UserIdSchema } from './schemas.js';
+import { deleteInvitation, issueToken, listInvitations, type UserToken } from './tokens.js';
+import { findMembership, findUserByEmail, normalizeEmail, setRole } from './users.js';
+
+export interface MemberRouteDeps {
+  db: Db;
+  clock: Clock;
+  mail: LinkMail;
+}
+
+const ERRORS = { ...COMMON_ERRORS, 404: ErrorResponse, 409: ErrorResponse };
+const LAST_OWNER = 'A team needs at least one owner.';
+const UserParams = Type.Object({ user: UserIdSchema }, { additionalProperties: false });
+
+function presentInvitation(token: UserToken) {
+  return {
+    id: token.id,
+    email: token.email ?? '',
+    role: token.role ?? 'member',
+    created_at: token.createdAt,
+    expires_at: token.expiresAt,
+  };
+}
+
+async function listMembers(db: Db, teamId: string) {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id as user_id', 'users.email', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.team_id', '=', teamId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.id')
+    .execute();
+  return rows.map((r) => ({ ...r, role: r.role as Role }));
+}
+
+async function ownerCount(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Only owners make or unmake owners (contract: Roles). */
+function checkOwnerChange(callerRole: Role, from: Role | null, to: Role | null): void {
+  if ((from === 'owner' || to === 'owner') && !hasRole(callerRole, 'owner')) {
+    throw new AppError('forbidden', 'Only an owner can give or take the owner role.');
+  }
+}
+
+/**
+ * Team members and invitations (contract: Members). Registered in the authenticated /v1 scope: a session
+ * or a bearer key; everyone reads, admins and owners manage.
+ */
+export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
+  const { db, clock } = deps;
+
+  app.get(
+    '/members',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listMembers',
+        security: KEY_OR_SESSION,
+        summary: 'List the team’s members, oldest first',
+        response: { 200: Type.Object({ data: Type.Array(MemberSchema) }), ...ERRORS },
+      },
+    },
+    async (request) => ({ data: await listMembers(db, authOf(request).team.id) }),
+  );
+
+  app.put(
+    '/members/:user',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'setMemberRole',
+        security: KEY_OR_SESSION,
+        summary: 'Change a member’s role (admins and owners; owner changes by owners)',
+        params: UserParams,
+        body: Bodies.memberRole,
+        response: { 200: MemberSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const auth = requireRole(request, 'admin');
+      const userId = request.params.user;
+      const membership = await findMembership(db, userId, auth.team.id);
+      if (!membership) throw new AppError('not_found', `No member ${userId} in this team.`);
+      const role = request.body.role;
+      checkOwnerChange(auth.role, membership.role, role);
+      if (membership.role === 'owner' && role !== 'owner' && (await ownerCount(db, auth.team.id)) <= 1) {
+        throw new AppError('forbidden', LAST_OWNER);
+      }
+      await setRole(db, auth.team.id, userId, role);
+      const member = (await listMembers(db, auth.team.id)).find((m) => m.user_id === userId);
+      if (!member) throw new AppError('not_found', `No member ${userId} in this team.`);
+      return member;
+    },
+  );
+
+  app.delete(
+    '/members/:user',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'removeMember',
+        security: KEY_OR_SESSION,
+        summary: 'Remove a member from the team (admins and owners)',
+        params: UserParams,
+        response: { 204: Type.Null(), ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireRole(request, 'admin');
+      const userId = request.params.user;
+      const membership = await findMembership(db, userId, auth.team.id);
+      if (!membership) throw new AppError('not_found', `No member ${userId} in this team.`);
+      checkOwnerChange(auth.role, membership.role, null);
+      if (membership.role === 'owner' && (await ownerCount(db, auth.team.id)) <= 1) {
+        throw new AppError('forbidden', LAST_OWNER);
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('memberships')
+          .where('team_id', '=', auth.team.id)
+          .where('user_id', '=', userId)
+          .execute();
+        // Their sessions in this team end with the membership.
+        await trx
+          .deleteFrom('sessions')
+          .where('team_id', '=', auth.team.id)
+          .where('user_id', '=', userId)
+          .execute();
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/members/invitations',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'listInvitations',
+        security: KEY_OR_SESSION,
+        summary: 'List open invitations, oldest first',
+        response: { 200: Type.Object({ data: Type.Array(InvitationSchema) }), ...ERRORS },
+      },
+    },
+    async (request) => ({
+      data: (await listInvitations(db, clock, authOf(request).team.id)).map(presentInvitation),
+    }),
+  );
+
+  app.post(
+    '/members/invitations',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createInvitation',
+        security: KEY_OR_SESSION,
+        summary: 'Invite someone by email (admins and owners; the link is emailed, valid 7 days)',
+        body: Bodies.invite,
+        response: { 201: InvitationSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireRole(request, 'admin');
+      const email = normalizeEmail(request.body.email);
+      checkOwnerChange(auth.role, null, request.body.role);
+      const existing = await findUserByEmail(db, email);
+      if (existing && (await findMembership(db, existing.id, auth.team.id))) {
+        throw new AppError('email_taken', `${email} is already a member of this team.`);
+      }
+      const { token, record } = await issueToken(db, clock, {
+        purpose: 'invite',
+        teamId: auth.team.id,
+        email,
+        role: request.body.role,
+      });
+      await sendLinkEmail(deps.mail, { to: email, kind: 'invite', token, teamName: auth.team.name });
+      return reply.code(201).send(presentInvitation(record));
+    },
+  );
+
+  app.delete(
+    '/members/invitations/:id',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'deleteInvitation',
+        security: KEY_OR_SESSION,
+        summary: 'Withdraw an open invitation (admins and owners)',
+        params: IdParams,
+        response: { 204: Type.Null(), ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireRole(request, 'admin');
+      if (!(await deleteInvitation(db, auth.team.id, request.params.id))) {
+        throw new AppError('not_found', `No open invitation ${request.params.id} in this team.`);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+}
