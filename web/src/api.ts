@@ -79,42 +79,8 @@ export async function call<T>(
   return result.data as T;
 }
 
-/**
- * Routes of the Dashboard tag that the generated client may not know yet are called through this plain
- * helper with the same CSRF and error handling.
- */
-export async function raw<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (!SAFE.has(method) && state.csrf) headers['x-csrf-token'] = state.csrf;
-  let response: Response;
-  try {
-    response = await fetch(`/v1${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch (err) {
-    throw new ApiError(0, 'network_error', `Could not reach Quire: ${(err as Error).message}`);
-  }
-  if (response.status === 401 && !path.startsWith('/session')) state.onUnauthenticated();
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) throw toApiError(response, parsed);
-  return parsed as T;
-}
-
-/** Session object of the dashboard routes (contract: Dashboard). */
-export interface Session {
-  user: { id: string; email: string; email_verified: boolean; has_password: boolean };
-  team: { id: string; name: string; plan: string };
-  role: 'owner' | 'admin' | 'member';
-  mode: 'test' | 'live';
-  csrf_token: string;
-  expires_at: string;
-}
+/** Session object of the dashboard routes (OpenAPI tag Dashboard). */
+export type Session = Schemas['Session'];
 
 export function canManage(session: Session): boolean {
   return session.role === 'owner' || session.role === 'admin';

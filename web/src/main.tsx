@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { onUnauthenticated, raw, type Session, setCsrfToken } from './api';
+import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { DocumentsPage } from './pages/documents';
@@ -43,7 +43,7 @@ function App() {
       setCsrfToken(s?.csrf_token ?? null);
       setSessionState(s);
     };
-    raw<Session>('GET', '/session').then(first, () => first(null));
+    call(api.GET('/session')).then(first, () => first(null));
   }, [setSession]);
 
   if (route.path.startsWith('/auth/')) {
@@ -61,7 +61,7 @@ function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: S
     setBusy(true);
     setError(null);
     try {
-      onSession(await raw<Session>('PUT', '/session/mode', { mode }));
+      onSession(await call(api.PUT('/session/mode', { body: { mode } })));
     } catch (err) {
       setError(err);
     } finally {
@@ -99,7 +99,7 @@ function Shell({
 }) {
   const signOut = async () => {
     try {
-      await raw('DELETE', '/session');
+      await call(api.DELETE('/session'));
     } finally {
       onSession(null);
       go('/templates');

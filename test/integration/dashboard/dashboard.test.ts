@@ -325,6 +325,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       const mail = readMail(invitation.raw);
       assert.match(mail.subject, /invited/);
       await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
       await page.goto(mail.link);
       await page.getByLabel('New password (10 to 200 characters)').fill(MEMBER_PASSWORD);
       await page.getByRole('button', { name: 'Create my account' }).click();

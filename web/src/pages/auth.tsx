@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { raw, type Session } from '../api';
+import { api, call, type Session } from '../api';
 import { Busy, ErrorText, go, type Route } from '../ui';
 
 type OnSession = (s: Session | null) => void;
@@ -15,10 +15,11 @@ export function SignInPage({ onSession }: { onSession: OnSession }) {
     setError(null);
     try {
       onSession(
-        await raw<Session>('POST', '/session', {
-          email: String(form.get('email')),
-          password: String(form.get('password')),
-        }),
+        await call(
+          api.POST('/session', {
+            body: { email: String(form.get('email')), password: String(form.get('password')) },
+          }),
+        ),
       );
       if (!location.hash || location.hash === '#/') go('/templates');
     } catch (err) {
@@ -31,7 +32,7 @@ export function SignInPage({ onSession }: { onSession: OnSession }) {
     const email = (document.getElementById('signin-email') as HTMLInputElement).value;
     setError(null);
     try {
-      await raw('POST', '/auth/password-reset', { email });
+      await call(api.POST('/auth/password-reset', { body: { email } }));
       setResetSent(true);
     } catch (err) {
       setError(err);
@@ -82,14 +83,14 @@ export function AuthTokenPage({ route, onSession }: { route: Route; onSession: O
 
   useEffect(() => {
     if (kind === 'verify') {
-      raw('POST', '/auth/verify-email', { token }).then(
+      call(api.POST('/auth/verify-email', { body: { token } })).then(
         () => setDone('Your email address is verified.'),
         setError,
       );
     }
     if (kind === 'link') {
       // The link signs in at once (single use); the password form follows.
-      raw<Session>('POST', '/auth/link', { token }).then((s) => {
+      call(api.POST('/auth/link', { body: { token } })).then((s) => {
         onSession(s);
         setLinked(true);
       }, setError);
@@ -104,10 +105,10 @@ export function AuthTokenPage({ route, onSession }: { route: Route; onSession: O
     try {
       const session =
         kind === 'invite'
-          ? await raw<Session>('POST', '/auth/invitation', { token, password })
+          ? await call(api.POST('/auth/invitation', { body: { token, password } }))
           : kind === 'reset'
-            ? await raw<Session>('POST', '/auth/password-reset/confirm', { token, password })
-            : await raw<Session>('PUT', '/auth/password', { password });
+            ? await call(api.POST('/auth/password-reset/confirm', { body: { token, password } }))
+            : await call(api.PUT('/auth/password', { body: { password } }));
       onSession(session);
       go('/templates');
     } catch (err) {

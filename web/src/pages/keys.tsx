@@ -1,21 +1,14 @@
 import { useState } from 'preact/hooks';
-import { canManage, raw, type Session } from '../api';
+import { api, call, canManage, type Schemas, type Session } from '../api';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  mode: 'live' | 'test';
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+type Mode = Session['mode'];
 
 export function KeysPage({ session }: { session: Session }) {
-  const keys = useLoad(() => raw<{ data: ApiKey[] }>('GET', '/keys'), []);
+  const keys = useLoad(() => call(api.GET('/keys')), []);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<{ key: ApiKey; secret: string } | null>(null);
+  const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const manage = canManage(session);
 
   const create = async (event: Event) => {
@@ -26,7 +19,11 @@ export function KeysPage({ session }: { session: Session }) {
     setCreated(null);
     try {
       setCreated(
-        await raw('POST', '/keys', { name: String(form.get('name')), mode: String(form.get('mode')) }),
+        await call(
+          api.POST('/keys', {
+            body: { name: String(form.get('name')), mode: String(form.get('mode')) as Mode },
+          }),
+        ),
       );
       (event.target as HTMLFormElement).reset();
       keys.reload();
@@ -37,10 +34,10 @@ export function KeysPage({ session }: { session: Session }) {
     }
   };
 
-  const revoke = async (key: ApiKey) => {
+  const revoke = async (key: { id: string }) => {
     setError(null);
     try {
-      await raw('DELETE', `/keys/${encodeURIComponent(key.id)}`);
+      await call(api.DELETE('/keys/{id}', { params: { path: { id: key.id } } }));
       keys.reload();
     } catch (err) {
       setError(err);

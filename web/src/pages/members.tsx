@@ -1,30 +1,15 @@
 import { useState } from 'preact/hooks';
-import { canManage, raw, type Session } from '../api';
+import { api, call, canManage, type Session } from '../api';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Role = Session['role'];
-interface Member {
-  user_id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-}
-
 const ROLES: Role[] = ['member', 'admin', 'owner'];
 
 export function MembersPage({ session }: { session: Session }) {
-  const members = useLoad(() => raw<{ data: Member[] }>('GET', '/members'), []);
+  const members = useLoad(() => call(api.GET('/members')), []);
   const manage = canManage(session);
   const invitations = useLoad(
-    () =>
-      manage ? raw<{ data: Invitation[] }>('GET', '/members/invitations') : Promise.resolve({ data: [] }),
+    () => (manage ? call(api.GET('/members/invitations')) : Promise.resolve({ data: [] })),
     [manage],
   );
   const [error, setError] = useState<unknown>(null);
@@ -53,10 +38,11 @@ export function MembersPage({ session }: { session: Session }) {
     setBusy(true);
     await act(
       () =>
-        raw('POST', '/members/invitations', {
-          email: String(form.get('email')),
-          role: String(form.get('role')),
-        }),
+        call(
+          api.POST('/members/invitations', {
+            body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
+          }),
+        ),
       `Invitation sent to ${String(form.get('email'))}.`,
     );
     formEl.reset();
@@ -114,9 +100,12 @@ export function MembersPage({ session }: { session: Session }) {
                         onChange={(e) =>
                           act(
                             () =>
-                              raw('PUT', `/members/${encodeURIComponent(m.user_id)}`, {
-                                role: e.currentTarget.value,
-                              }),
+                              call(
+                                api.PUT('/members/{user}', {
+                                  params: { path: { user: m.user_id } },
+                                  body: { role: e.currentTarget.value as Role },
+                                }),
+                              ),
                             `${m.email} is now ${e.currentTarget.value}.`,
                           )
                         }
@@ -140,7 +129,8 @@ export function MembersPage({ session }: { session: Session }) {
                       class="danger"
                       onClick={() =>
                         act(
-                          () => raw('DELETE', `/members/${encodeURIComponent(m.user_id)}`),
+                          () =>
+                            call(api.DELETE('/members/{user}', { params: { path: { user: m.user_id } } })),
                           `${m.email} removed.`,
                         )
                       }
@@ -165,7 +155,8 @@ export function MembersPage({ session }: { session: Session }) {
                   type="button"
                   onClick={() =>
                     act(
-                      () => raw('DELETE', `/members/invitations/${encodeURIComponent(inv.id)}`),
+                      () =>
+                        call(api.DELETE('/members/invitations/{id}', { params: { path: { id: inv.id } } })),
                       'Invitation withdrawn.',
                     )
                   }

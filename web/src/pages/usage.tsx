@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, call, raw, type Schemas, type Session } from '../api';
+import { api, call, type Schemas, type Session } from '../api';
 import { Busy, ErrorText, Page, useLoad } from '../ui';
 
 type Usage = Schemas['Usage'];
@@ -119,7 +119,7 @@ function SpendingCap({ usage, onSaved }: { usage: Usage; onSaved: () => void }) 
     setError(null);
     try {
       const cents = value === '' ? null : Math.round(Number(value) * 100);
-      await raw('PUT', '/account/spending-cap', { spending_cap_cents: cents });
+      await call(api.PUT('/account/spending-cap', { body: { spending_cap_cents: cents } }));
       onSaved();
     } catch (err) {
       setError(err);
