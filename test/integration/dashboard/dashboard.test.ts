@@ -196,6 +196,8 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.keyboard.insertText('<p>Total due</p>');
       await page.getByRole('button', { name: 'Save new version' }).click();
       await page.getByText('Saved as version 2.').waitFor({ timeout: 60_000 });
+      // The history reloads after a save: pin once version 2 is listed.
+      await page.getByRole('button', { name: 'Pin v2' }).waitFor();
       await page.getByRole('button', { name: 'Pin v1' }).click();
       await page.getByRole('button', { name: 'Unpin v1' }).waitFor();
       await page.getByLabel('From').selectOption('1');
@@ -381,6 +383,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       }, server.base);
       assert.ok(list === 200 || list === 0 || list >= 400); // other origin: no CORS read; only the server state counts
       await page.goto(`${server.base}/app/#/templates`);
+      await page.locator('.card strong').first().waitFor();
       const names = await page.locator('.card strong').allTextContents();
       assert.deepEqual(names, ['Invoice'], 'no template was created by the cross-site post');
       const modeAfter = await page.evaluate(async () => (await (await fetch('/v1/session')).json()).mode);
