@@ -56,20 +56,22 @@ function App() {
 
 function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: Session) => void }) {
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const change = async (mode: 'test' | 'live') => {
-    setBusy(true);
+  // The chosen mode shows at once; the server's answer confirms it (or the error puts the old one back).
+  const [pending, setPending] = useState<Session['mode'] | null>(null);
+  const change = async (mode: Session['mode']) => {
+    setPending(mode);
     setError(null);
     try {
       onSession(await call(api.PUT('/session/mode', { body: { mode } })));
     } catch (err) {
       setError(err);
     } finally {
-      setBusy(false);
+      setPending(null);
     }
   };
+  const shown = pending ?? session.mode;
   return (
-    <fieldset class={`mode mode-${session.mode}`} disabled={busy}>
+    <fieldset class={`mode mode-${session.mode}`} disabled={pending !== null} aria-busy={pending !== null}>
       <legend>Mode</legend>
       {(['test', 'live'] as const).map((mode) => (
         <label key={mode}>
@@ -77,7 +79,7 @@ function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: S
             type="radio"
             name="mode"
             value={mode}
-            checked={session.mode === mode}
+            checked={shown === mode}
             onChange={() => change(mode)}
           />
           {mode === 'test' ? 'Test' : 'Live'}

@@ -150,7 +150,8 @@ export function MembersPage({ session }: { session: Session }) {
           <ul>
             {invitations.data.data.map((inv) => (
               <li key={inv.id}>
-                {inv.email} ({inv.role}), expires {formatDate(inv.expires_at)}{' '}
+                {inv.email} ({inv.role}), expires{' '}
+                <time dateTime={inv.expires_at}>{formatDate(inv.expires_at)}</time>{' '}
                 <button
                   type="button"
                   onClick={() =>
