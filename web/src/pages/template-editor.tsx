@@ -205,7 +205,8 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
             Preview {preview.pages ? `(${preview.pages} page${preview.pages === 1 ? '' : 's'})` : ''}
           </h2>
           <p class="hint">Sample data edits re-render live; HTML, CSS and settings after Save.</p>
-          {preview.busy && <Busy label="Rendering preview…" />}
+          {/* A fixed slot: progress appearing must not move the controls below while someone clicks them. */}
+          <div class="busy-slot">{preview.busy && <Busy label="Rendering preview…" />}</div>
           <ErrorText error={preview.error} id="preview-error" />
           {preview.url && (
             <iframe title="Preview PDF" src={preview.url} data-pages={preview.pages} class="pdf" />
@@ -214,7 +215,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
       </div>
       <section aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
-        {versions.loading && <Busy label="Loading versions…" />}
+        <div class="busy-slot">{versions.loading && <Busy label="Loading versions…" />}</div>
         <ErrorText error={versions.error} />
         <table>
           <thead>
