@@ -57,7 +57,12 @@ import { DatabaseRateCounter } from './storage/rate-windows.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
-import { createSessionLookup, registerMemberRoutes, registerSessionRoutes } from './users/index.js';
+import {
+  createSessionLookup,
+  registerMemberRoutes,
+  registerSessionRoutes,
+  sweepUserRows,
+} from './users/index.js';
 import { registerWebApp } from './web/plugin.js';
 import type { Resolver } from './webhooks/index.js';
 import {
@@ -270,6 +275,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   sweeper.add('templates', (now) => sweepTemplates(db, blobs, now));
   sweeper.add('batch-zips', (now) => batches.sweepZips(now));
+  sweeper.add('sessions-and-tokens', (now) => sweepUserRows(db, now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer, blobs);
   registerVersionRoute(app, async () => ({

@@ -1,5 +1,5 @@
 export { registerMemberRoutes } from './member-routes.js';
 export { createSignInLink, ensureAdminUser } from './provisioning.js';
 export { registerSessionRoutes } from './session-routes.js';
-export { createSessionLookup } from './sessions.js';
+export { createSessionLookup, sweepUserRows } from './sessions.js';
 export { isEmailAddress } from './users.js';

@@ -13,6 +13,7 @@ import { type LinkMail, sendLinkEmail } from './emails.js';
 import { checkPasswordRule, hashPassword, passwordMatches } from './passwords.js';
 import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
 import {
+  ABSOLUTE_MS,
   clearSessionCookie,
   createSession,
   csrfTokenFor,
@@ -88,7 +89,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     const id = await createSession(db, clock, { userId, teamId, ...(mode ? { mode } : {}) });
     const session = await loadSession(db, clock, id);
     if (!session) throw new Error('a session just created could not be loaded');
-    setSessionCookie(reply, id, deps.secureCookies(), session.expiresAt.getTime() - clock.now().getTime());
+    // The cookie lives as long as the session may (7 days); the server ends it sooner when idle.
+    setSessionCookie(reply, id, deps.secureCookies(), ABSOLUTE_MS);
     return sessionView(session);
   }
 

@@ -179,3 +179,21 @@ export function createSessionLookup(db: Db, clock: Clock): SessionLookup {
     },
   };
 }
+
+/**
+ * Retention sweep: sessions past their idle or absolute expiry, and tokens expired for a day (kept that long
+ * so a late click still reads "expired" rather than vanishing mid-flow). Returns the rows deleted.
+ */
+export async function sweepUserRows(db: Db, now: Date): Promise<number> {
+  const idleCutoff = new Date(now.getTime() - IDLE_MS).toISOString();
+  const absoluteCutoff = new Date(now.getTime() - ABSOLUTE_MS).toISOString();
+  const sessions = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('last_seen_at', '<', idleCutoff), eb('created_at', '<', absoluteCutoff)]))
+    .executeTakeFirst();
+  const tokens = await db
+    .deleteFrom('user_tokens')
+    .where('expires_at', '<', new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString())
+    .executeTakeFirst();
+  return Number(sessions.numDeletedRows) + Number(tokens.numDeletedRows);
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { pdfText } from '../../helpers/pdf.js';
@@ -30,6 +31,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     assert.match(cookie, /; HttpOnly/);
     assert.match(cookie, /; SameSite=Lax/);
     assert.match(cookie, /; Path=\//);
+    assert.match(cookie, /; Max-Age=604800/, 'the browser keeps it 7 days; idle expiry is the server’s');
     assert.doesNotMatch(cookie, /Secure/, 'no Secure flag on a plain-http public URL');
     assert.equal(response.json.user.email, 'owner@example.com');
     assert.match(response.json.user.id, /^usr_[0-9a-f]{32}$/);
@@ -89,7 +91,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     const ratio = median(unknown) / median(wrong);
     assert.ok(
-      ratio > 0.5 && ratio < 2,
+      ratio > 0.33 && ratio < 3,
       `median unknown ${median(unknown).toFixed(1)} ms vs wrong password ${median(wrong).toFixed(1)} ms`,
     );
     console.log(
@@ -128,6 +130,24 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     const old = await busy.call('GET', '/v1/session');
     assert.equal(old.status, 401, 'absolute expiry after 7 days');
     assert.equal(old.json.error.code, 'unauthenticated');
+
+    // The retention sweep deletes sessions past expiry that nobody presents again.
+    const { db, sweeper } = server.built.services;
+    const stale = await signIn(server, 'idle@example.com');
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    clock.advance(12 * HOUR + 1000);
+    await sweeper.runOnce();
+    assert.ok((await count()) < before, 'expired sessions swept');
+    assert.equal((await stale.call('GET', '/v1/session')).status, 401);
   });
 
   it('refuses state-changing requests made with the cookie without the right x-csrf-token', async () => {
@@ -262,14 +282,31 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
   });
 });
 
-describe('dashboard sign-in throttling', () => {
+describe('dashboard sign-in behind https, and its throttling', () => {
   let server: TestServer;
   let team: TestTeam;
   before(async () => {
-    server = await startTestServer();
+    const behindProxy = await startTestServer({ publicUrl: 'https://quire.example' });
+    // Links say https://quire.example; the tests talk to the loopback port as the proxy would.
+    const { port } = behindProxy.built.app.server.address() as AddressInfo;
+    server = { ...behindProxy, base: `http://127.0.0.1:${port}` };
     team = await server.team('growth');
   });
   after(async () => server.close());
+
+  it('marks the cookie Secure when the public URL is https', async () => {
+    await makeUser(server, team.team.id, 'member', 'secure@example.com');
+    const browser = await signIn(server, 'secure@example.com');
+    const response = await browser.call('PUT', '/v1/session/mode', { mode: 'test' });
+    assert.equal(response.status, 200);
+    const signedIn = await api(server.base, 'POST', '/v1/session', {
+      body: { email: 'secure@example.com', password: PASSWORD },
+    });
+    assert.match(
+      signedIn.headers.get('set-cookie') ?? '',
+      /; HttpOnly; SameSite=Lax; Max-Age=604800; Secure$/,
+    );
+  });
 
   it('refuses with 429 rate_limited and Retry-After after 10 attempts on one account, then per address', async () => {
     await makeUser(server, team.team.id, 'member', 'target@example.com');
