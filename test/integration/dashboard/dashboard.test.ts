@@ -189,7 +189,8 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.keyboard.insertText('\n{% if %}');
       await page.getByRole('button', { name: 'Save new version' }).click();
       await page.locator('#save-error').filter({ hasText: 'template_render_error' }).waitFor();
-      assert.ok((await page.locator('.cm-lintRange-error').count()) >= 1, 'error marked in the HTML pane');
+      // The marker is drawn by CodeMirror a frame after the message shows.
+      await page.locator('[data-editor="html-pane"] .cm-lintRange-error').first().waitFor();
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Shift+Home');
