@@ -5,7 +5,8 @@
 //      apt-get as root or with passwordless sudo, else a clear message naming them;
 //   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
 //      (tools/einvoice-validate/validate --setup: its Debian packages — Java, Saxon — and its Java helper);
-//   4. a TypeScript build when any source file is newer than the last build.
+//   4. a TypeScript build when any source file is newer than the last build;
+//   5. the dashboard's Vite build (web/ → dist/dashboard/) when any of its sources is newer than the last one.
 // Plain Node (no dependencies), so it runs before anything is installed. QUIRE_SKIP_BOOTSTRAP=1 skips it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -169,10 +170,38 @@ function ensureBuild() {
   writeFileSync(stamp, new Date().toISOString());
 }
 
+/**
+ * The dashboard SPA (web/), served at /app/. Its sources, the generated API types it imports and the lock
+ * decide whether the last build is still current; Vite empties dist/dashboard/, so the stamp is written after.
+ */
+function ensureWebBuild() {
+  const stamp = path.join(root, 'dist', 'dashboard', '.build-stamp');
+  const sources = Math.max(
+    newestMtime(path.join(root, 'web')),
+    statSync(path.join(root, 'clients', 'typescript', 'src', 'schema.d.ts')).mtimeMs,
+    statSync(path.join(root, 'package-lock.json')).mtimeMs,
+  );
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return;
+  log('building the dashboard (vite)…');
+  if (
+    run(process.execPath, [
+      path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      path.join('web', 'vite.config.ts'),
+    ]) !== 0
+  ) {
+    log('dashboard build failed.');
+    process.exit(1);
+  }
+  writeFileSync(stamp, new Date().toISOString());
+}
+
 if (process.env.QUIRE_SKIP_BOOTSTRAP !== '1') {
   checkNode();
   ensureNodeModules();
   ensureDebianPackages();
   if (process.argv.includes('--test')) ensureEInvoiceValidator();
   ensureBuild();
+  ensureWebBuild();
 }

@@ -66,6 +66,7 @@ import {
   registerSessionRoutes,
   sweepUserRows,
 } from './users/index.js';
+import { registerWebApp } from './web/plugin.js';
 import type { Resolver } from './webhooks/index.js';
 import {
   createSecretBox,
@@ -361,6 +362,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: '/v1' },
   );
   await registerDocsRoutes(app);
+  await registerWebApp(app);
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pixelmatch from 'pixelmatch';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** One Chromium (Debian's) with its own profile directory, as the brief and the render service run it. */
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'quire-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.QUIRE_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    viewport: DESKTOP,
+    acceptDownloads: true,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(30_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core injected into the page; serious and critical violations fail the test (the brief's bar). */
+export async function assertAccessible(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  const violations = (await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the injected script defines
+    const axe = (window as any).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  })) as AxeViolation[];
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map(
+      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
+    [],
+    `axe on ${label}`,
+  );
+}
+
+const REFERENCES = new URL('./reference/', import.meta.url);
+const OUT = new URL('../../visual/out/dashboard/', import.meta.url);
+/** pixelmatch's per-pixel colour tolerance and the share of pixels that may differ from the reference. */
+const PIXEL_THRESHOLD = 0.1;
+const MAX_DIFF_RATIO = 0.02;
+
+/**
+ * Compares a screenshot with the committed reference (test/integration/dashboard/reference/NAME.png).
+ * Dynamic parts (dates, ids, secrets) are masked. A missing reference, or QUIRE_UPDATE_VISUAL=1, writes it:
+ * review the PNG in the diff before committing.
+ */
+export async function assertLooksLike(page: Page, name: string, mask: Locator[] = []): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  const shot = await page.screenshot({ fullPage: false, mask, animations: 'disabled', caret: 'hide' });
+  const file = new URL(`${name}.png`, REFERENCES);
+  if (process.env.QUIRE_UPDATE_VISUAL === '1' || !existsSync(file)) {
+    mkdirSync(REFERENCES, { recursive: true });
+    writeFileSync(file, shot);
+    return;
+  }
+  const expected = PNG.sync.read(readFileSync(file));
+  const actual = PNG.sync.read(shot);
+  assert.deepEqual(
+    [actual.width, actual.height],
+    [expected.width, expected.height],
+    `${name}: screenshot size`,
+  );
+  const diff = new PNG({ width: actual.width, height: actual.height });
+  const changed = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
+    threshold: PIXEL_THRESHOLD,
+  });
+  const ratio = changed / (actual.width * actual.height);
+  if (ratio > MAX_DIFF_RATIO) {
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(new URL(`${name}.diff.png`, OUT), PNG.sync.write(diff));
+    writeFileSync(new URL(`${name}.png`, OUT), shot);
+  }
+  assert.ok(
+    ratio <= MAX_DIFF_RATIO,
+    `${name}: ${(ratio * 100).toFixed(2)}% of pixels differ (see test/visual/out/dashboard/)`,
+  );
+}
+
+/** A page must not scroll sideways at phone width (the brief: works at 390 px). */
+export async function assertFitsWidth(page: Page, label: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(
+    overflow <= 1,
+    `${label} is ${overflow}px wider than the ${await page.evaluate(() => window.innerWidth)}px viewport`,
+  );
+}

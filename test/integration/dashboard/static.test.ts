@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import type { App } from '../../../src/http/server.js';
+import { registerWebApp } from '../../../src/web/plugin.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+describe('dashboard static serving (/app/)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('GET / redirects to /app/', async () => {
+    const res = await fetch(`${server.base}/`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), '/app/');
+  });
+
+  it('serves index.html with no-cache and hashed assets as immutable', async () => {
+    const res = await fetch(`${server.base}/app/`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(res.headers.get('cache-control'), 'no-cache');
+    const html = await res.text();
+    const asset = /src="(\/app\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
+    assert.ok(asset, `index.html links a hashed script: ${html}`);
+    const js = await fetch(`${server.base}${asset}`);
+    assert.equal(js.status, 200);
+    assert.match(js.headers.get('content-type') ?? '', /javascript/);
+    assert.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  });
+
+  it('answers 404 for an unknown asset and never lists the folder', async () => {
+    assert.equal((await fetch(`${server.base}/app/assets/nope-123.js`)).status, 404);
+    assert.equal((await fetch(`${server.base}/app/assets/`)).status, 404);
+  });
+});
+
+describe('dashboard not built', () => {
+  it('says how to build it instead of a bare 404', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'quire-web-'));
+    mkdirSync(path.join(empty, 'assets'));
+    writeFileSync(path.join(empty, 'assets', 'x.js'), '');
+    const app = Fastify() as unknown as App;
+    try {
+      await registerWebApp(app, empty);
+      const res = await app.inject({ method: 'GET', url: '/app/' });
+      assert.equal(res.statusCode, 503);
+      assert.match(res.body, /npm run bootstrap/);
+    } finally {
+      await app.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

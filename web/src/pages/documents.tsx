@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { api, call, formatBytes, type Schemas } from '../api';
+import { Busy, ErrorText, formatDate, Page, type Route, useLoad } from '../ui';
+
+type Doc = Schemas['Document'];
+const PAGE_SIZE = 25;
+const STATUSES: Doc['status'][] = ['succeeded', 'failed', 'queued', 'processing', 'canceled'];
+
+/** Filters the API does not take (it pages by time only) apply to the loaded page. */
+function matches(doc: Doc, filter: { status: string; template: string; from: string; to: string }): boolean {
+  if (filter.status && doc.status !== filter.status) return false;
+  if (filter.template && doc.template_id !== filter.template) return false;
+  const day = doc.created_at.slice(0, 10);
+  if (filter.from && day < filter.from) return false;
+  if (filter.to && day > filter.to) return false;
+  return true;
+}
+
+export function DocumentsPage({ route }: { route: Route }) {
+  // Cursors of the pages visited, so "Newer" goes back without the API paging forwards.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const before = cursors.at(-1);
+  const page = useLoad(
+    () =>
+      call(api.GET('/documents', { params: { query: { limit: PAGE_SIZE, ...(before ? { before } : {}) } } })),
+    [before],
+  );
+  const templates = useLoad(
+    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
+    [],
+  );
+  const [filter, setFilter] = useState({ status: '', template: '', from: '', to: '' });
+  const highlight = route.query.get('highlight');
+  const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
+  const rows = page.data?.data.filter((d) => matches(d, filter)) ?? [];
+
+  return (
+    <Page
+      title="Documents"
+      actions={
+        <button type="button" onClick={page.reload}>
+          Refresh
+        </button>
+      }
+    >
+      <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
+        <label for="filter-status">Status</label>
+        <select
+          id="filter-status"
+          value={filter.status}
+          onChange={(e) => setFilter({ ...filter, status: e.currentTarget.value })}
+        >
+          <option value="">Any</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <label for="filter-template">Template</label>
+        <select
+          id="filter-template"
+          value={filter.template}
+          onChange={(e) => setFilter({ ...filter, template: e.currentTarget.value })}
+        >
+          <option value="">Any</option>
+          {templates.data?.data.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+        <label for="filter-from">From</label>
+        <input
+          id="filter-from"
+          type="date"
+          value={filter.from}
+          onChange={(e) => setFilter({ ...filter, from: e.currentTarget.value })}
+        />
+        <label for="filter-to">To</label>
+        <input
+          id="filter-to"
+          type="date"
+          value={filter.to}
+          onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
+        />
+      </form>
+      {page.loading && <Busy label="Loading documents…" />}
+      <ErrorText error={page.error} />
+      <p class="hint">
+        Filters apply to this page of {page.data?.data.length ?? 0} documents; page with Older / Newer.
+      </p>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Preview</th>
+              <th scope="col">Created</th>
+              <th scope="col">Status</th>
+              <th scope="col">Template</th>
+              <th scope="col">Pages</th>
+              <th scope="col">Size</th>
+              <th scope="col">Notes</th>
+              <th scope="col">File</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
+                <td>
+                  {d.thumbnail_url ? (
+                    <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>{formatDate(d.created_at)}</td>
+                <td>
+                  {d.status}
+                  {d.test && ' (test)'}
+                </td>
+                <td>
+                  {d.template_id
+                    ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
+                    : 'HTML'}
+                </td>
+                <td>{d.pages ?? '—'}</td>
+                <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
+                <td>
+                  {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
+                </td>
+                <td>
+                  {d.url ? (
+                    <>
+                      <a href={d.url} download>
+                        Download <span class="sr-only">{d.id}</span>
+                      </a>{' '}
+                      <a href={d.url} target="_blank" rel="noreferrer">
+                        Open <span class="sr-only">{d.id}</span>
+                      </a>
+                    </>
+                  ) : (
+                    'expired'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page.data && rows.length === 0 && <p>No documents match.</p>}
+      <nav class="inline" aria-label="Pages">
+        <button
+          type="button"
+          disabled={cursors.length === 1}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
+          Newer
+        </button>
+        <button
+          type="button"
+          disabled={!page.data?.next_before}
+          onClick={() => setCursors([...cursors, page.data!.next_before!])}
+        >
+          Older
+        </button>
+      </nav>
+    </Page>
+  );
+}

@@ -1,0 +1,174 @@
+import { useState } from 'preact/hooks';
+import { api, call, canManage, type Session } from '../api';
+import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+
+type Role = Session['role'];
+const ROLES: Role[] = ['member', 'admin', 'owner'];
+
+export function MembersPage({ session }: { session: Session }) {
+  const members = useLoad(() => call(api.GET('/members')), []);
+  const manage = canManage(session);
+  const invitations = useLoad(
+    () => (manage ? call(api.GET('/members/invitations')) : Promise.resolve({ data: [] })),
+    [manage],
+  );
+  const [error, setError] = useState<unknown>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Only owners give or take the owner role (contract: Roles).
+  const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
+
+  const act = async (what: () => Promise<unknown>, done: string) => {
+    setError(null);
+    setNote(null);
+    try {
+      await what();
+      setNote(done);
+      members.reload();
+      invitations.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const invite = async (event: Event) => {
+    event.preventDefault();
+    const formEl = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formEl);
+    setBusy(true);
+    await act(
+      () =>
+        call(
+          api.POST('/members/invitations', {
+            body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
+          }),
+        ),
+      `Invitation sent to ${String(form.get('email'))}.`,
+    );
+    formEl.reset();
+    setBusy(false);
+  };
+
+  return (
+    <Page title="Members">
+      {manage ? (
+        <form class="inline" onSubmit={invite}>
+          <label for="invite-email">Invite by email</label>
+          <input id="invite-email" name="email" type="email" required aria-describedby="members-error" />
+          <label for="invite-role">Role</label>
+          <select id="invite-role" name="role">
+            {roles.map((r) => (
+              <option key={r} value={r} selected={r === 'member'}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Sending…' : 'Send invitation'}
+          </button>
+        </form>
+      ) : (
+        <p class="hint">Only admins and owners can invite or change members.</p>
+      )}
+      <ErrorText error={error} id="members-error" />
+      {note && <p role="status">{note}</p>}
+      {members.loading && <Busy label="Loading members…" />}
+      <ErrorText error={members.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Since</th>
+              {manage && <th scope="col">Remove</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {members.data?.data.map((m) => (
+              <tr key={m.user_id} data-member={m.email}>
+                <td>{m.email}</td>
+                <td>
+                  {manage && (session.role === 'owner' || m.role !== 'owner') ? (
+                    <>
+                      <label class="sr-only" for={`role-${m.user_id}`}>
+                        Role of {m.email}
+                      </label>
+                      <select
+                        id={`role-${m.user_id}`}
+                        value={m.role}
+                        onChange={(e) =>
+                          act(
+                            () =>
+                              call(
+                                api.PUT('/members/{user}', {
+                                  params: { path: { user: m.user_id } },
+                                  body: { role: e.currentTarget.value as Role },
+                                }),
+                              ),
+                            `${m.email} is now ${e.currentTarget.value}.`,
+                          )
+                        }
+                      >
+                        {roles.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                    </>
+                  ) : (
+                    m.role
+                  )}
+                </td>
+                <td>{formatDate(m.created_at)}</td>
+                {manage && (
+                  <td>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() =>
+                        act(
+                          () =>
+                            call(api.DELETE('/members/{user}', { params: { path: { user: m.user_id } } })),
+                          `${m.email} removed.`,
+                        )
+                      }
+                    >
+                      Remove {m.email}
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {manage && invitations.data && invitations.data.data.length > 0 && (
+        <>
+          <h2>Pending invitations</h2>
+          <ul>
+            {invitations.data.data.map((inv) => (
+              <li key={inv.id}>
+                {inv.email} ({inv.role}), expires{' '}
+                <time dateTime={inv.expires_at}>{formatDate(inv.expires_at)}</time>{' '}
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(
+                      () =>
+                        call(api.DELETE('/members/invitations/{id}', { params: { path: { id: inv.id } } })),
+                      'Invitation withdrawn.',
+                    )
+                  }
+                >
+                  Withdraw invitation for {inv.email}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Page>
+  );
+}

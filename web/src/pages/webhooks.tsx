@@ -1,0 +1,288 @@
+import { useState } from 'preact/hooks';
+import { api, call, canManage, type Schemas, type Session } from '../api';
+import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+
+type Endpoint = Schemas['WebhookEndpoint'];
+type EventType = Schemas['EventType'];
+const EVENTS: EventType[] = ['pdf.created', 'pdf.failed', 'batch.completed'];
+
+function EventBoxes({ prefix, selected }: { prefix: string; selected: EventType[] }) {
+  return (
+    <fieldset class="inline-set">
+      <legend>Events</legend>
+      {EVENTS.map((e) => (
+        <label key={e}>
+          <input
+            type="checkbox"
+            name="events"
+            value={e}
+            id={`${prefix}-${e}`}
+            defaultChecked={selected.includes(e)}
+          />{' '}
+          {e}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function eventsOf(form: FormData): EventType[] {
+  return form.getAll('events').map(String) as EventType[];
+}
+
+export function WebhooksPage({ session }: { session: Session }) {
+  const list = useLoad(() => call(api.GET('/webhooks')), []);
+  const [error, setError] = useState<unknown>(null);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const manage = canManage(session);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const formEl = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formEl);
+    setBusy(true);
+    setError(null);
+    setSecret(null);
+    try {
+      const endpoint = await call(
+        api.POST('/webhooks', {
+          body: {
+            url: String(form.get('url')),
+            events: eventsOf(form),
+            description: String(form.get('description') ?? '') || null,
+            // An endpoint takes the mode of the session that creates it (the API refuses another).
+            mode: session.mode,
+          },
+        }),
+      );
+      setSecret({ url: endpoint.url, secret: endpoint.secret ?? '' });
+      formEl.reset();
+      list.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title="Webhooks">
+      {manage ? (
+        <form class="stack" onSubmit={create} aria-label="New endpoint">
+          <label for="wh-url">Endpoint URL</label>
+          <input id="wh-url" name="url" type="url" required placeholder="https://example.com/quire" />
+          <label for="wh-description">Description</label>
+          <input id="wh-description" name="description" maxLength={200} />
+          <EventBoxes prefix="wh-new" selected={EVENTS} />
+          <ErrorText error={error} id="wh-error" />
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create endpoint'}
+          </button>
+        </form>
+      ) : (
+        <p class="hint">Only admins and owners can manage webhooks.</p>
+      )}
+      {secret && <SecretNotice what={`Signing secret for ${secret.url}`} secret={secret.secret} />}
+      {list.loading && <Busy label="Loading endpoints…" />}
+      <ErrorText error={list.error} />
+      {list.data?.data.map((endpoint) => (
+        <EndpointCard key={endpoint.id} endpoint={endpoint} manage={manage} onChanged={list.reload} />
+      ))}
+    </Page>
+  );
+}
+
+function SecretNotice({ what, secret }: { what: string; secret: string }) {
+  return (
+    <div role="status">
+      <p>{what}. Copy it now: it is shown only once.</p>
+      <p class="secret" data-testid="webhook-secret">
+        {secret}
+      </p>
+    </div>
+  );
+}
+
+function EndpointCard({
+  endpoint,
+  manage,
+  onChanged,
+}: {
+  endpoint: Endpoint;
+  manage: boolean;
+  onChanged: () => void;
+}) {
+  const path = { id: endpoint.id };
+  const [error, setError] = useState<unknown>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [tick, setTick] = useState(0);
+  const deliveries = useLoad(
+    () => call(api.GET('/webhooks/{id}/deliveries', { params: { path, query: { limit: 20 } } })),
+    [endpoint.id, tick],
+  );
+
+  const act = async (what: () => Promise<unknown>, done?: string) => {
+    setError(null);
+    setNote(null);
+    try {
+      await what();
+      if (done) setNote(done);
+      onChanged();
+      setTick((t) => t + 1);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    return act(async () => {
+      await call(
+        api.PUT('/webhooks/{id}', {
+          params: { path },
+          body: {
+            url: String(form.get('url')),
+            description: String(form.get('description') ?? '') || null,
+            events: eventsOf(form),
+          },
+        }),
+      );
+      setEditing(false);
+    }, 'Saved.');
+  };
+
+  const label = endpoint.description ?? endpoint.url;
+  return (
+    <article class="card endpoint" aria-label={`Endpoint ${label}`} data-endpoint={endpoint.id}>
+      <h2>{label}</h2>
+      <p>
+        <code>{endpoint.url}</code> · {endpoint.mode} · {endpoint.status}
+        {endpoint.disabled_reason === 'failing' && ' (disabled after failing deliveries)'} · events{' '}
+        {endpoint.events.join(', ')} · secret {endpoint.secret_prefix}…
+      </p>
+      {manage && (
+        <div class="actions">
+          <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+            Edit
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              act(
+                () =>
+                  call(
+                    api.PUT('/webhooks/{id}', {
+                      params: { path },
+                      body: { enabled: endpoint.status !== 'enabled' },
+                    }),
+                  ),
+                endpoint.status === 'enabled' ? 'Disabled.' : 'Enabled.',
+              )
+            }
+          >
+            {endpoint.status === 'enabled' ? 'Disable' : 'Enable'}
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                const rotated = await call(api.POST('/webhooks/{id}/rotate-secret', { params: { path } }));
+                setSecret(rotated.secret ?? '');
+              })
+            }
+          >
+            Rotate secret
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              act(() => call(api.POST('/webhooks/{id}/test', { params: { path } })), 'Test event sent.')
+            }
+          >
+            Send test event
+          </button>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => act(() => call(api.DELETE('/webhooks/{id}', { params: { path } })), 'Deleted.')}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+      {editing && (
+        <form class="stack" onSubmit={save}>
+          <label for={`wh-url-${endpoint.id}`}>Endpoint URL</label>
+          <input id={`wh-url-${endpoint.id}`} name="url" type="url" required defaultValue={endpoint.url} />
+          <label for={`wh-desc-${endpoint.id}`}>Description</label>
+          <input id={`wh-desc-${endpoint.id}`} name="description" defaultValue={endpoint.description ?? ''} />
+          <EventBoxes prefix={`wh-${endpoint.id}`} selected={endpoint.events} />
+          <button type="submit" class="primary">
+            Save endpoint
+          </button>
+        </form>
+      )}
+      <ErrorText error={error} />
+      {note && <p role="status">{note}</p>}
+      {secret && <SecretNotice what="New signing secret" secret={secret} />}
+      <h3>Deliveries</h3>
+      <button type="button" onClick={() => setTick((t) => t + 1)}>
+        Refresh deliveries
+      </button>
+      {deliveries.loading && <Busy label="Loading deliveries…" />}
+      <ErrorText error={deliveries.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Response</th>
+              <th scope="col">When</th>
+              {manage && <th scope="col">Retry</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data?.data.map((d) => (
+              <tr key={d.id} data-delivery={d.id}>
+                <td>
+                  {d.event_type}
+                  {d.test_event && ' (test)'}
+                </td>
+                <td class="delivery-status">{d.status}</td>
+                <td>{d.attempts}</td>
+                <td>{d.response_status ?? d.last_error ?? '—'}</td>
+                <td>{formatDate(d.last_attempt_at ?? d.created_at)}</td>
+                {manage && (
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(
+                          () =>
+                            call(
+                              api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', {
+                                params: { path: { id: endpoint.id, deliveryId: d.id } },
+                              }),
+                            ),
+                          'Retry queued.',
+                        )
+                      }
+                    >
+                      Retry <span class="sr-only">{d.id}</span>
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </article>
+  );
+}
