@@ -74,8 +74,13 @@ describe('document activity log', () => {
       body: { html: '<script>while(true){}</script>' },
     });
     assert.equal(r.json.error.code, 'render_timeout');
-    const log = await api(server.base, 'GET', '/v1/documents?limit=1', { key: t.live });
-    const entries = await activityOf(server, t.live, log.json.data[0].id);
+    // The log is newest first by creation; a background document of an earlier test may sort above it.
+    const log = await api(server.base, 'GET', '/v1/documents?limit=20', { key: t.live });
+    const timedOut = log.json.data.find(
+      (d: { error_code: string | null }) => d.error_code === 'render_timeout',
+    );
+    assert.ok(timedOut, JSON.stringify(log.json.data));
+    const entries = await activityOf(server, t.live, timedOut.id);
     assert.deepEqual(
       entries.map((e) => [e.status, e.error_code]),
       [

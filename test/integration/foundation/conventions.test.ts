@@ -123,7 +123,7 @@ describe('request conventions', () => {
 
   it('answers unmatched routes with 404 not_found and a request id', async () => {
     for (const [method, path] of [
-      ['GET', '/'],
+      ['GET', '/nothing'],
       ['GET', '/v1'],
       ['DELETE', '/v1/me'],
       ['GET', '/v2/me'],
