@@ -48,6 +48,7 @@ export const SENT_HEADERS: Readonly<Record<string, Sent>> = {
   listBrandAssets: ok('200', NO_STORE),
   uploadBrandAsset: ok('201', NO_STORE),
   previewTemplate: ok('200', NO_STORE),
+  previewTemplateDraft: ok('200', NO_STORE),
   createBatch: ok('202', NO_STORE),
   listBatches: ok('200', NO_STORE),
   getBatch: ok('200', NO_STORE),

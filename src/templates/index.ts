@@ -5,6 +5,7 @@ import type { ProduceDeps, TemplatePort } from '../production/index.js';
 import type { TemplateRouteDeps, TemplateServices } from './deps.js';
 import type { TemplateEngine } from './engine-port.js';
 import { registerTemplateCrudRoutes } from './routes.js';
+import { registerTemplateDraftRoute } from './routes-draft.js';
 import { registerTemplateVersionRoutes } from './routes-versions.js';
 import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
@@ -14,7 +15,7 @@ export { sweepTemplates } from './retention.js';
 export type { TemplateEngine };
 
 export interface TemplatesModule {
-  /** The nine /templates routes; register inside the authenticated /v1 scope. */
+  /** The nine /templates routes plus the draft-preview extension; register inside the authenticated /v1 scope. */
   registerRoutes(app: App): void;
   /** GET /thumbnails/templates/<id>.png; register in the public /v1 scope (signed link, no key). */
   registerSignedRoutes(app: App): void;
@@ -48,6 +49,7 @@ export function createTemplates(options: TemplatesOptions): TemplatesModule {
     registerRoutes(app) {
       registerTemplateCrudRoutes(app, deps);
       registerTemplateVersionRoutes(app, deps);
+      registerTemplateDraftRoute(app, deps);
     },
     registerSignedRoutes(app) {
       registerTemplateThumbnailRoute(app, deps);

@@ -62,6 +62,25 @@ export const PreviewBody = Type.Object(
   },
 );
 
+export const DraftPreviewBody = named(
+  'TemplateDraftPreview',
+  Type.Object(
+    {
+      html: Html,
+      css: Type.Optional(Css),
+      settings: Type.Optional(TemplateSettingsSchema),
+      data: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), { description: 'At most 1 MB as JSON' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Unsaved editor content, rendered as a preview and never saved. Omitted css and settings are the current version's; data defaults to its sample_data. Limits and the Liquid parse are those of saving.",
+    },
+  ),
+);
+
 export const ListQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
+import { pdfText } from '../templates/helpers.js';
 import { readMail, startSink } from '../users/dashboard.js';
 import {
   assertAccessible,
@@ -17,6 +18,18 @@ import {
   openBrowser,
   PHONE,
 } from './browser.js';
+
+/** The text of the PDF the editor's preview frame shows (its blob: URL read inside the page). */
+async function previewText(page: Page): Promise<string> {
+  const base64 = await page.evaluate(async () => {
+    const src = document.querySelector('iframe[title="Preview PDF"]')?.getAttribute('src') ?? '';
+    const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer());
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  });
+  return pdfText(Buffer.from(base64, 'base64'));
+}
 
 /**
  * The dashboard end to end: one real server (SQLite, Chromium renders, SMTP sink), one real browser, serial
@@ -167,7 +180,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
   );
 
   it(
-    'previews live as the sample data changes, marks a Liquid error, saves, pins and compares',
+    'previews live as the sample data and the unsaved HTML change, marks a Liquid error, saves, pins and compares',
     step('step3', async () => {
       const frame = page.locator('iframe[title="Preview PDF"]');
       await frame.waitFor({ timeout: 60_000 });
@@ -184,6 +197,17 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
           timeout: 60_000,
         },
       );
+      // An unsaved HTML edit re-renders too (the draft-preview route), and the new text is in the PDF.
+      const afterData = await frame.getAttribute('src');
+      await page.getByRole('textbox', { name: 'Template HTML' }).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.insertText('\n<p>Unsaved draft line</p>');
+      await page.waitForFunction(
+        (src) => document.querySelector('iframe')?.getAttribute('src') !== src,
+        afterData,
+        { timeout: 60_000 },
+      );
+      assert.match(await previewText(page), /Unsaved draft line/);
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.insertText('\n{% if %}');
@@ -194,11 +218,18 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Shift+Home');
+      const beforeFix = await frame.getAttribute('src');
       await page.keyboard.insertText('<p>Total due</p>');
       await page.getByRole('button', { name: 'Save new version' }).click();
       await page.getByText('Saved as version 2.').waitFor({ timeout: 60_000 });
       // The history reloads after a save: pin once version 2 is listed.
       await page.getByRole('button', { name: 'Pin v2' }).waitFor();
+      // The fixed HTML re-renders the preview too: let it land before pinning.
+      await page.waitForFunction(
+        (src) => document.querySelector('iframe')?.getAttribute('src') !== src,
+        beforeFix,
+        { timeout: 60_000 },
+      );
       await page.locator('.busy').first().waitFor({ state: 'detached', timeout: 60_000 });
       await page.getByRole('button', { name: 'Pin v1' }).click();
       // Generous: on a loaded machine the pin has waited behind the save's thumbnail work.

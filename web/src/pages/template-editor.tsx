@@ -36,13 +36,22 @@ function parseData(text: string): { data?: Record<string, unknown>; marker?: Mar
   }
 }
 
+/** The editor's unsaved content: what the draft-preview route renders. */
+interface Draft {
+  html: string;
+  css: string;
+  settings: Settings;
+  data: Record<string, unknown>;
+}
+
+/** Renders unsaved content through POST /templates/{id}/draft-preview; only the latest answer is shown. */
 function usePreview(id: string) {
   const [state, setState] = useState<{ url?: string; pages?: number; busy: boolean; error?: unknown }>({
     busy: false,
   });
   const seq = useRef(0);
   const render = useCallback(
-    async (data: Record<string, unknown> | undefined) => {
+    async (draft: Draft) => {
       const mine = ++seq.current;
       setState((s) => ({ ...s, busy: true, error: undefined }));
       try {
@@ -50,9 +59,9 @@ function usePreview(id: string) {
           data: blob,
           error,
           response,
-        } = await api.POST('/templates/{id}/preview', {
+        } = await api.POST('/templates/{id}/draft-preview', {
           params: { path: { id } },
-          body: data ? { data } : {},
+          body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
           parseAs: 'blob',
         });
         if (error !== undefined || !response.ok) throw toApiError(response, error);
@@ -99,12 +108,14 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
 
   const parsed = parseData(dataText);
 
-  // Live preview: the sample data re-renders through the preview route, debounced while typing.
+  // Live preview: any edit (HTML, CSS, data, settings) re-renders the unsaved draft, debounced while typing.
+  // Empty HTML or unparsable data would only be refused: the last good preview stays until they are fixed.
   useEffect(() => {
-    if (!loaded.data || !parsed.data) return;
-    const timer = setTimeout(() => preview.render(parsed.data), PREVIEW_DEBOUNCE_MS);
+    if (!loaded.data || !parsed.data || html === '') return;
+    const draft: Draft = { html, css, settings, data: parsed.data };
+    const timer = setTimeout(() => preview.render(draft), PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [dataText, loaded.data, preview.render]);
+  }, [html, css, settings, dataText, loaded.data, preview.render]);
 
   const save = async () => {
     if (!parsed.data) {
@@ -123,7 +134,6 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
       );
       setSaved(`Saved as version ${t.current_version}.`);
       versions.reload();
-      preview.render(parsed.data);
     } catch (err) {
       setSaveError(err);
     } finally {
@@ -204,7 +214,6 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           <h2 id="preview-title">
             Preview {preview.pages ? `(${preview.pages} page${preview.pages === 1 ? '' : 's'})` : ''}
           </h2>
-          <p class="hint">Sample data edits re-render live; HTML, CSS and settings after Save.</p>
           {/* A fixed slot: progress appearing must not move the controls below while someone clicks them. */}
           <div class="busy-slot">{preview.busy && <Busy label="Rendering preview…" />}</div>
           <ErrorText error={preview.error} id="preview-error" />
