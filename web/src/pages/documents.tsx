@@ -102,6 +102,7 @@ export function DocumentsPage({ route }: { route: Route }) {
               <th scope="col">Size</th>
               <th scope="col">Notes</th>
               <th scope="col">File</th>
+              <th scope="col">Activity</th>
             </tr>
           </thead>
           <tbody>
@@ -142,6 +143,11 @@ export function DocumentsPage({ route }: { route: Route }) {
                   ) : (
                     'expired'
                   )}
+                </td>
+                <td>
+                  <a href={`#/documents/${d.id}`}>
+                    Details <span class="sr-only">{d.id}</span>
+                  </a>
                 </td>
               </tr>
             ))}
