@@ -161,7 +161,7 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
       assert.ok(id, 'the render names its document');
 
       await page.getByRole('link', { name: 'Documents' }).click();
-      await page.getByRole('link', { name: `Details ${id}` }).click();
+      await page.getByRole('link', { name: `details of ${id}` }).click();
       await page.getByRole('heading', { name: 'Document', level: 1 }).waitFor();
       await page.getByTestId('document-status').filter({ hasText: 'succeeded' }).waitFor();
       await page.getByText('kept 30 days').waitFor();

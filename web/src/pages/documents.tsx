@@ -102,7 +102,6 @@ export function DocumentsPage({ route }: { route: Route }) {
               <th scope="col">Size</th>
               <th scope="col">Notes</th>
               <th scope="col">File</th>
-              <th scope="col">Activity</th>
             </tr>
           </thead>
           <tbody>
@@ -115,7 +114,13 @@ export function DocumentsPage({ route }: { route: Route }) {
                     '—'
                   )}
                 </td>
-                <td>{formatDate(d.created_at)}</td>
+                <td>
+                  {/* The date opens the document's detail and activity (no extra column for it). */}
+                  <a href={`#/documents/${d.id}`}>
+                    {formatDate(d.created_at)}
+                    <span class="sr-only"> details of {d.id}</span>
+                  </a>
+                </td>
                 <td>
                   {d.status}
                   {d.test && ' (test)'}
@@ -143,11 +148,6 @@ export function DocumentsPage({ route }: { route: Route }) {
                   ) : (
                     'expired'
                   )}
-                </td>
-                <td>
-                  <a href={`#/documents/${d.id}`}>
-                    Details <span class="sr-only">{d.id}</span>
-                  </a>
                 </td>
               </tr>
             ))}
