@@ -3,6 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
+import { BrandPage } from './pages/brand';
+import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
@@ -20,6 +22,7 @@ const NAV: { path: string; label: string }[] = [
   { path: '/documents', label: 'Documents' },
   { path: '/batches', label: 'Batches' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/brand', label: 'Brand' },
   { path: '/keys', label: 'API keys' },
   { path: '/usage', label: 'Usage' },
   { path: '/members', label: 'Members' },
@@ -163,11 +166,13 @@ function Routes({ session, route }: { session: Session; route: Route }) {
     case 'generate':
       return <GeneratePage templateId={route.query.get('template')} />;
     case 'documents':
-      return <DocumentsPage route={route} />;
+      return id ? <DocumentDetailPage key={id} id={id} /> : <DocumentsPage route={route} />;
     case 'batches':
       return <BatchesPage />;
     case 'webhooks':
       return <WebhooksPage session={session} />;
+    case 'brand':
+      return <BrandPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
     case 'usage':

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../api';
+import { api, base64Of, call, type Schemas } from '../api';
 import { Busy, ErrorText, Page, useLoad } from '../ui';
 
 type Batch = Schemas['Batch'];
@@ -13,15 +13,6 @@ interface Parsed {
   mapping: Record<string, string | null>;
 }
 const POLL_MS = 1500;
-
-function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('Could not read the file.'));
-    reader.readAsDataURL(file);
-  });
-}
 
 export function BatchesPage() {
   const templates = useLoad(

@@ -114,7 +114,13 @@ export function DocumentsPage({ route }: { route: Route }) {
                     '—'
                   )}
                 </td>
-                <td>{formatDate(d.created_at)}</td>
+                <td>
+                  {/* The date opens the document's detail and activity (no extra column for it). */}
+                  <a href={`#/documents/${d.id}`}>
+                    {formatDate(d.created_at)}
+                    <span class="sr-only"> details of {d.id}</span>
+                  </a>
+                </td>
                 <td>
                   {d.status}
                   {d.test && ' (test)'}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { createSignInLink } from '../../../src/users/index.js';
+import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  assertLooksLike,
+  type Browser,
+  DESKTOP,
+  openBrowser,
+  PHONE,
+} from './browser.js';
+
+/**
+ * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
+ * Chromium renders), a real browser, steps as a user takes them; axe, 390 px and reference screenshots.
+ */
+const OWNER_EMAIL = 'brand-owner@example.com';
+const OWNER_PASSWORD = 'owner password 123';
+const FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf';
+const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
+
+/** A 60×20 blue PNG, made here so the test needs no fixture file. */
+function logoPng(): Buffer {
+  const png = new PNG({ width: 60, height: 20 });
+  for (let i = 0; i < png.data.length; i += 4) {
+    png.data[i] = 0x1f;
+    png.data[i + 1] = 0x6f;
+    png.data[i + 2] = 0xeb;
+    png.data[i + 3] = 0xff;
+  }
+  return PNG.sync.write(png);
+}
+
+/** Dynamic parts (dates, ids, images, sizes) are masked in reference screenshots. */
+function dynamic(page: Page) {
+  return [page.locator('td, time, code, img, .who span, .numbers dd')];
+}
+
+async function checkPage(page: Page, name: string): Promise<void> {
+  await page
+    .locator('.busy')
+    .first()
+    .waitFor({ state: 'detached', timeout: 60_000 })
+    .catch(() => {});
+  await assertAccessible(page, name);
+  await assertLooksLike(page, name, dynamic(page));
+  await page.setViewportSize(PHONE);
+  try {
+    await assertFitsWidth(page, name);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+}
+
+describe('dashboard: brand assets and document activity', { timeout: 300_000 }, () => {
+  let server: TestServer;
+  let team: TestTeam;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  before(async () => {
+    server = await startTestServer({ workers: 1 });
+    team = await server.team('growth');
+    browser = await openBrowser();
+    page = browser.page;
+    page.on('pageerror', (err) => errors.push(err.message));
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    assert.deepEqual(errors, [], 'no uncaught errors in the page');
+  });
+
+  /** Keeps a full-page screenshot when a step fails (test/visual/out/dashboard/). */
+  async function step(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (err) {
+      mkdirSync(FAILURES, { recursive: true });
+      await page
+        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
+        .catch(() => {});
+      throw err;
+    }
+  }
+
+  it('refuses an upload in test mode with the API message, then uploads a logo and a font in live mode', () =>
+    step('brand', async () => {
+      const { db, clock } = server.built.services;
+      const link = await createSignInLink(db, clock, {
+        email: OWNER_EMAIL,
+        teamId: team.team.id,
+        role: 'owner',
+        publicUrl: server.base,
+      });
+      await page.goto(link.sign_in_url);
+      await page.getByLabel('New password (10 to 200 characters)').fill(OWNER_PASSWORD);
+      await page.getByRole('button', { name: 'Save password' }).click();
+      await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+
+      await page.getByRole('link', { name: 'Brand' }).click();
+      await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
+      await page.getByText('No logo or fonts yet.').waitFor();
+      const logo = { name: 'logo.png', mimeType: 'image/png', buffer: logoPng() };
+      await page.getByLabel('File').setInputFiles(logo);
+      await page.getByRole('button', { name: 'Upload logo' }).click();
+      await page.locator('#brand-error').filter({ hasText: 'Test keys can read brand assets' }).waitFor();
+      assert.match((await page.locator('#brand-error').textContent()) ?? '', /\(forbidden\)/);
+
+      await page.getByRole('radio', { name: 'Live' }).check();
+      await page.locator('.mode-live').waitFor();
+      await page.getByLabel('File').setInputFiles(logo);
+      await page.getByRole('button', { name: 'Upload logo' }).click();
+      await page.getByRole('status').filter({ hasText: 'Uploaded logo' }).waitFor();
+      const preview = page.getByRole('img', { name: 'Logo Logo' });
+      await waitFor('the logo preview to load', async () =>
+        (await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0 ? true : null,
+      );
+
+      await page.getByRole('radio', { name: /^Font/ }).check();
+      await page.getByLabel('Font name (used as brand.fonts.NAME)').fill('Body');
+      await page.getByLabel('File').setInputFiles({
+        name: 'LiberationSans-Regular.ttf',
+        mimeType: 'font/ttf',
+        buffer: readFileSync(FONT_FILE),
+      });
+      await page.getByRole('button', { name: 'Upload font' }).click();
+      await page.getByRole('status').filter({ hasText: 'Uploaded font' }).waitFor();
+      const fontRow = page.locator('tr').filter({ hasText: '{{ brand.fonts.Body.url }}' });
+      await fontRow.waitFor();
+      assert.match((await fontRow.textContent()) ?? '', /Liberation Sans/);
+      assert.match((await fontRow.textContent()) ?? '', /TTF/);
+      await page.locator('tr').filter({ hasText: '{{ brand.logo_url }}' }).waitFor();
+      await checkPage(page, 'brand');
+
+      await page.getByRole('button', { name: 'Delete font Body' }).click();
+      await fontRow.waitFor({ state: 'detached' });
+      const listed = await api(server.base, 'GET', '/v1/brand-assets', { key: team.live });
+      assert.deepEqual(
+        listed.json.data.map((a: { kind: string }) => a.kind),
+        ['logo'],
+        'the font is gone, the logo stays',
+      );
+    }));
+
+  it('opens a document from the log and shows its activity from processing to succeeded', () =>
+    step('activity', async () => {
+      const made = await api(server.base, 'POST', '/v1/pdf', {
+        key: team.live,
+        body: { html: '<h1>Hello</h1><p style="page-break-after: always">One</p><p>Two</p>' },
+      });
+      assert.equal(made.status, 200, made.text);
+      const id = made.headers.get('x-document-id') ?? '';
+      assert.ok(id, 'the render names its document');
+
+      await page.getByRole('link', { name: 'Documents' }).click();
+      await page.getByRole('link', { name: `details of ${id}` }).click();
+      await page.getByRole('heading', { name: 'Document', level: 1 }).waitFor();
+      await page.getByTestId('document-status').filter({ hasText: 'succeeded' }).waitFor();
+      await page.getByText('kept 30 days').waitFor();
+      const rows = page.getByTestId('activity').locator('tbody tr');
+      await rows.first().waitFor();
+      const statuses = await rows.locator('th').allTextContents();
+      assert.deepEqual(statuses.slice(-2), ['processing', 'succeeded']);
+      assert.match((await rows.last().textContent()) ?? '', /2 pages/);
+      assert.equal(
+        await page.getByRole('link', { name: 'Download PDF' }).count(),
+        1,
+        'the download link is shown',
+      );
+      await checkPage(page, 'document-detail');
+    }));
+});

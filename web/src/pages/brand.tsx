@@ -1,0 +1,188 @@
+import { useState } from 'preact/hooks';
+import { api, base64Of, call, formatBytes, type Schemas, type Session } from '../api';
+import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+
+type Asset = Schemas['BrandAsset'];
+type Kind = Asset['kind'];
+
+/** What the file input offers per kind (the API's accepted formats; limits are the API's: 2 MB / 3 MB). */
+const ACCEPT: Record<Kind, string> = {
+  logo: '.png,.jpg,.jpeg,.svg,image/png,image/jpeg,image/svg+xml',
+  font: '.woff2,.ttf,.otf,font/woff2,font/ttf,font/otf',
+};
+
+/** The template snippet that uses an asset. */
+function usageOf(asset: Asset): string {
+  return asset.kind === 'logo' ? '{{ brand.logo_url }}' : `{{ brand.fonts.${asset.name}.url }}`;
+}
+
+function UploadForm({ onUploaded }: { onUploaded: () => void }) {
+  const [kind, setKind] = useState<Kind>('logo');
+  const [name, setName] = useState('Logo');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+
+  const upload = async (event: Event) => {
+    event.preventDefault();
+    const input = document.getElementById('brand-file') as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) {
+      setError(new Error('Choose a file first.'));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const body = { kind, name: name.trim(), content_base64: await base64Of(file) };
+      const asset = await call(api.POST('/brand-assets', { body }));
+      setDone(`Uploaded ${asset.kind} “${asset.name}”.`);
+      input.value = '';
+      onUploaded();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const chooseKind = (next: Kind) => {
+    setKind(next);
+    // A font's name is how templates address it, so suggest one that fits the rule.
+    if (next === 'logo' && name === '') setName('Logo');
+    if (next === 'font' && name === 'Logo') setName('');
+  };
+
+  return (
+    <form class="field-group" onSubmit={upload} aria-busy={busy}>
+      <h2>Upload</h2>
+      <fieldset class="inline-set">
+        <legend>Kind</legend>
+        {(['logo', 'font'] as const).map((k) => (
+          <label key={k}>
+            <input
+              type="radio"
+              name="brand-kind"
+              value={k}
+              checked={kind === k}
+              onChange={() => chooseKind(k)}
+            />
+            {k === 'logo'
+              ? 'Logo (PNG, JPEG or SVG, at most 2 MB)'
+              : 'Font (WOFF2, TTF or OTF, at most 3 MB)'}
+          </label>
+        ))}
+      </fieldset>
+      <div class="field">
+        <label for="brand-name">{kind === 'logo' ? 'Label' : 'Font name (used as brand.fonts.NAME)'}</label>
+        <input
+          id="brand-name"
+          value={name}
+          maxLength={100}
+          required
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for="brand-file">File</label>
+        <input
+          id="brand-file"
+          type="file"
+          accept={ACCEPT[kind]}
+          aria-describedby={error ? 'brand-error' : undefined}
+        />
+        <ErrorText error={error} id="brand-error" />
+      </div>
+      <button type="submit" class="primary" disabled={busy}>
+        Upload {kind}
+      </button>
+      {busy && <Busy label="Uploading…" />}
+      {done && <p role="status">{done}</p>}
+    </form>
+  );
+}
+
+function AssetRow({ asset, onDeleted }: { asset: Asset; onDeleted: () => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const remove = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
+      onDeleted();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <tr data-asset={asset.id}>
+      <td>
+        {asset.kind === 'logo' ? (
+          <img class="thumb" src={asset.url} alt={`Logo ${asset.name}`} />
+        ) : (
+          <span>{asset.family ?? asset.name}</span>
+        )}
+      </td>
+      <td>{asset.kind}</td>
+      <td>{asset.name}</td>
+      <td>
+        {asset.content_type.replace(/^(image|font)\//, '').toUpperCase()}, {formatBytes(asset.bytes)}
+      </td>
+      <td>
+        <code>{usageOf(asset)}</code>
+      </td>
+      <td>{formatDate(asset.created_at)}</td>
+      <td>
+        <button type="button" class="danger" onClick={remove}>
+          Delete {asset.kind} {asset.name}
+        </button>
+        <ErrorText error={error} />
+      </td>
+    </tr>
+  );
+}
+
+export function BrandPage({ session }: { session: Session }) {
+  const assets = useLoad(() => call(api.GET('/brand-assets')), []);
+  const list = assets.data?.data ?? [];
+  return (
+    <Page title="Brand assets">
+      <p class="hint">
+        Your logo and fonts, served to every render of this team. In a template use{' '}
+        <code>{'<img src="{{ brand.logo_url }}">'}</code> for the logo and{' '}
+        <code>{'@font-face { font-family: Brand; src: url("{{ brand.fonts.NAME.url }}"); }'}</code> for a font
+        named NAME.
+      </p>
+      {session.mode === 'test' && (
+        <p class="hint">Uploads and deletions need Live mode; in Test mode the API refuses them.</p>
+      )}
+      <UploadForm onUploaded={assets.reload} />
+      <h2>Assets</h2>
+      {assets.loading && <Busy label="Loading brand assets…" />}
+      <ErrorText error={assets.error} />
+      {assets.data && list.length === 0 && <p>No logo or fonts yet.</p>}
+      {list.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Preview</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Name</th>
+                <th scope="col">Format</th>
+                <th scope="col">In a template</th>
+                <th scope="col">Uploaded</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((a) => (
+                <AssetRow key={a.id} asset={a} onDeleted={assets.reload} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
