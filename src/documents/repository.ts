@@ -1,6 +1,6 @@
 import type { PageCursor } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
-import type { DocumentsTable } from './tables.js';
+import type { DocumentStatus, DocumentsTable } from './tables.js';
 
 export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted'> & {
   stored_bytes: number;
@@ -32,14 +32,34 @@ export async function findDocumentById(db: Db, id: string): Promise<DocumentRow 
   );
 }
 
+/** Narrows the document log (an extension of GET /documents); days are UTC `YYYY-MM-DD`, both inclusive. */
+export interface DocumentFilter {
+  status?: DocumentStatus;
+  templateId?: string;
+  fromDay?: string;
+  toDay?: string;
+}
+
+function dayAfter(day: string): string {
+  const next = new Date(`${day}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
+
 /** Newest first; the (created_at, id) cursor stays stable when documents are inserted meanwhile. */
 export async function listDocuments(
   db: Db,
   teamId: string,
-  options: { testOnly: boolean; limit: number; before: PageCursor | null },
+  options: { testOnly: boolean; limit: number; before: PageCursor | null; filter?: DocumentFilter },
 ): Promise<DocumentRow[]> {
   let query = db.selectFrom('documents').selectAll().where('team_id', '=', teamId);
   if (options.testOnly) query = query.where('test', '=', 1);
+  const filter = options.filter ?? {};
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.templateId) query = query.where('template_id', '=', filter.templateId);
+  // created_at is an ISO string in UTC, so a day bound compares as text.
+  if (filter.fromDay) query = query.where('created_at', '>=', filter.fromDay);
+  if (filter.toDay) query = query.where('created_at', '<', dayAfter(filter.toDay));
   const before = options.before;
   if (before) {
     query = query.where((eb) =>

@@ -14,6 +14,8 @@ import { findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
 import type { ThumbnailCache } from './thumbnails.js';
 
+const DOCUMENT_STATUSES = ['succeeded', 'failed', 'queued', 'processing', 'canceled'] as const;
+
 export interface DocumentRouteDeps {
   services: { db: Db; blobs: BlobStore; clock: Clock; publicUrl(): string };
   signer: LinkSigner;
@@ -82,8 +84,22 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         tags: ['Documents'],
         operationId: 'listDocuments',
         summary: 'Document log, newest first',
+        description:
+          'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on.',
         querystring: Type.Object(
-          { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
+          {
+            limit: LimitQuery(20),
+            before: Type.Optional(Type.String({ maxLength: 200 })),
+            status: Type.Optional(
+              Type.Union(
+                DOCUMENT_STATUSES.map((s) => Type.Literal(s)),
+                { description: 'Only documents in this status' },
+              ),
+            ),
+            template_id: Type.Optional(Uuid),
+            from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (YYYY-MM-DD)' })),
+            to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (YYYY-MM-DD)' })),
+          },
           { additionalProperties: false },
         ),
         response: {
@@ -94,11 +110,17 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const { limit, before } = request.query;
+      const { limit, before, status, template_id, from, to } = request.query;
       const rows = await listDocuments(db, auth.team.id, {
         testOnly: auth.mode === 'test',
         limit: limit + 1,
         before: parseBefore(before),
+        filter: {
+          ...(status ? { status } : {}),
+          ...(template_id ? { templateId: template_id } : {}),
+          ...(from ? { fromDay: from } : {}),
+          ...(to ? { toDay: to } : {}),
+        },
       });
       reply.header('cache-control', 'no-store');
       return {

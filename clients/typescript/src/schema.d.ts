@@ -516,7 +516,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Document log, newest first */
+        /**
+         * Document log, newest first
+         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on.
+         */
         get: operations["listDocuments"];
         put?: never;
         post?: never;
@@ -5293,6 +5296,14 @@ export interface operations {
             query: {
                 limit: number;
                 before?: string;
+                /** @description Only documents in this status */
+                status?: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                template_id?: string;
+                /** @description First UTC day (YYYY-MM-DD) */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD) */
+                to?: string;
             };
             header?: never;
             path?: never;

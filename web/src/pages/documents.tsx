@@ -6,33 +6,44 @@ type Doc = Schemas['Document'];
 const PAGE_SIZE = 25;
 const STATUSES: Doc['status'][] = ['succeeded', 'failed', 'queued', 'processing', 'canceled'];
 
-/** Filters the API does not take (it pages by time only) apply to the loaded page. */
-function matches(doc: Doc, filter: { status: string; template: string; from: string; to: string }): boolean {
-  if (filter.status && doc.status !== filter.status) return false;
-  if (filter.template && doc.template_id !== filter.template) return false;
-  const day = doc.created_at.slice(0, 10);
-  if (filter.from && day < filter.from) return false;
-  if (filter.to && day > filter.to) return false;
-  return true;
+type Filter = { status: string; template: string; from: string; to: string };
+
+/** The log's filters as GET /documents query parameters (the API filters; UTC days, inclusive). */
+function filterQuery(filter: Filter) {
+  return {
+    ...(filter.status ? { status: filter.status as Doc['status'] } : {}),
+    ...(filter.template ? { template_id: filter.template } : {}),
+    ...(filter.from ? { from: filter.from } : {}),
+    ...(filter.to ? { to: filter.to } : {}),
+  };
 }
 
 export function DocumentsPage({ route }: { route: Route }) {
   // Cursors of the pages visited, so "Newer" goes back without the API paging forwards.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [filter, setFilterState] = useState<Filter>({ status: '', template: '', from: '', to: '' });
   const before = cursors.at(-1);
   const page = useLoad(
     () =>
-      call(api.GET('/documents', { params: { query: { limit: PAGE_SIZE, ...(before ? { before } : {}) } } })),
-    [before],
+      call(
+        api.GET('/documents', {
+          params: { query: { limit: PAGE_SIZE, ...filterQuery(filter), ...(before ? { before } : {}) } },
+        }),
+      ),
+    [before, filter],
   );
+  // A new filter starts again from the newest documents.
+  const setFilter = (next: Filter) => {
+    setFilterState(next);
+    setCursors([undefined]);
+  };
   const templates = useLoad(
     () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
     [],
   );
-  const [filter, setFilter] = useState({ status: '', template: '', from: '', to: '' });
   const highlight = route.query.get('highlight');
   const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
-  const rows = page.data?.data.filter((d) => matches(d, filter)) ?? [];
+  const rows = page.data?.data ?? [];
 
   return (
     <Page
@@ -87,9 +98,7 @@ export function DocumentsPage({ route }: { route: Route }) {
       </form>
       {page.loading && <Busy label="Loading documents…" />}
       <ErrorText error={page.error} />
-      <p class="hint">
-        Filters apply to this page of {page.data?.data.length ?? 0} documents; page with Older / Newer.
-      </p>
+      <p class="hint">Dates are UTC days, both included; page with Older / Newer.</p>
       <div class="table-wrap">
         <table>
           <thead>
