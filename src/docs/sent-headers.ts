@@ -30,6 +30,8 @@ const SIGNED_DOWNLOAD: readonly ComponentName[] = ['CacheControlPrivate', 'XCont
 const ok = (status: string, components: readonly ComponentName[]): Sent => ({ statuses: [status], components });
 /** Spec (Webhook endpoints): every response, errors included, is no-store (a route-level onSend sets it). */
 const WEBHOOK: Sent = { statuses: 'every', components: NO_STORE };
+/** Dashboard session routes: their answers carry the CSRF token, so every one is no-store (src/users). */
+const SESSION: Sent = { statuses: 'every', components: NO_STORE };
 
 export const SENT_HEADERS: Readonly<Record<string, Sent>> = {
   createPdf: ok('200', NO_STORE),
@@ -55,6 +57,18 @@ export const SENT_HEADERS: Readonly<Record<string, Sent>> = {
   listBatchItems: ok('200', NO_STORE),
   cancelBatch: ok('200', NO_STORE),
   getMetrics: ok('200', NO_STORE),
+  signIn: SESSION,
+  getSession: SESSION,
+  signOut: SESSION,
+  setSessionMode: SESSION,
+  setSessionTeam: SESSION,
+  signInWithLink: SESSION,
+  setPassword: SESSION,
+  requestPasswordReset: SESSION,
+  confirmPasswordReset: SESSION,
+  verifyEmail: SESSION,
+  acceptInvitationAsNewUser: SESSION,
+  acceptInvitation: SESSION,
   listWebhookEndpoints: WEBHOOK,
   createWebhookEndpoint: WEBHOOK,
   getWebhookEndpoint: WEBHOOK,

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { KeyMode } from '../accounts/api-keys.js';
 import { checkCsrf } from '../accounts/auth-hook.js';
 import { ipBudgetKey } from '../http/client-address.js';
+import { noStoreOnSend } from '../http/no-store.js';
 import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
@@ -125,6 +126,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/session',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'signIn',
@@ -150,6 +153,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.get(
     '/session',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'getSession',
@@ -164,6 +169,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.delete(
     '/session',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'signOut',
@@ -183,6 +190,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.put(
     '/session/mode',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'setSessionMode',
@@ -202,6 +211,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.put(
     '/session/team',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'setSessionTeam',
@@ -227,6 +238,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/link',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'signInWithLink',
@@ -253,6 +266,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.put(
     '/auth/password',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'setPassword',
@@ -290,6 +305,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/password-reset',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'requestPasswordReset',
@@ -321,6 +338,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/password-reset/confirm',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'confirmPasswordReset',
@@ -345,6 +364,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/verify-email',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'verifyEmail',
@@ -365,6 +386,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/invitation',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'acceptInvitationAsNewUser',
@@ -401,6 +424,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/auth/invitation/accept',
     {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
       schema: {
         tags: TAGS,
         operationId: 'acceptInvitation',

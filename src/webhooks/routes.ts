@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf, requireRole } from '../accounts/auth-context.js';
+import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
@@ -42,19 +42,11 @@ const Started = Type.Object({ delivery_id: Type.String() });
 const ERRORS = { ...COMMON_ERRORS, 402: ErrorResponse, 404: ErrorResponse };
 const TAGS = ['Webhooks'];
 
-/**
- * Spec (Webhook endpoints): all responses have `cache-control: no-store` — errors too, and the delivery log,
- * whose entries carry signed document URLs. A route-level onSend covers every reply of these routes.
- */
-async function noStore(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  reply.header('cache-control', 'no-store');
-  return payload;
-}
-
 /** Webhook endpoints, test events, delivery log and retries. Register inside the authenticated /v1 scope. */
 export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   const service = createWebhookService(deps);
-  const common = { onSend: noStore };
+  // Spec (Webhook endpoints): every response is no-store, errors too, and the delivery log carries signed URLs.
+  const common = { onSend: noStoreOnSend };
 
   app.get(
     '/webhooks',

@@ -26,6 +26,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
       body: { email: 'owner@example.com', password: PASSWORD },
     });
     assert.equal(response.status, 200, response.text);
+    assert.equal(response.headers.get('cache-control'), 'no-store', 'the answer carries the CSRF token');
     const cookie = response.headers.get('set-cookie') ?? '';
     assert.match(cookie, /^quire_session=[A-Za-z0-9_-]{43}; /);
     assert.match(cookie, /; HttpOnly/);
@@ -71,7 +72,8 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
       return { r, ms: performance.now() - started };
     };
     // Warm-up: the dummy hash is made on first use.
-    await attempt('nobody-warm@example.com');
+    const warm = await attempt('nobody-warm@example.com');
+    assert.equal(warm.r.headers.get('cache-control'), 'no-store', 'session errors are not cached either');
     const unknown: number[] = [];
     const wrong: number[] = [];
     // Alternated and compared by median: the machine is shared, single timings are noisy.
