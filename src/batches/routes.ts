@@ -3,7 +3,14 @@ import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import { signedLinkError } from '../documents/routes.js';
 import type { LinkSigner } from '../documents/signed-links.js';
-import { EXAMPLE_ID, errorResponses, fileResponse, HEADER, withExamples } from '../http/openapi.js';
+import {
+  EXAMPLE_ID,
+  errorResponses,
+  fileResponse,
+  HEADER,
+  jsonResponse,
+  withExamples,
+} from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
@@ -44,7 +51,9 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
           },
         }),
         response: {
-          202: BatchSchema,
+          202: jsonResponse('Queued; follow its progress with GET /batches/{id}', BatchSchema, {
+            location: Type.String({ description: 'Path of the batch: /v1/batches/{id}.' }),
+          }),
           402: ErrorResponse,
           404: ErrorResponse,
           409: ErrorResponse,

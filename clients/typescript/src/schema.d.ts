@@ -7258,9 +7258,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Queued; follow its progress with GET /batches/{id} */
             202: {
                 headers: {
+                    /** @description Path of the batch: /v1/batches/{id}. */
+                    location?: string;
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
