@@ -8,12 +8,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(root, 'dist', 'cli', 'main.js');
 
-if (process.env.QUIRE_FROM_SOURCE === '1' || !existsSync(built)) {
+const fromSource = process.env.QUIRE_FROM_SOURCE === '1' || !existsSync(built);
+const tree = fromSource ? path.join(root, 'src') : path.join(root, 'dist');
+const ext = fromSource ? 'ts' : 'js';
+if (fromSource) {
   const { register } = await import('tsx/esm/api');
   register();
-  const { main } = await import(pathToFileURL(path.join(root, 'src', 'cli', 'main.ts')).href);
-  await main(process.argv.slice(2));
-} else {
-  const { main } = await import(pathToFileURL(built).href);
-  await main(process.argv.slice(2));
 }
+const argv = process.argv.slice(2);
+// `serve` launches Chromium before the CLI's modules load (src/render/early-start.ts); help does not.
+if (argv[0] === 'serve' && !argv.includes('--help') && !argv.includes('-h')) {
+  const { prelaunchChromium } = await import(
+    pathToFileURL(path.join(tree, 'render', `early-start.${ext}`)).href
+  );
+  await prelaunchChromium();
+}
+const { main } = await import(pathToFileURL(path.join(tree, 'cli', `main.${ext}`)).href);
+await main(argv);

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { BrowserSupervisor } from './browser-supervisor.js';
 import { DeferredLogger } from './logger.js';
 import type { RenderService } from './render-service.js';
 
@@ -9,20 +10,58 @@ export interface EarlyRenderer {
   log: DeferredLogger;
 }
 
+interface Launch {
+  chromiumPath: string;
+  log: DeferredLogger;
+  launching: Promise<BrowserSupervisor>;
+}
+
+/** The launch bin/quire.mjs started before the CLI loaded, until `serve` takes it. */
+let prelaunched: Launch | null = null;
+
+function launch(chromiumPath: string, BrowserSupervisorClass: typeof BrowserSupervisor): Launch {
+  const log = new DeferredLogger();
+  const launching = BrowserSupervisorClass.start(chromiumPath, log);
+  // A failed launch is not reported here: the service's own `warm()` tries again and reports it.
+  launching.catch(() => undefined);
+  return { chromiumPath, log, launching };
+}
+
 /**
- * Launches Chromium now and starts its warm pages, without waiting for them: `quire serve` calls this
- * before it loads the HTTP service, so Chromium boots on another core while Node loads the remaining
- * modules and runs migrations (start to first PDF, issue 17). Only playwright-core is loaded before the
- * launch; the render engine's other modules (undici, the print mode) load while Chromium starts. A failed
- * launch is not reported here: the service's own `warm()` tries again and reports it as before.
+ * `quire serve` only, called by bin/quire.mjs before it loads the CLI: reads the Chromium path from
+ * the environment and launches it, so Chromium boots on the other core while Node loads the CLI and
+ * the service (start to first PDF, issue 17: the CLI's own modules took ~0.7 s before the launch
+ * could start). Invalid configuration launches nothing; `serve` reports it as before.
+ */
+export async function prelaunchChromium(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { loadConfig } = await import('../config/config.js');
+  let chromiumPath: string;
+  try {
+    chromiumPath = loadConfig(env).chromiumPath;
+  } catch {
+    return;
+  }
+  const { BrowserSupervisor } = await import('./browser-supervisor.js');
+  prelaunched = launch(chromiumPath, BrowserSupervisor);
+}
+
+/**
+ * Starts the renderer's warm pages on a Chromium launched now, or on the one bin/quire.mjs launched
+ * already (same path), without waiting for them: `quire serve` calls this before it loads the HTTP
+ * service, so Chromium boots on another core while Node loads the remaining modules and runs
+ * migrations. Only playwright-core is loaded before the launch; the render engine's other modules
+ * (undici, the print mode) load while Chromium starts.
  */
 export async function startRendererEarly(config: Config): Promise<EarlyRenderer> {
-  const log = new DeferredLogger();
   const { BrowserSupervisor } = await import('./browser-supervisor.js');
-  const launching = BrowserSupervisor.start(config.chromiumPath, log);
-  launching.catch(() => undefined);
+  let early = prelaunched;
+  prelaunched = null;
+  if (early?.chromiumPath !== config.chromiumPath) {
+    early?.launching.then((supervisor) => supervisor.close()).catch(() => undefined);
+    early = launch(config.chromiumPath, BrowserSupervisor);
+  }
   const { RenderService } = await import('./render-service.js');
-  const service = new RenderService(config, log, launching);
+  const service = new RenderService(config, early.log, early.launching);
   service.warm().catch(() => undefined);
-  return { service, log };
+  return { service, log: early.log };
 }

@@ -65,6 +65,11 @@ export class PagePool {
     private readonly log: RenderLogger,
   ) {}
 
+  /**
+   * Resolves as soon as the first page is warm: the others join the pool when they are (start to first
+   * PDF, issue 17: on two cores, warming every page before serving delayed the first PDF by a second).
+   * A page that cannot be made is retried like a replacement; the start fails only if none can be made.
+   */
   static async create(
     supervisor: BrowserSupervisor,
     fetcher: ResourceFetcher,
@@ -73,10 +78,14 @@ export class PagePool {
   ): Promise<PagePool> {
     const pool = new PagePool(supervisor, fetcher, options, log);
     const browser = await supervisor.current();
-    const slots = await Promise.all(
-      Array.from({ length: options.size }, () => createSlot(browser, pool.nextId++, fetcher)),
-    );
-    pool.free.push(...slots);
+    const creations = Array.from({ length: options.size }, () => createSlot(browser, pool.nextId++, fetcher));
+    for (const creation of creations) pool.track(pool.joinWhenWarm(creation));
+    try {
+      await Promise.any(creations);
+    } catch (err) {
+      await pool.close();
+      throw (err as AggregateError).errors[0];
+    }
     // After a browser crash every idle page is dead; busy ones are replaced when released.
     supervisor.onRelaunch((browser) => {
       for (const slot of pool.free.filter((s) => s.browser !== browser)) {
@@ -85,6 +94,17 @@ export class PagePool {
       }
     });
     return pool;
+  }
+
+  /** One of the pages started by create(): handed out when warm, retried when it could not be made. */
+  private async joinWhenWarm(creation: Promise<PoolSlot>): Promise<void> {
+    try {
+      this.hand(await creation);
+    } catch (err) {
+      if (this.closed) return;
+      this.log.warn({ err }, 'could not create a pool page; retrying');
+      await this.createReplacement();
+    }
   }
 
   /**
