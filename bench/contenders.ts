@@ -72,7 +72,9 @@ export async function startQuire(root: string, scale: Record<string, number> = {
     QUIRE_DEFAULT_PLAN: 'scale',
   };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), 'serve'], {
+  // QUIRE_BENCH_NODE_ARGS: extra Node options for the server, e.g. `--cpu-prof --cpu-prof-dir=DIR`.
+  const nodeArgs = process.env.QUIRE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'quire.mjs'), 'serve'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -50,7 +50,28 @@ export function assertSafeKey(key: string): void {
 }
 
 export class FsBlobStore implements BlobStore {
+  /** Folders made (or found) already: every stored PDF went through mkdir before (issue 17 profile). */
+  private readonly madeDirs = new Set<string>();
+
   constructor(private readonly root: string) {}
+
+  /** Opens a new temporary file beside `target`, making its folder first unless it was made before. */
+  private async openTemp(target: string): Promise<{ tmp: string; handle: FileHandle }> {
+    const dir = path.dirname(target);
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    if (this.madeDirs.has(dir)) {
+      try {
+        return { tmp, handle: await open(tmp, 'wx', PRIVATE_FILE_MODE) };
+      } catch (err) {
+        // Removed behind our back (a cleanup, a restore): make it again below.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        this.madeDirs.delete(dir);
+      }
+    }
+    await ensurePrivateDir(dir);
+    this.madeDirs.add(dir);
+    return { tmp, handle: await open(tmp, 'wx', PRIVATE_FILE_MODE) };
+  }
 
   private pathOf(key: string): string {
     assertSafeKey(key);
@@ -59,9 +80,7 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, data: Buffer): Promise<void> {
     const target = this.pathOf(key);
-    await ensurePrivateDir(path.dirname(target));
-    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(tmp, 'wx', PRIVATE_FILE_MODE);
+    const { tmp, handle } = await this.openTemp(target);
     try {
       await handle.chmod(PRIVATE_FILE_MODE);
       await handle.writeFile(data);
