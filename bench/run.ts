@@ -17,12 +17,14 @@
  *   batches    bench/batches.ts;
  *   scale      bench/scale.ts (PostgreSQL; skipped when it does not answer).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
 import { invoiceTemplateData, validateEInvoice } from '../src/einvoice/index.js';
 import { BUILT_IN_INVOICE_TEMPLATE } from '../src/einvoice/template/built-in-template.js';
+import { CHROMIUM_ARGS } from '../src/render/browser-supervisor.js';
 import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
@@ -102,7 +104,9 @@ async function startToFirstPdf(): Promise<void> {
   const other = process.env.QUIRE_BENCH_COMPARE_ROOT;
   const roots = other ? [root, path.resolve(other)] : [root];
   const runs = new Map<string, Array<{ listenMs: number; firstPdfMs: number; totalMs: number }>>();
+  const rawRuns: number[] = [];
   for (let i = 0; i < 3; i++) {
+    rawRuns.push(await rawStartToFirstPdf());
     for (const checkout of roots) {
       const quire = await startQuire(checkout);
       await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
@@ -120,8 +124,32 @@ async function startToFirstPdf(): Promise<void> {
       `Start to first PDF${roots.length > 1 ? ` (${checkout})` : ''} (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${list.map((r) => f(r.totalMs)).join(', ')} ms.`,
     );
   }
-  results.start = medians;
+  const rawMedian = [...rawRuns].sort((a, b) => a - b)[1] ?? 0;
+  log(
+    `Raw playwright-core in a fresh Node process (import, launch, page, invoice PDF), median of 3: ${f(rawMedian)} ms (${rawRuns.map((ms) => f(ms)).join(', ')}); Quire / raw: ${ratio((medians[root] as { median: { totalMs: number } }).median.totalMs, rawMedian)}.`,
+  );
+  results.start = { ...medians, raw: { runs: rawRuns, median: rawMedian } };
   log();
+}
+
+/** Spawn → PDF of bench/raw-start.mjs: the same Chromium, started by playwright-core alone. */
+async function rawStartToFirstPdf(): Promise<number> {
+  const t0 = performance.now();
+  const script = path.join(root, 'bench', 'raw-start.mjs');
+  const args = [
+    script,
+    loadConfig({}).chromiumPath,
+    path.join(fixtures, 'invoice.html'),
+    JSON.stringify(CHROMIUM_ARGS),
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('done') && resolve());
+    child.on('exit', (code) => reject(new Error(`raw-start exited ${code} before its PDF`)));
+  });
+  const ms = performance.now() - t0;
+  await new Promise((resolve) => child.once('exit', resolve));
+  return ms;
 }
 
 /** The sections on one `quire serve` (and one raw Chromium): issue 17's comparisons. */

@@ -32,6 +32,7 @@ function launch(chromiumPath: string, BrowserSupervisorClass: typeof BrowserSupe
  * the environment and launches it, so Chromium boots on the other core while Node loads the CLI and
  * the service (start to first PDF, issue 17: the CLI's own modules took ~0.7 s before the launch
  * could start). Invalid configuration launches nothing; `serve` reports it as before.
+ * @public bin/quire.mjs loads it by a computed path, which knip cannot follow.
  */
 export async function prelaunchChromium(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { loadConfig } = await import('../config/config.js');

@@ -1,0 +1,16 @@
+// The start-up baseline of `npm run bench`'s start section, run as its own plain-JS process (no tsx, as
+// Quire runs from dist/): what a fresh Node process needs to print one invoice with raw playwright-core
+// (import, launch, a context and page, setContent, page.pdf). Prints "done" when the PDF is in hand;
+// the parent times spawn → "done". Arguments: CHROMIUM_PATH HTML_FILE CHROMIUM_ARGS_JSON.
+import { readFileSync } from 'node:fs';
+
+const [chromiumPath, htmlFile, argsJson] = process.argv.slice(2);
+if (!chromiumPath || !htmlFile || !argsJson) throw new Error('usage: raw-start.mjs CHROMIUM HTML ARGS_JSON');
+const { chromium } = await import('playwright-core');
+const browser = await chromium.launch({ executablePath: chromiumPath, args: JSON.parse(argsJson) });
+const page = await (await browser.newContext()).newPage();
+await page.setContent(readFileSync(htmlFile, 'utf8'));
+const pdf = await page.pdf({ format: 'A4', printBackground: true });
+if (pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error('raw start: no PDF');
+process.stdout.write('done\n');
+await browser.close();
