@@ -3,7 +3,7 @@
 #         docker run -v quire-data:/data quire worker                   (background workers only)
 # Proven here without a registry by scripts/verify-image.sh (README: Container; recorded run: deploy/verify-image.log).
 
-# --- build: compile TypeScript, build better-sqlite3 from source, drop dev dependencies ---
+# --- build: type-check, bundle the server and the dashboard, build better-sqlite3 from source, drop dev dependencies ---
 FROM node:20-bookworm-slim AS build
 # Build-time only (ARG, not ENV): apt's debconf asks nothing and prints no terminal warnings.
 ARG DEBIAN_FRONTEND=noninteractive
@@ -16,8 +16,12 @@ COPY package.json package-lock.json ./
 COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle.mjs ./scripts/
 COPY bin ./bin
 COPY src ./src
+# The dashboard (Vite) imports the typed client's generated API types.
+COPY web ./web
+COPY clients/typescript/src ./clients/typescript/src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 ARG COMMIT=""
 # GET /version reports it (images carry no .git).

@@ -5,7 +5,7 @@
 //      apt-get as root or with passwordless sudo, else a clear message naming them;
 //   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
 //      (tools/einvoice-validate/validate --setup: its Debian packages — Java, Saxon — and its Java helper);
-//   4. a TypeScript build when any source file is newer than the last build;
+//   4. the server bundle (scripts/bundle.mjs → dist/server/) when any source file is newer than the last one;
 //   5. the dashboard's Vite build (web/ → dist/dashboard/) when any of its sources is newer than the last one.
 // Plain Node (no dependencies), so it runs before anything is installed. QUIRE_SKIP_BOOTSTRAP=1 skips it.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -154,16 +154,11 @@ function ensureBuild() {
   const sources = Math.max(
     newestMtime(path.join(root, 'src')),
     statSync(path.join(root, 'package-lock.json')).mtimeMs,
+    statSync(path.join(root, 'scripts', 'bundle.mjs')).mtimeMs,
   );
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return;
-  log('building (tsc)…');
-  if (
-    run(process.execPath, [
-      path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-    ]) !== 0
-  ) {
+  log('building the server (esbuild)…');
+  if (run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]) !== 0) {
     log('build failed.');
     process.exit(1);
   }

@@ -1,18 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// src/shared/ and dist/shared/ are both two levels below the package root.
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { packageRoot } from './package-root.js';
 
 let version: string | undefined;
 let commit: string | null | undefined;
 
 /** Quire's version from package.json (read once). */
 export function quireVersion(): string {
-  version ??= (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
-    .version;
+  version ??= (
+    JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
   return version;
 }
 
@@ -28,7 +26,7 @@ export function quireCommit(): string | null {
 
 function readCommitFile(): string | null {
   try {
-    return readFileSync(path.join(ROOT, 'COMMIT'), 'utf8').trim() || null;
+    return readFileSync(path.join(packageRoot(), 'COMMIT'), 'utf8').trim() || null;
   } catch {
     return null;
   }
@@ -37,7 +35,7 @@ function readCommitFile(): string | null {
 function gitHead(): string | null {
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: ROOT,
+      cwd: packageRoot(),
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     return out.toString().trim() || null;

@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../http/server.js';
+import { packageRoot } from '../shared/package-root.js';
 
 /** Vite names every asset under /app/assets/ by its content hash, so a changed file gets a new URL. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/**
- * The built dashboard: `vite build` of web/ writes dist/dashboard/ (dist/web/ is this plugin's own tsc
- * output). src/web/ (tsx) and dist/web/ (tsc) both reach the package root by walking up to package.json.
- */
+/** The built dashboard: `vite build` of web/ writes dist/dashboard/. */
 export function defaultWebRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return path.join(dir, 'dist', 'dashboard');
+  return path.join(packageRoot(), 'dist', 'dashboard');
 }
 
 /**
