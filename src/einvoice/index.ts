@@ -11,8 +11,9 @@ type Output = typeof import('./xml/cii.js') &
 let output: Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> | undefined;
 
 /**
- * The XML builders and the PDF/A-3 step, loaded on the first e-invoice: xmlbuilder2 and pdf-lib were a
- * tenth of the server's start-up, paid by every install whether it sends e-invoices or not.
+ * The XML builders and the PDF/A-3 step, loaded on the first e-invoice: pdf-lib (with xmlbuilder2, which
+ * the writers used then) was a tenth of the server's start-up, paid by every install whether it sends
+ * e-invoices or not.
  */
 export function loadEInvoiceOutput(): Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> {
   output ??= Promise.all([

@@ -1,10 +1,9 @@
-import { create } from 'xmlbuilder2';
 import type { PreparedEInvoice, Profile } from '../model.js';
 import { ciiLine, dateTime } from './cii-lines.js';
 import { ciiParty, ciiShipTo } from './cii-parties.js';
 import { CiiLevel, type CiiProfileRules, ciiRules } from './cii-profile.js';
 import { ciiSettlement } from './cii-settlement.js';
-import { child, leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node, xmlRoot, xmlText } from './xml-text.js';
 
 const NAMESPACES = {
   'xmlns:rsm': 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
@@ -19,8 +18,7 @@ const NAMESPACES = {
  */
 export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
   const rules = ciiRules(profile);
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = child(doc, 'rsm:CrossIndustryInvoice', NAMESPACES);
+  const root = xmlRoot('rsm:CrossIndustryInvoice', NAMESPACES);
   context(root, rules);
   exchangedDocument(root, prepared, rules);
   const tx = child(root, 'rsm:SupplyChainTradeTransaction');
@@ -28,7 +26,7 @@ export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
   agreement(tx, prepared, rules);
   delivery(tx, prepared, rules);
   ciiSettlement(tx, prepared, rules);
-  return doc.end({ prettyPrint: true });
+  return xmlText(root);
 }
 
 function context(root: Node, rules: CiiProfileRules): void {

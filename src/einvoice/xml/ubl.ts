@@ -1,4 +1,3 @@
-import { create } from 'xmlbuilder2';
 import type { PreparedEInvoice } from '../model.js';
 import { PEPPOL_BILLING_PROCESS, XRECHNUNG_3_ID } from './cii-profile.js';
 import { paymentGroups } from './payment-groups.js';
@@ -11,7 +10,7 @@ import {
   ublPaymentTerms,
   ublTaxTotal,
 } from './ubl-settlement.js';
-import { child, leaf, type Node } from './xml-text.js';
+import { child, leaf, type Node, xmlRoot, xmlText } from './xml-text.js';
 
 /** UNTDID 1001 credit-note codes: written as a UBL CreditNote document (EN 16931-3-2). */
 export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
@@ -35,8 +34,7 @@ const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-
 export function buildUbl(prepared: PreparedEInvoice): string {
   const creditNote = CREDIT_NOTE_TYPE_CODES.has(prepared.invoice.type_code);
   const docName = creditNote ? 'CreditNote' : 'Invoice';
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = child(doc, `ubl:${docName}`, {
+  const root = xmlRoot(`ubl:${docName}`, {
     'xmlns:ubl': `urn:oasis:names:specification:ubl:schema:xsd:${docName}-2`,
     'xmlns:cac': CAC,
     'xmlns:cbc': CBC,
@@ -52,7 +50,7 @@ export function buildUbl(prepared: PreparedEInvoice): string {
   ublTaxTotal(root, prepared);
   ublMonetaryTotal(root, prepared);
   for (const line of prepared.lines) ublLine(root, line, currency, creditNote);
-  return doc.end({ prettyPrint: true });
+  return xmlText(root);
 }
 
 /** CustomizationID … BuyerReference, InvoicePeriod in the Invoice/CreditNote sequence. */

@@ -89,6 +89,14 @@ describe('XML writers', () => {
     assert.equal(clean('a\u0000b\uD800c\uD83D\uDE00'), 'abc\uD83D\uDE00');
   });
 
+  it('keeps text that looks like an entity as written (the XML reads back what the PDF shows)', () => {
+    const p = notSubject();
+    p.invoice.notes = ['R&amp;D &#x41; "quoted"'];
+    const xml = buildCii(p, 'en16931');
+    assert.match(xml, /<ram:Content>R&amp;amp;D &amp;#x41; "quoted"<\/ram:Content>/);
+    assert.match(buildUbl(p), /<cbc:Note>R&amp;amp;D &amp;#x41; "quoted"<\/cbc:Note>/);
+  });
+
   it('writes MINIMUM without notes, lines or payment and BASIC WL without lines', () => {
     const p = notSubject();
     const min = buildCii(p, 'minimum');
