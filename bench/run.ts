@@ -231,19 +231,24 @@ async function eInvoice(quire: QuireProcess, quireCpu: () => number): Promise<vo
   if (!validation.ok) throw validation.error;
   const plainBody = { html: BUILT_IN_INVOICE_TEMPLATE, data: invoiceTemplateData(validation.value) };
   const n = quick ? 10 : 30;
-  const plain = await latency(() => postPdf(quire, plainBody), n, quireCpu);
-  const einvoice = await latency(() => postPdf(quire, { e_invoice }), n, quireCpu);
-  results.einvoice = { plain, einvoice };
+  // The built-in template renders e-invoices in print mode (its default, as for templates) and plain
+  // `html` in fast mode: each e-invoice is compared with the plain invoice in the same mode, so the
+  // figure is what the e-invoice itself costs (XML, PDF/A-3b), not the mode.
+  const rows: Array<[string, LatencyResult, LatencyResult]> = [];
+  for (const mode of ['print', 'fast'] as const) {
+    const plain = await latency(() => postPdf(quire, { ...plainBody, mode }), n, quireCpu);
+    const einvoice = await latency(() => postPdf(quire, { e_invoice, mode }), n, quireCpu);
+    rows.push([mode, plain, einvoice]);
+  }
+  results.einvoice = Object.fromEntries(rows.map(([mode, plain, einvoice]) => [mode, { plain, einvoice }]));
   log(
-    '| E-invoice (same invoice, same server) | p50 ms | p95 ms | CPU ms/doc (Quire + Chromium) | p50 vs plain |',
+    '| E-invoice (same invoice, same server, same mode) | plain p50 ms | Factur-X p50 ms | p50 ratio | plain CPU ms/doc | Factur-X CPU ms/doc | CPU ratio |',
   );
-  log('|---|---|---|---|---|');
-  log(
-    `| plain PDF (built-in template + data) | ${f(plain.p50)} | ${f(plain.p95)} | ${f(plain.cpuMsPerDoc)} | 1.00× |`,
-  );
-  log(
-    `| Factur-X EN 16931 (CII + PDF/A-3b) | ${f(einvoice.p50)} | ${f(einvoice.p95)} | ${f(einvoice.cpuMsPerDoc)} | ${ratio(einvoice.p50, plain.p50)} |`,
-  );
+  log('|---|---|---|---|---|---|---|');
+  for (const [mode, plain, einvoice] of rows)
+    log(
+      `| ${mode} mode${mode === 'print' ? ' (the e-invoice default)' : ''} | ${f(plain.p50)} | ${f(einvoice.p50)} | ${ratio(einvoice.p50, plain.p50)} | ${f(plain.cpuMsPerDoc)} | ${f(einvoice.cpuMsPerDoc)} | ${ratio(einvoice.cpuMsPerDoc, plain.cpuMsPerDoc)} |`,
+    );
   log();
 }
 

@@ -9,7 +9,7 @@ export interface WorkerEntry {
 }
 
 /**
- * The compiled worker next to this module (`npm run build` → dist/liquid/worker.js), else, when
+ * The compiled worker next to this module (the server bundle's dist/server/worker.js), else, when
  * running from src/ (tests, benchmarks, `quire` without a build), worker-tsx.mjs, which registers
  * tsx inside the new thread and loads worker.ts. Inheriting `--import tsx` instead is unreliable on
  * Node 20: about one worker in ten started while another was being terminated failed with
