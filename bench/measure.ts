@@ -27,6 +27,25 @@ export async function latency(once: RenderOnce, n: number, cpuMs: () => number):
 }
 
 /** Documents per second with `concurrency` renders in flight. */
+/**
+ * Docs/s of several contenders at one concurrency, measured in alternating rounds (A, B, A, B, …) and
+ * summed per contender, so a change in the machine's load during the run reaches all of them alike.
+ */
+export async function alternatingThroughput(
+  contenders: readonly RenderOnce[],
+  perRound: number,
+  rounds: number,
+  concurrency: number,
+): Promise<number[]> {
+  const seconds = contenders.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, once] of contenders.entries()) {
+      seconds[i] = (seconds[i] ?? 0) + perRound / (await throughput(once, perRound, concurrency));
+    }
+  }
+  return seconds.map((s) => (perRound * rounds) / s);
+}
+
 export async function throughput(once: RenderOnce, n: number, concurrency: number): Promise<number> {
   let next = 0;
   const t0 = performance.now();

@@ -29,7 +29,7 @@ import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
-import { type LatencyResult, latency, throughput } from './measure.js';
+import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 import { runScaleBenches } from './scale.js';
 import { watermarkCost, watermarkReport } from './watermark.js';
@@ -211,9 +211,12 @@ async function versusRaw(quire: QuireProcess, quireCpu: () => number, fast: Reco
     log('| Invoice throughput | raw docs/s | Quire docs/s | ratio |');
     log('|---|---|---|---|');
     for (const c of [1, 2, 4]) {
-      const n = quick ? 12 : 40;
-      const a = await throughput(() => raw.render(invoiceHtml), n, c);
-      const b = await throughput(quireInvoice, n, c);
+      const [a = 0, b = 0] = await alternatingThroughput(
+        [() => raw.render(invoiceHtml), quireInvoice],
+        quick ? 6 : 12,
+        quick ? 2 : 4,
+        c,
+      );
       results[`throughput c=${c}`] = { raw: a, quire: b };
       log(`| c=${c} | ${f(a, 1)} | ${f(b, 1)} | ${ratio(b, a)} |`);
     }

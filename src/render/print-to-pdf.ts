@@ -31,8 +31,23 @@ export async function printToPdf(
   try {
     return await readCapped(cdp, stream);
   } finally {
-    await cdp.send('IO.close', { handle: stream }).catch(() => undefined);
+    // Not awaited: nothing depends on it, and the render's answer need not wait a round trip for it.
+    cdp.send('IO.close', { handle: stream }).catch(() => undefined);
   }
+}
+
+const PDF_END = Buffer.from('%%EOF');
+
+/**
+ * A read shorter than asked that ends the file (`%%EOF`, then at most a line break) was the last one:
+ * Chromium answers `eof` only to one more read, a round trip per document saved (issue 17). Skia writes
+ * one revision, so an earlier `%%EOF` inside the file does not occur.
+ */
+function endsPdf(chunk: Buffer): boolean {
+  if (chunk.length >= READ_CHUNK_BYTES) return false;
+  let end = chunk.length;
+  while (end > 0 && (chunk[end - 1] === 0x0a || chunk[end - 1] === 0x0d)) end--;
+  return end >= PDF_END.length && chunk.subarray(end - PDF_END.length, end).equals(PDF_END);
 }
 
 async function readCapped(cdp: CDPSession, handle: string): Promise<Buffer> {
@@ -44,7 +59,7 @@ async function readCapped(cdp: CDPSession, handle: string): Promise<Buffer> {
     size += chunk.length;
     if (size > MAX_PDF_BYTES) throw tooLarge('The PDF is over 40 MB.');
     chunks.push(chunk);
-    if (eof) return Buffer.concat(chunks, size);
+    if (eof || endsPdf(chunk)) return Buffer.concat(chunks, size);
   }
 }
 
