@@ -13,7 +13,7 @@ export interface PageWork {
   timings: { loadMs: number; analyzeMs: number; pdfMs: number };
 }
 
-/** The in-page part of a render: load → wait for fonts/images → analyze → print. */
+/** The in-page part of a render: prepare the page → load → wait for fonts/images → analyze → print. */
 export async function renderInPage(
   slot: PoolSlot,
   job: RenderJob,
@@ -21,7 +21,9 @@ export async function renderInPage(
 ): Promise<PageWork> {
   const t0 = performance.now();
   // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
-  await loadDocument(slot, strategy.prepareHtml(job));
+  const html = strategy.prepareHtml(job);
+  await strategy.beforeLoad?.(inPagePort(slot), job);
+  await loadDocument(slot, html);
   const t1 = performance.now();
   const { warnings } = await strategy.analyze(inPagePort(slot), job);
   const t2 = performance.now();

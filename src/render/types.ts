@@ -85,12 +85,14 @@ export interface InPage {
 /**
  * How one mode lays out a document. `fast` is Chromium's own print path; `print` adds paged-media
  * features and layout analysis (overflow warnings, content_lost). The render pipeline calls, in order:
- * prepareHtml → (load into page, wait for fonts/images) → analyze → page.pdf(pdfOptions).
+ * prepareHtml → beforeLoad → (load into page, wait for fonts/images) → analyze → page.pdf(pdfOptions).
  */
 export interface ModeStrategy {
   readonly mode: RenderMode;
   /** The full HTML document to load (CSS placed before the body's HTML). */
   prepareHtml(job: RenderJob): string;
+  /** Runs on the blank pool page before the document is loaded (e.g. to set the emulation it is laid out with). */
+  beforeLoad?(page: InPage, job: RenderJob): Promise<void>;
   /** Runs in the loaded page before printing. Throws AppError('content_lost') when content would be cut. */
   analyze(page: InPage, job: RenderJob): Promise<{ warnings: Warning[] }>;
   pdfOptions(job: RenderJob): PdfOptions;

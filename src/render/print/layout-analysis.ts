@@ -1,7 +1,14 @@
 import { AppError } from '../../shared/errors.js';
 import { MAX_WARNINGS, type Warning } from '../../shared/warnings.js';
 import type { InPage } from '../types.js';
-import { type AnalysisResult, analyzeNative, analyzePaged, droppedByPolyfill } from './in-page/entry.js';
+import {
+  type AnalysisResult,
+  analyzeNative,
+  analyzeNativeAt,
+  analyzePaged,
+  droppedByPolyfill,
+  type Relayout,
+} from './in-page/entry.js';
 import { culprit, type LostContent, scanLayout, unbreakableKind } from './in-page/layout-scan.js';
 import { bodyBand, findOverflow, outside, spills } from './in-page/overflow-scan.js';
 import {
@@ -9,7 +16,8 @@ import {
   applySize,
   measurePageBox,
   namedSizeMm,
-  type PageBox,
+  type PageArea,
+  pageAreaOf,
   toPx,
   unnamedPageRules,
 } from './in-page/page-box.js';
@@ -17,7 +25,15 @@ import { breakPositions, hasPageName, isForcedBreak, pageAt } from './in-page/pa
 import { runInPage } from './in-page/run.js';
 import { selectorOf } from './in-page/selector.js';
 
-const PAGE_BOX_FUNCTIONS = [measurePageBox, namedSizeMm, toPx, applySize, applyMargins, unnamedPageRules];
+const PAGE_BOX_FUNCTIONS = [
+  measurePageBox,
+  namedSizeMm,
+  toPx,
+  applySize,
+  applyMargins,
+  unnamedPageRules,
+  pageAreaOf,
+];
 const SCAN_FUNCTIONS = [
   scanLayout,
   unbreakableKind,
@@ -29,29 +45,47 @@ const SCAN_FUNCTIONS = [
   selectorOf,
 ];
 const OVERFLOW_FUNCTIONS = [findOverflow, bodyBand, spills, outside];
+const NATIVE_FUNCTIONS = [
+  analyzeNativeAt,
+  analyzeNative,
+  ...PAGE_BOX_FUNCTIONS,
+  ...SCAN_FUNCTIONS,
+  ...OVERFLOW_FUNCTIONS,
+];
+const PAGED_FUNCTIONS = [analyzePaged, droppedByPolyfill, findOverflow, spills, outside, selectorOf];
 
 /**
- * Lays the document out once as print would (print media, viewport = the page area) and scans it:
- * content print mode would cut (content_lost) and, when asked, boxes cut sideways (overflow).
- * The emulation is left in place for printing (which lays out with print media at the paper size
- * whatever the screen state): restoring it here would cost two more layouts (~15–100 ms) of the
- * document. The pool's reset restores it on the blank page afterwards, where it costs next to nothing.
+ * Print media and a viewport of the (expected) page area, set before the document is loaded, so its
+ * first layout is already the one the analysis needs: switching media and width after the load cost a
+ * second full style recalculation and layout of the document. Printing ignores both; the pool's reset
+ * restores them on the blank page afterwards, where it costs next to nothing.
  */
-export async function analyzeNativeLayout(page: InPage, scanOverflow: boolean): Promise<AnalysisResult> {
-  await page.emulatePrintMedia();
-  const box = await runInPage<PageBox>(page, PAGE_BOX_FUNCTIONS, 'measurePageBox', []);
-  await page.setViewport({
-    width: Math.max(1, Math.round(box.width - box.margin.left - box.margin.right)),
-    height: Math.max(1, Math.round(box.height - box.margin.top - box.margin.bottom)),
-  });
-  const functions = [analyzeNative, ...SCAN_FUNCTIONS, ...OVERFLOW_FUNCTIONS];
-  return runInPage<AnalysisResult>(page, functions, 'analyzeNative', [box, scanOverflow]);
+export async function emulatePrintLayout(page: InPage, area: PageArea): Promise<void> {
+  await Promise.all([page.emulatePrintMedia(), page.setViewport(area)]);
+}
+
+/**
+ * Scans the document laid out as print would (print media, viewport = the page area, emulatePrintLayout):
+ * content print mode would cut (content_lost) and, when asked, boxes cut sideways (overflow). When the
+ * document's own `@page` rules give another page area than `expected`, the viewport is set to it first.
+ */
+export async function analyzeNativeLayout(
+  page: InPage,
+  scanOverflow: boolean,
+  expected: PageArea,
+): Promise<AnalysisResult> {
+  const run = (viewport: PageArea | null) =>
+    runInPage<AnalysisResult | Relayout>(page, NATIVE_FUNCTIONS, 'analyzeNativeAt', [viewport, scanOverflow]);
+  const first = await run(expected);
+  if (!('relayout' in first)) return first;
+  await page.setViewport(first.relayout);
+  // Unchecked: a page area that depends on the viewport (`@media (width …)` around `@page`) must not loop.
+  return (await run(null)) as AnalysisResult;
 }
 
 /** Scans the `.pagedjs_page` boxes the polyfill made. */
 export function analyzePolyfillLayout(page: InPage): Promise<AnalysisResult> {
-  const functions = [analyzePaged, droppedByPolyfill, findOverflow, spills, outside, selectorOf];
-  return runInPage<AnalysisResult>(page, functions, 'analyzePaged', []);
+  return runInPage<AnalysisResult>(page, PAGED_FUNCTIONS, 'analyzePaged', []);
 }
 
 const LOST_WHAT: Record<LostContent['kind'], string> = {

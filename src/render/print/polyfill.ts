@@ -22,12 +22,17 @@ function polyfillSource(): string {
  * continuation pages, so a handler does (Chromium's own print path does too).
  */
 export async function layOutWithPolyfill(page: InPage): Promise<void> {
+  // Sending the 500 KB library costs its transfer and a V8 pre-parse even when the guard below skips
+  // it: it is sent only to a world that has not got it yet.
+  if ((await page.evaluate('Boolean(window.Paged)')) !== true)
+    await page.evaluate(`${loadPolyfillOnce()}\ntrue`);
   // Paged.js wraps the body into a template before it reads style sheets, so styles written in the
   // body (every HTML fragment) would be skipped: move them to the head end, keeping their order.
   const moveStyles =
     "for (const s of document.body.querySelectorAll('style, link[rel=stylesheet]')) document.head.append(s);";
-  await page.evaluate(`${loadPolyfillOnce()}\n${moveStyles}\ntrue`);
-  await page.evaluate('(window.PagedPolyfill = new window.Paged.Previewer()).preview().then(() => true)');
+  await page.evaluate(
+    `${moveStyles}\n(window.PagedPolyfill = new window.Paged.Previewer()).preview().then(() => true)`,
+  );
 }
 
 let cachedLoader: string | undefined;

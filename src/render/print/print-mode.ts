@@ -6,8 +6,10 @@ import {
   analyzeNativeLayout,
   analyzePolyfillLayout,
   contentLostError,
+  emulatePrintLayout,
   overflowWarnings,
 } from './layout-analysis.js';
+import { expectedPageArea } from './page-area.js';
 import { printModeCss, SIDEWAYS_CLIP_CSS } from './page-css.js';
 import { layOutWithPolyfill } from './polyfill.js';
 import { addStyle } from './style-tag.js';
@@ -21,10 +23,11 @@ import { addStyle } from './style-tag.js';
 export const printMode: ModeStrategy = {
   mode: 'print',
   prepareHtml: (job) => composeDocument(job.html, `${printModeCss(job.page)}\n${job.css ?? ''}`),
+  beforeLoad: (page, job) => emulatePrintLayout(page, expectedPageArea(job)),
   analyze: async (page, job) => {
     const polyfill = needsPolyfill(job);
     // Structural checks run on the native layout in both paths: it is the same document and cheap.
-    const native = await analyzeNativeLayout(page, !polyfill);
+    const native = await analyzeNativeLayout(page, !polyfill, expectedPageArea(job));
     if (native.lost) throw contentLostError(native.lost);
     if (!polyfill) {
       if (native.overflow.length > 0) await addStyle(page, SIDEWAYS_CLIP_CSS);

@@ -1,6 +1,6 @@
 import { type LostContent, scanLayout } from './layout-scan.js';
 import { bodyBand, findOverflow, type OverflowHit } from './overflow-scan.js';
-import type { PageBox } from './page-box.js';
+import { measurePageBox, type PageArea, type PageBox, pageAreaOf } from './page-box.js';
 import { pageAt } from './pager.js';
 import { selectorOf } from './selector.js';
 
@@ -21,6 +21,26 @@ export async function analyzeNative(box: PageBox, scanOverflow: boolean): Promis
   const pageOf = (_el: Element, rect: DOMRect) => pageAt(scan.geometry, rect.top + window.scrollY);
   for (const child of Array.from(document.body.children)) findOverflow(child, band, pageOf, hits);
   return { lost: null, overflow: hits };
+}
+
+/** The document's page area differs from the viewport it was laid out at: lay it out at this one. */
+export interface Relayout {
+  relayout: PageArea;
+}
+
+/**
+ * Native analysis when the document is laid out at the page area `viewport` (print media already
+ * emulated); otherwise the page area to set first. A null viewport skips the check (the second try).
+ */
+export function analyzeNativeAt(
+  viewport: PageArea | null,
+  scanOverflow: boolean,
+): Promise<AnalysisResult> | Relayout {
+  const box = measurePageBox();
+  const area = pageAreaOf(box);
+  if (viewport && (area.width !== viewport.width || area.height !== viewport.height))
+    return { relayout: area };
+  return analyzeNative(box, scanOverflow);
 }
 
 /** After Paged.js laid out `.pagedjs_page` boxes: overflow per page, and source boxes it dropped. */

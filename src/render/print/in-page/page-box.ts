@@ -68,7 +68,7 @@ export function applySize(box: PageBox, value: string): void {
 }
 
 /** Margins in `%` refer to the page box's width (left/right) and height (top/bottom). */
-export function applyMargins(box: PageBox, style: CSSStyleDeclaration): void {
+export function applyMargins(box: PageBox, style: Pick<CSSStyleDeclaration, 'getPropertyValue'>): void {
   const sides = ['top', 'right', 'bottom', 'left'] as const;
   for (const side of sides) {
     const value = style.getPropertyValue(`margin-${side}`).trim();
@@ -105,4 +105,17 @@ export function measurePageBox(): PageBox {
     }
   }
   return box;
+}
+
+/** The viewport print mode lays the document out at: the page box's content area, whole CSS px. */
+export interface PageArea {
+  width: number;
+  height: number;
+}
+
+export function pageAreaOf(box: PageBox): PageArea {
+  return {
+    width: Math.max(1, Math.round(box.width - box.margin.left - box.margin.right)),
+    height: Math.max(1, Math.round(box.height - box.margin.top - box.margin.bottom)),
+  };
 }
