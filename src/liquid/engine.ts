@@ -67,8 +67,8 @@ function workerError(err: unknown, deadline: TaskDeadline): unknown {
  * moment a worker starts it): past it the worker is terminated and the task is
  * template_render_error "took longer than 1 second", whether parsing or rendering was slow.
  *
- * Each worker caches parsed stored templates by key (bounded by bytes), so a stored version is
- * parsed at most once per worker. The data is copied to the worker on the main thread (structured
+ * Each worker caches parsed templates by key (bounded by bytes): a stored version, or raw HTML by
+ * its content, is parsed at most once per worker. The data is copied to the worker on the main thread (structured
  * clone: ≈ 0.3 ms for the bench invoice, 10 to 20 ms per MB of JSON) and the HTML copied back;
  * bench/liquid-pool.ts measures the whole overhead (≈ 1 ms per invoice). The pool starts on first use.
  */
@@ -96,7 +96,7 @@ export class LiquidEngine {
     };
   }
 
-  /** Raw `html` sent with `data` (POST /pdf): parsed per request, never cached. */
+  /** Raw `html` sent with `data` (POST /pdf): cached by its content in each worker, like a stored version. */
   async renderSource(source: string, data: Record<string, unknown>): Promise<LiquidResult> {
     assertTemplateSize(source);
     return this.#render({ kind: 'source', source, data });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Liquid } from 'liquidjs';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
@@ -7,6 +8,12 @@ import { formatterCacheBytes } from './filters/formatters.js';
 import { registerQuireFilters } from './filters/index.js';
 import { LIQUID_LIMITS, TEMPLATE_CACHE } from './limits.js';
 import { LruCache } from './lru-cache.js';
+
+/** The cache key of a raw `html` source. */
+function sourceKey(source: string): string {
+  return `html:${createHash('sha256').update(source).digest('base64')}`;
+}
+
 import {
   attachCollector,
   detachCollector,
@@ -150,8 +157,13 @@ export class LiquidRenderer {
     }
   }
 
-  /** Raw `html` sent with `data`: parsed per request, not cached. */
+  /**
+   * Raw `html` sent with `data`. Clients usually send the same HTML with new data every time, and the
+   * parse was about half of the invoice's Liquid time (issue 17), so it is cached by a digest of the
+   * source like a stored version (getOrParse compares the whole source, so a digest collision cannot
+   * mix two templates up; the byte budget bounds what any team's sources occupy).
+   */
   renderSource(source: string, data: Record<string, unknown>): LiquidResult {
-    return this.render(this.parse(source), data);
+    return this.render(this.getOrParse(sourceKey(source), source), data);
   }
 }

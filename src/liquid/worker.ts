@@ -59,7 +59,7 @@ export default function handle(task: LiquidTask): LiquidReply {
   markStarted(task);
   const parsesBefore = renderer.parses;
   const facts = () => ({
-    parsed: task.kind !== 'stored' || renderer.parses > parsesBefore,
+    parsed: task.kind === 'check' || renderer.parses > parsesBefore,
     cache: renderer.cacheBytes(),
   });
   try {
