@@ -368,7 +368,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);
   });
   // Off the critical path: the main thread and a worker thread would otherwise wait for Chromium here.
-  if (options.warmUp) compileRouteSchemas('POST', '/v1/pdf');
+  // The routes exist only once Fastify has loaded its plugins, so that comes first (ready() before
+  // listen() is allowed; nothing is added to the server after buildApp).
+  if (options.warmUp) {
+    await app.ready();
+    compileRouteSchemas('POST', '/v1/pdf');
+  }
   const liquidWarm = options.warmUp
     ? liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
     : null;

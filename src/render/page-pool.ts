@@ -1,3 +1,4 @@
+import type { Browser } from 'playwright-core';
 import { AppError } from '../shared/errors.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import { FairQueue, NO_TENANT } from './fair-queue.js';
@@ -28,6 +29,9 @@ interface Waiter {
  */
 const HOT_PAGE_WAIT_MS = 25;
 
+/** How long after the first page the others are made when no render needed them earlier. */
+const MORE_PAGES_AFTER_MS = 3000;
+
 /** Pause before trying again when a replacement page could not be made (browser relaunching). */
 const REPLACE_RETRY_MS = 1000;
 
@@ -52,6 +56,8 @@ export class PagePool {
   private readonly waiters = new FairQueue<Waiter>();
   private closed = false;
   private nextId = 1;
+  /** Starts making the pages after the first (moreWhenNeeded), until it has been called once. */
+  private growNow: (() => void) | null = null;
   /** The quick reset of the page returned last, while it runs (see HOT_PAGE_WAIT_MS). */
   private hotReset: Promise<void> | null = null;
   /** Resets and replacements under way, and who waits for them to finish. */
@@ -66,9 +72,10 @@ export class PagePool {
   ) {}
 
   /**
-   * Resolves as soon as the first page is warm: the others join the pool when they are (start to first
-   * PDF, issue 17: on two cores, warming every page before serving delayed the first PDF by a second).
-   * A page that cannot be made is retried like a replacement; the start fails only if none can be made.
+   * Resolves as soon as the first page is warm; the others are made after it and join the pool when
+   * warm (start to first PDF, issue 17: a new page costs Chromium 0.6–0.9 s here, and on two cores
+   * making them all at once delayed the first one). A later page that cannot be made is retried like a
+   * replacement; the start fails when the first cannot be made.
    */
   static async create(
     supervisor: BrowserSupervisor,
@@ -78,14 +85,13 @@ export class PagePool {
   ): Promise<PagePool> {
     const pool = new PagePool(supervisor, fetcher, options, log);
     const browser = await supervisor.current();
-    const creations = Array.from({ length: options.size }, () => createSlot(browser, pool.nextId++, fetcher));
-    for (const creation of creations) pool.track(pool.joinWhenWarm(creation));
     try {
-      await Promise.any(creations);
+      pool.hand(await createSlot(browser, pool.nextId++, fetcher));
     } catch (err) {
       await pool.close();
-      throw (err as AggregateError).errors[0];
+      throw err;
     }
+    pool.moreWhenNeeded(browser, options.size - 1);
     // After a browser crash every idle page is dead; busy ones are replaced when released.
     supervisor.onRelaunch((browser) => {
       for (const slot of pool.free.filter((s) => s.browser !== browser)) {
@@ -96,14 +102,32 @@ export class PagePool {
     return pool;
   }
 
-  /** One of the pages started by create(): handed out when warm, retried when it could not be made. */
-  private async joinWhenWarm(creation: Promise<PoolSlot>): Promise<void> {
-    try {
-      this.hand(await creation);
-    } catch (err) {
-      if (this.closed) return;
-      this.log.warn({ err }, 'could not create a pool page; retrying');
-      await this.createReplacement();
+  /**
+   * The pages after the first are made a little later, or as soon as a render has to wait for a page:
+   * a new page keeps Chromium busy on both cores for most of a second, which would otherwise fall on
+   * the first documents the server renders after its start.
+   */
+  private moreWhenNeeded(browser: Browser, count: number): void {
+    if (count <= 0) return;
+    const timer = setTimeout(() => this.growNow?.(), MORE_PAGES_AFTER_MS);
+    timer.unref();
+    this.growNow = () => {
+      this.growNow = null;
+      clearTimeout(timer);
+      this.track(this.addPages(browser, count));
+    };
+  }
+
+  /** The pages after the first, one after another, each handed out when warm. */
+  private async addPages(browser: Browser, count: number): Promise<void> {
+    for (let i = 0; i < count && !this.closed; i++) {
+      try {
+        this.hand(await createSlot(browser, this.nextId++, this.fetcher));
+      } catch (err) {
+        if (this.closed) return;
+        this.log.warn({ err }, 'could not create a pool page; retrying');
+        this.track(this.createReplacement());
+      }
     }
   }
 
@@ -122,6 +146,7 @@ export class PagePool {
   private takeFreeOrWait(signal: AbortSignal | undefined, tenant: string): Promise<PoolSlot> {
     const slot = this.takeFree(tenant);
     if (slot) return Promise.resolve(slot);
+    this.growNow?.();
     if (this.waiters.size >= this.options.queueMax) return Promise.reject(busyError());
     return new Promise<PoolSlot>((resolve, reject) => {
       const done = () => {
@@ -176,8 +201,12 @@ export class PagePool {
     }
   }
 
-  /** Resolves once no page is being reset or replaced (tests, graceful shutdown). */
+  /**
+   * Resolves once every page of the pool exists (the later ones are made now if they were not yet) and
+   * none is being reset or replaced (tests, graceful shutdown).
+   */
   settled(): Promise<void> {
+    this.growNow?.();
     if (this.maintenance === 0) return Promise.resolve();
     return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
@@ -196,6 +225,7 @@ export class PagePool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.growNow = null;
     for (const waiter of this.waiters.drain()) waiter.reject(busyError());
     await Promise.all(this.free.splice(0).map(disposeSlot));
   }
