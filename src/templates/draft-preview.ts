@@ -81,8 +81,8 @@ function currentOf(template: TemplateRow): number {
 }
 
 /**
- * A template port that resolves this one template to the draft. The draft source is parsed per request
- * (renderSource): it is never cached, since unsaved content has no immutable version to key it by.
+ * A template port that resolves this one template to the draft. The draft has no immutable version to key
+ * it by, so it goes through renderSource, which caches the parse by a digest of the content.
  */
 function draftPort(engine: TemplateEngine, template: TemplateRow, draft: VersionContent): TemplatePort {
   return {
