@@ -34,7 +34,10 @@ before(async () => {
     }),
     ...routes('red', IMAGES, (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(RED_PNG)),
   });
+  // The budget is under test, not the time limit: a loaded CI machine (the suite runs files side by side,
+  // some with Java's validator) once took over the helper's 3 s for six 1 MiB images.
   small = await startRenderer({
+    renderTimeoutMs: 20_000,
     allowPrivateResources: true,
     resourceMaxCount: 6,
     resourceMaxTotalBytes: 3 * MiB,
