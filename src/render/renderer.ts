@@ -18,6 +18,13 @@ import { ResourceFetcher } from './resource-fetcher.js';
 import type { ModeStrategy, RenderJob, RenderMode, RenderResult } from './types.js';
 
 /** Spec "Limits": HTML after Liquid, with CSS (same MB as the request body limit). */
+
+/**
+ * A render waits at least this long for a free page, even under a shorter render time limit: after a
+ * timeout or a document that reached other origins the page is replaced, and making a new one can take
+ * seconds on a loaded machine (the wait is not rendering time).
+ */
+const MIN_PAGE_WAIT_MS = 15_000;
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
 
 /**
@@ -76,7 +83,7 @@ export class Renderer {
           size: config.renderPoolSize,
           queueMax: config.renderQueueMax,
           recycleAfter: config.pageRecycleAfter,
-          maxWaitMs: config.renderTimeoutMs,
+          maxWaitMs: Math.max(config.renderTimeoutMs, MIN_PAGE_WAIT_MS),
         },
         log,
       );

@@ -63,6 +63,8 @@ describe('render time limit', () => {
     const err = await appError(renderer.render(job('<p>spin</p><script>while(true){}</script>')));
     assert.equal(err.code, 'render_timeout');
     assert.equal(err.status, 504);
+    // The timed-out page is replaced; its replacement (not the 3 s wait for a page) is what follows.
+    await renderer.settled();
     const next = await renderer.render(job('<p>after the timeout</p>'));
     assert.match(await pdfText(next.pdf), /after the timeout/);
     await renderer.settled();
@@ -75,6 +77,7 @@ describe('render time limit', () => {
     await until(() => renderer.stats().busy === 1, 'the render to start');
     controller.abort(new Error('client gone'));
     await assert.rejects(running, /client gone/);
+    await renderer.settled();
     assert.match(await pdfText((await renderer.render(job('<p>after abort</p>'))).pdf), /after abort/);
   });
 });
