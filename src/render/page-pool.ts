@@ -1,4 +1,3 @@
-import type { Browser } from 'playwright-core';
 import { AppError } from '../shared/errors.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import { FairQueue, NO_TENANT } from './fair-queue.js';
@@ -91,7 +90,7 @@ export class PagePool {
       await pool.close();
       throw err;
     }
-    pool.moreWhenNeeded(browser, options.size - 1);
+    pool.moreWhenNeeded(options.size - 1);
     // After a browser crash every idle page is dead; busy ones are replaced when released.
     supervisor.onRelaunch((browser) => {
       for (const slot of pool.free.filter((s) => s.browser !== browser)) {
@@ -107,28 +106,20 @@ export class PagePool {
    * a new page keeps Chromium busy on both cores for most of a second, which would otherwise fall on
    * the first documents the server renders after its start.
    */
-  private moreWhenNeeded(browser: Browser, count: number): void {
+  private moreWhenNeeded(count: number): void {
     if (count <= 0) return;
     const timer = setTimeout(() => this.growNow?.(), MORE_PAGES_AFTER_MS);
     timer.unref();
     this.growNow = () => {
       this.growNow = null;
       clearTimeout(timer);
-      this.track(this.addPages(browser, count));
+      this.track(this.addPages(count));
     };
   }
 
-  /** The pages after the first, one after another, each handed out when warm. */
-  private async addPages(browser: Browser, count: number): Promise<void> {
-    for (let i = 0; i < count && !this.closed; i++) {
-      try {
-        this.hand(await createSlot(browser, this.nextId++, this.fetcher));
-      } catch (err) {
-        if (this.closed) return;
-        this.log.warn({ err }, 'could not create a pool page; retrying');
-        this.track(this.createReplacement());
-      }
-    }
+  /** The pages after the first, one after another, each handed out when warm (retried like replacements). */
+  private async addPages(count: number): Promise<void> {
+    for (let i = 0; i < count && !this.closed; i++) await this.createReplacement();
   }
 
   /**
