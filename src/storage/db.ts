@@ -1,7 +1,18 @@
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SelectQueryBuilder, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type SelectQueryBuilder,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import type pg from 'pg';
 import { onPostgres } from './dialect.js';
 import { migrateToLatest } from './migrations/index.js';
@@ -15,7 +26,7 @@ export type Db = Kysely<Database>;
  * QUIRE_DATABASE_URL is set. Dialect-specific SQL (locks, LISTEN/NOTIFY, pragmas) is written only here.
  */
 function sqliteDialect(file: string): SqliteDialect {
-  return new SqliteDialect({
+  return new ImmediateSqliteDialect({
     database: () => {
       const db = new SqliteDatabase(file);
       // The busy timeout first: on a fresh file another process may hold the lock while it switches to WAL.
@@ -27,6 +38,30 @@ function sqliteDialect(file: string): SqliteDialect {
       return Promise.resolve(withStatementCache(db));
     },
   });
+}
+
+/**
+ * Every transaction begins IMMEDIATE (takes the write lock at once, waiting out the busy timeout). Kysely's
+ * default `begin` is deferred: a transaction that reads and then writes has to upgrade its read snapshot, and
+ * when another process (the CLI, a worker) committed in between, SQLite answers SQLITE_BUSY_SNAPSHOT at once
+ * without waiting — renders failed with 500 while an operator ran `quire key create`. This process has only
+ * one connection, whose transactions already run one at a time, so nothing is lost by taking the lock early.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 /** Distinct SQL texts kept prepared; past it the cache starts over (a `where in` list of every length). */
