@@ -173,6 +173,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'signIn',
         security: PUBLIC,
         summary: 'Sign in with email and password (sets the session cookie)',
+        description:
+          'The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked.',
         body: Bodies.signIn,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -319,6 +321,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'setPassword',
         security: SESSION_ONLY,
         summary: 'Set or change the password (rotates the session id)',
+        description:
+          'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.',
         body: Bodies.password,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -361,6 +365,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'requestPasswordReset',
         security: PUBLIC,
         summary: 'Email a password reset link (answers 202 whether or not the account exists)',
+        description: 'The new link replaces any earlier one of the account.',
         body: Bodies.reset,
         response: { 202: EmptySchema, ...ERRORS },
       },
@@ -394,6 +399,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'confirmPasswordReset',
         security: PUBLIC,
         summary: 'Choose a new password with a reset link (signs in)',
+        description: 'Ends every other session of the user and every unused reset and sign-in link.',
         body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
