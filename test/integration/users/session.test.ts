@@ -321,6 +321,20 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     );
     assert.equal(badRole.code, 2);
     assert.match(badRole.stderr, /--role must be one of owner, admin, member/);
+    // The operator cannot demote the team's only owner either.
+    const lastOwner = await quire(
+      env,
+      'user',
+      'create',
+      '--email',
+      'owner@example.com',
+      '--team',
+      team.team.id,
+      '--role',
+      'member',
+    );
+    assert.equal(lastOwner.code, 2, lastOwner.stderr);
+    assert.match(lastOwner.stderr, /owner@example\.com is the team's last owner/);
   });
 });
 
