@@ -55,13 +55,15 @@ import { quireCommit, quireVersion } from './shared/version.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { type Db, openDatabase } from './storage/db.js';
 import { openBlobStore } from './storage/open-blob-store.js';
-import { DatabaseRateCounter } from './storage/rate-windows.js';
+import { DatabaseFailureCounter, DatabaseRateCounter } from './storage/rate-windows.js';
 import { DatabaseTeamSlots } from './storage/render-leases.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
 import {
   createSessionLookup,
+  httpsTest,
+  PasswordThrottle,
   registerMemberRoutes,
   registerSessionRoutes,
   sweepUserRows,
@@ -318,17 +320,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       brand.registerSignedRoutes(v1);
       registerSignedBatchRoutes(v1, { service: batches, signer, clock });
       const mail = { sender: email, publicUrl, log: app.log };
+      const https = httpsTest(publicUrl);
       registerSessionRoutes(v1, {
         db,
         clock,
         rate,
         mail,
-        secureCookies: () => publicUrl().startsWith('https:'),
+        throttle: new PasswordThrottle(new DatabaseFailureCounter(db), clock),
+        https,
       });
       await v1.register(async (authed) => {
         authed.addHook(
           'onRequest',
-          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock) }),
+          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock, https) }),
         );
         registerAccountRoutes(authed, { db, clock, usage });
         registerKeyRoutes(authed, { db, clock });

@@ -90,6 +90,7 @@ export async function serve(config: Config, print: (line: string) => void): Prom
     throw explainStartupFailure(err, config);
   });
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
+  warnAboutTrustingEveryHop(config, (message) => built.app.log.warn(message));
   if (newTeam) await printOwnerLink(built, config, newTeam, print);
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
@@ -113,6 +114,18 @@ export function warnAboutWildcardLinks(config: Config, warn: (message: string) =
   if (config.publicUrl || !['0.0.0.0', '::', '[::]', ''].includes(config.host)) return;
   warn(
     `QUIRE_HOST is ${config.host || '(empty)'} (every address) and QUIRE_PUBLIC_URL is unset: links in responses would point at ${config.host || '0.0.0.0'}. Set QUIRE_PUBLIC_URL to the address clients use.`,
+  );
+}
+
+/**
+ * QUIRE_TRUST_PROXY=true takes the left-most X-Forwarded-For address, which the client writes itself: it
+ * could pick a fresh address for every sign-in attempt and per-IP budget. Still accepted (a proxy that
+ * replaces the header makes it safe), but said at start.
+ */
+export function warnAboutTrustingEveryHop(config: Config, warn: (message: string) => void): void {
+  if (config.trustProxy !== true) return;
+  warn(
+    'QUIRE_TRUST_PROXY=true trusts every X-Forwarded-For hop: unless your proxy replaces that header, a client can choose the address its sign-in throttling and per-IP budget count under. Set the number of proxies in front of Quire (e.g. 1) or their addresses/CIDRs instead.',
   );
 }
 

@@ -3,6 +3,7 @@ import { ROLES, type Role } from '../accounts/auth-context.js';
 import { findTeam } from '../accounts/teams.js';
 import { type Config, derivePublicUrl } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
+import { isAppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
 import { createSignInLink, isEmailAddress } from '../users/index.js';
 import { UsageError } from './usage-error.js';
@@ -38,6 +39,9 @@ export async function userCommand(
     teamId,
     role,
     publicUrl: derivePublicUrl(ctx.config),
+  }).catch((err: unknown) => {
+    // A refusal (the last owner's demotion) is the operator's to fix, like a usage error.
+    throw isAppError(err) ? new UsageError(err.message) : err;
   });
   if (values.json) {
     ctx.print(JSON.stringify({ user: link.user, sign_in_url: link.sign_in_url }));

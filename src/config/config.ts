@@ -381,7 +381,7 @@ const schema = {
     env: 'QUIRE_TRUST_PROXY',
     default: false,
     description:
-      'Take the client address from X-Forwarded-For: true (any proxy), a hop count, or comma-separated proxy addresses/CIDRs.',
+      'Take the client address and scheme from X-Forwarded-For/-Proto: a hop count (usually 1), or comma-separated proxy addresses/CIDRs; true believes every hop, so clients can spoof the left-most address (warned at start).',
     parse: trustProxy,
   },
   logLevel: {

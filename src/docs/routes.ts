@@ -21,7 +21,13 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           // The dashboard's session (README: Dashboard users and sessions); POST/PUT/PATCH/DELETE also need x-csrf-token.
-          session: { type: 'apiKey', in: 'cookie', name: 'quire_session' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'quire_session',
+            description:
+              'quire_session over http; over https (TLS, a trusted proxy’s X-Forwarded-Proto, or an https QUIRE_PUBLIC_URL) the cookie is __Host-quire_session. Several cookies of the name are refused (400 invalid_request).',
+          },
         },
       },
       security: [{ bearer: [] }],

@@ -56,3 +56,54 @@ export class DatabaseRateCounter implements RateCounter {
     await this.db.deleteFrom('rate_windows').where(sql<boolean>`start_ms + window_ms <= ${nowMs}`).execute();
   }
 }
+
+/** Recent failures under one key: how many, and when the last one was. */
+export interface FailureCount {
+  failures: number;
+  lastMs: number;
+}
+
+/**
+ * Failure counts in the same table, for delays that grow with each failure (sign-in throttling): a row's
+ * start_ms is the last failure and its window how long until the count is forgotten, so each failure
+ * extends it. In the database on SQLite too, so every process on the data directory sees the same counts.
+ */
+export class DatabaseFailureCounter {
+  private adds = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async read(key: string, nowMs: number): Promise<FailureCount> {
+    const row = await this.db
+      .selectFrom('rate_windows')
+      .select(['start_ms', 'window_ms', 'count'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!row || nowMs >= Number(row.start_ms) + row.window_ms) return { failures: 0, lastMs: 0 };
+    return { failures: row.count, lastMs: Number(row.start_ms) };
+  }
+
+  /** Counts one failure (one atomic upsert); the count is forgotten `forgetMs` after the last failure. */
+  async add(key: string, nowMs: number, forgetMs: number): Promise<FailureCount> {
+    if (++this.adds % SWEEP_EVERY_HITS === 0) {
+      await this.db
+        .deleteFrom('rate_windows')
+        .where(sql<boolean>`start_ms + window_ms <= ${nowMs}`)
+        .execute();
+    }
+    const forgotten = sql<boolean>`${nowMs} >= rate_windows.start_ms + rate_windows.window_ms`;
+    const row = await this.db
+      .insertInto('rate_windows')
+      .values({ key, start_ms: nowMs, window_ms: forgetMs, count: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          start_ms: nowMs,
+          window_ms: forgetMs,
+          count: sql<number>`case when ${forgotten} then 1 else rate_windows.count + 1 end`,
+        }),
+      )
+      .returning(['count'])
+      .executeTakeFirstOrThrow();
+    return { failures: row.count, lastMs: nowMs };
+  }
+}

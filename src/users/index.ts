@@ -1,5 +1,6 @@
 export { registerMemberRoutes } from './member-routes.js';
 export { createSignInLink, ensureAdminUser } from './provisioning.js';
 export { registerSessionRoutes } from './session-routes.js';
-export { createSessionLookup, sweepUserRows } from './sessions.js';
+export { createSessionLookup, httpsTest, sweepUserRows } from './sessions.js';
+export { PasswordThrottle } from './throttle.js';
 export { isEmailAddress } from './users.js';

@@ -8,7 +8,7 @@ import type { Db } from '../storage/db.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
 import { Bodies, InvitationSchema, KEY_OR_SESSION, MemberSchema, TAGS, UserIdSchema } from './schemas.js';
 import { deleteInvitation, issueToken, listInvitations, type UserToken } from './tokens.js';
-import { findMembership, findUserByEmail, normalizeEmail, setRole } from './users.js';
+import { changeKeepingAnOwner, findMembership, findUserByEmail, normalizeEmail } from './users.js';
 
 export interface MemberRouteDeps {
   db: Db;
@@ -40,16 +40,6 @@ async function listMembers(db: Db, teamId: string) {
     .orderBy('users.id')
     .execute();
   return rows.map((r) => ({ ...r, role: r.role as Role }));
-}
-
-async function ownerCount(db: Db, teamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('role', '=', 'owner')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** Only owners make or unmake owners (contract: Roles). */
@@ -100,10 +90,9 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
       if (!membership) throw new AppError('not_found', `No member ${userId} in this team.`);
       const role = request.body.role;
       checkOwnerChange(auth.role, membership.role, role);
-      if (membership.role === 'owner' && role !== 'owner' && (await ownerCount(db, auth.team.id)) <= 1) {
+      if (!(await changeKeepingAnOwner(db, { teamId: auth.team.id, userId, role }))) {
         throw new AppError('forbidden', LAST_OWNER);
       }
-      await setRole(db, auth.team.id, userId, role);
       const member = (await listMembers(db, auth.team.id)).find((m) => m.user_id === userId);
       if (!member) throw new AppError('not_found', `No member ${userId} in this team.`);
       return member;
@@ -128,22 +117,15 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
       const membership = await findMembership(db, userId, auth.team.id);
       if (!membership) throw new AppError('not_found', `No member ${userId} in this team.`);
       checkOwnerChange(auth.role, membership.role, null);
-      if (membership.role === 'owner' && (await ownerCount(db, auth.team.id)) <= 1) {
-        throw new AppError('forbidden', LAST_OWNER);
-      }
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('memberships')
-          .where('team_id', '=', auth.team.id)
-          .where('user_id', '=', userId)
-          .execute();
+      const removed = await changeKeepingAnOwner(db, { teamId: auth.team.id, userId, role: null }, (trx) =>
         // Their sessions in this team end with the membership.
-        await trx
+        trx
           .deleteFrom('sessions')
           .where('team_id', '=', auth.team.id)
           .where('user_id', '=', userId)
-          .execute();
-      });
+          .execute(),
+      );
+      if (!removed) throw new AppError('forbidden', LAST_OWNER);
       return reply.code(204).send(null);
     },
   );

@@ -1,9 +1,16 @@
 import type { Role } from '../accounts/auth-context.js';
 import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { dashboardLink } from './emails.js';
 import { issueToken } from './tokens.js';
-import { createUser, findUserByEmail, upsertMembership } from './users.js';
+import {
+  changeKeepingAnOwner,
+  createUser,
+  findMembership,
+  findUserByEmail,
+  upsertMembership,
+} from './users.js';
 
 export interface SignInLink {
   user: { id: string; email: string };
@@ -21,7 +28,16 @@ export async function createSignInLink(
 ): Promise<SignInLink> {
   const user =
     (await findUserByEmail(db, input.email)) ?? (await createUser(db, clock, { email: input.email }));
-  await upsertMembership(db, clock, { teamId: input.teamId, userId: user.id, role: input.role });
+  const member = await findMembership(db, user.id, input.teamId);
+  if (!member) {
+    await upsertMembership(db, clock, { teamId: input.teamId, userId: user.id, role: input.role });
+  } else if (!(await changeKeepingAnOwner(db, { teamId: input.teamId, userId: user.id, role: input.role }))) {
+    // The operator's demotion is held to the same rule as the dashboard's.
+    throw new AppError(
+      'forbidden',
+      `${user.email} is the team's last owner: make another member owner first, or keep --role owner.`,
+    );
+  }
   const { token } = await issueToken(db, clock, {
     purpose: 'sign_in',
     userId: user.id,

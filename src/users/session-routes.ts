@@ -11,7 +11,7 @@ import { AppError } from '../shared/errors.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
-import { checkPasswordRule, hashPassword, passwordMatches } from './passwords.js';
+import { checkPasswordRule, hashPassword, needsRehash, passwordMatches } from './passwords.js';
 import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
 import {
   ABSOLUTE_MS,
@@ -20,13 +20,15 @@ import {
   csrfTokenFor,
   deleteSession,
   deleteUserSessions,
+  type HttpsTest,
   type LiveSession,
   loadSession,
   sessionIdOf,
   setSessionCookie,
   updateSession,
 } from './sessions.js';
-import { consumeToken, issueToken, peekToken } from './tokens.js';
+import type { PasswordThrottle } from './throttle.js';
+import { consumeToken, issueToken, peekToken, revokeUserTokens } from './tokens.js';
 import {
   createUser,
   findMembership,
@@ -42,13 +44,18 @@ export interface SessionRouteDeps {
   clock: Clock;
   rate: RateCounter;
   mail: LinkMail;
-  /** The public URL is https: the cookie gets `Secure`. */
-  secureCookies: () => boolean;
+  /** Failures slow later password checks down, per account and per address (throttle.ts). */
+  throttle: PasswordThrottle;
+  /** The request is served over https: the cookie is `__Host-quire_session` and Secure. */
+  https: HttpsTest;
 }
 
-/** Sign-in throttles (per account, per address) over a 15-minute window. */
-const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-export const SIGN_IN_PER_ACCOUNT = 10;
+/**
+ * A ceiling on sign-in attempts per address over 15 minutes, right or wrong: the failure delays
+ * (throttle.ts) are read before they are counted, so a burst of parallel attempts would otherwise slip
+ * through them. Counted atomically by the rate counter; it refuses only that address, never an account.
+ */
+const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_PER_IP = 50;
 /** Reset emails per address per hour: more requests still answer 202 but send nothing. */
 const RESETS_PER_HOUR = 5;
@@ -86,18 +93,24 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   const { db, clock } = deps;
 
   /** Creates a session (a fresh id: rotation on every sign-in), sets the cookie, returns the Session. */
-  async function startSession(reply: FastifyReply, userId: string, teamId: string, mode?: KeyMode) {
+  async function startSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    teamId: string,
+    mode?: KeyMode,
+  ) {
     const id = await createSession(db, clock, { userId, teamId, ...(mode ? { mode } : {}) });
     const session = await loadSession(db, clock, id);
     if (!session) throw new Error('a session just created could not be loaded');
     // The cookie lives as long as the session may (7 days); the server ends it sooner when idle.
-    setSessionCookie(reply, id, deps.secureCookies(), ABSOLUTE_MS);
+    setSessionCookie(reply, id, deps.https(request), ABSOLUTE_MS);
     return sessionView(session);
   }
 
   /** The request's live session (CSRF checked on state-changing methods), else 401 `unauthenticated`. */
   async function currentSession(request: FastifyRequest): Promise<LiveSession> {
-    const id = sessionIdOf(request);
+    const id = sessionIdOf(request, deps.https(request));
     if (!id) throw new AppError('unauthenticated', SIGN_IN_FIRST);
     const session = await loadSession(db, clock, id);
     if (!session) throw new AppError('unauthenticated', EXPIRED);
@@ -105,8 +118,13 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     return session;
   }
 
-  async function throttle(key: string, limit: number): Promise<void> {
-    const hit = await deps.rate.hit(key, limit, THROTTLE_WINDOW_MS, clock.now().getTime());
+  async function addressCeiling(request: FastifyRequest): Promise<void> {
+    const hit = await deps.rate.hit(
+      `signin:ip:${ipBudgetKey(request.ip)}`,
+      SIGN_IN_PER_IP,
+      ADDRESS_WINDOW_MS,
+      clock.now().getTime(),
+    );
     if (!hit.allowed) {
       throw new AppError(
         'rate_limited',
@@ -115,6 +133,28 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         { 'retry-after': String(hit.resetSeconds) },
       );
     }
+  }
+
+  /**
+   * A new password ends what the old one may have let someone else hold: every session of the user
+   * (the caller starts a fresh one) and every unused reset and sign-in link.
+   */
+  async function setPassword(userId: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await db.transaction().execute(async (trx) => {
+      await setPasswordHash(trx, userId, passwordHash);
+      await revokeUserTokens(trx, clock, userId, ['reset', 'sign_in']);
+      await deleteUserSessions(trx, userId);
+    });
+  }
+
+  /** A new reset link supersedes the user's previous ones, then goes out by email. */
+  async function sendReset(userId: string, email: string): Promise<void> {
+    const token = await db.transaction().execute(async (trx) => {
+      await revokeUserTokens(trx, clock, userId, ['reset']);
+      return (await issueToken(trx, clock, { purpose: 'reset', userId })).token;
+    });
+    await sendLinkEmail(deps.mail, { to: email, kind: 'reset', token });
   }
 
   async function teamToSignInto(userId: string): Promise<string> {
@@ -133,20 +173,28 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'signIn',
         security: PUBLIC,
         summary: 'Sign in with email and password (sets the session cookie)',
+        description:
+          'The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked.',
         body: Bodies.signIn,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      // Both throttles count before any hashing: a flood costs no argon2 work.
-      await throttle(`signin:ip:${ipBudgetKey(request.ip)}`, SIGN_IN_PER_IP);
-      await throttle(`signin:account:${email.trim().toLowerCase()}`, SIGN_IN_PER_ACCOUNT);
+      const attempt = { account: email, address: request.ip };
+      // The ceiling and the delays come before any hashing: a flood costs no argon2 work.
+      await addressCeiling(request);
+      await deps.throttle.before(attempt);
       const user = await findUserByEmail(db, email);
       // An unknown email still costs one argon2 verification: same answer, similar timing.
       const ok = await passwordMatches(user?.passwordHash ?? null, password);
-      if (!user || !ok) throw new AppError('invalid_credentials', WRONG_CREDENTIALS);
-      return startSession(reply, user.id, await teamToSignInto(user.id));
+      if (!user?.passwordHash || !ok) {
+        await deps.throttle.failed(attempt);
+        throw new AppError('invalid_credentials', WRONG_CREDENTIALS);
+      }
+      // Hashes made with other argon2 parameters are upgraded while the password is at hand.
+      if (needsRehash(user.passwordHash)) await setPasswordHash(db, user.id, await hashPassword(password));
+      return startSession(request, reply, user.id, await teamToSignInto(user.id));
     },
   );
 
@@ -182,7 +230,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     async (request, reply) => {
       const session = await currentSession(request);
       await deleteSession(db, session.idHash);
-      clearSessionCookie(reply, deps.secureCookies());
+      clearSessionCookie(reply, deps.https(request));
       return reply.code(204).send(null);
     },
   );
@@ -256,7 +304,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         (token.teamId && (await findMembership(db, token.userId, token.teamId))) ||
         (await firstMembership(db, token.userId));
       if (!membership) throw new AppError('forbidden', NO_TEAM);
-      const view = await startSession(reply, token.userId, membership.teamId);
+      const view = await startSession(request, reply, token.userId, membership.teamId);
       // The link proves the operator's choice of address, not its owner's inbox: ask once for proof.
       if (!view.user.email_verified) await sendVerification(deps, token.userId, view.user.email);
       return view;
@@ -273,6 +321,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'setPassword',
         security: SESSION_ONLY,
         summary: 'Set or change the password (rotates the session id)',
+        description:
+          'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.',
         body: Bodies.password,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -290,15 +340,18 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
             },
           );
         }
+        // Throttled like a sign-in: a stolen session must not become a way to guess the password.
+        const attempt = { account: session.user.email, address: request.ip };
+        await deps.throttle.before(attempt);
         if (!(await passwordMatches(session.user.passwordHash, current_password))) {
+          await deps.throttle.failed(attempt);
           throw new AppError('invalid_credentials', 'The current password is wrong.');
         }
       }
       checkPasswordRule(password);
-      await setPasswordHash(db, session.user.id, await hashPassword(password));
-      // Every other session of the user ends; this one continues under a new id.
-      await deleteUserSessions(db, session.user.id);
-      return startSession(reply, session.user.id, session.team.id, session.mode);
+      await setPassword(session.user.id, password);
+      // This session continues under a new id.
+      return startSession(request, reply, session.user.id, session.team.id, session.mode);
     },
   );
 
@@ -312,6 +365,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'requestPasswordReset',
         security: PUBLIC,
         summary: 'Email a password reset link (answers 202 whether or not the account exists)',
+        description: 'The new link replaces any earlier one of the account.',
         body: Bodies.reset,
         response: { 202: EmptySchema, ...ERRORS },
       },
@@ -324,10 +378,10 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         60 * 60 * 1000,
         clock.now().getTime(),
       );
+      // Not awaited: issuing the token and sending the mail happen after the answer, so an existing
+      // account's answer does the same work (one lookup, one count) and takes as long as an unknown one's.
       if (user && hit.allowed) {
-        const { token } = await issueToken(db, clock, { purpose: 'reset', userId: user.id });
-        // Not awaited: the answer must not take longer for an existing account.
-        void sendLinkEmail(deps.mail, { to: user.email, kind: 'reset', token }).catch((err: unknown) =>
+        void sendReset(user.id, user.email).catch((err: unknown) =>
           deps.mail.log.warn({ err }, 'password reset email failed'),
         );
       }
@@ -345,6 +399,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'confirmPasswordReset',
         security: PUBLIC,
         summary: 'Choose a new password with a reset link (signs in)',
+        description: 'Ends every other session of the user and every unused reset and sign-in link.',
         body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -353,11 +408,10 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       checkPasswordRule(request.body.password);
       const token = await consumeToken(db, clock, request.body.token, 'reset');
       if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
-      await setPasswordHash(db, token.userId, await hashPassword(request.body.password));
-      // The emailed link proves the inbox; sessions that may have been someone else's end.
+      await setPassword(token.userId, request.body.password);
+      // The emailed link proves the inbox.
       await markEmailVerified(db, token.userId);
-      await deleteUserSessions(db, token.userId);
-      return startSession(reply, token.userId, await teamToSignInto(token.userId));
+      return startSession(request, reply, token.userId, await teamToSignInto(token.userId));
     },
   );
 
@@ -417,7 +471,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         emailVerified: true,
       });
       await upsertMembership(db, clock, { teamId: invite.teamId, userId: user.id, role: invite.role });
-      return startSession(reply, user.id, invite.teamId);
+      return startSession(request, reply, user.id, invite.teamId);
     },
   );
 

@@ -24,10 +24,26 @@ const codeOf = (fn: () => unknown): string | null => {
 
 describe('session cookie and CSRF token', () => {
   it('reads quire_session among other cookies and ignores look-alikes', () => {
-    assert.equal(sessionIdOf(request({ headers: { cookie: 'a=1; quire_session=abc_-9; b=2' } })), 'abc_-9');
-    assert.equal(sessionIdOf(request({ headers: { cookie: 'xquire_session=abc' } })), null);
-    assert.equal(sessionIdOf(request({ headers: { cookie: 'quire_session=' } })), null);
-    assert.equal(sessionIdOf(request({})), null);
+    const idOf = (cookie?: string) => sessionIdOf(request(cookie ? { headers: { cookie } } : {}), false);
+    assert.equal(idOf('a=1; quire_session=abc_-9; b=2'), 'abc_-9');
+    assert.equal(idOf('xquire_session=abc'), null);
+    assert.equal(idOf('quire_session='), null);
+    assert.equal(idOf(), null);
+    assert.equal(idOf('__Host-quire_session=abc'), null, 'the https name is not read over http');
+  });
+
+  it('reads only __Host-quire_session over https', () => {
+    const idOf = (cookie: string) => sessionIdOf(request({ headers: { cookie } }), true);
+    assert.equal(idOf('quire_session=plain; __Host-quire_session=hosted'), 'hosted');
+    assert.equal(idOf('quire_session=plain'), null, 'a cookie a sibling domain could plant is ignored');
+  });
+
+  it('refuses several cookies of the session name instead of taking the first', () => {
+    const codeWith = (cookie: string, https: boolean) =>
+      codeOf(() => sessionIdOf(request({ headers: { cookie } }), https));
+    assert.equal(codeWith('quire_session=a; other=1; quire_session=b', false), 'invalid_request');
+    assert.equal(codeWith('__Host-quire_session=a; __Host-quire_session=a', true), 'invalid_request');
+    assert.equal(codeWith('__Host-quire_session=a; quire_session=b', true), null);
   });
 
   it('derives a stable token per session id that differs between sessions', () => {

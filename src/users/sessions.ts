@@ -5,6 +5,7 @@ import type { Role } from '../accounts/auth-context.js';
 import type { ResolvedSession, SessionLookup } from '../accounts/auth-hook.js';
 import { findTeam, type Team } from '../accounts/teams.js';
 import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { findMembership, findUserById, type User } from './users.js';
 
@@ -130,42 +131,78 @@ export async function deleteUserSessions(db: Db, userId: string): Promise<void> 
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 
-/** The session id the request's cookie carries, if any. */
-export function sessionIdOf(request: FastifyRequest): string | null {
-  const header = request.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return value.length > 0 ? value : null;
-    }
-  }
-  return null;
+/**
+ * Over https the cookie is `__Host-quire_session`: browsers keep a `__Host-` cookie only when it is Secure,
+ * has Path=/ and no Domain, so a page on a sibling subdomain cannot plant or overwrite it (session fixation).
+ * Plain http keeps the contract's `quire_session`; each scheme reads only its own name.
+ */
+export const HTTPS_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** Whether a request is served over https (then the cookie is `__Host-` and Secure). */
+export type HttpsTest = (request: FastifyRequest) => boolean;
+
+/**
+ * https when the request came over TLS or, behind a trusted proxy (QUIRE_TRUST_PROXY), its last
+ * X-Forwarded-Proto says https (Fastify's request.protocol), or when QUIRE_PUBLIC_URL is https: browsers then
+ * reach Quire by https even if an untrusted proxy's hop arrives as plain http.
+ */
+export function httpsTest(publicUrl: () => string): HttpsTest {
+  return (request) => request.protocol === 'https' || publicUrl().startsWith('https:');
 }
 
-/** Cookie attributes (contract): HttpOnly, SameSite=Lax, Path=/, Secure when the public URL is https. */
-export function setSessionCookie(reply: FastifyReply, id: string, secure: boolean, maxAgeMs: number): void {
+export function sessionCookieName(https: boolean): string {
+  return https ? HTTPS_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/**
+ * The session id the request's cookie carries, if any. Several cookies of the name (one may have been
+ * planted for a parent domain or another path) are refused rather than one of them guessed at.
+ */
+export function sessionIdOf(request: FastifyRequest, https: boolean): string | null {
+  const header = request.headers.cookie;
+  if (!header) return null;
+  const name = sessionCookieName(https);
+  const values: string[] = [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  if (values.length > 1) {
+    throw new AppError(
+      'invalid_request',
+      `The request carries ${values.length} ${name} cookies; only one can be a session. Clear this site's cookies (a cookie for a parent domain or another path may have been set by another site), then sign in again.`,
+      { field: 'cookie' },
+    );
+  }
+  const value = values[0];
+  return value ? value : null;
+}
+
+/**
+ * Cookie attributes (contract): HttpOnly, SameSite=Lax, Path=/; over https also Secure, under the
+ * `__Host-` name.
+ */
+export function setSessionCookie(reply: FastifyReply, id: string, https: boolean, maxAgeMs: number): void {
   const attributes = [
-    `${SESSION_COOKIE}=${id}`,
+    `${sessionCookieName(https)}=${id}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Lax',
     `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
   ];
-  if (secure) attributes.push('Secure');
+  if (https) attributes.push('Secure');
   reply.header('set-cookie', attributes.join('; '));
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
-  setSessionCookie(reply, '', secure, 0);
+export function clearSessionCookie(reply: FastifyReply, https: boolean): void {
+  setSessionCookie(reply, '', https, 0);
 }
 
 /** The auth hook's port: resolves the cookie to a team, role and mode like a key's. */
-export function createSessionLookup(db: Db, clock: Clock): SessionLookup {
+export function createSessionLookup(db: Db, clock: Clock, https: HttpsTest): SessionLookup {
   return {
     async resolve(request): Promise<ResolvedSession | 'unknown' | null> {
-      const id = sessionIdOf(request);
+      const id = sessionIdOf(request, https(request));
       if (!id) return null;
       const session = await loadSession(db, clock, id);
       if (!session) return 'unknown';

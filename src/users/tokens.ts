@@ -159,3 +159,22 @@ export async function deleteInvitation(db: Db, teamId: string, id: string): Prom
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/**
+ * Ends the user's unused tokens of these purposes (marked used, so a late click reads "already used"):
+ * a password change or reset ends every reset and sign-in link, a new reset request the previous one.
+ */
+export async function revokeUserTokens(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  purposes: readonly TokenPurpose[],
+): Promise<void> {
+  await db
+    .updateTable('user_tokens')
+    .set({ used_at: clock.now().toISOString() })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
+}

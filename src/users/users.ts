@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../accounts/auth-context.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import { type Db, isPostgres } from '../storage/db.js';
 
 export interface User {
   id: string;
@@ -153,4 +153,42 @@ export async function firstMembership(db: Db, userId: string): Promise<Membershi
     .orderBy('team_id')
     .executeTakeFirst();
   return row ? toMembership(row) : null;
+}
+
+/**
+ * Takes the owner role from `userId` (a demotion to `role`, or a removal when `role` is null) only while
+ * another owner remains, checked in the same transaction as the write: on PostgreSQL the team's owner rows
+ * are locked first, so two owners demoting each other at once run one after the other and the second finds
+ * itself the last owner; SQLite's single serving connection runs the transactions one at a time. `alsoDo`
+ * runs in the transaction after the write. False (nothing changed) when it would leave no owner.
+ */
+export async function changeKeepingAnOwner(
+  db: Db,
+  input: { teamId: string; userId: string; role: Role | null },
+  alsoDo?: (trx: Db) => Promise<unknown>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    let owners = trx
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('team_id', '=', input.teamId)
+      .where('role', '=', 'owner')
+      // One lock order for every transaction: two of them cannot deadlock on the same rows.
+      .orderBy('user_id');
+    if (isPostgres(trx)) owners = owners.forUpdate();
+    const ownerIds = (await owners.execute()).map((row) => row.user_id);
+    const losesOwner = ownerIds.includes(input.userId) && input.role !== 'owner';
+    if (losesOwner && ownerIds.length <= 1) return false;
+    if (input.role) {
+      await setRole(trx, input.teamId, input.userId, input.role);
+    } else {
+      await trx
+        .deleteFrom('memberships')
+        .where('team_id', '=', input.teamId)
+        .where('user_id', '=', input.userId)
+        .execute();
+    }
+    await alsoDo?.(trx);
+    return true;
+  });
 }

@@ -134,7 +134,10 @@ export interface paths {
         /** The current session */
         get: operations["getSession"];
         put?: never;
-        /** Sign in with email and password (sets the session cookie) */
+        /**
+         * Sign in with email and password (sets the session cookie)
+         * @description The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked.
+         */
         post: operations["signIn"];
         /** Sign out (clears the cookie) */
         delete: operations["signOut"];
@@ -202,7 +205,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set or change the password (rotates the session id) */
+        /**
+         * Set or change the password (rotates the session id)
+         * @description Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.
+         */
         put: operations["setPassword"];
         post?: never;
         delete?: never;
@@ -220,7 +226,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Email a password reset link (answers 202 whether or not the account exists) */
+        /**
+         * Email a password reset link (answers 202 whether or not the account exists)
+         * @description The new link replaces any earlier one of the account.
+         */
         post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -237,7 +246,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Choose a new password with a reset link (signs in) */
+        /**
+         * Choose a new password with a reset link (signs in)
+         * @description Ends every other session of the user and every unused reset and sign-in link.
+         */
         post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;

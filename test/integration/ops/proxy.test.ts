@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { warnAboutWildcardLinks } from '../../../src/cli/serve.js';
+import { warnAboutTrustingEveryHop, warnAboutWildcardLinks } from '../../../src/cli/serve.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { api, REQUEST_ID, startTestServer } from '../../helpers/server.js';
 
 /** Spends a 3-per-minute IP budget as client `a`, then asks once as client `b` (both via X-Forwarded-For). */
-async function secondClientStatus(trustProxy: boolean | number): Promise<{ first: number[]; other: number }> {
+async function secondClientStatus(
+  trustProxy: boolean | number | string[],
+  forwardedFor = (ip: string, _attempt: number) => ip,
+): Promise<{ first: number[]; other: number }> {
   const server = await startTestServer({ ipRateLimitPerMin: 3, trustProxy });
   try {
-    const as = (ip: string) => api(server.base, 'GET', '/healthz', { headers: { 'x-forwarded-for': ip } });
+    let attempt = 0;
+    const as = (ip: string) =>
+      api(server.base, 'GET', '/healthz', { headers: { 'x-forwarded-for': forwardedFor(ip, attempt++) } });
     const first: number[] = [];
     for (let i = 0; i < 4; i++) first.push((await as('203.0.113.7')).status);
     return { first, other: (await as('198.51.100.9')).status };
@@ -30,6 +35,28 @@ describe('behind a reverse proxy (QUIRE_TRUST_PROXY)', () => {
       assert.deepEqual(first, [200, 200, 200, 429], String(setting));
       assert.equal(other, 200, String(setting));
     }
+  });
+
+  it('a hop count or proxy list takes the address the proxy saw, not one the client wrote before it', async () => {
+    // The client sends its own X-Forwarded-For (a new made-up address each time); the proxy appends the
+    // address it saw. Only the proxy's entry is believed, so the made-up ones share one budget.
+    const spoofed = (ip: string, attempt: number) => `192.0.2.${attempt + 1}, ${ip}`;
+    for (const setting of [1, ['127.0.0.1']]) {
+      const { first, other } = await secondClientStatus(setting, spoofed);
+      assert.deepEqual(first, [200, 200, 200, 429], String(setting));
+      assert.equal(other, 200, String(setting));
+    }
+    // `true` believes the left-most entry: every made-up address gets a budget of its own.
+    const { first } = await secondClientStatus(true, spoofed);
+    assert.deepEqual(first, [200, 200, 200, 200]);
+  });
+
+  it('warns at start when QUIRE_TRUST_PROXY is true', () => {
+    const warnings: string[] = [];
+    for (const value of ['true', '1', '127.0.0.1', 'false'])
+      warnAboutTrustingEveryHop(loadConfig({ QUIRE_TRUST_PROXY: value }), (m) => warnings.push(m));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? '', /QUIRE_TRUST_PROXY=true trusts every X-Forwarded-For hop/);
   });
 
   it('parses the Fastify forms from the environment', () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { hash } from '@node-rs/argon2';
 import { ManualClock } from '../../../src/shared/clock.js';
+import { createUser, upsertMembership } from '../../../src/users/users.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { quire } from '../ops/cli-quire.js';
@@ -65,6 +67,9 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
   it('answers invalid_credentials alike, in similar time, for an unknown email and a wrong password', async () => {
     await makeUser(server, team.team.id, 'member', 'timing@example.com');
     const attempt = async (email: string) => {
+      // Each attempt starts with no failures counted (the delays are tested below), so this test's 15
+      // failures from the loopback address do not delay it nor the tests that follow.
+      await server.built.services.db.deleteFrom('rate_windows').where('key', 'like', 'throttle:%').execute();
       const started = performance.now();
       const r = await api(server.base, 'POST', '/v1/session', {
         body: { email, password: 'not the password' },
@@ -99,6 +104,39 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     console.log(
       `# timing: median unknown email ${median(unknown).toFixed(1)} ms, wrong password ${median(wrong).toFixed(1)} ms`,
     );
+  });
+
+  it('replaces a hash made with other argon2 parameters at the next sign-in', async () => {
+    const { db, clock: serverClock } = server.built.services;
+    const old = await hash(PASSWORD, { memoryCost: 8192, timeCost: 3, parallelism: 1 });
+    const user = await createUser(db, serverClock, { email: 'old-hash@example.com', passwordHash: old });
+    await upsertMembership(db, serverClock, { teamId: team.team.id, userId: user.id, role: 'member' });
+    const stored = async () =>
+      (
+        await db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).password_hash ?? '';
+    await signIn(server, 'old-hash@example.com');
+    const rehashed = await stored();
+    assert.notEqual(rehashed, old);
+    assert.match(rehashed, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    await signIn(server, 'old-hash@example.com');
+    assert.equal(await stored(), rehashed, 'a hash with the pinned parameters is kept');
+  });
+
+  it('ignores X-Forwarded-Proto when no proxy is trusted: the cookie stays quire_session without Secure', async () => {
+    await makeUser(server, team.team.id, 'member', 'spoof@example.com');
+    const response = await api(server.base, 'POST', '/v1/session', {
+      body: { email: 'spoof@example.com', password: PASSWORD },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    assert.equal(response.status, 200);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^quire_session=/);
+    assert.doesNotMatch(cookie, /Secure/);
   });
 
   it('answers unauthenticated without a session on dashboard routes and invalid_api_key on API routes', async () => {
@@ -283,6 +321,20 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     );
     assert.equal(badRole.code, 2);
     assert.match(badRole.stderr, /--role must be one of owner, admin, member/);
+    // The operator cannot demote the team's only owner either.
+    const lastOwner = await quire(
+      env,
+      'user',
+      'create',
+      '--email',
+      'owner@example.com',
+      '--team',
+      team.team.id,
+      '--role',
+      'member',
+    );
+    assert.equal(lastOwner.code, 2, lastOwner.stderr);
+    assert.match(lastOwner.stderr, /owner@example\.com is the team's last owner/);
   });
 });
 
@@ -312,19 +364,145 @@ describe('dashboard sign-in behind https, and its throttling', () => {
     );
   });
 
-  it('refuses with 429 rate_limited and Retry-After after 10 attempts on one account, then per address', async () => {
+  it('names the cookie __Host-quire_session under an https public URL', async () => {
+    await makeUser(server, team.team.id, 'member', 'host@example.com');
+    const browser = await signIn(server, 'host@example.com');
+    assert.match(browser.cookie, /^__Host-quire_session=[A-Za-z0-9_-]{43}$/);
+    assert.equal((await browser.call('GET', '/v1/session')).status, 200);
+    const plain = await api(server.base, 'GET', '/v1/session', {
+      headers: { cookie: browser.cookie.replace('__Host-', '') },
+    });
+    assert.equal(plain.status, 401, 'the plain name, which a sibling domain could plant, is not read');
+    assert.equal(plain.json.error.code, 'unauthenticated');
+  });
+});
+
+describe('dashboard behind a trusted proxy: cookie by request scheme, throttling without lock-out', () => {
+  let server: TestServer;
+  let team: TestTeam;
+  const clock = new ManualClock(Date.now());
+  before(async () => {
+    server = await startTestServer({ trustProxy: true }, { clock });
+    team = await server.team('growth');
+  });
+  after(async () => server.close());
+
+  const HTTPS = { 'x-forwarded-proto': 'https' };
+  const signInFrom = (
+    address: string,
+    email: string,
+    password: string,
+    headers: Record<string, string> = {},
+  ) =>
+    api(server.base, 'POST', '/v1/session', {
+      body: { email, password },
+      headers: { 'x-forwarded-for': address, ...headers },
+    });
+
+  it('sets __Host-quire_session with Secure when X-Forwarded-Proto is https, quire_session without over http', async () => {
+    await makeUser(server, team.team.id, 'member', 'scheme@example.com');
+    const overHttps = await signInFrom('198.51.100.1', 'scheme@example.com', PASSWORD, HTTPS);
+    assert.equal(overHttps.status, 200, overHttps.text);
+    assert.match(
+      overHttps.headers.get('set-cookie') ?? '',
+      /^__Host-quire_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800; Secure$/,
+    );
+    const browser = browserFrom(server, overHttps);
+    assert.equal((await browser.call('GET', '/v1/session', undefined, HTTPS)).status, 200);
+    assert.equal((await browser.call('GET', '/v1/me', undefined, HTTPS)).status, 200);
+    const out = await browser.call('DELETE', '/v1/session', undefined, HTTPS);
+    assert.match(out.headers.get('set-cookie') ?? '', /^__Host-quire_session=; .*Max-Age=0; Secure$/);
+
+    const overHttp = await signInFrom('198.51.100.1', 'scheme@example.com', PASSWORD);
+    const cookie = overHttp.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^quire_session=[A-Za-z0-9_-]{43}; /);
+    assert.doesNotMatch(cookie, /Secure/);
+  });
+
+  it('refuses a request carrying several session cookies instead of taking the first', async () => {
+    await makeUser(server, team.team.id, 'member', 'twice@example.com');
+    const signedIn = browserFrom(
+      server,
+      await signInFrom('198.51.100.2', 'twice@example.com', PASSWORD, HTTPS),
+    );
+    const planted = 'planted-session-id-planted-session-id-plant';
+    for (const cookie of [
+      `${signedIn.cookie}; __Host-quire_session=${planted}`,
+      `__Host-quire_session=${planted}; ${signedIn.cookie}`,
+    ]) {
+      for (const path of ['/v1/session', '/v1/me']) {
+        const refused = await api(server.base, 'GET', path, { headers: { cookie, ...HTTPS } });
+        assert.equal(refused.status, 400, `${path}: ${refused.text}`);
+        assert.equal(refused.json.error.code, 'invalid_request');
+        assert.match(refused.json.error.message, /2 __Host-quire_session cookies.*Clear this site's cookies/);
+      }
+    }
+    const plain = signedIn.cookie.replace('__Host-', '');
+    const twoPlain = await api(server.base, 'GET', '/v1/session', {
+      headers: { cookie: `${plain}; ${plain}x` },
+    });
+    assert.equal(twoPlain.status, 400, 'over http too');
+    assert.equal(twoPlain.json.error.code, 'invalid_request');
+  });
+
+  it('delays wrong passwords per address and per account, growing, and still lets the right password in from elsewhere', async () => {
     await makeUser(server, team.team.id, 'member', 'target@example.com');
-    const attempt = (email: string, password = 'wrong password!') =>
-      api(server.base, 'POST', '/v1/session', { body: { email, password } });
-    for (let i = 0; i < 10; i++) assert.equal((await attempt('target@example.com')).status, 401);
-    const refused = await attempt('target@example.com', PASSWORD);
-    assert.equal(refused.status, 429, 'even the right password is refused while throttled');
-    assert.equal(refused.json.error.code, 'rate_limited');
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    // The address's own budget: 50 attempts over any accounts.
-    let last = refused;
-    for (let i = 0; i < 45; i++) last = await attempt(`someone${i}@example.com`);
-    assert.equal(last.status, 429);
-    assert.match(last.json.error.message, /Too many sign-in attempts/);
+    const attacker = '203.0.113.7';
+    for (let i = 0; i < 10; i++) {
+      const r = await signInFrom(attacker, 'target@example.com', `wrong password ${i}`);
+      assert.equal(r.status, 401, `failure ${i + 1} is answered, not refused`);
+      assert.equal(r.json.error.code, 'invalid_credentials');
+    }
+    // Past 10 failures the address waits 1 s, then 2 s, then 4 s … after its last failure.
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const refused = await signInFrom(attacker, 'target@example.com', PASSWORD);
+      assert.equal(
+        refused.status,
+        429,
+        'while it owes a delay the address is refused, right password or not',
+      );
+      assert.equal(refused.json.error.code, 'rate_limited');
+      assert.match(refused.json.error.message, /Too many wrong passwords from your address/);
+      const wait = Number(refused.headers.get('retry-after'));
+      waits.push(wait);
+      clock.advance(wait * 1000);
+      assert.equal((await signInFrom(attacker, 'target@example.com', 'still wrong!')).status, 401);
+    }
+    assert.deepEqual(waits, [1, 2, 4]);
+
+    // The account is not locked: the right password from another address signs in, held for the account's
+    // delay (13 failures: 250 ms × 2³ = 2 s).
+    const started = performance.now();
+    const owner = await signInFrom('192.0.2.10', 'target@example.com', PASSWORD);
+    const heldMs = performance.now() - started;
+    assert.equal(owner.status, 200, owner.text);
+    assert.ok(heldMs >= 1900, `the answer was held ${heldMs.toFixed(0)} ms`);
+    // Another account from another address is not slowed by any of it.
+    await makeUser(server, team.team.id, 'member', 'bystander@example.com');
+    assert.equal((await signInFrom('192.0.2.11', 'bystander@example.com', PASSWORD)).status, 200);
+  });
+
+  it('throttles the current-password check of a password change like a sign-in', async () => {
+    await makeUser(server, team.team.id, 'member', 'changer@example.com');
+    const address = { 'x-forwarded-for': '198.51.100.77' };
+    const browser = browserFrom(server, await signInFrom('198.51.100.77', 'changer@example.com', PASSWORD));
+    const change = (current: string) =>
+      browser.call(
+        'PUT',
+        '/v1/auth/password',
+        { password: 'a new password!', current_password: current },
+        address,
+      );
+    for (let i = 0; i < 10; i++) {
+      const wrong = await change(`guess number ${i}`);
+      assert.equal(wrong.status, 401);
+      assert.equal(wrong.json.error.code, 'invalid_credentials');
+    }
+    const refused = await change(PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    clock.advance(1000);
+    assert.equal((await change(PASSWORD)).status, 200);
   });
 });
