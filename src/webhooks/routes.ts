@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf, requireRole } from '../accounts/auth-context.js';
+import { authOf, requireSessionRole } from '../accounts/auth-context.js';
 import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
@@ -84,7 +84,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.create(requireRole(request, 'admin'), request.body)),
+      reply.code(201).send(await service.create(requireSessionRole(request, 'admin'), request.body)),
   );
 
   app.get(
@@ -118,7 +118,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.update(requireRole(request, 'admin'), request.params.id, request.body),
+    async (request) => service.update(requireSessionRole(request, 'admin'), request.params.id, request.body),
   );
 
   app.delete(
@@ -134,7 +134,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) => {
-      await service.remove(requireRole(request, 'admin'), request.params.id);
+      await service.remove(requireSessionRole(request, 'admin'), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -151,7 +151,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.rotateSecret(requireRole(request, 'admin'), request.params.id),
+    async (request) => service.rotateSecret(requireSessionRole(request, 'admin'), request.params.id),
   );
 
   app.post(
@@ -167,7 +167,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await service.sendTest(requireRole(request, 'admin'), request.params.id)),
+      reply.code(202).send(await service.sendTest(requireSessionRole(request, 'admin'), request.params.id)),
   );
 
   app.get(
@@ -206,7 +206,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         .code(202)
         .send(
           await service.retryDelivery(
-            requireRole(request, 'admin'),
+            requireSessionRole(request, 'admin'),
             request.params.id,
             request.params.deliveryId,
           ),
