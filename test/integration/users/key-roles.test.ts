@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ERROR_CODES } from '../../../src/shared/errors.js';
+import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Browser, makeUser, readMail, signIn as signInTest, startSink } from './dashboard.js';
@@ -277,5 +279,58 @@ describe('key roles, test-key limits and invitations bound to their address', ()
       role: 'member',
     });
     assert.equal(elsewhere.status, 201);
+  });
+
+  it('property: no body gets a test key or a member key a new key or an invitation; an admin live key gets exactly the valid ones', async () => {
+    const team = await server.team('pro');
+    const member = (await call(team.live, 'POST', '/v1/keys', { name: 'm', mode: 'live' })).json.secret;
+    const admin = (await call(team.live, 'POST', '/v1/keys', { name: 'a', mode: 'live', role: 'admin' })).json
+      .secret;
+    const r = rng(20261126);
+    const keyBody = () =>
+      r.next() < 0.5
+        ? randomJson(r, 0, ['name', 'mode', 'role'])
+        : {
+            name: r.pick(['CI', '', ' ', 'x'.repeat(101), 'ok']),
+            mode: r.pick(['live', 'test', 'LIVE', null]),
+            ...(r.next() < 0.7 ? { role: r.pick(['admin', 'member', 'owner', '', 1]) } : {}),
+          };
+    const valid = (body: unknown): boolean => {
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+      const b = body as Record<string, unknown>;
+      const allowed = new Set(['name', 'mode', 'role']);
+      if (Object.keys(b).some((k) => !allowed.has(k))) return false;
+      const nameOk = typeof b.name === 'string' && b.name.length >= 1 && b.name.length <= 100;
+      const roleOk = b.role === undefined || b.role === 'admin' || b.role === 'member';
+      return nameOk && (b.mode === 'live' || b.mode === 'test') && roleOk;
+    };
+    const count = async () => (await call(team.live, 'GET', '/v1/keys')).json.data.length;
+    const before = await count();
+    let made = 0;
+    for (let i = 0; i < 40; i++) {
+      const body = keyBody();
+      const label = JSON.stringify(body)?.slice(0, 120);
+      // Test keys have 20 requests a minute: they take the first bodies only.
+      for (const key of i < 8 ? [team.test, member] : [member]) {
+        const res = await call(key, 'POST', '/v1/keys', body);
+        assert.ok(res.status === 400 || res.status === 403, `${label} → ${res.status}`);
+        assert.ok(Object.hasOwn(ERROR_CODES, res.json.error.code), label);
+        const invite = await call(
+          key,
+          'POST',
+          '/v1/members/invitations',
+          randomJson(r, 0, ['email', 'role']),
+        );
+        assert.ok(invite.status === 400 || invite.status === 403, `invitation → ${invite.status}`);
+      }
+      const res = await call(admin, 'POST', '/v1/keys', body);
+      assert.equal(res.status, valid(body) ? 201 : 400, `${label} → ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status === 201) {
+        made++;
+        assert.equal(res.json.key.role, (body as { role?: string }).role ?? 'member');
+      }
+    }
+    assert.equal(await count(), before + made, 'only the admin live key made keys');
+    assert.deepEqual((await call(team.live, 'GET', '/v1/members/invitations')).json.data, []);
   });
 });
