@@ -70,6 +70,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
+        description:
+          'The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role.',
         body: withExamples(CreateBody, {
           pdfs: {
             summary: 'Receive PDF events',
