@@ -109,11 +109,13 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
       if (membership.role === 'owner' && role !== 'owner' && (await ownerCount(db, auth.team.id)) <= 1) {
         throw new AppError('forbidden', LAST_OWNER);
       }
-      await setRole(db, auth.team.id, userId, role);
-      // What they invited with a role they no longer hold is withdrawn (issue 24).
-      if (!hasRole(role, membership.role)) {
-        await withdrawInvitations(db, clock, auth.team.id, { createdBy: { kind: 'user', id: userId } });
-      }
+      await db.transaction().execute(async (trx) => {
+        await setRole(trx, auth.team.id, userId, role);
+        // What they invited with a role they no longer hold is withdrawn with it (issue 24).
+        if (!hasRole(role, membership.role)) {
+          await withdrawInvitations(trx, clock, auth.team.id, { createdBy: { kind: 'user', id: userId } });
+        }
+      });
       const member = (await listMembers(db, auth.team.id)).find((m) => m.user_id === userId);
       if (!member) throw new AppError('not_found', `No member ${userId} in this team.`);
       return member;
