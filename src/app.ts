@@ -336,7 +336,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         );
         registerAccountRoutes(authed, { db, clock, usage });
         registerKeyRoutes(authed, { db, clock });
-        registerMemberRoutes(authed, { db, clock, mail });
+        registerMemberRoutes(authed, { db, clock, mail, invitationsPerDay: config.invitationsPerDay });
         documents.registerRoutes(authed);
         registerPdfRoutes(authed, {
           production,

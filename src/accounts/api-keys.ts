@@ -2,6 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type KeyMode = 'live' | 'test';
 
+/** What a key may manage besides rendering: `admin` keys manage keys, members and invitations (live only). */
+export type KeyRole = 'admin' | 'member';
+
 /** Key form: `qk_live_` / `qk_test_` + 32 base62 characters (~190 bits of randomness). */
 const KEY_PATTERN = /^qk_(live|test)_[0-9A-Za-z]{32}$/;
 const PREFIX_LENGTH = 12;

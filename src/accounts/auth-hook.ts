@@ -113,7 +113,14 @@ async function authenticateRequest(deps: AuthHookDeps, request: FastifyRequest):
   const outcome = await authenticate(deps.db, header);
   if (!outcome.ok) throw new AppError('invalid_api_key', messageFor(outcome.reason));
   const plan = deps.plans[outcome.team.plan];
-  return { team: outcome.team, key: outcome.key, session: null, role: 'admin', plan, mode: outcome.key.mode };
+  return {
+    team: outcome.team,
+    key: outcome.key,
+    session: null,
+    role: outcome.key.role,
+    plan,
+    mode: outcome.key.mode,
+  };
 }
 
 export function setRateLimitHeaders(reply: FastifyReply, hit: WindowHit): void {

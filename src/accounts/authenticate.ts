@@ -1,7 +1,7 @@
 import type { Db } from '../storage/db.js';
 import { hashApiKey, isWellFormedKey, sameDigest } from './api-keys.js';
 import type { PlanId } from './plans.js';
-import type { ApiKey, Team } from './teams.js';
+import { type ApiKey, creatorOf, type Team } from './teams.js';
 
 export type AuthOutcome =
   | { ok: true; team: Team; key: ApiKey }
@@ -23,6 +23,9 @@ export async function authenticate(db: Db, header: string | undefined): Promise<
       'api_keys.id as key_id',
       'api_keys.name as key_name',
       'api_keys.mode',
+      'api_keys.role',
+      'api_keys.created_by_user_id',
+      'api_keys.created_by_key_id',
       'api_keys.prefix',
       'api_keys.key_hash',
       'api_keys.created_at as key_created_at',
@@ -56,9 +59,11 @@ export async function authenticate(db: Db, header: string | undefined): Promise<
       teamId: row.team_id,
       name: row.key_name,
       mode: row.mode,
+      role: row.role,
       prefix: row.prefix,
       createdAt: row.key_created_at,
       revokedAt: row.revoked_at,
+      createdBy: creatorOf(row),
     },
   };
 }

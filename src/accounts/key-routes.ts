@@ -5,10 +5,28 @@ import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
-import { authOf, requireRole } from './auth-context.js';
-import { type ApiKey, createApiKey } from './teams.js';
+import type { KeyRole } from './api-keys.js';
+import { type AuthContext, authOf, creatorOfRequest, requireManager } from './auth-context.js';
+import { type ApiKey, createApiKey, creatorOf } from './teams.js';
 
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
+const ROLE_TEXT =
+  '`admin`: a live admin key also manages API keys, members and invitations. `member`: renders and reads. A test key never manages, whatever its role.';
+const keyRole = (description: string) =>
+  Type.Union([Type.Literal('admin'), Type.Literal('member')], { description });
+const CreatedBy = Type.Union(
+  [
+    Type.Object({
+      kind: Type.Union([Type.Literal('user'), Type.Literal('key')]),
+      id: Type.String({ description: 'The user id (usr_…) or the API key id' }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      'Who made the key: a dashboard user or another key. null: made by the operator (first run, `quire team create`, `quire key create`) or before this was recorded.',
+  },
+);
 
 const KeySchema = named(
   'ApiKey',
@@ -16,8 +34,10 @@ const KeySchema = named(
     id: Type.String(),
     name: Type.String(),
     mode: KeyMode,
+    role: keyRole(ROLE_TEXT),
     prefix: Type.String({ description: 'The first 12 characters, to recognise the key' }),
     created_at: DateTime,
+    created_by: CreatedBy,
     revoked_at: Nullable(DateTime),
   }),
 );
@@ -25,7 +45,11 @@ const KeySchema = named(
 const CreateKeyBody = named(
   'CreateApiKeyRequest',
   Type.Object(
-    { name: Type.String({ minLength: 1, maxLength: 100 }), mode: KeyMode },
+    {
+      name: Type.String({ minLength: 1, maxLength: 100 }),
+      mode: KeyMode,
+      role: Type.Optional(keyRole(`${ROLE_TEXT} Default member.`)),
+    },
     { additionalProperties: false },
   ),
 );
@@ -45,16 +69,39 @@ function present(key: ApiKey) {
     id: key.id,
     name: key.name,
     mode: key.mode,
+    role: key.role,
     prefix: key.prefix,
     created_at: key.createdAt,
+    created_by: key.createdBy,
     revoked_at: key.revokedAt,
   };
+}
+
+/** Issue 24: the dashboard in test mode acts like a test key, which never makes live keys. */
+function checkModeMayCreate(auth: AuthContext, mode: ApiKey['mode']): void {
+  if (mode === 'live' && auth.mode === 'test') {
+    throw new AppError(
+      'forbidden',
+      'A test-mode dashboard session cannot create live keys. Switch the dashboard to live mode (PUT /v1/session/mode {"mode":"live"}) first.',
+    );
+  }
 }
 
 async function teamKeys(db: Db, teamId: string): Promise<ApiKey[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'team_id', 'name', 'mode', 'prefix', 'created_at', 'revoked_at'])
+    .select([
+      'id',
+      'team_id',
+      'name',
+      'mode',
+      'role',
+      'prefix',
+      'created_at',
+      'revoked_at',
+      'created_by_user_id',
+      'created_by_key_id',
+    ])
     .where('team_id', '=', teamId)
     .orderBy('created_at', 'desc')
     .orderBy('id')
@@ -64,15 +111,17 @@ async function teamKeys(db: Db, teamId: string): Promise<ApiKey[]> {
     teamId: r.team_id,
     name: r.name,
     mode: r.mode,
+    role: r.role,
     prefix: r.prefix,
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
+    createdBy: creatorOf(r),
   }));
 }
 
 /**
- * API keys of the caller's team (contract: API keys): everyone lists, admins and owners create and revoke.
- * Works with a session or a bearer key; a key cannot revoke itself.
+ * API keys of the caller's team (contract: API keys): everyone lists; admin and owner sessions and admin live
+ * keys create and revoke (issue 24). A key cannot revoke itself.
  */
 export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): void {
   app.get(
@@ -96,19 +145,29 @@ export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): voi
         tags: TAGS,
         operationId: 'createApiKey',
         security: SECURITY,
-        summary: 'Create an API key (admins and owners; the secret is shown only now)',
+        summary: 'Create an API key (admin live key or admin session; the secret is shown only now)',
+        description:
+          'Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`.',
         body: withExamples(CreateKeyBody, {
           ci: { summary: 'A live key for CI', value: { name: 'CI', mode: 'live' } },
+          admin: {
+            summary: 'A live admin key for automation that manages keys and members',
+            value: { name: 'Provisioning', mode: 'live', role: 'admin' },
+          },
         }),
         response: { 201: CreatedKey, ...ERRORS },
       },
     },
     async (request, reply) => {
-      const { team } = requireRole(request, 'admin');
+      const auth = requireManager(request, 'create API keys');
+      checkModeMayCreate(auth, request.body.mode);
+      const role: KeyRole = request.body.role ?? 'member';
       const created = await createApiKey(deps.db, deps.clock, {
-        teamId: team.id,
+        teamId: auth.team.id,
         mode: request.body.mode,
+        role,
         name: request.body.name.trim() || `${request.body.mode} key`,
+        createdBy: creatorOfRequest(auth),
       });
       reply.header('cache-control', 'no-store');
       return reply.code(201).send({ key: present(created.apiKey), secret: created.key });
@@ -122,13 +181,15 @@ export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): voi
         tags: TAGS,
         operationId: 'revokeApiKey',
         security: SECURITY,
-        summary: 'Revoke an API key (admins and owners)',
+        summary: 'Revoke an API key (admin live key or admin session)',
+        description:
+          'Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it.',
         params: IdParams,
         response: { 200: KeySchema, ...ERRORS },
       },
     },
     async (request) => {
-      const auth = requireRole(request, 'admin');
+      const auth = requireManager(request, 'revoke API keys');
       const { id } = request.params;
       if (auth.key?.id === id) {
         throw new AppError(

@@ -154,7 +154,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
         operationId: 'setSpendingCap',
         summary: 'Set or clear the team’s spending cap (an owner’s session)',
         description:
-          'Owners only. A bearer key acts with the admin role, so only an owner signed into the dashboard can change the cap.',
+          'Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden.',
         security: [{ session: [] }],
         body: withExamples(SpendingCapBody, {
           cap: { summary: 'Cap overage at 50.00', value: { spending_cap_cents: 5000 } },

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { KeyRole } from './api-keys.js';
 
 export interface TeamsTable {
   id: string;
@@ -64,6 +65,11 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** `admin` or `member` (migration 0015: keys made before it are admin). */
+  role: Generated<KeyRole>;
+  /** Who made the key: a user (dashboard session) or another key; both null when the operator did. */
+  created_by_user_id: string | null;
+  created_by_key_id: string | null;
 }
 
 export interface AccountsTables {

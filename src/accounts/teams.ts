@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
-import { generateApiKey, hashApiKey, type KeyMode, keyPrefix } from './api-keys.js';
+import { generateApiKey, hashApiKey, type KeyMode, type KeyRole, keyPrefix } from './api-keys.js';
 import { recordPlanChange } from './plan-history.js';
 import type { Plan, PlanId } from './plans.js';
 
@@ -15,14 +15,40 @@ export interface Team {
   createdAt: string;
 }
 
+/** Who made a key or an invitation: a signed-in user or a key; null when the operator did (CLI, first run). */
+export type Creator = { kind: 'user'; id: string } | { kind: 'key'; id: string } | null;
+
 export interface ApiKey {
   id: string;
   teamId: string;
   name: string;
   mode: KeyMode;
+  role: KeyRole;
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  createdBy: Creator;
+}
+
+/** The creator columns of a row (api_keys, user_tokens) as a Creator. */
+export function creatorOf(row: {
+  created_by_user_id: string | null;
+  created_by_key_id: string | null;
+}): Creator {
+  if (row.created_by_user_id) return { kind: 'user', id: row.created_by_user_id };
+  if (row.created_by_key_id) return { kind: 'key', id: row.created_by_key_id };
+  return null;
+}
+
+/** A Creator as the two creator columns. */
+export function creatorColumns(creator: Creator): {
+  created_by_user_id: string | null;
+  created_by_key_id: string | null;
+} {
+  return {
+    created_by_user_id: creator?.kind === 'user' ? creator.id : null,
+    created_by_key_id: creator?.kind === 'key' ? creator.id : null,
+  };
 }
 
 type TeamRow = {
@@ -120,11 +146,14 @@ export async function updateTeam(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Creates a key and returns the full key text: the only time it exists outside the caller's hands. */
+/**
+ * Creates a key and returns the full key text: the only time it exists outside the caller's hands. The role
+ * is always chosen by the caller: the operator's keys (first run, CLI) are admin, the API's default member.
+ */
 export async function createApiKey(
   db: Db,
   clock: Clock,
-  input: { teamId: string; mode: KeyMode; name?: string },
+  input: { teamId: string; mode: KeyMode; role: KeyRole; name?: string; createdBy?: Creator },
 ): Promise<{ key: string; apiKey: ApiKey }> {
   const generated = generateApiKey(input.mode);
   const apiKey: ApiKey = {
@@ -132,9 +161,11 @@ export async function createApiKey(
     teamId: input.teamId,
     name: input.name ?? `${input.mode} key`,
     mode: input.mode,
+    role: input.role,
     prefix: generated.prefix,
     createdAt: clock.now().toISOString(),
     revokedAt: null,
+    createdBy: input.createdBy ?? null,
   };
   await db
     .insertInto('api_keys')
@@ -147,6 +178,8 @@ export async function createApiKey(
       key_hash: generated.hash,
       created_at: apiKey.createdAt,
       revoked_at: null,
+      role: apiKey.role,
+      ...creatorColumns(apiKey.createdBy),
     })
     .execute();
   return { key: generated.key, apiKey };

@@ -22,8 +22,8 @@ async function ensureDefaultTeam(
   const created = await withKeyLock(db, 'accounts.default-team', async (conn) => {
     if ((await countTeams(conn)) > 0) return null;
     const team = await createTeam(conn, clock, { name: 'Default team', plan, emailVerified: true });
-    const live = await createApiKey(conn, clock, { teamId: team.id, mode: 'live' });
-    const test = await createApiKey(conn, clock, { teamId: team.id, mode: 'test' });
+    const live = await createApiKey(conn, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+    const test = await createApiKey(conn, clock, { teamId: team.id, mode: 'test', role: 'admin' });
     return { team, live, test };
   });
   if (!created) return null;

@@ -35,7 +35,7 @@ export async function teamDelete(db: Db, blobs: BlobStore, args: string[], print
   print(`Team ${teamId} deleted (${erased.rows} records, ${erased.files} stored files).`);
 }
 
-/** `quire key list --team TEAM_ID [--json]`: prefixes, modes and states; never the keys themselves. */
+/** `quire key list --team TEAM_ID [--json]`: prefixes, modes, roles and states; never the keys themselves. */
 export async function keyList(db: Db, args: string[], print: Print): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -47,7 +47,7 @@ export async function keyList(db: Db, args: string[], print: Print): Promise<voi
   if (!team) throw new UsageError(`No team ${values.team}.`);
   const keys = await db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'mode', 'prefix', 'created_at', 'revoked_at'])
+    .select(['id', 'name', 'mode', 'role', 'prefix', 'created_at', 'revoked_at'])
     .where('team_id', '=', values.team)
     .orderBy('created_at')
     .execute();
@@ -57,6 +57,6 @@ export async function keyList(db: Db, args: string[], print: Print): Promise<voi
   }
   for (const k of keys)
     print(
-      `${k.prefix}…  ${k.mode.padEnd(4)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.name}`,
+      `${k.prefix}…  ${k.mode.padEnd(4)}  ${k.role.padEnd(6)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.name}`,
     );
 }

@@ -85,8 +85,8 @@ async function teamCreate(
     email: values.email === undefined ? null : checkEmailAddress(values.email),
     emailVerified: values['email-verified'],
   });
-  const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
-  const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+  const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+  const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
   if (values.json) {
     print(
       JSON.stringify({
@@ -125,6 +125,7 @@ export async function keyCommand(
       options: {
         team: { type: 'string' },
         mode: { type: 'string' },
+        role: { type: 'string', default: 'admin' },
         name: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -132,12 +133,15 @@ export async function keyCommand(
     });
     const mode = values.mode;
     if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode must be live or test.');
+    const role = values.role;
+    if (role !== 'admin' && role !== 'member') throw new UsageError('--role must be admin or member.');
     const teamId = requireArg(values.team, '--team TEAM_ID');
     const teams = await listTeams(db);
     if (!teams.some((t) => t.id === teamId)) throw new UsageError(`No team ${teamId}.`);
     const created = await createApiKey(db, clock, {
       teamId,
       mode,
+      role,
       ...(values.name ? { name: values.name } : {}),
     });
     if (values.json) {
@@ -147,11 +151,12 @@ export async function keyCommand(
           id: created.apiKey.id,
           team_id: teamId,
           mode,
+          role,
           prefix: created.apiKey.prefix,
         }),
       );
     } else {
-      print(`${mode} key for team ${teamId}: ${created.key}`);
+      print(`${mode} key (${role}) for team ${teamId}: ${created.key}`);
     }
     return;
   }

@@ -27,7 +27,7 @@ const USAGE: Record<string, string> = {
     'quire team delete TEAM_ID --yes\n  Erase the team and all its data: documents and their files, templates, keys, webhooks, batches, jobs, emails. Cannot be undone.',
   key: 'quire key create|list|revoke …\n  Manage API keys. `quire key SUBCOMMAND --help` for each.',
   'key create':
-    'quire key create --team TEAM_ID --mode live|test [--name NAME] [--json]\n  Create a key (shown once).',
+    'quire key create --team TEAM_ID --mode live|test [--role admin|member] [--name NAME] [--json]\n  Create a key (shown once; role admin unless --role member).',
   'key list':
     'quire key list --team TEAM_ID [--json]\n  List a team’s keys (prefixes only; keys are stored hashed).',
   'key revoke': 'quire key revoke KEY_OR_PREFIX\n  Revoke a key by the whole key or its 12-character prefix.',

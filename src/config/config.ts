@@ -227,6 +227,13 @@ const schema = {
     description: 'From address of emails.',
     parse: str,
   },
+  invitationsPerDay: {
+    env: 'QUIRE_INVITATIONS_PER_DAY',
+    default: 20,
+    description:
+      'Invitation emails a team may send in any 24 hours (POST /v1/members/invitations); more get 429 email_limit_reached.',
+    parse: int(1, 10_000),
+  },
   adminEmail: {
     env: 'QUIRE_ADMIN_EMAIL',
     default: 'admin@localhost',

@@ -52,7 +52,8 @@ export const ERROR_CODES = {
   },
   forbidden: {
     status: 403,
-    meaning: 'The team is suspended, a download signature is wrong, or a test key tried to change templates.',
+    meaning:
+      'The team is suspended, a download signature is wrong, or a test key tried to change templates. Dashboard: the role or key is not enough (key, member and invitation management needs an admin live key or an admin or owner session; a test key or test-mode session never makes live keys or live webhooks; the spending cap needs an owner), the CSRF token is missing, or an invitation is for another email address. The message names the key or role needed.',
     retry: 'Do not retry unchanged.',
   },
   email_not_verified: {
@@ -143,8 +144,9 @@ export const ERROR_CODES = {
   },
   email_limit_reached: {
     status: 429,
-    meaning: 'Emailing would exceed the daily email limits.',
-    retry: 'Retry after 24 hours.',
+    meaning:
+      "Emailing would exceed the daily email limits, or the team's invitation emails per 24 hours (details.limit = invitations_per_day, with Retry-After).",
+    retry: 'Retry after 24 hours, or after Retry-After when present.',
   },
   internal_error: {
     status: 500,

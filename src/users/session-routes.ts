@@ -11,6 +11,7 @@ import { AppError } from '../shared/errors.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import type { Db } from '../storage/db.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
+import { checkInvitee, creatorMayStillInvite } from './invitations.js';
 import { checkPasswordRule, hashPassword, needsRehash, passwordMatches } from './passwords.js';
 import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
 import {
@@ -453,7 +454,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     },
     async (request, reply) => {
       const invite = await peekToken(db, clock, request.body.token, 'invite');
-      if (!invite?.email || !invite.teamId || !invite.role) throw new AppError('invalid_token', BAD_TOKEN);
+      if (!invite?.email || !invite.teamId || !invite.role || !(await creatorMayStillInvite(db, invite))) {
+        throw new AppError('invalid_token', BAD_TOKEN);
+      }
       if (await findUserByEmail(db, invite.email)) {
         throw new AppError(
           'email_taken',
@@ -485,12 +488,18 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'acceptInvitation',
         security: SESSION_ONLY,
         summary: 'Accept an invitation while signed in (switches the session to that team)',
+        description:
+          'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open.',
         body: Bodies.token,
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
     async (request) => {
       const session = await currentSession(request);
+      const open = await peekToken(db, clock, request.body.token, 'invite');
+      if (!open || !(await creatorMayStillInvite(db, open))) throw new AppError('invalid_token', BAD_TOKEN);
+      // Checked before the token is used up, so the invited person can still accept it.
+      checkInvitee(open, session.user.email);
       const invite = await consumeToken(db, clock, request.body.token, 'invite');
       if (!invite?.teamId || !invite.role) throw new AppError('invalid_token', BAD_TOKEN);
       // Already a member: the invitation changes nothing (a role is changed by an admin, not a link).

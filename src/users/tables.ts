@@ -43,7 +43,11 @@ export interface UserTokensTable {
   role: string | null;
   created_at: string;
   expires_at: string;
+  /** Set when the token is used, and when an invitation is withdrawn (the row still counts in the quota). */
   used_at: string | null;
+  /** Who made an invitation (migration 0015): a user or an API key; both null for other tokens. */
+  created_by_user_id: string | null;
+  created_by_key_id: string | null;
 }
 
 export interface UsersTables {

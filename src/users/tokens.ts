@@ -1,4 +1,5 @@
 import type { Role } from '../accounts/auth-context.js';
+import { type Creator, creatorColumns, creatorOf } from '../accounts/teams.js';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
@@ -25,6 +26,8 @@ export interface UserToken {
   role: Role | null;
   createdAt: string;
   expiresAt: string;
+  /** Who made an invitation (null for other tokens and the operator's). */
+  createdBy: Creator;
 }
 
 type TokenRow = {
@@ -36,6 +39,8 @@ type TokenRow = {
   role: string | null;
   created_at: string;
   expires_at: string;
+  created_by_user_id: string | null;
+  created_by_key_id: string | null;
 };
 
 function toToken(row: TokenRow): UserToken {
@@ -48,6 +53,7 @@ function toToken(row: TokenRow): UserToken {
     role: row.role as Role | null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    createdBy: creatorOf(row),
   };
 }
 
@@ -61,6 +67,7 @@ export async function issueToken(
     teamId?: string | null;
     email?: string | null;
     role?: Role | null;
+    createdBy?: Creator;
   },
 ): Promise<{ token: string; record: UserToken }> {
   const token = newSecret();
@@ -74,6 +81,7 @@ export async function issueToken(
     role: input.role ?? null,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + TOKEN_TTL_MS[input.purpose]).toISOString(),
+    ...creatorColumns(input.createdBy ?? null),
   };
   await db
     .insertInto('user_tokens')
@@ -91,6 +99,8 @@ const TOKEN_COLUMNS = [
   'role',
   'created_at',
   'expires_at',
+  'created_by_user_id',
+  'created_by_key_id',
 ] as const;
 
 /** The unused, unexpired token of this purpose, without using it up (null otherwise). */
@@ -148,16 +158,29 @@ export async function listInvitations(db: Db, clock: Clock, teamId: string): Pro
   return rows.map(toToken);
 }
 
-/** Withdraws an open invitation; false when the team has no such invitation. */
-export async function deleteInvitation(db: Db, teamId: string, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('user_tokens')
-    .where('id', '=', id)
+/**
+ * Withdraws open invitations of a team: one by id, or every one a creator made. The rows are marked used,
+ * not deleted, so withdrawn invitations still count in the team's daily quota. Returns how many.
+ */
+export async function withdrawInvitations(
+  db: Db,
+  clock: Clock,
+  teamId: string,
+  which: { id: string } | { createdBy: NonNullable<Creator> },
+): Promise<number> {
+  let query = db
+    .updateTable('user_tokens')
+    .set({ used_at: clock.now().toISOString() })
     .where('team_id', '=', teamId)
     .where('purpose', '=', 'invite')
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+    .where('used_at', 'is', null);
+  if ('id' in which) query = query.where('id', '=', which.id);
+  else {
+    const column = which.createdBy.kind === 'user' ? 'created_by_user_id' : 'created_by_key_id';
+    query = query.where(column, '=', which.createdBy.id);
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf, requireRole } from '../accounts/auth-context.js';
+import { authOf, requireSessionRole } from '../accounts/auth-context.js';
 import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
@@ -70,6 +70,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
+        description:
+          'The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role.',
         body: withExamples(CreateBody, {
           pdfs: {
             summary: 'Receive PDF events',
@@ -84,7 +86,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.create(requireRole(request, 'admin'), request.body)),
+      reply.code(201).send(await service.create(requireSessionRole(request, 'admin'), request.body)),
   );
 
   app.get(
@@ -118,7 +120,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.update(requireRole(request, 'admin'), request.params.id, request.body),
+    async (request) => service.update(requireSessionRole(request, 'admin'), request.params.id, request.body),
   );
 
   app.delete(
@@ -134,7 +136,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) => {
-      await service.remove(requireRole(request, 'admin'), request.params.id);
+      await service.remove(requireSessionRole(request, 'admin'), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -151,7 +153,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         response: { 200: EndpointSchema, ...ERRORS },
       },
     },
-    async (request) => service.rotateSecret(requireRole(request, 'admin'), request.params.id),
+    async (request) => service.rotateSecret(requireSessionRole(request, 'admin'), request.params.id),
   );
 
   app.post(
@@ -167,7 +169,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await service.sendTest(requireRole(request, 'admin'), request.params.id)),
+      reply.code(202).send(await service.sendTest(requireSessionRole(request, 'admin'), request.params.id)),
   );
 
   app.get(
@@ -206,7 +208,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         .code(202)
         .send(
           await service.retryDelivery(
-            requireRole(request, 'admin'),
+            requireSessionRole(request, 'admin'),
             request.params.id,
             request.params.deliveryId,
           ),

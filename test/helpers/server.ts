@@ -76,8 +76,8 @@ export async function startTestServer(
         email: teamOptions.email ?? 'owner@example.com',
         emailVerified: teamOptions.emailVerified ?? true,
       });
-      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
-      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
       return { team, live: live.key, test: test.key };
     },
     async close() {

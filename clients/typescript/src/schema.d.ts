@@ -300,7 +300,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation while signed in (switches the session to that team) */
+        /**
+         * Accept an invitation while signed in (switches the session to that team)
+         * @description Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open.
+         */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -369,7 +372,7 @@ export interface paths {
         get?: never;
         /**
          * Set or clear the team’s spending cap (an owner’s session)
-         * @description Owners only. A bearer key acts with the admin role, so only an owner signed into the dashboard can change the cap.
+         * @description Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden.
          */
         put: operations["setSpendingCap"];
         post?: never;
@@ -389,7 +392,10 @@ export interface paths {
         /** List the team’s API keys, newest first (prefixes only) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key (admins and owners; the secret is shown only now) */
+        /**
+         * Create an API key (admin live key or admin session; the secret is shown only now)
+         * @description Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -407,7 +413,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key (admins and owners) */
+        /**
+         * Revoke an API key (admin live key or admin session)
+         * @description Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -439,10 +448,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a member’s role (admins and owners; owner changes by owners) */
+        /**
+         * Change a member’s role (admins and owners; owner changes by owners)
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A demotion withdraws the open invitations the member made.
+         */
         put: operations["setMemberRole"];
         post?: never;
-        /** Remove a member from the team (admins and owners) */
+        /**
+         * Remove a member from the team (admins and owners)
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The open invitations the member made are withdrawn.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -456,10 +471,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List open invitations, oldest first */
+        /**
+         * List open invitations, oldest first
+         * @description Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed.
+         */
         get: operations["listInvitations"];
         put?: never;
-        /** Invite someone by email (admins and owners; the link is emailed, valid 7 days) */
+        /**
+         * Invite someone by email (admins and owners; the link is emailed, valid 7 days)
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After.
+         */
         post: operations["createInvitation"];
         delete?: never;
         options?: never;
@@ -477,7 +498,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Withdraw an open invitation (admins and owners) */
+        /**
+         * Withdraw an open invitation (admins and owners)
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A withdrawn invitation still counts in the day's invitation quota.
+         */
         delete: operations["deleteInvitation"];
         options?: never;
         head?: never;
@@ -794,7 +818,10 @@ export interface paths {
         /** List endpoints, newest first */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create an endpoint (the secret is shown only now) */
+        /**
+         * Create an endpoint (the secret is shown only now)
+         * @description The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -965,10 +992,18 @@ export interface components {
             id: string;
             name: string;
             mode: "live" | "test";
+            /** @description `admin`: a live admin key also manages API keys, members and invitations. `member`: renders and reads. A test key never manages, whatever its role. */
+            role: "admin" | "member";
             /** @description The first 12 characters, to recognise the key */
             prefix: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Who made the key: a dashboard user or another key. null: made by the operator (first run, `quire team create`, `quire key create`) or before this was recorded. */
+            created_by: {
+                kind: "user" | "key";
+                /** @description The user id (usr_…) or the API key id */
+                id: string;
+            } | null;
             revoked_at: string | null;
         };
         Batch: {
@@ -1076,6 +1111,8 @@ export interface components {
         CreateApiKeyRequest: {
             name: string;
             mode: "live" | "test";
+            /** @description `admin`: a live admin key also manages API keys, members and invitations. `member`: renders and reads. A test key never manages, whatever its role. Default member. */
+            role?: "admin" | "member";
         };
         CreatedApiKey: {
             key: components["schemas"]["ApiKey"];

@@ -96,7 +96,7 @@ describe('a cluster of two APIs and two workers on PostgreSQL and S3', { skip: N
 
   const team = async (plan: PlanId): Promise<Key> => {
     const created = await createTeam(db, systemClock, { name: `Cluster ${plan}`, plan, emailVerified: true });
-    const { key } = await createApiKey(db, systemClock, { teamId: created.id, mode: 'live' });
+    const { key } = await createApiKey(db, systemClock, { teamId: created.id, mode: 'live', role: 'admin' });
     return { teamId: created.id, live: key };
   };
 

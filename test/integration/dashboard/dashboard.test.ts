@@ -303,9 +303,28 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
     'creates and revokes an API key',
     step('step6', async () => {
       await page.goto(`${server.base}/app/#/keys`);
+      // A test-mode session cannot create live keys: the choice is disabled and the page says why.
+      await page.getByRole('radio', { name: 'Test' }).check();
+      await page
+        .locator('#key-mode-hint')
+        .filter({ hasText: 'Live keys are created in live mode only' })
+        .waitFor();
+      assert.equal(await page.locator('#key-mode option[value="live"]').isDisabled(), true);
+      await page.getByRole('radio', { name: 'Live' }).check();
+      await page.locator('.mode-live').waitFor();
+      assert.equal(await page.locator('#key-mode option[value="live"]').isDisabled(), false);
       await page.getByLabel('Name').fill('CI key');
+      await page.getByLabel('Role').selectOption('admin');
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+      const row = page.locator(`tr[data-key="${secret.trim().slice(0, 12)}"]`);
+      await row.waitFor();
+      assert.equal(await row.locator('td').nth(3).textContent(), 'admin', 'the role is shown');
+      assert.match(
+        (await row.locator('td').nth(4).textContent()) ?? '',
+        /@/,
+        'created by the signed-in user',
+      );
       const me = await api(server.base, 'GET', '/v1/me', { key: secret.trim() });
       assert.equal(me.status, 200, 'the shown key works');
       await page.getByRole('button', { name: 'Revoke CI key' }).click();

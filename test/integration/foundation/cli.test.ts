@@ -107,6 +107,16 @@ describe('the quire CLI against a running server process', () => {
     assert.ok(list.teams.some((t: { id: string; plan: string }) => t.id === team.id && t.plan === 'pro'));
     const created = JSON.parse(await quire('key', 'create', '--team', team.id, '--mode', 'test', '--json'));
     assert.match(created.key, /^qk_test_/);
+    assert.equal(created.role, 'admin', 'operator keys are admin unless --role member');
+    const member = JSON.parse(
+      await quire('key', 'create', '--team', team.id, '--mode', 'live', '--role', 'member', '--json'),
+    );
+    assert.equal(member.role, 'member');
+    const refused = await api(base, 'POST', '/v1/keys', {
+      key: member.key,
+      body: { name: 'x', mode: 'test' },
+    });
+    assert.equal(refused.status, 403, 'a member key manages no keys');
     assert.equal((await api(base, 'GET', '/v1/me', { key: created.key })).json.key.mode, 'test');
     await quire('key', 'revoke', created.key);
     assert.equal((await api(base, 'GET', '/v1/me', { key: created.key })).status, 401);
@@ -120,6 +130,9 @@ describe('the quire CLI against a running server process', () => {
     assert.match(badPlan.stderr, /plan/);
     assert.equal((await quireFails('team', 'suspend', '00000000-0000-4000-8000-000000000000')).code, 2);
     assert.equal((await quireFails('key', 'create', '--team', 'x', '--mode', 'root')).code, 2);
+    const badRole = await quireFails('key', 'create', '--team', 'x', '--mode', 'live', '--role', 'owner');
+    assert.equal(badRole.code, 2);
+    assert.match(badRole.stderr, /--role must be admin or member/);
   });
 
   it('shuts down gracefully on SIGTERM', async () => {

@@ -91,8 +91,9 @@ describe('dashboard roles, keys, members, invitations, password reset and email 
 
   it('creates, lists and revokes keys; a revoked key gets invalid_api_key; a key cannot revoke itself', async () => {
     const admin = await signIn(server, 'admin@team.example');
-    const created = await admin.call('POST', '/v1/keys', { name: 'CI', mode: 'live' });
+    const created = await admin.call('POST', '/v1/keys', { name: 'CI', mode: 'live', role: 'admin' });
     assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.key.role, 'admin');
     assert.match(created.json.secret, /^qk_live_[0-9A-Za-z]{32}$/);
     assert.equal(created.json.key.name, 'CI');
     assert.equal(created.json.key.prefix, created.json.secret.slice(0, 12));

@@ -17,7 +17,7 @@ const BODY_ROUTES = [
   { method: 'POST', path: '/v1/auth/verify-email', keys: ['token'] },
   { method: 'POST', path: '/v1/auth/invitation', keys: ['token', 'password'] },
   { method: 'POST', path: '/v1/auth/invitation/accept', keys: ['token'] },
-  { method: 'POST', path: '/v1/keys', keys: ['name', 'mode'] },
+  { method: 'POST', path: '/v1/keys', keys: ['name', 'mode', 'role'] },
   { method: 'POST', path: '/v1/members/invitations', keys: ['email', 'role'] },
   { method: 'PUT', path: '/v1/account/spending-cap', keys: ['spending_cap_cents'] },
 ] as const;

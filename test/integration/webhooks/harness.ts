@@ -89,8 +89,8 @@ export async function startHarness(
         email: 'owner@example.com',
         emailVerified: true,
       });
-      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live' });
-      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test' });
+      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
       return { id: team.id, live: live.key, test: test.key };
     },
     async emit(teamId, opts = {}) {

@@ -3,13 +3,33 @@ import { api, call, canManage, type Schemas, type Session } from '../api';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Mode = Session['mode'];
+type ApiKey = Schemas['ApiKey'];
+type KeyRole = ApiKey['role'];
+
+const LIVE_IN_TEST_MODE =
+  'Live keys are created in live mode only: switch the dashboard to live at the top (a test-mode session acts like a test key).';
+
+/** "ada@example.com", "key CI (qk_live_AbCd…)" or "operator" for a key's `created_by`. */
+function creatorText(
+  createdBy: ApiKey['created_by'],
+  keys: readonly ApiKey[],
+  members: readonly Schemas['Member'][],
+): string {
+  if (!createdBy) return 'operator';
+  if (createdBy.kind === 'user')
+    return members.find((m) => m.user_id === createdBy.id)?.email ?? 'a former member';
+  const key = keys.find((k) => k.id === createdBy.id);
+  return key ? `key ${key.name} (${key.prefix}…)` : 'a deleted key';
+}
 
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => call(api.GET('/keys')), []);
+  const members = useLoad(() => call(api.GET('/members')), []);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const manage = canManage(session);
+  const liveRefused = session.mode === 'test';
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -21,7 +41,11 @@ export function KeysPage({ session }: { session: Session }) {
       setCreated(
         await call(
           api.POST('/keys', {
-            body: { name: String(form.get('name')), mode: String(form.get('mode')) as Mode },
+            body: {
+              name: String(form.get('name')),
+              mode: String(form.get('mode')) as Mode,
+              role: String(form.get('role')) as KeyRole,
+            },
           }),
         ),
       );
@@ -51,13 +75,20 @@ export function KeysPage({ session }: { session: Session }) {
           <label for="key-name">Name</label>
           <input id="key-name" name="name" required maxLength={100} />
           <label for="key-mode">Mode</label>
-          <select id="key-mode" name="mode">
+          <select id="key-mode" name="mode" aria-describedby={liveRefused ? 'key-mode-hint' : undefined}>
             <option value="test" selected={session.mode === 'test'}>
               Test
             </option>
-            <option value="live" selected={session.mode === 'live'}>
+            <option value="live" selected={session.mode === 'live'} disabled={liveRefused}>
               Live
             </option>
+          </select>
+          <label for="key-role">Role</label>
+          <select id="key-role" name="role" aria-describedby="key-role-hint">
+            <option value="member" selected>
+              member
+            </option>
+            <option value="admin">admin</option>
           </select>
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create key'}
@@ -65,6 +96,17 @@ export function KeysPage({ session }: { session: Session }) {
         </form>
       ) : (
         <p class="hint">Only admins and owners can create or revoke keys.</p>
+      )}
+      {manage && liveRefused && (
+        <p class="hint" id="key-mode-hint">
+          {LIVE_IN_TEST_MODE}
+        </p>
+      )}
+      {manage && (
+        <p class="hint" id="key-role-hint">
+          A member key renders and reads. An admin key in live mode also manages keys, members and
+          invitations; a test key never does.
+        </p>
       )}
       <ErrorText error={error} id="keys-error" />
       {created && (
@@ -86,6 +128,8 @@ export function KeysPage({ session }: { session: Session }) {
               <th scope="col">Name</th>
               <th scope="col">Prefix</th>
               <th scope="col">Mode</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created by</th>
               <th scope="col">Created</th>
               <th scope="col">Status</th>
               {manage && <th scope="col">Action</th>}
@@ -99,6 +143,8 @@ export function KeysPage({ session }: { session: Session }) {
                   <code>{k.prefix}…</code>
                 </td>
                 <td>{k.mode}</td>
+                <td>{k.role}</td>
+                <td>{creatorText(k.created_by, keys.data?.data ?? [], members.data?.data ?? [])}</td>
                 <td>{formatDate(k.created_at)}</td>
                 <td>{k.revoked_at ? `revoked ${formatDate(k.revoked_at)}` : 'active'}</td>
                 {manage && (

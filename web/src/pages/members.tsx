@@ -4,6 +4,15 @@ import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Role = Session['role'];
 const ROLES: Role[] = ['member', 'admin', 'owner'];
+const OWNERS_ONLY = 'Only an owner can change or remove an owner.';
+
+/** What changing a role does: a lower role withdraws the invitations that person sent (issue 24). */
+function roleChangeNote(email: string, from: Role, to: Role): string {
+  const lower = ROLES.indexOf(to) < ROLES.indexOf(from);
+  return lower
+    ? `${email} is now ${to}; the open invitations they sent were withdrawn.`
+    : `${email} is now ${to}.`;
+}
 
 export function MembersPage({ session }: { session: Session }) {
   const members = useLoad(() => call(api.GET('/members')), []);
@@ -70,6 +79,12 @@ export function MembersPage({ session }: { session: Session }) {
       ) : (
         <p class="hint">Only admins and owners can invite or change members.</p>
       )}
+      {manage && (
+        <p class="hint">
+          Only the invited address can accept an invitation. Invitations end when the person or key that sent
+          them is removed, demoted or revoked, and a team can send a limited number a day.
+        </p>
+      )}
       <ErrorText error={error} id="members-error" />
       {note && <p role="status">{note}</p>}
       {members.loading && <Busy label="Loading members…" />}
@@ -106,7 +121,7 @@ export function MembersPage({ session }: { session: Session }) {
                                   body: { role: e.currentTarget.value as Role },
                                 }),
                               ),
-                            `${m.email} is now ${e.currentTarget.value}.`,
+                            roleChangeNote(m.email, m.role, e.currentTarget.value as Role),
                           )
                         }
                       >
@@ -127,6 +142,8 @@ export function MembersPage({ session }: { session: Session }) {
                     <button
                       type="button"
                       class="danger"
+                      disabled={m.role === 'owner' && session.role !== 'owner'}
+                      title={m.role === 'owner' && session.role !== 'owner' ? OWNERS_ONLY : undefined}
                       onClick={() =>
                         act(
                           () =>
@@ -137,6 +154,9 @@ export function MembersPage({ session }: { session: Session }) {
                     >
                       Remove {m.email}
                     </button>
+                    {m.role === 'owner' && session.role !== 'owner' && (
+                      <span class="hint"> {OWNERS_ONLY}</span>
+                    )}
                   </td>
                 )}
               </tr>
