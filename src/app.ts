@@ -236,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.email ??
     createEmailSender({
       smtpUrl: config.smtpUrl,
+      smtpInsecure: config.smtpInsecure,
       from: config.smtpFrom,
       log: app.log,
       outboxDir: path.join(config.dataDir, 'outbox'),

@@ -116,6 +116,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       workers: 1,
       allowPrivateWebhooks: true,
       smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      smtpInsecure: true,
       smtpFrom: 'Quire <quire@localhost>',
     });
     teamId = (await server.team('growth')).team.id;
