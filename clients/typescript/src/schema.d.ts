@@ -904,7 +904,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Versions of the service and its Chromium (optional: on servers that have it) */
+        /**
+         * Versions of the service and its Chromium (optional: on servers that have it)
+         * @description Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone.
+         */
         get: operations["getVersion"];
         put?: never;
         post?: never;
@@ -1072,9 +1075,11 @@ export interface components {
         };
         Deliver: {
             email: {
+                /** @description One plain email address (name@example.com): no display name, angle brackets, comments, group or list */
                 to: string;
                 subject?: string;
                 message?: string;
+                /** @description One plain email address (name@example.com): no display name, angle brackets, comments, group or list */
                 reply_to?: string;
             };
         };
@@ -6623,7 +6628,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The watermarked preview PDF (inline) */
+            /** @description The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`) */
             200: {
                 headers: {
                     /** @description attachment or inline, with the file name. */
@@ -6635,6 +6640,8 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6793,7 +6800,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The watermarked preview PDF (inline) */
+            /** @description The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`) */
             200: {
                 headers: {
                     /** @description attachment or inline, with the file name. */
@@ -6805,6 +6812,8 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,6 +9090,7 @@ export interface operations {
             /** @description Version information */
             200: {
                 headers: {
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
