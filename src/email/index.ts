@@ -1,4 +1,4 @@
-export { addressKey, isPlainAddress, plainAddress, plainDeliver } from './address.js';
+export { addressKey, isPlainAddress, plainDeliver } from './address.js';
 export {
   type DeliveryState,
   EMAIL_JOB,
