@@ -309,3 +309,42 @@ describe('deliver.email', () => {
     }
   });
 });
+
+describe('deliver.email over smtp:// without STARTTLS', () => {
+  let server: TestServer;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  before(async () => {
+    sink = await startSink();
+    server = await startTestServer({ workers: 1, smtpUrl: `smtp://127.0.0.1:${sink.port}` });
+  });
+  after(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  it('sends nothing to a server that cannot upgrade: the email job fails with a STARTTLS error and retries', async () => {
+    const t = await server.team('growth');
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: '<p>secret invoice</p>', deliver: { email: { to: 'customer@example.com' } } },
+    });
+    assert.equal(r.status, 200);
+    const job = await waitFor('the first attempt', async () => {
+      server.built.background.wake();
+      const row = await server.built.services.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts', 'last_error'])
+        .where('kind', '=', 'email')
+        .where('attempts', '=', 1)
+        .where('last_error', 'is not', null)
+        .executeTakeFirst();
+      return row ?? null;
+    });
+    assert.match(job.last_error ?? '', /STARTTLS/);
+    assert.equal(job.status, 'queued', 'a temporary failure: retried later, the address is not suppressed');
+    const id = r.headers.get('x-document-id') ?? '';
+    const delivery = (await api(server.base, 'GET', `/v1/pdf/${id}`, { key: t.live })).json.delivery;
+    assert.deepEqual(delivery, { email: { status: 'queued' } });
+    assert.equal(sink.messages.length, 0, 'nothing reached the server in plain text');
+  });
+});
