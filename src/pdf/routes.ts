@@ -90,7 +90,8 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
       const body = withPlainAddresses(request.body);
       if (key === null) return handle(deps, reply, auth, body, null);
       const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: 'POST /pdf', key };
-      const claim = await deps.idempotency.claim(scope, bodyHash(body));
+      // The hash is of the body as sent, so a retry matches whatever the normalisation does.
+      const claim = await deps.idempotency.claim(scope, bodyHash(request.body));
       if (claim.kind === 'replay') return replay(deps, reply, auth, claim);
       try {
         return await handle(deps, reply, auth, body, scope);
