@@ -48,6 +48,9 @@ ENV NODE_ENV=production \
     QUIRE_HOST=0.0.0.0 \
     QUIRE_PORT=3000 \
     QUIRE_SKIP_BOOTSTRAP=1
+# Non-root: Chromium refuses its sandbox as root, and a renderer that escapes without one reaches only what
+# this user owns (/data). The sandbox also needs user namespaces, which Docker's default seccomp profile
+# refuses; Quire then logs why at start and runs Chromium without it (README: Container, Security model).
 USER quire
 VOLUME /data
 EXPOSE 3000

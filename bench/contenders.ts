@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../src/render/browser-supervisor.js';
+import { chromiumArgs } from '../src/render/browser-supervisor.js';
 
 /** Baseline: raw playwright-core on warm pages of the same Chromium, each with its own context. */
 export class RawChromium {
@@ -13,7 +13,7 @@ export class RawChromium {
   ) {}
 
   static async start(executablePath: string, pages: number): Promise<RawChromium> {
-    const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+    const browser = await chromium.launch({ executablePath, args: chromiumArgs(false) });
     const list: Page[] = [];
     for (let i = 0; i < pages; i++) list.push(await (await browser.newContext()).newPage());
     return new RawChromium(browser, list);

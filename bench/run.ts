@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
 import { invoiceTemplateData, validateEInvoice } from '../src/einvoice/index.js';
 import { BUILT_IN_INVOICE_TEMPLATE } from '../src/einvoice/template/built-in-template.js';
-import { CHROMIUM_ARGS } from '../src/render/browser-supervisor.js';
+import { chromiumArgs } from '../src/render/browser-supervisor.js';
 import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
@@ -140,7 +140,7 @@ async function rawStartToFirstPdf(): Promise<number> {
     script,
     loadConfig({}).chromiumPath,
     path.join(fixtures, 'invoice.html'),
-    JSON.stringify(CHROMIUM_ARGS),
+    JSON.stringify(chromiumArgs(false)),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {

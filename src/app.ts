@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createAuthHook } from './accounts/auth-hook.js';
+import { authenticate } from './accounts/authenticate.js';
 import { registerKeyRoutes } from './accounts/key-routes.js';
 import { loadPlans, type Plan, type PlanId } from './accounts/plans.js';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -37,7 +38,13 @@ import {
   sweepFinishedJobs,
 } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
-import { instrumentRenderer, metricsAccess, QuireMetrics, registerMetricsRoutes } from './metrics/index.js';
+import {
+  holdsMetricsToken,
+  instrumentRenderer,
+  metricsAccess,
+  QuireMetrics,
+  registerMetricsRoutes,
+} from './metrics/index.js';
 import { registerPdfRoutes } from './pdf/routes.js';
 import {
   type BackgroundDeps,
@@ -238,6 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.email ??
     createEmailSender({
       smtpUrl: config.smtpUrl,
+      smtpInsecure: config.smtpInsecure,
       from: config.smtpFrom,
       log: app.log,
       outboxDir: path.join(config.dataDir, 'outbox'),
@@ -308,11 +316,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   sweeper.add('sessions-and-tokens', (now) => sweepUserRows(db, now));
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, renderer, blobs);
-  registerVersionRoute(app, async () => ({
-    version: quireVersion(),
-    commit: quireCommit(),
-    chromium: (await renderer.stats())?.chromiumVersion ?? null,
-  }));
+  registerVersionRoute(
+    app,
+    async () => ({
+      version: quireVersion(),
+      commit: quireCommit(),
+      chromium: (await renderer.stats())?.chromiumVersion ?? null,
+    }),
+    async (authorization) =>
+      holdsMetricsToken(access, authorization) || (await authenticate(db, authorization)).ok,
+  );
   await app.register(
     async (v1) => {
       documents.registerSignedRoutes(v1);
@@ -366,7 +379,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: '/v1' },
   );
   await registerDocsRoutes(app);
-  await registerWebApp(app);
+  await registerWebApp(app, undefined, publicUrl);
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);

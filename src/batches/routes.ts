@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import { signedLinkError } from '../documents/routes.js';
 import type { LinkSigner } from '../documents/signed-links.js';
+import { plainDeliver } from '../email/index.js';
 import {
   EXAMPLE_ID,
   errorResponses,
@@ -198,7 +199,16 @@ async function create(
   body: BatchRequest,
   scope: KeyScope | null,
 ) {
-  const { items, spreadsheet, ...options } = body;
+  const { items: givenItems, spreadsheet, ...givenOptions } = body;
+  const options =
+    givenOptions.deliver === undefined
+      ? givenOptions
+      : { ...givenOptions, deliver: plainDeliver(givenOptions.deliver, 'deliver') };
+  const items = givenItems?.map((item, i) =>
+    item.deliver === undefined
+      ? item
+      : { ...item, deliver: plainDeliver(item.deliver, `items[${i}].deliver`) },
+  );
   if ((items === undefined) === (spreadsheet === undefined)) {
     throw new AppError('invalid_request', 'Send exactly one of "items" or "spreadsheet".');
   }

@@ -1,4 +1,4 @@
-import type { EmailRequest } from '../email/index.js';
+import { addressKey, type EmailRequest, isPlainAddress } from '../email/index.js';
 import { AppError } from '../shared/errors.js';
 import type { BatchRequest } from './schema.js';
 import type { ItemInput } from './service.js';
@@ -8,7 +8,6 @@ type SpreadsheetBody = NonNullable<BatchRequest['spreadsheet']>;
 
 /** Path segments that would reach an object's prototype instead of a data key. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /**
  * The rows of a `spreadsheet` batch as items (semantics ours, see README):
@@ -104,13 +103,14 @@ function setPath(data: Record<string, unknown>, path: readonly string[], value: 
 function emailOf(cell: Cell, rowIndex: number, column: string): string | null {
   if (cell === null || String(cell).trim() === '') return null;
   const address = String(cell).trim();
-  if (address.length < 3 || address.length > 254 || !EMAIL.test(address)) {
+  if (address.length < 3 || address.length > 254 || !isPlainAddress(address)) {
     throw new AppError(
       'invalid_request',
-      `Row ${rowIndex + 2}, column "${column}": "${address.slice(0, 80)}" is not an email address.`,
+      `Row ${rowIndex + 2}, column "${column}": "${address.slice(0, 80)}" is not one plain email address (name@example.com, without a display name, comments or a list).`,
+      { field: 'spreadsheet.email_column' },
     );
   }
-  return address;
+  return addressKey(address);
 }
 
 /** The suggested mapping (spec: parse result): column → a template field path when their names match. */

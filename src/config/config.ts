@@ -221,6 +221,13 @@ const schema = {
       'SMTP server for deliver.email and endpoint notices, e.g. smtp://user:pass@host:587. Unset: emails are written to DATA_DIR/outbox as .eml files.',
     parse: optionalSmtpUrl,
   },
+  smtpInsecure: {
+    env: 'QUIRE_SMTP_INSECURE',
+    default: false,
+    description:
+      'Let an smtp:// server go without STARTTLS (messages and the SMTP password travel in plain text). For a local mail sink only; by default smtp:// requires STARTTLS.',
+    parse: bool,
+  },
   smtpFrom: {
     env: 'QUIRE_SMTP_FROM',
     default: 'Quire <quire@localhost>',

@@ -101,6 +101,8 @@ const OPTIONAL_PATHS: Record<string, Json> = {
       tags: ['Operations'],
       operationId: 'getVersion',
       summary: 'Versions of the service and its Chromium (optional: on servers that have it)',
+      description:
+        'Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone.',
       security: [],
       responses: {
         '200': {

@@ -27,6 +27,12 @@ interface Sent {
 
 const NO_STORE: readonly ComponentName[] = ['CacheControlNoStore'];
 const SIGNED_DOWNLOAD: readonly ComponentName[] = ['CacheControlPrivate', 'XContentTypeOptions'];
+/** A preview PDF the dashboard shows inline: sandboxed, never sniffed, never cached. */
+const INLINE_PREVIEW: readonly ComponentName[] = [
+  'CacheControlNoStore',
+  'XContentTypeOptions',
+  'ContentSecurityPolicySandbox',
+];
 const ok = (status: string, components: readonly ComponentName[]): Sent => ({ statuses: [status], components });
 /** Spec (Webhook endpoints): every response, errors included, is no-store (a route-level onSend sets it). */
 const WEBHOOK: Sent = { statuses: 'every', components: NO_STORE };
@@ -49,14 +55,15 @@ export const SENT_HEADERS: Readonly<Record<string, Sent>> = {
   listTemplateVersions: ok('200', NO_STORE),
   listBrandAssets: ok('200', NO_STORE),
   uploadBrandAsset: ok('201', NO_STORE),
-  previewTemplate: ok('200', NO_STORE),
-  previewTemplateDraft: ok('200', NO_STORE),
+  previewTemplate: ok('200', INLINE_PREVIEW),
+  previewTemplateDraft: ok('200', INLINE_PREVIEW),
   createBatch: ok('202', NO_STORE),
   listBatches: ok('200', NO_STORE),
   getBatch: ok('200', NO_STORE),
   listBatchItems: ok('200', NO_STORE),
   cancelBatch: ok('200', NO_STORE),
   getMetrics: ok('200', NO_STORE),
+  getVersion: ok('200', NO_STORE),
   signIn: SESSION,
   getSession: SESSION,
   signOut: SESSION,

@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type Db, lockKey } from '../storage/db.js';
+import { addressKey } from './address.js';
 import type { EmailDeliveriesTable } from './tables.js';
 
 /** `deliver.email` as a request sends it (spec: POST /pdf `deliver`). */
@@ -72,7 +73,7 @@ export class EmailDelivery {
       email: EmailRequest;
     },
   ): Promise<DeliveryState> {
-    const address = input.email.to.trim().toLowerCase();
+    const address = addressKey(input.email.to);
     const state = await this.decide(trx, input.budget, address, input.stored);
     const id = newId();
     const now = this.deps.clock.now().toISOString();
@@ -129,7 +130,7 @@ export class EmailDelivery {
     }
     const perAddress = new Map<string, number>();
     for (const raw of addresses) {
-      const a = raw.trim().toLowerCase();
+      const a = addressKey(raw);
       perAddress.set(a, (perAddress.get(a) ?? 0) + 1);
     }
     for (const [address, more] of perAddress) {

@@ -1,3 +1,4 @@
+export { addressKey, isPlainAddress, plainDeliver } from './address.js';
 export {
   type DeliveryState,
   EMAIL_JOB,

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { newId } from '../shared/ids.js';
 
 /**
@@ -36,6 +37,11 @@ export interface EmailLog {
 
 export function createEmailSender(options: {
   smtpUrl: string | null;
+  /**
+   * QUIRE_SMTP_INSECURE: let an smtp:// server go without STARTTLS (a local sink only). Otherwise a
+   * server that cannot upgrade the connection gets nothing: no message and no password in plain text.
+   */
+  smtpInsecure?: boolean;
   from: string;
   log: EmailLog;
   /** Without SMTP: where `.eml` files are written (e.g. <data dir>/outbox). */
@@ -46,7 +52,9 @@ export function createEmailSender(options: {
       ? fileSender(options.outboxDir, options.from, options.log)
       : logOnlySender(options.log);
   }
-  const transport = lazyTransport(options.smtpUrl);
+  const smtpUrl = options.smtpUrl;
+  const insecure = options.smtpInsecure === true;
+  const transport = lazyTransport(async () => smtpOptions(smtpUrl, insecure));
   return {
     async send(message) {
       try {
@@ -84,15 +92,31 @@ function logOnlySender(log: EmailLog): EmailSender {
   };
 }
 
-/** An SMTP reply code of 5xx is a permanent refusal; 4xx and connection errors are temporary. */
+/**
+ * An SMTP reply code of 5xx is a permanent refusal; 4xx and connection errors are temporary. A failed
+ * STARTTLS (ETLS) is the server's setup, not the recipient's: temporary, and the address is not suppressed.
+ */
 function isPermanent(err: unknown): boolean {
-  const code = (err as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
+  const { responseCode, code } = (err ?? {}) as { responseCode?: unknown; code?: unknown };
+  if (code === 'ETLS') return false;
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+}
+
+/**
+ * The connection options of QUIRE_SMTP_URL. smtps:// is TLS from the start; smtp:// must upgrade with
+ * STARTTLS (nodemailer's requireTLS, set after the URL's own options so a `?ignoreTLS=true` in the URL
+ * cannot turn it off) unless the operator opted out with QUIRE_SMTP_INSECURE=1.
+ */
+async function smtpOptions(url: string, insecure: boolean): Promise<SMTPTransport.Options> {
+  const { parseConnectionUrl } = await import('nodemailer/lib/shared');
+  const options: SMTPTransport.Options = parseConnectionUrl(url);
+  if (options.secure || insecure) return options;
+  return { ...options, requireTLS: true, ignoreTLS: false, opportunisticTLS: false };
 }
 
 /** No SMTP server: each message becomes an .eml file a newcomer can open in any mail program. */
 function fileSender(dir: string, from: string, log: EmailLog): EmailSender {
-  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport(async () => ({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(message) {
       try {
@@ -114,11 +138,15 @@ function fileSender(dir: string, from: string, log: EmailLog): EmailSender {
 }
 
 /** nodemailer loads with the first email, not at every start (most renders send none). */
-function lazyTransport(options: string | { streamTransport: true; buffer: true; newline: 'unix' }) {
+function lazyTransport(
+  options: () => Promise<SMTPTransport.Options | { streamTransport: true; buffer: true; newline: 'unix' }>,
+) {
   let transport: Promise<Transporter> | undefined;
   return {
     get(): Promise<Transporter> {
-      transport ??= import('nodemailer').then((m) => m.default.createTransport(options) as Transporter);
+      transport ??= Promise.all([import('nodemailer'), options()]).then(
+        ([m, o]) => m.default.createTransport(o) as Transporter,
+      );
       return transport;
     },
     /** Closes the pool if one was made; nothing to close before the first email. */

@@ -42,7 +42,20 @@ export interface VersionInfo {
   chromium: string | null;
 }
 
-/** GET /version: Quire's version, the commit when known, and the running Chromium's version. */
-export function registerVersionRoute(app: App, version: () => Promise<VersionInfo>): void {
-  app.get('/version', { schema: { hide: true } }, async () => version());
+/**
+ * GET /version: Quire's version to anyone; the commit and the running Chromium's version only to a caller
+ * with an API key or the metrics token — an exact browser build tells an attacker which renderer exploits
+ * apply.
+ */
+export function registerVersionRoute(
+  app: App,
+  version: () => Promise<VersionInfo>,
+  mayReadDetails: (authorization: string | undefined) => Promise<boolean>,
+): void {
+  app.get('/version', { schema: { hide: true } }, async (request, reply) => {
+    const info = await version();
+    // The answer depends on the Authorization header: no shared cache may keep one for another caller.
+    reply.header('cache-control', 'no-store').header('vary', 'authorization');
+    return (await mayReadDetails(request.headers.authorization)) ? info : { version: info.version };
+  });
 }

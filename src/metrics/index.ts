@@ -1,3 +1,3 @@
 export { instrumentRenderer } from './instrument.js';
 export { QuireMetrics } from './registry.js';
-export { metricsAccess, registerMetricsRoutes } from './routes.js';
+export { holdsMetricsToken, metricsAccess, registerMetricsRoutes } from './routes.js';

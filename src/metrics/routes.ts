@@ -37,6 +37,11 @@ export function registerMetricsRoutes(app: App, metrics: QuireMetrics, access: M
   });
 }
 
+/** Whether `Authorization` carries the metrics token (never when metrics have no token). */
+export function holdsMetricsToken(access: MetricsAccess, header: string | undefined): boolean {
+  return access.kind === 'token' && bearerMatches(header, access.token);
+}
+
 /** Constant-time comparison (of digests, so the lengths match too): the token must not leak by timing. */
 function bearerMatches(header: string | undefined, token: string): boolean {
   const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';

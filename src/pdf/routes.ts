@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type AuthContext, authOf } from '../accounts/auth-context.js';
 import type { DocumentJson } from '../documents/present.js';
 import type { DocumentRow } from '../documents/repository.js';
+import { plainDeliver } from '../email/index.js';
 import {
   errorResponses,
   fileResponse,
@@ -84,12 +85,13 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const body = request.body;
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
-      checkPdfRequestRules(body);
+      checkPdfRequestRules(request.body);
+      const body = withPlainAddresses(request.body);
       if (key === null) return handle(deps, reply, auth, body, null);
       const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: 'POST /pdf', key };
-      const claim = await deps.idempotency.claim(scope, bodyHash(body));
+      // The hash is of the body as sent, so a retry matches whatever the normalisation does.
+      const claim = await deps.idempotency.claim(scope, bodyHash(request.body));
       if (claim.kind === 'replay') return replay(deps, reply, auth, claim);
       try {
         return await handle(deps, reply, auth, body, scope);
@@ -158,4 +160,9 @@ async function replay(
   if (claim.answer === 'binary') return replayBinary(reply, row, file);
   reply.header('cache-control', 'no-store');
   return replayUrl(row, deps.documents.present);
+}
+
+/** The body with `deliver.email`'s addresses checked and normalised (one plain address each). */
+function withPlainAddresses(body: PdfRequest): PdfRequest {
+  return body.deliver === undefined ? body : { ...body, deliver: plainDeliver(body.deliver, 'deliver') };
 }

@@ -22,6 +22,17 @@ export const PageOptionFields = {
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
+/**
+ * One plain addr-spec. The address parser behind it (src/email/address.ts) refuses display names,
+ * comments, groups and lists with `details.field`; a schema pattern would answer first without one.
+ */
+const PlainAddress = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description:
+    'One plain email address (name@example.com): no display name, angle brackets, comments, group or list',
+});
+
 /** `deliver` (spec: POST /pdf): email the finished PDF to one address. Batches reuse it. */
 export const DeliverBody = named(
   'Deliver',
@@ -29,12 +40,10 @@ export const DeliverBody = named(
     {
       email: Type.Object(
         {
-          to: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+          to: PlainAddress,
           subject: Type.Optional(Type.String({ maxLength: 200 })),
           message: Type.Optional(Type.String({ maxLength: 5000 })),
-          reply_to: Type.Optional(
-            Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-          ),
+          reply_to: Type.Optional(PlainAddress),
         },
         { additionalProperties: false },
       ),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import type { RenderLogger } from './logger.js';
 
@@ -10,7 +11,6 @@ import type { RenderLogger } from './logger.js';
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
   '--disable-background-networking',
@@ -23,6 +23,74 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
+
+/** The launch flags, with `--no-sandbox` only when the sandbox cannot start (see {@link sandboxBlocker}). */
+export function chromiumArgs(sandbox: boolean): string[] {
+  return sandbox ? [...CHROMIUM_ARGS] : [...CHROMIUM_ARGS, '--no-sandbox'];
+}
+
+/** What decides whether Chromium's sandbox can start: the process's uid and the kernel's settings. */
+export interface SandboxFacts {
+  uid: number | null;
+  /** A /proc/sys value (e.g. `kernel/unprivileged_userns_clone`), trimmed, or null when absent. */
+  sysctl(name: string): string | null;
+}
+
+export function machineSandboxFacts(): SandboxFacts {
+  return {
+    uid: process.getuid?.() ?? null,
+    sysctl: (name) => {
+      try {
+        return readFileSync(`/proc/sys/${name}`, 'utf8').trim();
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * Why Chromium's sandbox cannot start here, or null when it may (a launch then proves it). Debian's
+ * Chromium has no setuid helper: its sandbox needs unprivileged user namespaces, and Chromium refuses to
+ * sandbox itself as root.
+ */
+export function sandboxBlocker(facts: SandboxFacts): string | null {
+  if (facts.uid === 0) return 'Quire runs as root, and Chromium does not start its sandbox as root';
+  if (facts.sysctl('kernel/unprivileged_userns_clone') === '0')
+    return 'unprivileged user namespaces are switched off (sysctl kernel.unprivileged_userns_clone = 0)';
+  if (facts.sysctl('user/max_user_namespaces') === '0')
+    return 'user namespaces are switched off (sysctl user.max_user_namespaces = 0)';
+  return null;
+}
+
+/** The start-up warning: why the renderer is unsandboxed, and how an operator fixes it. */
+export function noSandboxWarning(reason: string): string {
+  return (
+    `chromium runs WITHOUT its sandbox: ${reason}. A compromised renderer could then read what the Quire ` +
+    'user can (data directory, database, secrets in the environment). Fix: run Quire as a non-root user on ' +
+    'a kernel that allows unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and ' +
+    "user.max_user_namespaces > 0; in a container, a seccomp profile that permits them). README: 'Security model'."
+  );
+}
+
+/** The line of a failed launch's log that names the sandbox problem, else its first line. */
+function launchFailureCause(err: unknown): string {
+  // playwright's log lines: colour codes, `- [pid=N][err]`, then Chromium's own `[pid:tid:time:LEVEL:file]`.
+  const lines = (err instanceof Error ? err.message : String(err)).split('\n').map((line) =>
+    line
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trim()
+      .replace(/^-?\s*\[pid=\d+\]\[\w+\]\s*/, '')
+      .replace(/^\[[^\]]*\]\s*/, ''),
+  );
+  const cause =
+    lines.find((l) => /namespace|as root/i.test(l)) ??
+    lines.find((l) => /sandbox/i.test(l)) ??
+    lines[0] ??
+    '';
+  return cause.slice(0, 300);
+}
 
 /** Waits between relaunch attempts after a crash; the last one repeats until a launch works. */
 const RELAUNCH_DELAYS_MS = [0, 250, 1000, 5000];
@@ -40,6 +108,8 @@ export class BrowserSupervisor {
   /** Set at shutdown: a browser lost from now on is not relaunched (issue 11 item 12). */
   private stopping = false;
   private browserPid: number | undefined;
+  /** Whether Chromium runs with its sandbox: decided at start, kept for every relaunch. */
+  private sandbox = false;
   /** Successful relaunches after a crash or disconnect since start (GET /metrics). */
   relaunches = 0;
   private readonly relaunchListeners = new Set<(browser: Browser) => void>();
@@ -49,10 +119,31 @@ export class BrowserSupervisor {
     private readonly log: RenderLogger,
   ) {}
 
-  static async start(executablePath: string, log: RenderLogger): Promise<BrowserSupervisor> {
+  static async start(
+    executablePath: string,
+    log: RenderLogger,
+    facts: SandboxFacts = machineSandboxFacts(),
+  ): Promise<BrowserSupervisor> {
     const supervisor = new BrowserSupervisor(executablePath, log);
-    await supervisor.launch();
+    let blocker = sandboxBlocker(facts);
+    supervisor.sandbox = blocker === null;
+    try {
+      await supervisor.launch();
+    } catch (err) {
+      if (!supervisor.sandbox) throw err;
+      // The machine looked able, but the sandbox did not start (a container's seccomp profile, AppArmor):
+      // a launch without it is what would still work.
+      blocker = `Chromium could not start its sandbox (${launchFailureCause(err)})`;
+      supervisor.sandbox = false;
+      await supervisor.launch();
+    }
+    if (blocker !== null) log.warn({ chromium_sandbox: false, reason: blocker }, noSandboxWarning(blocker));
     return supervisor;
+  }
+
+  /** Whether the running Chromium has its sandbox (stats, tests). */
+  get sandboxed(): boolean {
+    return this.sandbox;
   }
 
   /** The running browser; waits while a relaunch is under way. */
@@ -112,7 +203,9 @@ export class BrowserSupervisor {
     // its own process group, so a terminal's Ctrl-C does not reach it either.
     const browser = await chromium.launch({
       executablePath: this.executablePath,
-      args: [...CHROMIUM_ARGS],
+      args: chromiumArgs(this.sandbox),
+      // playwright adds --no-sandbox itself unless told otherwise.
+      chromiumSandbox: this.sandbox,
       handleSIGTERM: false,
       handleSIGINT: false,
       handleSIGHUP: false,
@@ -120,7 +213,7 @@ export class BrowserSupervisor {
     this.browser = browser;
     browser.on('disconnected', () => this.onDisconnected(browser));
     this.browserPid = (await this.processes().catch(() => [])).find((p) => p.type === 'browser')?.pid;
-    this.log.info({ chromium_pid: this.browserPid }, 'chromium started');
+    this.log.info({ chromium_pid: this.browserPid, chromium_sandbox: this.sandbox }, 'chromium started');
     return browser;
   }
 

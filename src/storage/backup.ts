@@ -1,7 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { PRIVATE_DIR_MODE } from './private-files.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** What a data directory holds that a backup needs (DATA_DIR/outbox, the unsent-email folder, is left out). */
 const DB_FILE = 'quire.sqlite';
@@ -36,6 +36,7 @@ const notTemporary = (source: string) => !source.endsWith('.tmp');
 export async function backupDataDir(dataDir: string, target: string): Promise<BackupSummary> {
   const dbFile = path.join(dataDir, DB_FILE);
   if (!existsSync(dbFile)) throw new BackupError(`No Quire database at ${dbFile} (check QUIRE_DATA_DIR).`);
+  requirePrivateDir(target);
   requireEmptyDir(target, 'Backup directory');
   const source = new SqliteDatabase(dbFile, { fileMustExist: true });
   try {
@@ -55,8 +56,38 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
   writeFileSync(
     path.join(target, MANIFEST),
     `${JSON.stringify({ created_at: new Date().toISOString(), ...summary }, null, 2)}\n`,
+    { mode: PRIVATE_FILE_MODE },
   );
+  makePrivate(target);
   return summary;
+}
+
+/**
+ * A backup holds the server secret, key hashes and every stored document: a folder that exists already must
+ * be owner-only (0700), or another local user could read the copy as it is written.
+ */
+function requirePrivateDir(dir: string): void {
+  if (!existsSync(dir)) return;
+  const mode = statSync(dir).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    throw new BackupError(
+      `Backup directory ${dir} is open to other users (mode ${mode.toString(8).padStart(4, '0')}); a backup holds the server secret and every document. Run \`chmod 700 ${dir}\` or name a new directory.`,
+    );
+  }
+}
+
+/**
+ * Directories 0700 and files 0600 under `dir`, whatever the umask: SQLite's backup file and cpSync's
+ * directories get the umask's modes, and copied files keep their source's. The folder itself is owner-only
+ * from the start, so nothing was reachable before this.
+ */
+function makePrivate(dir: string): void {
+  chmodSync(dir, PRIVATE_DIR_MODE);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const at = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) chmodSync(at, PRIVATE_DIR_MODE);
+    else if (entry.isFile()) chmodSync(at, PRIVATE_FILE_MODE);
+  }
 }
 
 /**
@@ -71,6 +102,7 @@ export function restoreDataDir(source: string, dataDir: string): BackupSummary {
   cpSync(path.join(source, SECRET_FILE), path.join(dataDir, SECRET_FILE));
   if (existsSync(path.join(source, BLOB_DIR)))
     cpSync(path.join(source, BLOB_DIR), path.join(dataDir, BLOB_DIR), { recursive: true });
+  makePrivate(dataDir);
   return {
     databaseBytes: statSync(path.join(dataDir, DB_FILE)).size,
     files: countFiles(path.join(dataDir, BLOB_DIR)),

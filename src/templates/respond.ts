@@ -1,11 +1,17 @@
 import type { FastifyReply } from 'fastify';
 import type { Preview } from './preview.js';
 
-/** Binary answers bypass the JSON response schemas, so they are sent through a plain reply. */
+/**
+ * Binary answers bypass the JSON response schemas, so they are sent through a plain reply. A preview is
+ * shown inline by the dashboard's editor: `Content-Security-Policy: sandbox` keeps a hostile PDF opened
+ * from it in an opaque origin, away from the dashboard's session and API.
+ */
 export function sendPreview(reply: FastifyReply, preview: Preview): FastifyReply {
   return reply
     .header('content-type', 'application/pdf')
     .header('content-disposition', `inline; filename="${preview.filename}"`)
+    .header('content-security-policy', 'sandbox')
+    .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
     .header('x-pages', String(preview.pages))
     .send(preview.pdf);

@@ -32,9 +32,13 @@ export function registerTemplateDraftRoute(app: App, deps: TemplateRouteDeps): v
           },
         }),
         response: {
-          200: fileResponse('The watermarked preview PDF (inline)', ['application/pdf'], {
-            headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
-          }),
+          200: fileResponse(
+            'The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`)',
+            ['application/pdf'],
+            {
+              headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
+            },
+          ),
           404: ErrorResponse,
           413: ErrorResponse,
           422: ErrorResponse,

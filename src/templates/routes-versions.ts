@@ -109,9 +109,13 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
           sample: { summary: 'Preview version 1 with its sample data', value: { version: 1 } },
         }),
         response: {
-          200: fileResponse('The watermarked preview PDF (inline)', ['application/pdf'], {
-            headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
-          }),
+          200: fileResponse(
+            'The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`)',
+            ['application/pdf'],
+            {
+              headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
+            },
+          ),
           404: ErrorResponse,
           413: ErrorResponse,
           422: ErrorResponse,

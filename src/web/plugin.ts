@@ -13,11 +13,74 @@ export function defaultWebRoot(): string {
 }
 
 /**
+ * The dashboard's Content-Security-Policy. Scripts only from the built files (Vite emits no inline
+ * script), no plugins, no framing by other sites, and requests only to Quire itself.
+ * - style-src allows inline styles: CodeMirror injects <style> elements at run time and Preact sets
+ *   `style` attributes; the page is static and cached, so a per-response nonce is not possible. Styles
+ *   cannot run code.
+ * - img-src: thumbnails and logos are signed links under QUIRE_PUBLIC_URL (which may name another host
+ *   than the one the browser used); data:/blob: for previews made in the page.
+ * - frame-src blob: the template editor shows its draft-preview PDF from a blob: URL. That frame's document
+ *   inherits this policy, and Chromium shows a PDF through an embedded viewer, so object-src allows blob:
+ *   (object URLs only the dashboard's own scripts can make) and nothing else.
+ */
+export function dashboardCsp(publicOrigin: string | null): string {
+  const images = ["'self'", 'data:', 'blob:', ...(publicOrigin ? [publicOrigin] : [])];
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${images.join(' ')}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    'object-src blob:',
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The headers of every dashboard answer (pages, assets, the redirect and the not-built notice). */
+function dashboardHeaders(publicUrl: (() => string) | undefined): Record<string, string> {
+  const origin = publicUrl ? originOf(publicUrl()) : null;
+  return {
+    'content-security-policy': dashboardCsp(origin),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Serves the dashboard SPA at /app/ (hash routing: only index.html and assets exist) and sends `/` there.
  * index.html is revalidated on every load so a new build is picked up at once; hashed assets are cached for
- * a year.
+ * a year. `publicUrl` is QUIRE_PUBLIC_URL (the origin of signed image links).
  */
-export async function registerWebApp(app: App, root = defaultWebRoot()): Promise<void> {
+export async function registerWebApp(
+  app: App,
+  root = defaultWebRoot(),
+  publicUrl?: () => string,
+): Promise<void> {
+  // An encapsulated scope: the headers apply to the dashboard's routes only, not to the API.
+  await app.register(async (web) => {
+    web.addHook('onSend', async (_request, reply, payload) => {
+      reply.headers(dashboardHeaders(publicUrl));
+      return payload;
+    });
+    await registerDashboardRoutes(web, root);
+  });
+}
+
+async function registerDashboardRoutes(app: App, root: string): Promise<void> {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/', 302));
   if (!existsSync(path.join(root, 'index.html'))) {
     // A checkout that skipped the bootstrap: say how to build instead of a bare 404.

@@ -943,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Versions of the service and its Chromium (optional: on servers that have it) */
+        /**
+         * Versions of the service and its Chromium (optional: on servers that have it)
+         * @description Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone.
+         */
         get: operations["getVersion"];
         put?: never;
         post?: never;
@@ -1121,9 +1124,11 @@ export interface components {
         };
         Deliver: {
             email: {
+                /** @description One plain email address (name@example.com): no display name, angle brackets, comments, group or list */
                 to: string;
                 subject?: string;
                 message?: string;
+                /** @description One plain email address (name@example.com): no display name, angle brackets, comments, group or list */
                 reply_to?: string;
             };
         };
@@ -6672,7 +6677,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The watermarked preview PDF (inline) */
+            /** @description The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`) */
             200: {
                 headers: {
                     /** @description attachment or inline, with the file name. */
@@ -6684,6 +6689,8 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,7 +6849,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The watermarked preview PDF (inline) */
+            /** @description The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`) */
             200: {
                 headers: {
                     /** @description attachment or inline, with the file name. */
@@ -6854,6 +6861,8 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +9139,7 @@ export interface operations {
             /** @description Version information */
             200: {
                 headers: {
+                    "cache-control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {

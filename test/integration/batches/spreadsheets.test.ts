@@ -174,6 +174,20 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
       },
     });
     assert.match(unknownColumn.json.error.message, /email_column names "mail"/);
+    const namedAddress = await api(server.base, 'POST', '/v1/batches', {
+      key: free.test,
+      body: {
+        template_id: templateId,
+        spreadsheet: {
+          filename: 'f.csv',
+          content_base64: b64('a,mail\n1,"Name <a@example.com>"'),
+          email_column: 'mail',
+        },
+      },
+    });
+    assert.equal(namedAddress.status, 400);
+    assert.equal(namedAddress.json.error.details?.field, 'spreadsheet.email_column');
+    assert.match(namedAddress.json.error.message, /Row 2, column "mail".*not one plain email address/);
     assert.equal((await api(server.base, 'GET', '/v1/batches', { key: free.test })).json.data.length, 0);
   });
 });

@@ -71,6 +71,10 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
     browser = await openBrowser();
     page = browser.page;
     page.on('pageerror', (err) => errors.push(err.message));
+    // The dashboard runs under its Content-Security-Policy: anything it blocks is reported here.
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
+    });
   });
   after(async () => {
     await browser?.close();

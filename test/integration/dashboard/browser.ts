@@ -51,7 +51,9 @@ interface AxeViolation {
 
 /** axe-core injected into the page; serious and critical violations fail the test (the brief's bar). */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  // Evaluated through DevTools rather than added as a <script>: the dashboard's CSP refuses inline scripts,
+  // and the test tool must not need a weaker policy than users get.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = (await page.evaluate(async () => {
     // biome-ignore lint/suspicious/noExplicitAny: axe is a global the injected script defines
     const axe = (window as any).axe;

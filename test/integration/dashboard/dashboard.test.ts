@@ -19,16 +19,29 @@ import {
   PHONE,
 } from './browser.js';
 
-/** The text of the PDF the editor's preview frame shows (its blob: URL read inside the page). */
-async function previewText(page: Page): Promise<string> {
-  const base64 = await page.evaluate(async () => {
-    const src = document.querySelector('iframe[title="Preview PDF"]')?.getAttribute('src') ?? '';
-    const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer());
-    let binary = '';
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    return btoa(binary);
+/**
+ * The draft-preview PDFs the page received, in the order it asked for them. The frame shows the newest
+ * one as a blob: URL, which the test cannot fetch inside the page: the dashboard's CSP (connect-src 'self')
+ * refuses it, as it should. So the route passes each answer through and keeps a copy.
+ */
+const draftPreviews: { body: Buffer | null }[] = [];
+
+async function recordDraftPreviews(page: Page): Promise<void> {
+  await page.route('**/draft-preview', async (route) => {
+    const entry: { body: Buffer | null } = { body: null };
+    draftPreviews.push(entry);
+    const response = await route.fetch();
+    const body = await response.body();
+    if (response.ok()) entry.body = body;
+    await route.fulfill({ response, body });
   });
-  return pdfText(Buffer.from(base64, 'base64'));
+}
+
+/** The text of the PDF the editor's preview frame shows (the newest answered draft preview). */
+async function previewText(): Promise<string> {
+  const newest = draftPreviews.findLast((e) => e.body !== null);
+  assert.ok(newest?.body, 'a draft preview was received');
+  return pdfText(newest.body);
 }
 
 /**
@@ -116,6 +129,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       workers: 1,
       allowPrivateWebhooks: true,
       smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      smtpInsecure: true,
       smtpFrom: 'Quire <quire@localhost>',
     });
     teamId = (await server.team('growth')).team.id;
@@ -123,6 +137,11 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
     page = browser.page;
     current = page;
     page.on('pageerror', (err) => errors.push(err.message));
+    await recordDraftPreviews(page);
+    // The dashboard runs under its Content-Security-Policy: anything it blocks is reported here.
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
+    });
   });
   after(async () => {
     await browser?.close();
@@ -203,7 +222,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
         afterData,
         { timeout: 60_000 },
       );
-      assert.match(await previewText(page), /Unsaved draft line/);
+      assert.match(await previewText(), /Unsaved draft line/);
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.insertText('\n{% if %}');

@@ -37,6 +37,28 @@ describe('dashboard static serving (/app/)', () => {
     assert.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   });
 
+  it('sends a strict CSP and the other protective headers on every dashboard page and asset', async () => {
+    const html = await (await fetch(`${server.base}/app/`)).text();
+    assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/, 'no inline script in the built page');
+    const assets = [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+    assert.ok(assets.some((a) => a.endsWith('.css')) && assets.some((a) => a.endsWith('.js')));
+    for (const url of ['/', '/app/', '/app/index.html', ...assets]) {
+      const res = await fetch(`${server.base}${url}`, { redirect: 'manual' });
+      assert.ok(res.status < 400, `${url}: ${res.status}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /(^|; )script-src 'self'(;|$)/, `${url}: ${csp}`);
+      assert.match(csp, /(^|; )default-src 'none'(;|$)/, url);
+      assert.match(csp, /(^|; )frame-ancestors 'none'(;|$)/, url);
+      assert.match(csp, /(^|; )object-src blob:(;|$)/, url);
+      assert.doesNotMatch(csp, /script-src[^;]*unsafe/, url);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', url);
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer', url);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', url);
+    }
+    const api = await fetch(`${server.base}/healthz`);
+    assert.equal(api.headers.get('content-security-policy'), null, 'the API keeps its own headers');
+  });
+
   it('answers 404 for an unknown asset and never lists the folder', async () => {
     assert.equal((await fetch(`${server.base}/app/assets/nope-123.js`)).status, 404);
     assert.equal((await fetch(`${server.base}/app/assets/`)).status, 404);
@@ -54,6 +76,7 @@ describe('dashboard not built', () => {
       const res = await app.inject({ method: 'GET', url: '/app/' });
       assert.equal(res.statusCode, 503);
       assert.match(res.body, /npm run bootstrap/);
+      assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
     } finally {
       await app.close();
       rmSync(empty, { recursive: true, force: true });

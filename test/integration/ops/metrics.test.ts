@@ -72,13 +72,25 @@ describe('GET /metrics and GET /version', () => {
     assert.equal(badRequests.length, 1);
   });
 
-  it('GET /version names Quire, its commit when known, and Chromium', async () => {
+  it('GET /version names Quire to anyone; its commit and Chromium only with a key or the metrics token', async () => {
     await api(server.base, 'POST', '/v1/pdf', { key: team.live, body: { html: '<p>x</p>' } });
-    const res = await api(server.base, 'GET', '/version');
-    assert.equal(res.status, 200);
-    assert.match(res.json.version, /^\d+\.\d+\.\d+/);
-    assert.match(res.json.chromium, /^\d+\.\d+/);
-    assert.ok(res.json.commit === null || /^[0-9a-f]{40}$/.test(res.json.commit));
+    const anonymous = await api(server.base, 'GET', '/version');
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(Object.keys(anonymous.json), ['version']);
+    assert.match(anonymous.json.version, /^\d+\.\d+\.\d+/);
+    const wrong = await api(server.base, 'GET', '/version', { headers: { authorization: 'Bearer nope' } });
+    assert.deepEqual(Object.keys(wrong.json), ['version'], 'a wrong token is anonymous');
+    assert.equal(anonymous.headers.get('vary'), 'authorization');
+    const withKey = await api(server.base, 'GET', '/version', { key: team.test });
+    const withToken = await api(server.base, 'GET', '/version', {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    for (const res of [withKey, withToken]) {
+      assert.equal(res.status, 200);
+      assert.equal(res.json.version, anonymous.json.version);
+      assert.match(res.json.chromium, /^\d+\.\d+/);
+      assert.ok(res.json.commit === null || /^[0-9a-f]{40}$/.test(res.json.commit));
+    }
   });
 });
 

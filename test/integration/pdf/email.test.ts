@@ -66,7 +66,12 @@ describe('deliver.email', () => {
   before(async () => {
     sink = await startSink();
     server = await startTestServer(
-      { workers: 1, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpFrom: 'Quire <quire@localhost>' },
+      {
+        workers: 1,
+        smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+        smtpInsecure: true,
+        smtpFrom: 'Quire <quire@localhost>',
+      },
       { clock },
     );
   });
@@ -184,6 +189,69 @@ describe('deliver.email', () => {
     }
   });
 
+  it('refuses anything but one plain address in to and reply_to (display names, comments, groups, lists)', async () => {
+    const t = await server.team('growth');
+    const forms = ['<a@example.com>', 'a@example.com(1)', 'g:a@example.com;', 'a@example.com, b@example.com'];
+    forms.push(
+      '"Name" <a@example.com>',
+      'a@example.com,b@example.com',
+      'Name<a@example.com>',
+      '"a b"@example.com',
+    );
+    for (const field of ['to', 'reply_to'] as const) {
+      for (const form of forms) {
+        const email = field === 'to' ? { to: form } : { to: 'ok@example.com', reply_to: form };
+        const bad = await post(t.live, { html: '<p>x</p>', deliver: { email } });
+        assert.equal(bad.status, 400, `${field}: ${form}`);
+        assert.equal(bad.json.error.code, 'invalid_request', form);
+        assert.equal(bad.json.error.details?.field, `deliver.email.${field}`, form);
+      }
+    }
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: t.live,
+      body: {
+        template_id: '00000000-0000-4000-8000-000000000000',
+        items: [{ data: {} }, { data: {}, deliver: { email: { to: 'a@example.com(x)' } } }],
+      },
+    });
+    assert.equal(batch.status, 400);
+    assert.equal(batch.json.error.details?.field, 'items[1].deliver.email.to');
+    const docs = await api(server.base, 'GET', '/v1/documents', { key: t.live });
+    assert.equal(docs.json.data.length, 0, 'nothing rendered or recorded');
+    const ok = await post(t.live, {
+      html: '<p>ok</p>',
+      deliver: { email: { to: " O'Brien+tag@Mail.Example.co.uk ", reply_to: 'Sales@Example.com' } },
+    });
+    assert.equal(ok.status, 200, JSON.stringify(ok.json));
+    await settle(t.live, ok.headers.get('x-document-id') ?? '', 'sent');
+    const mail = sink.messages.find((m) => m.to.includes("o'brien+tag@mail.example.co.uk"));
+    assert.ok(mail, 'sent to the normalised address');
+    assert.match(
+      mail.raw,
+      /Reply-To: Sales@example\.com/,
+      'reply_to as given (nodemailer lower-cases the domain)',
+    );
+  });
+
+  it('the per-address limit and the suppression list count the lower-cased address', async () => {
+    const t = await server.team('growth');
+    const first = await post(t.live, { html: '<p>1</p>', deliver: { email: { to: 'bounce@case.example' } } });
+    await settle(t.live, first.headers.get('x-document-id') ?? '', 'failed');
+    const upper = await post(t.live, { html: '<p>2</p>', deliver: { email: { to: 'BOUNCE@Case.Example' } } });
+    assert.deepEqual(await delivery(t.live, upper.headers.get('x-document-id') ?? ''), {
+      email: { status: 'suppressed' },
+    });
+    const other = await server.team('growth');
+    for (let i = 0; i < 20; i++) {
+      const to = i % 2 === 0 ? 'a@x.com' : 'A@X.com';
+      const ok = await post(other.live, { html: `<p>${i}</p>`, deliver: { email: { to } } });
+      assert.equal(ok.status, 200, `email ${i + 1}`);
+    }
+    const over = await post(other.live, { html: '<p>21</p>', deliver: { email: { to: 'A@X.com' } } });
+    assert.equal(over.status, 429);
+    assert.match(over.json.error.message, /same address \(a@x\.com\)/);
+  });
+
   it('limits: the team budget per 24 hours and 20 a day per address (email_limit_reached, 429)', async () => {
     const free = await server.team('free');
     for (let i = 0; i < 10; i++) {
@@ -239,5 +307,44 @@ describe('deliver.email', () => {
       assert.ok(res.status < 500, `${res.status} for ${JSON.stringify({ deliver, headers })}`);
       if (res.status === 400) assert.equal(res.json.error.code, 'invalid_request');
     }
+  });
+});
+
+describe('deliver.email over smtp:// without STARTTLS', () => {
+  let server: TestServer;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  before(async () => {
+    sink = await startSink();
+    server = await startTestServer({ workers: 1, smtpUrl: `smtp://127.0.0.1:${sink.port}` });
+  });
+  after(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  it('sends nothing to a server that cannot upgrade: the email job fails with a STARTTLS error and retries', async () => {
+    const t = await server.team('growth');
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: '<p>secret invoice</p>', deliver: { email: { to: 'customer@example.com' } } },
+    });
+    assert.equal(r.status, 200);
+    const job = await waitFor('the first attempt', async () => {
+      server.built.background.wake();
+      const row = await server.built.services.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts', 'last_error'])
+        .where('kind', '=', 'email')
+        .where('attempts', '=', 1)
+        .where('last_error', 'is not', null)
+        .executeTakeFirst();
+      return row ?? null;
+    });
+    assert.match(job.last_error ?? '', /STARTTLS/);
+    assert.equal(job.status, 'queued', 'a temporary failure: retried later, the address is not suppressed');
+    const id = r.headers.get('x-document-id') ?? '';
+    const delivery = (await api(server.base, 'GET', `/v1/pdf/${id}`, { key: t.live })).json.delivery;
+    assert.deepEqual(delivery, { email: { status: 'queued' } });
+    assert.equal(sink.messages.length, 0, 'nothing reached the server in plain text');
   });
 });

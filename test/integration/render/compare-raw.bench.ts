@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../../../src/config/config.js';
-import { CHROMIUM_ARGS } from '../../../src/render/browser-supervisor.js';
+import { chromiumArgs } from '../../../src/render/browser-supervisor.js';
 import { Renderer, resolvePageOptions } from '../../../src/render/index.js';
 
 const N = Number(process.argv[2] ?? 30);
@@ -28,7 +28,7 @@ async function timed(once: () => Promise<unknown>): Promise<number> {
 
 // Both run in one process and take turns render by render, so load from elsewhere on the machine
 // hits both alike.
-const browser = await chromium.launch({ executablePath: config.chromiumPath, args: [...CHROMIUM_ARGS] });
+const browser = await chromium.launch({ executablePath: config.chromiumPath, args: chromiumArgs(false) });
 const page = await (await browser.newContext()).newPage();
 const raw = async () => {
   await page.setContent(html);

@@ -42,6 +42,8 @@ describe('templates: draft preview', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.equal(res.headers.get('content-disposition'), 'inline; filename="Draft-me.pdf"');
     assert.equal(res.headers.get('x-pages'), '1');
+    assert.equal(res.headers.get('content-security-policy'), 'sandbox', 'shown inline by the dashboard');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('x-document-id'), null);
     const text = pdfText(res.buffer);
     assert.match(text, /Unsaved Edited Person styled-by-draft-css/);

@@ -19,6 +19,7 @@ describe('dashboard roles, keys, members, invitations, password reset and email 
     sink = await startSink();
     server = await startTestServer({
       smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      smtpInsecure: true,
       smtpFrom: 'Quire <quire@localhost>',
       allowPrivateWebhooks: true,
     });

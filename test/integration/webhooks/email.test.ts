@@ -29,9 +29,28 @@ describe('email sender', () => {
 
   const log = { info: () => {}, warn: () => {} };
 
-  it('sends over SMTP when configured', async () => {
+  it('refuses to send over smtp:// to a server without STARTTLS unless QUIRE_SMTP_INSECURE is set', async () => {
     const sender = createEmailSender({
       smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'Quire <quire@localhost>',
+      log,
+    });
+    const result = await sender.send({ to: 'owner@example.com', subject: 'Plain text?', text: 'No.' });
+    sender.close();
+    assert.ok(!result.ok);
+    assert.match(result.error, /STARTTLS/);
+    assert.equal(
+      result.permanent,
+      false,
+      "the server's setup, not the recipient: the address is not suppressed",
+    );
+    assert.equal(messages.length, 0, 'nothing reached the sink');
+  });
+
+  it('sends over SMTP when configured (a local sink without STARTTLS: QUIRE_SMTP_INSECURE)', async () => {
+    const sender = createEmailSender({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpInsecure: true,
       from: 'Quire <quire@localhost>',
       log,
     });

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { loadConfig } from '../../../src/config/config.js';
+import {
+  BrowserSupervisor,
+  type SandboxFacts,
+  sandboxBlocker,
+} from '../../../src/render/browser-supervisor.js';
+
+const run = promisify(execFile);
+const CHROMIUM = loadConfig({}).chromiumPath;
+const isRoot = process.getuid?.() === 0;
+/** The user the non-root check runs as (nobody). */
+const NOBODY = 65534;
+
+function hasSetpriv(): boolean {
+  try {
+    execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Entry {
+  level: 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string;
+}
+function recordingLog() {
+  const entries: Entry[] = [];
+  const at = (level: Entry['level']) => (obj: object, msg?: string) =>
+    entries.push({ level, obj, msg: msg ?? '' });
+  return { entries, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+const facts = (uid: number, sysctl: Record<string, string> = {}): SandboxFacts => ({
+  uid,
+  sysctl: (name) => sysctl[name] ?? null,
+});
+
+describe('Chromium sandbox', () => {
+  it('knows when the sandbox cannot start: root, user namespaces switched off', () => {
+    assert.match(sandboxBlocker(facts(0)) ?? '', /root/);
+    assert.match(
+      sandboxBlocker(facts(1000, { 'kernel/unprivileged_userns_clone': '0' })) ?? '',
+      /unprivileged_userns_clone = 0/,
+    );
+    assert.match(
+      sandboxBlocker(facts(1000, { 'user/max_user_namespaces': '0' })) ?? '',
+      /max_user_namespaces/,
+    );
+    assert.equal(sandboxBlocker(facts(1000, { 'kernel/unprivileged_userns_clone': '1' })), null);
+    assert.equal(sandboxBlocker(facts(1000)), null, 'absent settings: a launch decides');
+  });
+
+  it('as root: runs without it, with one start-up warning that says why and how to fix it', {
+    skip: !isRoot,
+  }, async () => {
+    const log = recordingLog();
+    const supervisor = await BrowserSupervisor.start(CHROMIUM, log);
+    try {
+      assert.equal(supervisor.sandboxed, false);
+      const warnings = log.entries.filter((e) => e.level === 'warn');
+      assert.equal(warnings.length, 1, JSON.stringify(log.entries));
+      assert.match(
+        warnings[0]?.msg ?? '',
+        /WITHOUT its sandbox: Quire runs as root.*non-root user.*user namespaces/,
+      );
+      const page = await (await supervisor.current()).newPage();
+      await page.setContent('<p>works</p>');
+      assert.equal(await page.textContent('p'), 'works');
+    } finally {
+      await supervisor.close();
+    }
+  });
+
+  it('falls back with the reason when a sandboxed launch fails on a machine that looked able', {
+    skip: !isRoot,
+  }, async () => {
+    // Running as root, a launch with the sandbox fails for real: the try-launch path, not a simulation of it.
+    const log = recordingLog();
+    const supervisor = await BrowserSupervisor.start(CHROMIUM, log, facts(1000));
+    try {
+      assert.equal(supervisor.sandboxed, false);
+      const warnings = log.entries.filter((e) => e.level === 'warn');
+      assert.equal(warnings.length, 1, JSON.stringify(log.entries));
+      assert.match(
+        warnings[0]?.msg ?? '',
+        /could not start its sandbox \(Running as root without --no-sandbox/,
+      );
+      assert.ok(supervisor.isUp());
+    } finally {
+      await supervisor.close();
+    }
+  });
+
+  it('as a non-root user with user namespaces: sandboxed, renderers under seccomp, no warning', {
+    skip: !isRoot || !hasSetpriv() ? 'needs root (to switch to nobody) and setpriv' : false,
+  }, async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'quire-sandbox-'));
+    chmodSync(home, 0o777);
+    try {
+      const probe = path.join(import.meta.dirname, 'sandbox-probe.ts');
+      const { stdout } = await run(
+        'setpriv',
+        [
+          `--reuid=${NOBODY}`,
+          `--regid=${NOBODY}`,
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          probe,
+          CHROMIUM,
+        ],
+        { env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: home }, timeout: 120_000 },
+      );
+      const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
+      assert.equal(result.sandboxed, true, stdout);
+      assert.deepEqual(result.lines, ['info chromium started'], 'no warning');
+      assert.equal(result.text, 'sandboxed');
+      assert.ok(result.seccomp.length > 0);
+      for (const mode of result.seccomp)
+        assert.equal(mode, 2, 'each renderer runs under a seccomp-bpf filter');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
