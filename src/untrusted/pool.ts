@@ -91,7 +91,7 @@ export class UntrustedFiles {
     } finally {
       deadline.clear();
     }
-    if (!reply.ok) throw new AppError(reply.code, reply.message, { field, ...reply.details });
+    if (!reply.ok) throw new AppError(reply.code, reply.message, { ...reply.details, field });
     return reply.value as ParseResults[K];
   }
 
