@@ -27,7 +27,7 @@ export async function spreadsheetItems(
   batchDeliver: { email?: EmailRequest } | undefined,
   read: SheetReader,
 ): Promise<ItemInput[]> {
-  const sheet = await read(decodeBase64(spreadsheet.content_base64), maxRows);
+  const sheet = await read(decodeBase64(spreadsheet.content_base64, 'spreadsheet.content_base64'), maxRows);
   const targets = mappingTargets(sheet, spreadsheet.mapping);
   const emailAt =
     spreadsheet.email_column === undefined
