@@ -54,12 +54,13 @@ function findEndOfCentralDirectory(bytes: Buffer): number {
 }
 
 /** The central directory's entries, each checked to lie inside the file. ZIP64 is refused (no XLSX needs it). */
-function centralDirectory(bytes: Buffer): Entry[] {
+function centralDirectory(bytes: Buffer): { entries: Entry[]; directoryStart: number } {
   const end = findEndOfCentralDirectory(bytes);
   if (end < 0) throw damaged('it has no ZIP directory');
   const count = bytes.readUInt16LE(end + 10);
   const directorySize = bytes.readUInt32LE(end + 12);
-  let offset = bytes.readUInt32LE(end + 16);
+  const directoryStart = bytes.readUInt32LE(end + 16);
+  let offset = directoryStart;
   if (count === 0xffff || offset === ZIP64 || directorySize === ZIP64) throw damaged('it is a ZIP64 archive');
   if (count > MAX_XLSX_ENTRIES)
     throw new AppError(
@@ -86,7 +87,7 @@ function centralDirectory(bytes: Buffer): Entry[] {
     entries.push(entry);
     offset += 46 + nameLength + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
   }
-  return entries;
+  return { entries, directoryStart };
 }
 
 /**
@@ -185,8 +186,7 @@ const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
  * inflated. Another sheet, an image or a printer setting is never inflated.
  */
 export function unpackXlsx(bytes: Buffer): Record<string, Uint8Array> {
-  const entries = centralDirectory(bytes);
-  const directoryStart = bytes.readUInt32LE(findEndOfCentralDirectory(bytes) + 16);
+  const { entries, directoryStart } = centralDirectory(bytes);
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
   const parts: Record<string, Uint8Array> = {};
   let used = 0;

@@ -21,8 +21,6 @@ export const PARSE_LIMITS = {
 /** Extra workers stop after this long idle (each holds its heap and, after an SVG, resvg's font database). */
 const IDLE_TIMEOUT_MS = 60_000;
 
-const WHAT: Record<ParseKind, string> = { spreadsheet: 'spreadsheet', logo: 'logo', font: 'font' };
-
 export interface UntrustedFilesOptions {
   /** Worker threads (default: 2, or 1 on a single core). */
   threads?: number;
@@ -121,13 +119,13 @@ function refusalOf(err: unknown, expired: boolean, kind: ParseKind, limitMs: num
   if (expired)
     return new AppError(
       'invalid_request',
-      `Reading the ${WHAT[kind]} took longer than ${limitMs / 1000} s, the limit for one file; send a simpler or smaller file.`,
+      `Reading the ${kind} took longer than ${limitMs / 1000} s, the limit for one file; send a simpler or smaller file.`,
       { field, limit: 'parse_time_ms', max: limitMs },
     );
   if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
     return new AppError(
       'invalid_request',
-      `Reading the ${WHAT[kind]} needed more than ${PARSE_LIMITS.heapMb} MB of memory, the limit for one file; send a simpler or smaller file.`,
+      `Reading the ${kind} needed more than ${PARSE_LIMITS.heapMb} MB of memory, the limit for one file; send a simpler or smaller file.`,
       { field, limit: 'parse_memory_mb', max: PARSE_LIMITS.heapMb },
     );
   return err;
