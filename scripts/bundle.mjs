@@ -24,6 +24,8 @@ await build({
     // bin/quire.mjs loads it before main for `serve`; the Liquid pool starts its threads from worker.js.
     'early-start': 'src/render/early-start.ts',
     worker: 'src/liquid/worker.ts',
+    // The untrusted-file pool (src/untrusted/pool.ts) starts its threads from untrusted-worker.js.
+    'untrusted-worker': 'src/untrusted/worker.ts',
   },
   outdir: 'dist/server',
   bundle: true,

@@ -67,6 +67,7 @@ import { DatabaseTeamSlots } from './storage/render-leases.js';
 import { loadServerSecret } from './storage/server-secret.js';
 import { createTemplates, sweepTemplates, templatePortOf } from './templates/index.js';
 import { mergeData } from './templates/merge-data.js';
+import { UntrustedFiles } from './untrusted/index.js';
 import {
   createSessionLookup,
   httpsTest,
@@ -185,7 +186,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     makeThumbnail,
     usage,
   });
-  const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl });
+  // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
+  const untrusted = new UntrustedFiles({
+    onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
+  });
+  const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({
     db,
@@ -363,8 +368,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           service: batches,
           idempotency,
           wakeJobs: () => background.wake(),
+          untrusted,
         });
-        registerSpreadsheetRoutes(authed, { templates: production.templates });
+        registerSpreadsheetRoutes(authed, { templates: production.templates, untrusted });
         registerWebhookRoutes(authed, {
           db,
           clock,
@@ -415,6 +421,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       email.close();
       await renderer.close();
       await liquid.close();
+      await untrusted.close();
       store.close();
       await db.destroy();
     },

@@ -19,6 +19,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
+import type { UntrustedFiles } from '../untrusted/index.js';
 import { type BatchJson, zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
 import { type BatchService, maxItems } from './service.js';
@@ -29,6 +30,8 @@ export interface BatchRouteDeps {
   idempotency: IdempotencyStore;
   /** Look for due background jobs now (after an enqueue or a cancel). */
   wakeJobs(): void;
+  /** Where a `spreadsheet` is read (off the main thread, on a budget). */
+  untrusted: Pick<UntrustedFiles, 'spreadsheet'>;
 }
 
 const ROUTE = 'POST /batches';
@@ -220,6 +223,7 @@ async function create(
       spreadsheet as NonNullable<BatchRequest['spreadsheet']>,
       maxItems(auth.plan),
       options.deliver,
+      (bytes, max) => deps.untrusted.spreadsheet(bytes, max, 'spreadsheet.content_base64'),
     ));
   const batch = await deps.service.create(
     { teamId: auth.team.id, plan: auth.plan },

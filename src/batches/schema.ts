@@ -21,7 +21,11 @@ export const BatchItemBody = Type.Object(
 export const SpreadsheetBody = Type.Object(
   {
     filename: Type.String({ minLength: 1, maxLength: 255 }),
-    content_base64: Type.String({ minLength: 1 }),
+    content_base64: Type.String({
+      minLength: 1,
+      description:
+        'The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit.',
+    }),
     mapping: Type.Optional(
       Type.Record(Type.String(), Type.String({ maxLength: 255 }), { maxProperties: 500 }),
     ),

@@ -2,7 +2,10 @@ import { addressKey, type EmailRequest, isPlainAddress } from '../email/index.js
 import { AppError } from '../shared/errors.js';
 import type { BatchRequest } from './schema.js';
 import type { ItemInput } from './service.js';
-import { type Cell, decodeBase64, readSpreadsheet, type Sheet } from './spreadsheet.js';
+import { type Cell, decodeBase64, type Sheet } from './spreadsheet.js';
+
+/** Reads a sheet's bytes with at most `maxRows` data rows (the server: UntrustedFiles, off the main thread). */
+export type SheetReader = (bytes: Buffer, maxRows: number) => Promise<Sheet>;
 
 type SpreadsheetBody = NonNullable<BatchRequest['spreadsheet']>;
 
@@ -21,8 +24,9 @@ export async function spreadsheetItems(
   spreadsheet: SpreadsheetBody,
   maxRows: number,
   batchDeliver: { email?: EmailRequest } | undefined,
+  read: SheetReader,
 ): Promise<ItemInput[]> {
-  const sheet = await readSpreadsheet(decodeBase64(spreadsheet.content_base64), maxRows);
+  const sheet = await read(decodeBase64(spreadsheet.content_base64, 'spreadsheet.content_base64'), maxRows);
   const targets = mappingTargets(sheet, spreadsheet.mapping);
   const emailAt =
     spreadsheet.email_column === undefined

@@ -5,8 +5,9 @@ import { COMMON_ERRORS, ErrorResponse, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { TemplatePort } from '../production/index.js';
 import { templateFields } from '../templates/fields.js';
+import type { UntrustedFiles } from '../untrusted/index.js';
 import { maxItems } from './service.js';
-import { decodeBase64, readSpreadsheet } from './spreadsheet.js';
+import { decodeBase64 } from './spreadsheet.js';
 import { suggestMapping } from './spreadsheet-items.js';
 
 /** Rows shown in `preview`. */
@@ -15,7 +16,11 @@ const PREVIEW_ROWS = 5;
 const ParseBody = Type.Object(
   {
     filename: Type.String({ minLength: 1, maxLength: 255 }),
-    content_base64: Type.String({ minLength: 1 }),
+    content_base64: Type.String({
+      minLength: 1,
+      description:
+        'The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit.',
+    }),
     template_id: Type.Optional(Uuid),
   },
   { additionalProperties: false },
@@ -32,7 +37,10 @@ const ParseResult = Type.Object({
 });
 
 /** POST /spreadsheets/parse (spec): what a sheet holds, and how its columns could map to a template's fields. */
-export function registerSpreadsheetRoutes(app: App, deps: { templates: TemplatePort }): void {
+export function registerSpreadsheetRoutes(
+  app: App,
+  deps: { templates: TemplatePort; untrusted: Pick<UntrustedFiles, 'spreadsheet'> },
+): void {
   app.post(
     '/spreadsheets/parse',
     {
@@ -56,7 +64,7 @@ export function registerSpreadsheetRoutes(app: App, deps: { templates: TemplateP
       const auth = authOf(request);
       const { content_base64, template_id } = request.body;
       const maxRows = maxItems(auth.plan);
-      const sheet = await readSpreadsheet(decodeBase64(content_base64), maxRows);
+      const sheet = await deps.untrusted.spreadsheet(decodeBase64(content_base64), maxRows, 'content_base64');
       const fields =
         template_id === undefined ? [] : await fieldPaths(deps.templates, auth.team.id, template_id);
       return {

@@ -1,6 +1,8 @@
+import { zipSync } from 'fflate';
 import Papa from 'papaparse';
-import type { SheetData } from 'read-excel-file/node';
+import type { SheetData } from 'read-excel-file/universal';
 import { AppError } from '../shared/errors.js';
+import { unpackXlsx } from './xlsx-unpack.js';
 
 /**
  * Reading a spreadsheet (spec: POST /spreadsheets/parse, `spreadsheet` batches): CSV (RFC 4180, UTF-8
@@ -18,65 +20,93 @@ export interface Sheet {
 
 /** Spec: Spreadsheet mapping, 500 entries — a sheet wider than that could not be mapped anyway. */
 export const MAX_COLUMNS = 500;
-/** An XLSX may unpack to at most this much (a zip bomb is refused before it is inflated). */
-export const MAX_XLSX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
-const MAX_XLSX_ENTRIES = 10_000;
 /** Cells of one sheet (rows × columns), so a wide and long sheet cannot exhaust memory. */
 export const MAX_CELLS = 2_000_000;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Strict base64 (whitespace allowed between characters): anything else says so, never a garbled file. */
-export function decodeBase64(content: string): Buffer {
+export function decodeBase64(content: string, field = 'content_base64'): Buffer {
   const compact = content.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) {
     throw new AppError(
       'invalid_request',
-      'content_base64 is not valid base64; encode the file bytes with standard base64.',
+      `${field} is not valid base64; encode the file bytes with standard base64.`,
+      { field },
     );
   }
   return Buffer.from(compact, 'base64');
 }
 
-/** Reads the file as CSV or XLSX (by its bytes: an XLSX is a ZIP) and checks the header and the row limit. */
+/**
+ * Reads the file as CSV or XLSX (by its bytes: an XLSX is a ZIP) and checks the header and the limits.
+ * Runs in an untrusted-file worker (src/untrusted): rows are taken one at a time and reading stops at
+ * the first limit passed, so no file is parsed whole before it is refused.
+ */
 export async function readSpreadsheet(bytes: Buffer, maxRows: number): Promise<Sheet> {
   const isZip = bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
-  const table = isZip ? await readXlsx(bytes) : readCsv(bytes);
-  const nonEmpty = table.filter((row) => row.some((cell) => cell !== null && cell !== ''));
-  const [header, ...rows] = nonEmpty;
-  if (!header)
-    throw new AppError('invalid_request', 'The spreadsheet is empty; its first row must name the columns.');
-  const columns = checkHeader(header);
-  if (rows.length === 0)
-    throw new AppError('invalid_request', 'The spreadsheet has a header row but no data rows.');
-  if (rows.length > maxRows) {
-    throw new AppError(
-      'invalid_request',
-      `The spreadsheet has ${rows.length} data rows; at most ${maxRows} are allowed (the plan's batch limit). Split the file.`,
-      { limit: 'batch_max_items', max: maxRows },
-    );
-  }
-  if (rows.length * columns.length > MAX_CELLS)
-    throw new AppError(
-      'invalid_request',
-      `The spreadsheet has more than ${MAX_CELLS} cells; split the file.`,
-    );
-  return {
-    format: isZip ? 'xlsx' : 'csv',
-    columns,
-    rows: rows.map((row, i) => fitRow(row, columns.length, i)),
-  };
+  const sheet = new SheetBuilder(maxRows);
+  if (isZip) for (const row of await readXlsx(bytes)) sheet.add(row);
+  else readCsv(bytes, sheet);
+  return { format: isZip ? 'xlsx' : 'csv', ...sheet.finish() };
 }
 
-function checkHeader(header: Cell[]): string[] {
-  if (header.length > MAX_COLUMNS)
+/** Collects rows as they are read: the header first, then data rows fitted to it, within the limits. */
+class SheetBuilder {
+  readonly #maxRows: number;
+  #columns: string[] | undefined;
+  readonly #rows: Cell[][] = [];
+
+  constructor(maxRows: number) {
+    this.#maxRows = maxRows;
+  }
+
+  /** Takes the next row; rows left entirely empty are skipped. */
+  add(row: readonly Cell[]): void {
+    if (!row.some((cell) => cell !== null && cell !== '')) return;
+    if (this.#columns === undefined) {
+      this.#columns = checkHeader(row);
+      return;
+    }
+    if (this.#rows.length >= this.#maxRows) {
+      throw new AppError(
+        'invalid_request',
+        `The spreadsheet has at least ${this.#maxRows + 1} data rows; at most ${this.#maxRows} are allowed (the plan's batch limit). Split the file.`,
+        { limit: 'batch_max_items', max: this.#maxRows },
+      );
+    }
+    if ((this.#rows.length + 1) * this.#columns.length > MAX_CELLS)
+      throw new AppError(
+        'invalid_request',
+        `The spreadsheet has more than ${MAX_CELLS} cells; split the file.`,
+        {
+          limit: 'cells',
+          max: MAX_CELLS,
+        },
+      );
+    this.#rows.push(fitRow(row, this.#columns.length, this.#rows.length));
+  }
+
+  finish(): { columns: string[]; rows: Cell[][] } {
+    if (!this.#columns)
+      throw new AppError('invalid_request', 'The spreadsheet is empty; its first row must name the columns.');
+    if (this.#rows.length === 0)
+      throw new AppError('invalid_request', 'The spreadsheet has a header row but no data rows.');
+    return { columns: this.#columns, rows: this.#rows };
+  }
+}
+
+function checkHeader(header: readonly Cell[]): string[] {
+  // Trailing empty header cells are no columns (spreadsheet tools leave them); empty ones between are errors.
+  let width = header.length;
+  while (width > 0 && (header[width - 1] === null || String(header[width - 1]).trim() === '')) width -= 1;
+  if (width > MAX_COLUMNS)
     throw new AppError(
       'invalid_request',
-      `The spreadsheet has ${header.length} columns; at most ${MAX_COLUMNS} are allowed.`,
+      `The spreadsheet has ${width} columns; at most ${MAX_COLUMNS} are allowed.`,
+      { limit: 'columns', max: MAX_COLUMNS },
     );
-  const columns = header.map((cell) => (cell === null ? '' : String(cell).trim()));
-  // Trailing empty header cells are no columns (spreadsheet tools leave them); empty ones between are errors.
-  while (columns.length > 0 && columns[columns.length - 1] === '') columns.pop();
+  const columns = header.slice(0, width).map((cell) => (cell === null ? '' : String(cell).trim()));
   const seen = new Map<string, number>();
   for (const [i, name] of columns.entries()) {
     if (name === '')
@@ -97,13 +127,14 @@ function checkHeader(header: Cell[]): string[] {
 }
 
 /** Pads a short row with nulls; a row with values beyond the named columns is refused with its row number. */
-function fitRow(row: Cell[], width: number, index: number): Cell[] {
-  const extra = row.slice(width).some((cell) => cell !== null && cell !== '');
-  if (extra) {
-    throw new AppError(
-      'invalid_request',
-      `Row ${index + 2} has values beyond the ${width} named columns; give those columns a name in the header row.`,
-    );
+function fitRow(row: readonly Cell[], width: number, index: number): Cell[] {
+  for (let i = width; i < row.length; i++) {
+    const cell = row[i];
+    if (cell !== null && cell !== '' && cell !== undefined)
+      throw new AppError(
+        'invalid_request',
+        `Row ${index + 2} has values beyond the ${width} named columns; give those columns a name in the header row.`,
+      );
   }
   return Array.from({ length: width }, (_, i) => row[i] ?? null);
 }
@@ -120,7 +151,8 @@ export function columnLabel(i: number): string {
   return label;
 }
 
-function readCsv(bytes: Buffer): Cell[][] {
+/** Streams the CSV's records into `sheet` one at a time; the first limit passed stops the parse. */
+function readCsv(bytes: Buffer, sheet: SheetBuilder): void {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -129,15 +161,28 @@ function readCsv(bytes: Buffer): Cell[][] {
   }
   // Binary files (PDF, images, old .xls) are not text: NUL bytes never occur in a CSV.
   if (text.includes('\u0000')) throw notASpreadsheet();
-  const parsed = Papa.parse<string[]>(text, { delimiter: detectDelimiter(text), skipEmptyLines: false });
-  const broken = parsed.errors.find((e) => e.type === 'Quotes');
-  if (broken) {
-    throw new AppError(
-      'invalid_request',
-      `The CSV has an unclosed quoted field starting in record ${(broken.row ?? 0) + 1}; close the quote (write "" for a quote inside a field).`,
-    );
-  }
-  return parsed.data.map((row) => row.map((cell) => cell));
+  let stopped: unknown;
+  let record = 0;
+  Papa.parse<string[]>(text, {
+    delimiter: detectDelimiter(text),
+    skipEmptyLines: false,
+    step: (result, parser) => {
+      record += 1;
+      const broken = result.errors.find((e) => e.type === 'Quotes');
+      try {
+        if (broken)
+          throw new AppError(
+            'invalid_request',
+            `The CSV has an unclosed quoted field starting in record ${record}; close the quote (write "" for a quote inside a field).`,
+          );
+        sheet.add(result.data);
+      } catch (err) {
+        stopped = err;
+        parser.abort();
+      }
+    },
+  });
+  if (stopped !== undefined) throw stopped;
 }
 
 const DELIMITERS = [',', ';', '\t'] as const;
@@ -177,13 +222,19 @@ function notASpreadsheet(): AppError {
   );
 }
 
+/**
+ * The first sheet's rows. The parts it needs are unpacked by unpackXlsx (every inflated byte counted,
+ * the ZIP's local headers checked against its directory), then handed to read-excel-file as a new,
+ * uncompressed ZIP of those parts only, so the library never inflates anything a client wrote.
+ */
 async function readXlsx(bytes: Buffer): Promise<Cell[][]> {
-  assertZipBounded(bytes);
+  const parts = unpackXlsx(bytes);
+  const clean = zipSync(parts, { level: 0 });
   let data: SheetData;
   try {
     // Loaded with the first XLSX, not at every start.
-    const { readSheet } = await import('read-excel-file/node');
-    data = await readSheet(bytes, 1);
+    const { readSheet } = await import('read-excel-file/universal');
+    data = await readSheet(clean.buffer.slice(clean.byteOffset, clean.byteOffset + clean.byteLength), 1);
   } catch {
     throw new AppError(
       'invalid_request',
@@ -202,49 +253,4 @@ function xlsxCell(value: unknown): Cell {
   }
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
   return String(value);
-}
-
-/**
- * Refuses a ZIP whose central directory declares more than MAX_XLSX_UNCOMPRESSED_BYTES or too many entries
- * (a zip bomb), before anything is inflated. ZIP64 archives are refused: no real XLSX needs them.
- */
-export function assertZipBounded(bytes: Buffer): void {
-  const eocd = findEndOfCentralDirectory(bytes);
-  if (eocd < 0)
-    throw new AppError('invalid_request', 'The file looks like a ZIP but is damaged; save the XLSX again.');
-  const entries = bytes.readUInt16LE(eocd + 10);
-  let offset = bytes.readUInt32LE(eocd + 16);
-  if (entries > MAX_XLSX_ENTRIES) throw zipTooLarge();
-  let total = 0;
-  for (let i = 0; i < entries; i++) {
-    if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== 0x02014b50)
-      throw new AppError(
-        'invalid_request',
-        'The XLSX file is damaged (its ZIP directory is broken); save it again.',
-      );
-    const size = bytes.readUInt32LE(offset + 24);
-    if (size === 0xffffffff) throw zipTooLarge();
-    total += size;
-    if (total > MAX_XLSX_UNCOMPRESSED_BYTES) throw zipTooLarge();
-    offset +=
-      46 +
-      bytes.readUInt16LE(offset + 28) +
-      bytes.readUInt16LE(offset + 30) +
-      bytes.readUInt16LE(offset + 32);
-  }
-}
-
-function zipTooLarge(): AppError {
-  return new AppError(
-    'invalid_request',
-    `The XLSX unpacks to more than ${MAX_XLSX_UNCOMPRESSED_BYTES / 1024 / 1024} MB; split the workbook or send CSV.`,
-  );
-}
-
-function findEndOfCentralDirectory(bytes: Buffer): number {
-  const earliest = Math.max(0, bytes.length - 22 - 65_535);
-  for (let i = bytes.length - 22; i >= earliest; i--) {
-    if (bytes.readUInt32LE(i) === 0x06054b50) return i;
-  }
-  return -1;
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
+import type { UntrustedFiles } from '../untrusted/index.js';
 import { createBrandPort } from './kit.js';
 import { registerBrandRoutes, registerSignedBrandRoutes } from './routes.js';
 
@@ -15,6 +16,7 @@ export interface BrandOptions {
   rate: RateCounter;
   signer: LinkSigner;
   publicUrl(): string;
+  untrusted: UntrustedFiles;
 }
 
 /** Brand assets (issue 18): a team's logo and fonts, their signed links, and the Liquid `brand` variable. */
@@ -26,9 +28,9 @@ export interface BrandModule {
 }
 
 export function createBrand(options: BrandOptions): BrandModule {
-  const { db, blobs, clock, rate, signer, publicUrl } = options;
+  const { db, blobs, clock, rate, signer, publicUrl, untrusted } = options;
   const links = { signer, publicUrl };
-  const routeDeps = { service: { db, blobs, clock, rate }, blobs, links };
+  const routeDeps = { service: { db, blobs, clock, rate, untrusted }, blobs, links };
   return {
     port: createBrandPort({ db, blobs, links }),
     registerRoutes: (app) => registerBrandRoutes(app, routeDeps),

@@ -6,7 +6,7 @@ import { newId } from '../shared/ids.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
-import { inspectFont, inspectLogo } from './files.js';
+import type { UntrustedFiles } from '../untrusted/index.js';
 import {
   type BrandAssetRow,
   countFonts,
@@ -28,6 +28,8 @@ export interface BrandServiceDeps {
   blobs: Pick<BlobStore, 'put' | 'delete'>;
   clock: Clock;
   rate: RateCounter;
+  /** Where the uploaded file is read (off the main thread, on a budget). */
+  untrusted: Pick<UntrustedFiles, 'logo' | 'font'>;
 }
 
 export interface UploadBody {
@@ -75,7 +77,10 @@ export async function uploadBrandAsset(
   const teamId = auth.team.id;
   if (body.kind === 'font') assertFontName(body.name);
   const raw = decodeBase64(body.content_base64);
-  const file = body.kind === 'logo' ? await inspectLogo(raw) : await inspectFont(raw);
+  const file =
+    body.kind === 'logo'
+      ? await deps.untrusted.logo(raw, 'content_base64')
+      : await deps.untrusted.font(raw, 'content_base64');
   const id = newId();
   const row: BrandAssetRow = {
     id,

@@ -1,5 +1,6 @@
-import { Resvg, renderAsync } from '@resvg/resvg-js';
+import { Resvg } from '@resvg/resvg-js';
 import { AppError } from '../shared/errors.js';
+import { assertBoundedSvgTree } from './svg-tree.js';
 
 /** Longest side of the PNG an SVG logo becomes: sharp at print size, bounded in bytes and memory. */
 export const SVG_RASTER_PX = 1024;
@@ -41,18 +42,19 @@ export function assertSelfContainedSvg(text: string): void {
 }
 
 /**
- * An SVG logo as PNG (spec: an SVG logo is stored as PNG), its longest side SVG_RASTER_PX. resvg runs
- * scripts never and loads only the installed fonts; its own list of images it would still resolve must
- * be empty, a second check behind assertSelfContainedSvg.
+ * An SVG logo as PNG (spec: an SVG logo is stored as PNG), its longest side SVG_RASTER_PX. Runs in an
+ * untrusted-file worker (src/untrusted) under its time limit, after assertBoundedSvgTree has bounded
+ * what resvg will expand. resvg runs scripts never and loads only the installed fonts; its own list of
+ * images it would still resolve must be empty, a second check behind assertSelfContainedSvg.
  */
-export async function rasteriseSvg(bytes: Buffer): Promise<Buffer> {
+export function rasteriseSvg(bytes: Buffer): Buffer {
   const text = bytes.toString('utf8');
   if (!/<svg[\s>]/i.test(text)) throw refuse('The file is neither a PNG, a JPEG nor an SVG image.');
   assertSelfContainedSvg(text);
+  assertBoundedSvgTree(text);
   let probe: Resvg;
   try {
-    // Only size and image references are read here: loading the installed fonts would block the event loop
-    // for about 200 ms, so that happens in renderAsync, off the main thread.
+    // Size and image references first, without the installed fonts (loading them takes about 200 ms).
     probe = new Resvg(text, { logLevel: 'off', font: { loadSystemFonts: false } });
   } catch (err) {
     throw refuse(`The SVG could not be read: ${err instanceof Error ? err.message : String(err)}.`);
@@ -68,6 +70,6 @@ export async function rasteriseSvg(bytes: Buffer): Promise<Buffer> {
       : ({ mode: 'height', value: SVG_RASTER_PX } as const);
   if ((Math.min(width, height) / Math.max(width, height)) * SVG_RASTER_PX < 1)
     throw refuse('The SVG is too narrow to show as a logo.');
-  const image = await renderAsync(text, { fitTo, logLevel: 'off', font: { loadSystemFonts: true } });
+  const image = new Resvg(text, { fitTo, logLevel: 'off', font: { loadSystemFonts: true } }).render();
   return image.asPng();
 }

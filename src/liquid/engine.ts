@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { AppError } from '../shared/errors.js';
-import { TaskDeadline } from './deadline.js';
+import { TaskDeadline } from '../shared/task-deadline.js';
+import { workerEntry } from '../shared/worker-entry.js';
 import { HARD_LIMIT_GRACE_MS, LIQUID_LIMITS, TEMPLATE_CACHE } from './limits.js';
 import type { LiquidReply, LiquidTask, TaskBody, WorkerSettings } from './protocol.js';
 import { assertTemplateSize, type CacheBytes, type LiquidResult } from './renderer.js';
 import { memoryLimitError, timeLimitError } from './template-error.js';
-import { liquidWorkerEntry } from './worker-file.js';
 
 export interface LiquidEngineOptions {
   /** Worker threads (default: the cores Node may use, os.availableParallelism()). */
@@ -168,7 +168,10 @@ export class LiquidEngine {
   #workers(): Piscina<LiquidTask, LiquidReply> {
     if (this.#closed) throw new Error('The Liquid engine is closed.');
     if (this.#pool === undefined) {
-      const entry = liquidWorkerEntry();
+      const entry = workerEntry(
+        new URL('./worker.js', import.meta.url),
+        new URL('./worker-tsx.mjs', import.meta.url),
+      );
       this.#pool = new Piscina<LiquidTask, LiquidReply>({
         filename: entry.filename,
         ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),

@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorDetails } from '../shared/errors.js';
+import type { StartStamp } from '../shared/task-deadline.js';
 import type { Warning } from '../shared/warnings.js';
 import type { CacheBytes } from './renderer.js';
 
@@ -7,14 +8,6 @@ import type { CacheBytes } from './renderer.js';
  * structured clones: the data object is copied once per task, and errors travel as plain fields
  * because an AppError's class does not survive the copy.
  */
-
-/** Written by the worker when it starts a task, so the hard limit does not count queue time. */
-export interface StartStamp {
-  /** Date.now() on the main thread when the task was submitted. */
-  submittedAt: number;
-  /** One Int32 over a SharedArrayBuffer: 0 while queued, then 1 + ms from submission to start. */
-  started: Int32Array;
-}
 
 /** What to do: parse only, render raw html, or render a stored version cached under `key`. */
 export type TaskBody =
@@ -45,17 +38,3 @@ export type LiquidReply = TaskFacts &
     | { ok: true; html: string; warnings: Warning[] }
     | { ok: false; code: ErrorCode; message: string; details: ErrorDetails | undefined }
   );
-
-export function markStarted(stamp: StartStamp): void {
-  Atomics.store(stamp.started, 0, Date.now() - stamp.submittedAt + 1);
-}
-
-/** Milliseconds from submission to start, or undefined while the task is still queued. */
-export function startedAfter(stamp: StartStamp): number | undefined {
-  const value = Atomics.load(stamp.started, 0);
-  return value === 0 ? undefined : value - 1;
-}
-
-export function newStartStamp(): StartStamp {
-  return { submittedAt: Date.now(), started: new Int32Array(new SharedArrayBuffer(4)) };
-}

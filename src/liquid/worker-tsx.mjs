@@ -1,5 +1,5 @@
 // Development-only entry of a Liquid pool worker run from the TypeScript sources (see
-// worker-file.ts): registers tsx inside this thread, then serves worker.ts's handler.
+// shared/worker-entry.ts): registers tsx inside this thread, then serves worker.ts's handler.
 // Production runs the bundled dist/server/worker.js directly.
 import { register } from 'tsx/esm/api';
 

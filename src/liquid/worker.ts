@@ -1,7 +1,7 @@
 import { workerData } from 'piscina';
 import { AppError } from '../shared/errors.js';
+import { markStarted } from '../shared/task-deadline.js';
 import type { LiquidReply, LiquidTask, TaskFacts, WorkerSettings } from './protocol.js';
-import { markStarted } from './protocol.js';
 import { LiquidRenderer, type LiquidResult } from './renderer.js';
 
 /**

@@ -29,8 +29,8 @@ function cellXml(value: XlsxCell, ref: string): string {
   return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
 }
 
-/** A minimal XLSX workbook (one sheet) made with yazl: the few XML parts a reader needs. */
-export function makeXlsx(rows: readonly (readonly XlsxCell[])[]): Promise<Buffer> {
+/** The few XML parts of a one-sheet workbook a reader needs, by path. */
+export function xlsxParts(rows: readonly (readonly XlsxCell[])[]): Record<string, string> {
   const sheetRows = rows
     .map(
       (row, r) =>
@@ -45,8 +45,13 @@ export function makeXlsx(rows: readonly (readonly XlsxCell[])[]): Promise<Buffer
     'xl/styles.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="1"><font/></fonts><fills count="1"><fill/></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>`,
     'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
   };
+  return parts;
+}
+
+/** A minimal XLSX workbook (one sheet) made with yazl. */
+export function makeXlsx(rows: readonly (readonly XlsxCell[])[]): Promise<Buffer> {
   const zip = new ZipFile();
-  for (const [name, xml] of Object.entries(parts)) zip.addBuffer(Buffer.from(xml), name);
+  for (const [name, xml] of Object.entries(xlsxParts(rows))) zip.addBuffer(Buffer.from(xml), name);
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

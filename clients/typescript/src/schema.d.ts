@@ -1074,6 +1074,7 @@ export interface components {
             }[];
             spreadsheet?: {
                 filename: string;
+                /** @description The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit. */
                 content_base64: string;
                 mapping?: {
                     [key: string]: string;
@@ -1818,7 +1819,7 @@ export interface components {
             kind: "logo" | "font";
             /** @description Logo: a label. Font: the name templates use (letter first, then letters, digits or _, at most 64). */
             name: string;
-            /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB. Font: WOFF2, TTF or OTF, at most 3 MB. */
+            /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (README: Security). */
             content_base64: string;
         };
         Usage: {
@@ -7805,6 +7806,7 @@ export interface operations {
             content: {
                 "application/json": {
                     filename: string;
+                    /** @description The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit. */
                     content_base64: string;
                     /** @description UUID (8-4-4-4-12 hex digits) */
                     template_id?: string;

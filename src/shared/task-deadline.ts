@@ -1,4 +1,24 @@
-import { newStartStamp, type StartStamp, startedAfter } from './protocol.js';
+/** Written by the worker when it starts a task, so the hard limit does not count queue time. */
+export interface StartStamp {
+  /** Date.now() on the main thread when the task was submitted. */
+  submittedAt: number;
+  /** One Int32 over a SharedArrayBuffer: 0 while queued, then 1 + ms from submission to start. */
+  started: Int32Array;
+}
+
+export function markStarted(stamp: StartStamp): void {
+  Atomics.store(stamp.started, 0, Date.now() - stamp.submittedAt + 1);
+}
+
+/** Milliseconds from submission to start, or undefined while the task is still queued. */
+function startedAfter(stamp: StartStamp): number | undefined {
+  const value = Atomics.load(stamp.started, 0);
+  return value === 0 ? undefined : value - 1;
+}
+
+function newStartStamp(): StartStamp {
+  return { submittedAt: Date.now(), started: new Int32Array(new SharedArrayBuffer(4)) };
+}
 
 /** How often a task still waiting for a worker is looked at again once its limit has passed. */
 const QUEUE_POLL_MS = 25;
@@ -7,7 +27,7 @@ const QUEUE_POLL_MS = 25;
  * The hard wall-clock limit of one pool task: aborts it (Piscina then terminates its worker) once
  * it has run `limitMs` since a worker started it. Time spent queued behind other tasks does not
  * count, so a busy pool never fails innocent documents. The worker stamps its start time into
- * shared memory (protocol.ts), which costs no message.
+ * shared memory (markStarted), which costs no message.
  */
 export class TaskDeadline {
   readonly stamp: StartStamp = newStartStamp();

@@ -1,0 +1,138 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Sheet } from '../batches/spreadsheet.js';
+import type { StoredFile } from '../brand/files.js';
+import { AppError } from '../shared/errors.js';
+import { TaskDeadline } from '../shared/task-deadline.js';
+import { workerEntry } from '../shared/worker-entry.js';
+import type { ParseBody, ParseKind, ParseReply, ParseResults, ParseTask } from './protocol.js';
+
+/**
+ * Budgets of one parse (README "Security"): wall-clock time from the moment a worker starts the task
+ * (a queued task's wait does not count), and each worker's V8 heap. The parsers bound the bytes they
+ * inflate or decode themselves; these stop whatever slips past that, killing the worker only.
+ */
+export const PARSE_LIMITS = {
+  /** A 10,000 × 20 XLSX takes about 2 s on a loaded machine; the largest sheets allowed up to ~10× that. */
+  timeMs: { spreadsheet: 30_000, logo: 10_000, font: 10_000 } satisfies Record<ParseKind, number>,
+  heapMb: 256,
+} as const;
+
+/** Extra workers stop after this long idle (each holds its heap and, after an SVG, resvg's font database). */
+const IDLE_TIMEOUT_MS = 60_000;
+
+export interface UntrustedFilesOptions {
+  /** Worker threads (default: 2, or 1 on a single core). */
+  threads?: number;
+  /** Per-kind wall-clock limits in ms (default PARSE_LIMITS.timeMs). Lower only in tests. */
+  timeMs?: Partial<Record<ParseKind, number>>;
+  /** Told of a worker failing outside any task; default: a process warning. */
+  onWorkerError?: (err: unknown) => void;
+}
+
+/**
+ * The one way Quire reads files a client uploads (XLSX, CSV, SVG, PNG/JPEG headers, fonts): off the main
+ * thread, on a small Piscina pool whose workers have a heap cap, under a wall-clock limit that
+ * terminates the worker (the Liquid pool's pattern, src/liquid/engine.ts). So a hostile file costs its
+ * sender a 400 and never delays another team's requests or grows the server's memory without bound.
+ * Every refusal is `invalid_request` with `details.field` naming the request field that held the file.
+ */
+export class UntrustedFiles {
+  readonly #threads: number;
+  readonly #timeMs: Record<ParseKind, number>;
+  readonly #onWorkerError: (err: unknown) => void;
+  #pool: Piscina<ParseTask, ParseReply> | undefined;
+  #closed = false;
+
+  constructor(options: UntrustedFilesOptions = {}) {
+    this.#threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+    this.#timeMs = { ...PARSE_LIMITS.timeMs, ...options.timeMs };
+    this.#onWorkerError =
+      options.onWorkerError ??
+      ((err) =>
+        process.emitWarning(
+          `Untrusted-file worker failed: ${err instanceof Error ? err.message : String(err)}`,
+        ));
+  }
+
+  /** A CSV or XLSX (spec: POST /spreadsheets/parse, `spreadsheet` batches), at most `maxRows` data rows. */
+  spreadsheet(bytes: Uint8Array, maxRows: number, field: string): Promise<Sheet> {
+    return this.#run({ kind: 'spreadsheet', bytes, maxRows }, field);
+  }
+
+  /** A logo: PNG/JPEG checked, SVG rasterised to PNG. */
+  async logo(bytes: Uint8Array, field: string): Promise<StoredFile> {
+    return asBuffers(await this.#run({ kind: 'logo', bytes }, field));
+  }
+
+  /** A WOFF2, TTF or OTF font with its family name. */
+  async font(bytes: Uint8Array, field: string): Promise<StoredFile> {
+    return asBuffers(await this.#run({ kind: 'font', bytes }, field));
+  }
+
+  /** Waits for started tasks, then stops the workers; later calls are refused. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await pool?.close();
+  }
+
+  async #run<K extends ParseKind>(body: ParseBody & { kind: K }, field: string): Promise<ParseResults[K]> {
+    const limitMs = this.#timeMs[body.kind];
+    const deadline = new TaskDeadline(limitMs);
+    let reply: ParseReply;
+    try {
+      reply = await this.#workers().run({ ...body, ...deadline.stamp }, { signal: deadline.signal });
+    } catch (err) {
+      throw refusalOf(err, deadline.expired, body.kind, limitMs, field);
+    } finally {
+      deadline.clear();
+    }
+    if (!reply.ok) throw new AppError(reply.code, reply.message, { ...reply.details, field });
+    return reply.value as ParseResults[K];
+  }
+
+  #workers(): Piscina<ParseTask, ParseReply> {
+    if (this.#closed) throw new Error('The untrusted-file pool is closed.');
+    if (this.#pool === undefined) {
+      const entry = workerEntry(
+        new URL('./untrusted-worker.js', import.meta.url),
+        new URL('./worker-tsx.mjs', import.meta.url),
+      );
+      this.#pool = new Piscina<ParseTask, ParseReply>({
+        filename: entry.filename,
+        ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+        minThreads: 0,
+        maxThreads: this.#threads,
+        idleTimeout: IDLE_TIMEOUT_MS,
+        resourceLimits: { maxOldGenerationSizeMb: PARSE_LIMITS.heapMb },
+      });
+      this.#pool.on('error', this.#onWorkerError);
+    }
+    return this.#pool;
+  }
+}
+
+/** A worker stopped by the time limit or its heap cap: the file's fault, said as such. */
+function refusalOf(err: unknown, expired: boolean, kind: ParseKind, limitMs: number, field: string): unknown {
+  if (expired)
+    return new AppError(
+      'invalid_request',
+      `Reading the ${kind} took longer than ${limitMs / 1000} s, the limit for one file; send a simpler or smaller file.`,
+      { field, limit: 'parse_time_ms', max: limitMs },
+    );
+  if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new AppError(
+      'invalid_request',
+      `Reading the ${kind} needed more than ${PARSE_LIMITS.heapMb} MB of memory, the limit for one file; send a simpler or smaller file.`,
+      { field, limit: 'parse_memory_mb', max: PARSE_LIMITS.heapMb },
+    );
+  return err;
+}
+
+/** A structured clone turns a Buffer into a plain Uint8Array; callers store and hash Buffers. */
+function asBuffers(file: StoredFile): StoredFile {
+  const bytes = file.bytes as Uint8Array;
+  return { ...file, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
