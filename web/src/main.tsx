@@ -14,7 +14,7 @@ import { TemplatesPage } from './pages/templates';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
-import { Busy, ErrorText, go, type Route, useRoute } from './ui';
+import { Busy, confirmLeave, ErrorText, go, type Route, useRoute } from './ui';
 
 const NAV: { path: string; label: string }[] = [
   { path: '/templates', label: 'Templates' },
@@ -103,6 +103,7 @@ function Shell({
   onSession: (s: Session | null) => void;
 }) {
   const signOut = async () => {
+    if (!confirmLeave()) return;
     try {
       await call(api.DELETE('/session'));
     } finally {
