@@ -22,6 +22,7 @@ import {
   deleteUserSessions,
   type LiveSession,
   loadSession,
+  rememberMode,
   sessionIdOf,
   setSessionCookie,
   updateSession,
@@ -197,6 +198,10 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'setSessionMode',
         security: SESSION_ONLY,
         summary: 'Switch the session between test and live mode',
+        description:
+          'Extension: the choice is remembered per person and team, and their next session starts in it. ' +
+          'Before any choice a session starts in live mode for an owner and in test mode for other roles. ' +
+          'In test mode template and brand-asset changes are refused with `forbidden`, in words about the mode.',
         body: Bodies.mode,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -204,6 +209,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     async (request) => {
       const session = await currentSession(request);
       await updateSession(db, session.idHash, { mode: request.body.mode });
+      await rememberMode(db, session.user.id, session.team.id, request.body.mode);
       return sessionView({ ...session, mode: request.body.mode });
     },
   );

@@ -144,7 +144,8 @@ function Shell({
       </header>
       {session.mode === 'test' && (
         <p class="banner">
-          Test mode: renders are watermarked and templates are read-only. Switch to Live to edit.
+          Test mode: renders are watermarked and uncounted; templates and brand assets are read-only. Switch
+          to Live to edit them.
         </p>
       )}
       <main id="main" tabIndex={-1}>

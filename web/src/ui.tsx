@@ -99,6 +99,24 @@ export function ErrorText({ error, id }: { error: unknown; id?: string }) {
   );
 }
 
+/**
+ * Why an action that changes templates or brand assets is off in test mode (null in live mode): shown
+ * beside the disabled control, which points at it with aria-describedby.
+ */
+export function liveOnlyReason(mode: 'live' | 'test', what: string): string | null {
+  return mode === 'test' ? `Switch to Live to ${what}.` : null;
+}
+
+/** The reason beside a disabled control (see liveOnlyReason); nothing when there is none. */
+export function Reason({ id, text }: { id: string; text: string | null }) {
+  if (!text) return null;
+  return (
+    <span class="hint reason" id={id}>
+      {text}
+    </span>
+  );
+}
+
 /** Progress for a long action: an indeterminate bar with its label. */
 export function Busy({ label }: { label: string }) {
   return (

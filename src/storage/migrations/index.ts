@@ -13,6 +13,7 @@ import { migration0011Users } from './0011_users.js';
 import { migration0012BrandAssets } from './0012_brand_assets.js';
 import { migration0013RenderLeases } from './0013_render_leases.js';
 import { migration0014UsageHolds } from './0014_usage_holds.js';
+import { migration0015MembershipLastMode } from './0015_membership_last_mode.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_brand_assets': migration0012BrandAssets,
   '0013_render_leases': migration0013RenderLeases,
   '0014_usage_holds': migration0014UsageHolds,
+  '0015_membership_last_mode': migration0015MembershipLastMode,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

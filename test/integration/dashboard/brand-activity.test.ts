@@ -91,7 +91,7 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
     }
   }
 
-  it('refuses an upload in test mode with the API message, then uploads a logo and a font in live mode', () =>
+  it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
     step('brand', async () => {
       const { db, clock } = server.built.services;
       const link = await createSignInLink(db, clock, {
@@ -108,14 +108,17 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
       await page.getByRole('link', { name: 'Brand' }).click();
       await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
       await page.getByText('No logo or fonts yet.').waitFor();
-      const logo = { name: 'logo.png', mimeType: 'image/png', buffer: logoPng() };
-      await page.getByLabel('File').setInputFiles(logo);
-      await page.getByRole('button', { name: 'Upload logo' }).click();
-      await page.locator('#brand-error').filter({ hasText: 'Test keys can read brand assets' }).waitFor();
-      assert.match((await page.locator('#brand-error').textContent()) ?? '', /\(forbidden\)/);
+      await page.getByRole('radio', { name: 'Test' }).check();
+      await page.locator('.mode-test').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Upload logo' }).isDisabled(), true);
+      assert.equal(
+        await page.locator('#upload-reason').textContent(),
+        'Switch to Live to upload or delete brand assets.',
+      );
 
       await page.getByRole('radio', { name: 'Live' }).check();
       await page.locator('.mode-live').waitFor();
+      const logo = { name: 'logo.png', mimeType: 'image/png', buffer: logoPng() };
       await page.getByLabel('File').setInputFiles(logo);
       await page.getByRole('button', { name: 'Upload logo' }).click();
       await page.getByRole('status').filter({ hasText: 'Uploaded logo' }).waitFor();

@@ -156,19 +156,30 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByLabel('Password').fill(OWNER_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-      assert.equal(await page.getByRole('radio', { name: 'Test' }).isChecked(), true, 'test mode by default');
+      assert.equal(
+        await page.getByRole('radio', { name: 'Live' }).isChecked(),
+        true,
+        'a new owner starts in Live',
+      );
     }),
   );
 
   it(
-    'refuses a template change in test mode with the API message, then works in live mode',
+    'disables template creation in test mode with the reason beside it, then creates in live mode',
     step('step2', async () => {
-      await page.getByLabel('New template name').fill('Invoice');
-      await page.getByRole('button', { name: 'Create template' }).click();
-      await page.locator('#create-error').filter({ hasText: 'forbidden' }).waitFor();
+      await page.getByRole('radio', { name: 'Test' }).check();
+      await page.locator('.mode-test').waitFor();
+      const create = page.getByRole('button', { name: 'Create template' });
+      assert.equal(await create.isDisabled(), true, 'Create template is off in test mode');
+      assert.equal(await page.locator('#create-reason').textContent(), 'Switch to Live to create templates.');
       await page.getByRole('radio', { name: 'Live' }).check();
       await page.locator('.mode-live').waitFor();
-      await page.getByRole('button', { name: 'Create template' }).click();
+      // The choice is remembered: a reload keeps the session's mode.
+      await page.reload();
+      await page.locator('.mode-live').waitFor();
+      assert.equal(await page.locator('#create-reason').count(), 0);
+      await page.getByLabel('New template name').fill('Invoice');
+      await create.click();
       await page.getByRole('heading', { name: 'Invoice', level: 1 }).waitFor();
       templateId = /#\/templates\/([\w-]+)/.exec(page.url())?.[1] ?? '';
       assert.ok(templateId);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, type Schemas, type Session, toApiError } from '../api';
 import { CodeEditor, type Marker } from '../code-editor';
 import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
-import { Busy, ErrorText, formatDate, Page, useLeaveGuard, useLoad } from '../ui';
+import { Busy, ErrorText, formatDate, liveOnlyReason, Page, Reason, useLeaveGuard, useLoad } from '../ui';
 import { VersionDiff } from './version-diff';
 
 type Settings = Schemas['TemplateSettings'];
@@ -286,7 +286,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     css: [],
     data: parsed.marker ? [parsed.marker] : [],
   };
-  const readOnly = session.mode === 'test';
+  const reason = liveOnlyReason(session.mode, 'edit templates');
 
   return (
     <Page
@@ -299,13 +299,19 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
             </span>
           )}
           <a href={`#/generate?template=${id}`}>Generate from this template</a>
-          <button type="button" class="primary" onClick={save} disabled={saving}>
+          <button
+            type="button"
+            class="primary"
+            onClick={save}
+            disabled={saving || reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
             {saving ? 'Saving…' : 'Save new version'}
           </button>
+          <Reason id="save-reason" text={reason} />
         </>
       }
     >
-      {readOnly && <p class="hint">Test mode: saving and pinning need Live mode (switch at the top).</p>}
       {offer && (
         <section class="draft-offer" aria-labelledby="draft-offer-title">
           <h2 id="draft-offer-title">Unsaved changes were kept</h2>
@@ -401,11 +407,21 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
                 <td>{formatDate(v.created_at)}</td>
                 <td>
                   {pinned === v.version ? (
-                    <button type="button" onClick={() => pin(null)}>
+                    <button
+                      type="button"
+                      onClick={() => pin(null)}
+                      disabled={reason !== null}
+                      aria-describedby={reason ? 'save-reason' : undefined}
+                    >
                       Unpin v{v.version}
                     </button>
                   ) : (
-                    <button type="button" onClick={() => pin(v.version)}>
+                    <button
+                      type="button"
+                      onClick={() => pin(v.version)}
+                      disabled={reason !== null}
+                      aria-describedby={reason ? 'save-reason' : undefined}
+                    >
                       Pin v{v.version}
                     </button>
                   )}
