@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
+import { ConfirmHost, ToastHost } from './feedback';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
@@ -151,6 +152,8 @@ function Shell({
       <main id="main" tabIndex={-1}>
         <Routes session={session} route={route} />
       </main>
+      <ToastHost />
+      <ConfirmHost />
     </div>
   );
 }

@@ -48,6 +48,8 @@ async function checkPage(page: Page, name: string): Promise<void> {
     .first()
     .waitFor({ state: 'detached', timeout: 60_000 })
     .catch(() => {});
+  // Toasts are transient: dismissed so the reference shows the page itself.
+  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
   await assertAccessible(page, name);
   await assertLooksLike(page, name, dynamic(page));
   await page.setViewportSize(PHONE);
@@ -143,8 +145,17 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
       await page.locator('tr').filter({ hasText: '{{ brand.logo_url }}' }).waitFor();
       await checkPage(page, 'brand');
 
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+      await page.getByRole('button', { name: 'Copy snippet for Body' }).click();
+      await page
+        .locator('.toast')
+        .filter({ hasText: /^Copied snippet for Body\./ })
+        .waitFor();
       await page.getByRole('button', { name: 'Delete font Body' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete the font Body?' });
+      await dialog.getByRole('button', { name: 'Delete font' }).click();
       await fontRow.waitFor({ state: 'detached' });
+      await page.locator('.toast').filter({ hasText: 'Deleted font Body.' }).waitFor();
       const listed = await api(server.base, 'GET', '/v1/brand-assets', { key: team.live });
       assert.deepEqual(
         listed.json.data.map((a: { kind: string }) => a.kind),

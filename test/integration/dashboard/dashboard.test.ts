@@ -72,6 +72,8 @@ async function checkPage(page: Page, name: string): Promise<void> {
     .first()
     .waitFor({ state: 'detached', timeout: 60_000 })
     .catch(() => {});
+  // Toasts are transient: dismissed so the reference shows the page itself.
+  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
   await assertAccessible(page, name);
   await assertLooksLike(page, name, dynamic(page));
   await page.setViewportSize(PHONE);
@@ -319,8 +321,24 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
       const me = await api(server.base, 'GET', '/v1/me', { key: secret.trim() });
       assert.equal(me.status, 200, 'the shown key works');
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+      await page.getByRole('button', { name: 'Copy the new key' }).click();
+      await page.locator('.toast').filter({ hasText: 'Copied the new key.' }).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret.trim());
+      // Revoking a live key asks first, and only once its name is typed.
       await page.getByRole('button', { name: 'Revoke CI key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke live key CI key?' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 200, 'kept');
+      await page.getByRole('button', { name: 'Revoke CI key' }).click();
+      const revoke = dialog.getByRole('button', { name: 'Revoke key' });
+      assert.equal(await revoke.isDisabled(), true, 'not before the name is typed');
+      await dialog.getByLabel('Type CI key to confirm').fill('CI key');
+      await revoke.click();
       await page.getByRole('cell', { name: /revoked/ }).waitFor();
+      await page.locator('.toast').filter({ hasText: 'Key CI key revoked.' }).waitFor();
       assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 401);
       await checkPage(page, 'keys');
     }),

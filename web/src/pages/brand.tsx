@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas, type Session } from '../api';
+import { CopyButton, confirmAction, toast } from '../feedback';
 import { Busy, ErrorText, formatDate, liveOnlyReason, Page, Reason, useLoad } from '../ui';
 
 type Asset = Schemas['BrandAsset'];
@@ -120,9 +121,16 @@ function AssetRow({
 }) {
   const [error, setError] = useState<unknown>(null);
   const remove = async () => {
+    const ok = await confirmAction({
+      title: `Delete the ${asset.kind} ${asset.name}?`,
+      body: `Templates that use it render without it from now on (${usageOf(asset)}). This cannot be undone.`,
+      action: `Delete ${asset.kind}`,
+    });
+    if (!ok) return;
     setError(null);
     try {
       await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
+      toast(`Deleted ${asset.kind} ${asset.name}.`);
       onDeleted();
     } catch (err) {
       setError(err);
@@ -143,7 +151,7 @@ function AssetRow({
         {asset.content_type.replace(/^(image|font)\//, '').toUpperCase()}, {formatBytes(asset.bytes)}
       </td>
       <td>
-        <code>{usageOf(asset)}</code>
+        <code>{usageOf(asset)}</code> <CopyButton text={usageOf(asset)} label={`snippet for ${asset.name}`} />
       </td>
       <td>{formatDate(asset.created_at)}</td>
       <td>
