@@ -29,6 +29,11 @@ export function confirmLeave(): boolean {
   return false;
 }
 
+/** Lets the page go without asking (its unsaved work no longer matters, e.g. it was deleted). */
+export function releaseLeaveGuard(): void {
+  leaveMessage = null;
+}
+
 /** Keeps the user on the page while `message` is set (unsaved changes), with `message` as the question. */
 export function useLeaveGuard(message: string | null): void {
   useEffect(() => {

@@ -220,4 +220,43 @@ describe('template editor under fast typing', { timeout: 600_000 }, () => {
     assert.equal(await page.getByRole('heading', { name: 'Unsaved changes were kept' }).count(), 0);
     assert.deepEqual(dialogs, ['confirm', 'beforeunload']);
   });
+
+  it('deletes a template after confirmation, asking for its name once documents were made from it', async () => {
+    const made = await api(server.base, 'POST', '/v1/templates', {
+      key: liveKey,
+      body: { name: 'Used', html: '<p>Used</p>' },
+    });
+    const usedId = (made.json as { id: string }).id;
+    const rendered = await api(server.base, 'POST', '/v1/pdf', {
+      key: liveKey,
+      body: { template_id: usedId },
+    });
+    assert.equal(rendered.status, 200, rendered.text);
+
+    // No documents from "Typing": a plain confirmation.
+    await page.goto(`${server.base}/app/#/templates/${templateId}`);
+    await page.getByRole('button', { name: 'Delete template' }).click();
+    const plain = page.getByRole('dialog', { name: 'Delete the template Typing?' });
+    await plain.waitFor();
+    assert.equal(await plain.getByRole('textbox').count(), 0, 'no name to type');
+    await plain.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(
+      (await api(server.base, 'GET', `/v1/templates/${templateId}`, { key: liveKey })).status,
+      200,
+    );
+
+    await page.goto(`${server.base}/app/#/templates/${usedId}`);
+    await page.getByRole('heading', { name: 'Used', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Delete template' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the template Used?' });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Delete template' });
+    assert.equal(await confirm.isDisabled(), true, 'not before the name is typed');
+    await dialog.getByLabel('Type Used to confirm').fill('Used');
+    await confirm.click();
+    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+    await page.locator('.toast').filter({ hasText: 'Template Used deleted.' }).waitFor();
+    const gone = await api(server.base, 'GET', `/v1/templates/${usedId}`, { key: liveKey });
+    assert.equal(gone.status, 404);
+  });
 });

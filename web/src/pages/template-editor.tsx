@@ -2,7 +2,19 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, type Schemas, type Session, toApiError } from '../api';
 import { CodeEditor, type Marker } from '../code-editor';
 import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
-import { Busy, ErrorText, formatDate, liveOnlyReason, Page, Reason, useLeaveGuard, useLoad } from '../ui';
+import { confirmAction, toast } from '../feedback';
+import {
+  Busy,
+  ErrorText,
+  formatDate,
+  go,
+  liveOnlyReason,
+  Page,
+  Reason,
+  releaseLeaveGuard,
+  useLeaveGuard,
+  useLoad,
+} from '../ui';
 import { VersionDiff } from './version-diff';
 
 type Settings = Schemas['TemplateSettings'];
@@ -120,19 +132,23 @@ const LEAVE_QUESTION =
 
 /**
  * Keeps unsaved content in localStorage (throttled while typing, and when the page is hidden or closed)
- * and clears it once the content matches the saved version again. False when the browser refused to store.
+ * and clears it once the content matches the saved version again. `stored` is false when the browser
+ * refused to store; `stop` clears the draft for good (the template was deleted).
  */
 function useDraftStore(
   teamId: string,
   templateId: string,
   state: { content: Content; baseVersion: number; dirty: boolean; keep: boolean },
-): boolean {
+): { stored: boolean; stop: () => void } {
   const [stored, setStored] = useState(true);
   const latest = useRef(state);
   latest.current = state;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Set once the template is deleted: nothing is written again, even by the flush on leaving.
+  const stopped = useRef(false);
   const write = useCallback(() => {
     timer.current = null;
+    if (stopped.current) return;
     const { content, baseVersion, dirty, keep } = latest.current;
     if (dirty) {
       const draft = { ...content, base_version: baseVersion, saved_at: new Date().toISOString() };
@@ -158,7 +174,11 @@ function useDraftStore(
       flush();
     };
   }, [write]);
-  return stored;
+  const stop = useCallback(() => {
+    stopped.current = true;
+    clearDraft(teamId, templateId);
+  }, [teamId, templateId]);
+  return { stored, stop };
 }
 
 export function TemplateEditorPage({ id, session }: { id: string; session: Session }) {
@@ -206,7 +226,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
 
   const dirty = baseline !== null && !sameContent(content, baseline);
   useLeaveGuard(dirty ? LEAVE_QUESTION : null);
-  const draftStored = useDraftStore(teamId, id, {
+  const drafts = useDraftStore(teamId, id, {
     content,
     baseVersion,
     dirty,
@@ -276,6 +296,34 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     }
   };
 
+  const remove = async () => {
+    const name = loaded.data?.name ?? id;
+    setSaveError(null);
+    try {
+      // Documents made from it make the deletion costlier to get wrong: then the name must be typed.
+      const made = await call(api.GET('/documents', { params: { query: { template_id: id, limit: 1 } } }));
+      const hasDocuments = made.data.length > 0;
+      const ok = await confirmAction({
+        title: `Delete the template ${name}?`,
+        body:
+          (hasDocuments
+            ? 'Documents were generated from it: they stay downloadable until they expire, but '
+            : '') +
+          'renders that name it fail with template_not_found from now on, and it is erased after 30 days.',
+        action: 'Delete template',
+        ...(hasDocuments ? { typeToConfirm: name } : {}),
+      });
+      if (!ok) return;
+      await call(api.DELETE('/templates/{id}', { params: { path: { id } } }));
+      drafts.stop();
+      releaseLeaveGuard();
+      toast(`Template ${name} deleted.`);
+      go('/templates');
+    } catch (err) {
+      setSaveError(err);
+    }
+  };
+
   if (loaded.loading && !loaded.data) return <Busy label="Loading template…" />;
   if (!loaded.data) return <ErrorText error={loaded.error} />;
   // The editors are created with the loaded text, not an empty one replaced a moment later.
@@ -308,6 +356,15 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           >
             {saving ? 'Saving…' : 'Save new version'}
           </button>
+          <button
+            type="button"
+            class="danger"
+            onClick={remove}
+            disabled={reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
+            Delete template
+          </button>
           <Reason id="save-reason" text={reason} />
         </>
       }
@@ -328,7 +385,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           </button>
         </section>
       )}
-      {!draftStored && dirty && (
+      {!drafts.stored && dirty && (
         <p class="error" role="alert">
           This browser refused to keep a draft (storage full or disabled): save a version to keep your
           changes.
