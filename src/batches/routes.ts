@@ -133,7 +133,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       const batch = await deps.service.find(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!batch) throw batchNotFound(request.params.id);
+      if (!batch) throw batchNotFound(request.params.id, auth);
       reply.header('cache-control', 'no-store');
       return batch;
     },
@@ -161,7 +161,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row) throw batchNotFound(request.params.id);
+      if (!row) throw batchNotFound(request.params.id, auth);
       const { limit, after } = request.query;
       const afterIndex = after === undefined ? -1 : parseAfter(after);
       const { rows, items } = await deps.service.items(row.id, { after: afterIndex, limit: limit + 1 });
@@ -186,7 +186,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row) throw batchNotFound(request.params.id);
+      if (!row) throw batchNotFound(request.params.id, auth);
       const batch = await deps.service.cancel(row);
       deps.wakeJobs();
       reply.header('cache-control', 'no-store');
@@ -256,8 +256,9 @@ function parseAfter(value: string): number {
 }
 
 /** Spec: the error table has no batch code; an unknown batch (or another team's, or live with a test key) is `not_found`. */
-function batchNotFound(id: string): AppError {
-  return new AppError('not_found', `No batch ${id} in this workspace (test keys see test batches only).`);
+function batchNotFound(id: string, auth: AuthContext): AppError {
+  const seen = auth.session ? 'test mode shows test batches only' : 'test keys see test batches only';
+  return new AppError('not_found', `No batch ${id} in this workspace (${seen}).`);
 }
 
 const SignedQuery = Type.Object(

@@ -40,8 +40,13 @@ export interface UploadBody {
 
 /** Like templates (spec: Authentication 4): test keys read brand assets, live keys and sessions change them. */
 function assertLiveKey(auth: AuthContext): void {
-  if (auth.mode === 'test')
-    throw new AppError('forbidden', 'Test keys can read brand assets but not change them; use a live key.');
+  if (auth.mode !== 'test') return;
+  throw new AppError(
+    'forbidden',
+    auth.session
+      ? 'Test mode can read brand assets but not change them: switch to Live mode to upload or delete them.'
+      : 'Test keys can read brand assets but not change them; use a live key.',
+  );
 }
 
 async function beginChange(deps: BrandServiceDeps, auth: AuthContext): Promise<void> {

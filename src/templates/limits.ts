@@ -10,11 +10,18 @@ export const PREVIEWS_PER_MIN = 30;
 /** Spec "Limits": all templates including deleted ones may be the plan's number plus this. */
 export const DELETED_TEMPLATE_ALLOWANCE = 100;
 
-/** Spec "Authentication" 4: test keys cannot create, update, pin or delete templates. */
+/**
+ * Spec "Authentication" 4: test keys cannot create, update, pin or delete templates. A dashboard session in
+ * test mode is refused alike, in words about the mode it can switch rather than about keys it never used.
+ */
 export function assertLiveKey(auth: AuthContext): void {
-  if (auth.mode === 'test') {
-    throw new AppError('forbidden', 'Test keys can read and preview templates but not change them.');
-  }
+  if (auth.mode !== 'test') return;
+  throw new AppError(
+    'forbidden',
+    auth.session
+      ? 'Test mode can read and preview templates but not change them: switch to Live mode to edit templates.'
+      : 'Test keys can read and preview templates but not change them.',
+  );
 }
 
 async function hitBudget(

@@ -24,6 +24,7 @@ import {
   type HttpsTest,
   type LiveSession,
   loadSession,
+  rememberMode,
   sessionIdOf,
   setSessionCookie,
   updateSession,
@@ -246,6 +247,10 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'setSessionMode',
         security: SESSION_ONLY,
         summary: 'Switch the session between test and live mode',
+        description:
+          'Extension: the choice is remembered per person and team, and their next session starts in it. ' +
+          'Before any choice a session starts in live mode for an owner and in test mode for other roles. ' +
+          'In test mode template and brand-asset changes are refused with `forbidden`, in words about the mode.',
         body: Bodies.mode,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -253,6 +258,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     async (request) => {
       const session = await currentSession(request);
       await updateSession(db, session.idHash, { mode: request.body.mode });
+      await rememberMode(db, session.user.id, session.team.id, request.body.mode);
       return sessionView({ ...session, mode: request.body.mode });
     },
   );

@@ -45,6 +45,31 @@ export interface LiveSession {
   expiresAt: Date;
 }
 
+/**
+ * The mode a new session starts in: the one the person last chose in the team, else live for an owner
+ * (who set the team up and came to build templates) and test for others.
+ */
+export async function startingMode(db: Db, userId: string, teamId: string): Promise<KeyMode> {
+  const row = await db
+    .selectFrom('memberships')
+    .select(['role', 'last_mode'])
+    .where('user_id', '=', userId)
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  if (row?.last_mode === 'live' || row?.last_mode === 'test') return row.last_mode;
+  return row?.role === 'owner' ? 'live' : 'test';
+}
+
+/** Remembers the mode a person chose in a team, for their next session. */
+export async function rememberMode(db: Db, userId: string, teamId: string, mode: KeyMode): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ last_mode: mode })
+    .where('user_id', '=', userId)
+    .where('team_id', '=', teamId)
+    .execute();
+}
+
 export async function createSession(
   db: Db,
   clock: Clock,
@@ -58,7 +83,7 @@ export async function createSession(
       id_hash: hashSecret(id),
       user_id: input.userId,
       team_id: input.teamId,
-      mode: input.mode ?? 'test',
+      mode: input.mode ?? (await startingMode(db, input.userId, input.teamId)),
       created_at: now,
       last_seen_at: now,
     })

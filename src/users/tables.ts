@@ -16,6 +16,8 @@ export interface MembershipsTable {
   user_id: string;
   role: string;
   created_at: string;
+  /** The mode last chosen in this team; the next session starts in it (null: never switched). */
+  last_mode: 'live' | 'test' | null;
 }
 
 /** A dashboard session. Only the SHA-256 of the cookie's id is stored. */

@@ -3,12 +3,16 @@ import { html } from '@codemirror/lang-html';
 import { json } from '@codemirror/lang-json';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
+import { Annotation, Compartment } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
 
 const LANGUAGES = { html, css, json };
+
+/** Marks a transaction that loads the app's text (not the user's edit): not reported through onChange. */
+const LOADED = Annotation.define<boolean>();
 
 /**
  * CodeMirror's default colours fall below WCAG AA contrast on the active-line background; these dark tones
@@ -47,12 +51,20 @@ function diagnosticsOf(view: EditorView, markers: Marker[]): Diagnostic[] {
 /**
  * CodeMirror 6 with its accessible name; Tab is left to the browser (no indentWithTab) so keyboard users
  * can leave the editor.
+ *
+ * CodeMirror owns the text while someone edits: `value` is read only when the editor is created and when
+ * `version` changes (a version loaded, a draft restored). The editor's own changes go out through
+ * `onChange` and are never pushed back in — echoing them made two stale values chase each other and froze
+ * the tab while typing fast.
  */
 export function CodeEditor(props: {
   id: string;
   label: string;
   language: keyof typeof LANGUAGES;
+  /** The text to show when `version` changes; ignored in between. */
   value: string;
+  /** Changes when the app loads a new text into the editor (a version, a restored draft). */
+  version: string | number;
   markers?: Marker[];
   readOnly?: boolean;
   onChange: (value: string) => void;
@@ -61,10 +73,13 @@ export function CodeEditor(props: {
   const view = useRef<EditorView | null>(null);
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
+  const value = useRef(props.value);
+  value.current = props.value;
+  const editable = useRef(new Compartment());
 
   useEffect(() => {
     const editor = new EditorView({
-      doc: props.value,
+      doc: value.current,
       parent: host.current!,
       extensions: [
         basicSetup,
@@ -72,10 +87,12 @@ export function CodeEditor(props: {
         syntaxHighlighting(READABLE),
         lintGutter(),
         EditorView.lineWrapping,
-        EditorView.editable.of(!props.readOnly),
+        editable.current.of(EditorView.editable.of(!props.readOnly)),
         EditorView.contentAttributes.of({ 'aria-label': props.label, id: props.id }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) onChange.current(update.state.doc.toString());
+          // A loaded text is the app's own value: only the user's edits are reported.
+          const loaded = update.transactions.some((tr) => tr.annotation(LOADED));
+          if (update.docChanged && !loaded) onChange.current(update.state.doc.toString());
         }),
       ],
     });
@@ -83,18 +100,33 @@ export function CodeEditor(props: {
     return () => editor.destroy();
   }, []);
 
-  // A value set from outside (a loaded version) replaces the document; the user's own typing already matches.
+  // A new version (not the user's typing, which CodeMirror already holds) replaces the document.
+  const first = useRef(true);
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== props.value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: props.value } });
+    if (first.current || !editor) {
+      first.current = false;
+      return;
     }
-  }, [props.value]);
+    if (editor.state.doc.toString() === value.current) return;
+    editor.dispatch({
+      changes: { from: 0, to: editor.state.doc.length, insert: value.current },
+      annotations: LOADED.of(true),
+    });
+  }, [props.version]);
 
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: editable.current.reconfigure(EditorView.editable.of(!props.readOnly)),
+    });
+  }, [props.readOnly]);
+
+  // By content: the page builds a new array on every render (every keystroke).
+  const markers = JSON.stringify(props.markers ?? []);
   useEffect(() => {
     const editor = view.current;
     if (editor) editor.dispatch(setDiagnostics(editor.state, diagnosticsOf(editor, props.markers ?? [])));
-  }, [props.markers]);
+  }, [markers]);
 
   return <div class="code-editor" ref={host} data-editor={props.id} />;
 }

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
+import { ConfirmHost, ToastHost } from './feedback';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
@@ -14,7 +15,7 @@ import { TemplatesPage } from './pages/templates';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
-import { Busy, ErrorText, go, type Route, useRoute } from './ui';
+import { Busy, confirmLeave, ErrorText, go, type Route, useRoute } from './ui';
 
 const NAV: { path: string; label: string }[] = [
   { path: '/templates', label: 'Templates' },
@@ -103,6 +104,7 @@ function Shell({
   onSession: (s: Session | null) => void;
 }) {
   const signOut = async () => {
+    if (!confirmLeave()) return;
     try {
       await call(api.DELETE('/session'));
     } finally {
@@ -143,12 +145,15 @@ function Shell({
       </header>
       {session.mode === 'test' && (
         <p class="banner">
-          Test mode: renders are watermarked and templates are read-only. Switch to Live to edit.
+          Test mode: renders are watermarked and uncounted; templates and brand assets are read-only. Switch
+          to Live to edit them.
         </p>
       )}
       <main id="main" tabIndex={-1}>
         <Routes session={session} route={route} />
       </main>
+      <ToastHost />
+      <ConfirmHost />
     </div>
   );
 }

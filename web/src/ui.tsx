@@ -14,18 +14,76 @@ function readRoute(): Route {
   return { path, query: new URLSearchParams(search) };
 }
 
+/**
+ * The page's reason not to be left (unsaved work), set by useLeaveGuard; asked before in-app navigation
+ * and, through beforeunload, before the tab closes or reloads.
+ */
+let leaveMessage: string | null = null;
+
+/** True when nothing is unsaved or the user confirms leaving anyway. */
+export function confirmLeave(): boolean {
+  if (!leaveMessage || window.confirm(leaveMessage)) {
+    leaveMessage = null;
+    return true;
+  }
+  return false;
+}
+
+/** Lets the page go without asking (its unsaved work no longer matters, e.g. it was deleted). */
+export function releaseLeaveGuard(): void {
+  leaveMessage = null;
+}
+
+/** Keeps the user on the page while `message` is set (unsaved changes), with `message` as the question. */
+export function useLeaveGuard(message: string | null): void {
+  useEffect(() => {
+    if (!message) return;
+    leaveMessage = message;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older Chromium needs returnValue set; browsers show their own text.
+      event.returnValue = message;
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      if (leaveMessage === message) leaveMessage = null;
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [message]);
+}
+
+/** A click on an in-app link (#/…) asks first when the page has unsaved work. */
+function guardLinkClick(event: MouseEvent): void {
+  const link = (event.target as Element | null)?.closest?.('a[href^="#/"]');
+  if (!link || event.defaultPrevented || link.getAttribute('href') === location.hash) return;
+  if (!confirmLeave()) event.preventDefault();
+}
+
 export function useRoute(): Route {
   const [route, setRoute] = useState(readRoute);
   useEffect(() => {
-    const update = () => setRoute(readRoute());
+    let shown = location.href;
+    const update = () => {
+      // Back/forward or a typed address: the hash has already changed, so put it back when the user stays.
+      if (!confirmLeave()) {
+        history.replaceState(history.state, '', shown);
+        return;
+      }
+      shown = location.href;
+      setRoute(readRoute());
+    };
     window.addEventListener('hashchange', update);
-    return () => window.removeEventListener('hashchange', update);
+    document.addEventListener('click', guardLinkClick, true);
+    return () => {
+      window.removeEventListener('hashchange', update);
+      document.removeEventListener('click', guardLinkClick, true);
+    };
   }, []);
   return route;
 }
 
 export function go(path: string): void {
-  location.hash = `#${path}`;
+  if (confirmLeave()) location.hash = `#${path}`;
 }
 
 /** The API's message for an error (what to fix), or the thrown text. */
@@ -43,6 +101,24 @@ export function ErrorText({ error, id }: { error: unknown; id?: string }) {
       {messageOf(error)}
       {code && <span class="code"> ({code})</span>}
     </p>
+  );
+}
+
+/**
+ * Why an action that changes templates or brand assets is off in test mode (null in live mode): shown
+ * beside the disabled control, which points at it with aria-describedby.
+ */
+export function liveOnlyReason(mode: 'live' | 'test', what: string): string | null {
+  return mode === 'test' ? `Switch to Live to ${what}.` : null;
+}
+
+/** The reason beside a disabled control (see liveOnlyReason); nothing when there is none. */
+export function Reason({ id, text }: { id: string; text: string | null }) {
+  if (!text) return null;
+  return (
+    <span class="hint reason" id={id}>
+      {text}
+    </span>
   );
 }
 

@@ -154,7 +154,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Switch the session between test and live mode */
+        /**
+         * Switch the session between test and live mode
+         * @description Extension: the choice is remembered per person and team, and their next session starts in it. Before any choice a session starts in live mode for an owner and in test mode for other roles. In test mode template and brand-asset changes are refused with `forbidden`, in words about the mode.
+         */
         put: operations["setSessionMode"];
         post?: never;
         delete?: never;

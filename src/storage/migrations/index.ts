@@ -14,6 +14,7 @@ import { migration0012BrandAssets } from './0012_brand_assets.js';
 import { migration0013RenderLeases } from './0013_render_leases.js';
 import { migration0014UsageHolds } from './0014_usage_holds.js';
 import { migration0015KeyRoles } from './0015_key_roles.js';
+import { migration0016MembershipLastMode } from './0016_membership_last_mode.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_render_leases': migration0013RenderLeases,
   '0014_usage_holds': migration0014UsageHolds,
   '0015_key_roles': migration0015KeyRoles,
+  '0016_membership_last_mode': migration0016MembershipLastMode,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -48,6 +48,8 @@ async function checkPage(page: Page, name: string): Promise<void> {
     .first()
     .waitFor({ state: 'detached', timeout: 60_000 })
     .catch(() => {});
+  // Toasts are transient: dismissed so the reference shows the page itself.
+  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
   await assertAccessible(page, name);
   await assertLooksLike(page, name, dynamic(page));
   await page.setViewportSize(PHONE);
@@ -95,7 +97,7 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
     }
   }
 
-  it('refuses an upload in test mode with the API message, then uploads a logo and a font in live mode', () =>
+  it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
     step('brand', async () => {
       const { db, clock } = server.built.services;
       const link = await createSignInLink(db, clock, {
@@ -112,14 +114,17 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
       await page.getByRole('link', { name: 'Brand' }).click();
       await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
       await page.getByText('No logo or fonts yet.').waitFor();
-      const logo = { name: 'logo.png', mimeType: 'image/png', buffer: logoPng() };
-      await page.getByLabel('File').setInputFiles(logo);
-      await page.getByRole('button', { name: 'Upload logo' }).click();
-      await page.locator('#brand-error').filter({ hasText: 'Test keys can read brand assets' }).waitFor();
-      assert.match((await page.locator('#brand-error').textContent()) ?? '', /\(forbidden\)/);
+      await page.getByRole('radio', { name: 'Test' }).check();
+      await page.locator('.mode-test').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Upload logo' }).isDisabled(), true);
+      assert.equal(
+        await page.locator('#upload-reason').textContent(),
+        'Switch to Live to upload or delete brand assets.',
+      );
 
       await page.getByRole('radio', { name: 'Live' }).check();
       await page.locator('.mode-live').waitFor();
+      const logo = { name: 'logo.png', mimeType: 'image/png', buffer: logoPng() };
       await page.getByLabel('File').setInputFiles(logo);
       await page.getByRole('button', { name: 'Upload logo' }).click();
       await page.getByRole('status').filter({ hasText: 'Uploaded logo' }).waitFor();
@@ -144,8 +149,17 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
       await page.locator('tr').filter({ hasText: '{{ brand.logo_url }}' }).waitFor();
       await checkPage(page, 'brand');
 
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+      await page.getByRole('button', { name: 'Copy snippet for Body' }).click();
+      await page
+        .locator('.toast')
+        .filter({ hasText: /^Copied snippet for Body\./ })
+        .waitFor();
       await page.getByRole('button', { name: 'Delete font Body' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete the font Body?' });
+      await dialog.getByRole('button', { name: 'Delete font' }).click();
       await fontRow.waitFor({ state: 'detached' });
+      await page.locator('.toast').filter({ hasText: 'Deleted font Body.' }).waitFor();
       const listed = await api(server.base, 'GET', '/v1/brand-assets', { key: team.live });
       assert.deepEqual(
         listed.json.data.map((a: { kind: string }) => a.kind),

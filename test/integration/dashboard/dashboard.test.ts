@@ -85,6 +85,8 @@ async function checkPage(page: Page, name: string): Promise<void> {
     .first()
     .waitFor({ state: 'detached', timeout: 60_000 })
     .catch(() => {});
+  // Toasts are transient: dismissed so the reference shows the page itself.
+  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
   await assertAccessible(page, name);
   await assertLooksLike(page, name, dynamic(page));
   await page.setViewportSize(PHONE);
@@ -175,19 +177,30 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByLabel('Password').fill(OWNER_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-      assert.equal(await page.getByRole('radio', { name: 'Test' }).isChecked(), true, 'test mode by default');
+      assert.equal(
+        await page.getByRole('radio', { name: 'Live' }).isChecked(),
+        true,
+        'a new owner starts in Live',
+      );
     }),
   );
 
   it(
-    'refuses a template change in test mode with the API message, then works in live mode',
+    'disables template creation in test mode with the reason beside it, then creates in live mode',
     step('step2', async () => {
-      await page.getByLabel('New template name').fill('Invoice');
-      await page.getByRole('button', { name: 'Create template' }).click();
-      await page.locator('#create-error').filter({ hasText: 'forbidden' }).waitFor();
+      await page.getByRole('radio', { name: 'Test' }).check();
+      await page.locator('.mode-test').waitFor();
+      const create = page.getByRole('button', { name: 'Create template' });
+      assert.equal(await create.isDisabled(), true, 'Create template is off in test mode');
+      assert.equal(await page.locator('#create-reason').textContent(), 'Switch to Live to create templates.');
       await page.getByRole('radio', { name: 'Live' }).check();
       await page.locator('.mode-live').waitFor();
-      await page.getByRole('button', { name: 'Create template' }).click();
+      // The choice is remembered: a reload keeps the session's mode.
+      await page.reload();
+      await page.locator('.mode-live').waitFor();
+      assert.equal(await page.locator('#create-reason').count(), 0);
+      await page.getByLabel('New template name').fill('Invoice');
+      await create.click();
       await page.getByRole('heading', { name: 'Invoice', level: 1 }).waitFor();
       templateId = /#\/templates\/([\w-]+)/.exec(page.url())?.[1] ?? '';
       assert.ok(templateId);
@@ -346,8 +359,24 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       );
       const me = await api(server.base, 'GET', '/v1/me', { key: secret.trim() });
       assert.equal(me.status, 200, 'the shown key works');
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+      await page.getByRole('button', { name: 'Copy the new key' }).click();
+      await page.locator('.toast').filter({ hasText: 'Copied the new key.' }).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret.trim());
+      // Revoking a live key asks first, and only once its name is typed.
       await page.getByRole('button', { name: 'Revoke CI key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke live key CI key?' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 200, 'kept');
+      await page.getByRole('button', { name: 'Revoke CI key' }).click();
+      const revoke = dialog.getByRole('button', { name: 'Revoke key' });
+      assert.equal(await revoke.isDisabled(), true, 'not before the name is typed');
+      await dialog.getByLabel('Type CI key to confirm').fill('CI key');
+      await revoke.click();
       await page.getByRole('cell', { name: /revoked/ }).waitFor();
+      await page.locator('.toast').filter({ hasText: 'Key CI key revoked.' }).waitFor();
       assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 401);
       await checkPage(page, 'keys');
     }),

@@ -41,7 +41,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     assert.equal(response.json.user.has_password, true);
     assert.deepEqual(response.json.team, { id: team.team.id, name: team.team.name, plan: 'growth' });
     assert.equal(response.json.role, 'owner');
-    assert.equal(response.json.mode, 'test');
+    assert.equal(response.json.mode, 'live', 'a new owner starts in live mode');
     assert.equal(Date.parse(response.json.expires_at), clock.now().getTime() + 12 * HOUR);
 
     const browser = browserFrom(server, response);
@@ -51,7 +51,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     const me = await browser.call('GET', '/v1/me');
     assert.equal(me.status, 200);
     assert.equal(me.json.team.id, team.team.id);
-    assert.equal(me.json.key.mode, 'test');
+    assert.equal(me.json.key.mode, 'live');
     assert.equal(me.json.key.prefix, null);
 
     const out = await browser.call('DELETE', '/v1/session');
@@ -245,6 +245,44 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     assert.equal(await usage(), 1, 'live renders are counted');
     const me = await browser.call('GET', '/v1/me');
     assert.equal(me.json.key.mode, 'live');
+  });
+
+  it('starts the next session in the mode last chosen (new owner live, other roles test)', async () => {
+    const own = await server.team('growth');
+    await makeUser(server, own.team.id, 'owner', 'mode-owner@example.com');
+    await makeUser(server, own.team.id, 'admin', 'mode-admin@example.com');
+    const owner = await signIn(server, 'mode-owner@example.com');
+    assert.equal(owner.session.mode, 'live');
+    const admin = await signIn(server, 'mode-admin@example.com');
+    assert.equal(admin.session.mode, 'test');
+
+    assert.equal((await owner.call('PUT', '/v1/session/mode', { mode: 'test' })).status, 200);
+    assert.equal((await owner.call('DELETE', '/v1/session')).status, 204);
+    assert.equal((await signIn(server, 'mode-owner@example.com')).session.mode, 'test', 'remembered');
+    assert.equal((await admin.call('PUT', '/v1/session/mode', { mode: 'live' })).status, 200);
+    assert.equal((await signIn(server, 'mode-admin@example.com')).session.mode, 'live', 'remembered');
+  });
+
+  it('refuses template and brand changes in test mode in words about the mode for a session, keys for a key', async () => {
+    const own = await server.team('growth');
+    await makeUser(server, own.team.id, 'member', 'test-mode@example.com');
+    const browser = await signIn(server, 'test-mode@example.com');
+    assert.equal(browser.session.mode, 'test');
+    const template = { name: 'Refused', html: '<p>x</p>' };
+    const bySession = await browser.call('POST', '/v1/templates', template);
+    assert.equal(bySession.status, 403);
+    assert.equal(bySession.json.error.code, 'forbidden');
+    assert.equal(
+      bySession.json.error.message,
+      'Test mode can read and preview templates but not change them: switch to Live mode to edit templates.',
+    );
+    const byKey = await api(server.base, 'POST', '/v1/templates', { key: own.test, body: template });
+    assert.equal(byKey.status, 403);
+    assert.equal(byKey.json.error.message, 'Test keys can read and preview templates but not change them.');
+    const logo = { kind: 'logo', name: 'logo', content_base64: Buffer.from('<svg/>').toString('base64') };
+    const brand = await browser.call('POST', '/v1/brand-assets', logo);
+    assert.equal(brand.status, 403);
+    assert.match(brand.json.error.message, /^Test mode can read brand assets .* switch to Live mode/);
   });
 
   it('user create --json prints the exact shape; its link signs in once and asks for a password', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas, type Session } from '../api';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { CopyButton, confirmAction, toast } from '../feedback';
+import { Busy, ErrorText, formatDate, liveOnlyReason, Page, Reason, useLoad } from '../ui';
 
 type Asset = Schemas['BrandAsset'];
 type Kind = Asset['kind'];
@@ -16,7 +17,7 @@ function usageOf(asset: Asset): string {
   return asset.kind === 'logo' ? '{{ brand.logo_url }}' : `{{ brand.fonts.${asset.name}.url }}`;
 }
 
-function UploadForm({ onUploaded }: { onUploaded: () => void }) {
+function UploadForm({ onUploaded, reason }: { onUploaded: () => void; reason: string | null }) {
   const [kind, setKind] = useState<Kind>('logo');
   const [name, setName] = useState('Logo');
   const [error, setError] = useState<unknown>(null);
@@ -94,21 +95,42 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
         />
         <ErrorText error={error} id="brand-error" />
       </div>
-      <button type="submit" class="primary" disabled={busy}>
+      <button
+        type="submit"
+        class="primary"
+        disabled={busy || reason !== null}
+        aria-describedby={reason ? 'upload-reason' : undefined}
+      >
         Upload {kind}
       </button>
+      <Reason id="upload-reason" text={reason} />
       {busy && <Busy label="Uploading…" />}
       {done && <p role="status">{done}</p>}
     </form>
   );
 }
 
-function AssetRow({ asset, onDeleted }: { asset: Asset; onDeleted: () => void }) {
+function AssetRow({
+  asset,
+  onDeleted,
+  reason,
+}: {
+  asset: Asset;
+  onDeleted: () => void;
+  reason: string | null;
+}) {
   const [error, setError] = useState<unknown>(null);
   const remove = async () => {
+    const ok = await confirmAction({
+      title: `Delete the ${asset.kind} ${asset.name}?`,
+      body: `Templates that use it render without it from now on (${usageOf(asset)}). This cannot be undone.`,
+      action: `Delete ${asset.kind}`,
+    });
+    if (!ok) return;
     setError(null);
     try {
       await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
+      toast(`Deleted ${asset.kind} ${asset.name}.`);
       onDeleted();
     } catch (err) {
       setError(err);
@@ -129,11 +151,17 @@ function AssetRow({ asset, onDeleted }: { asset: Asset; onDeleted: () => void })
         {asset.content_type.replace(/^(image|font)\//, '').toUpperCase()}, {formatBytes(asset.bytes)}
       </td>
       <td>
-        <code>{usageOf(asset)}</code>
+        <code>{usageOf(asset)}</code> <CopyButton text={usageOf(asset)} label={`snippet for ${asset.name}`} />
       </td>
       <td>{formatDate(asset.created_at)}</td>
       <td>
-        <button type="button" class="danger" onClick={remove}>
+        <button
+          type="button"
+          class="danger"
+          onClick={remove}
+          disabled={reason !== null}
+          aria-describedby={reason ? 'upload-reason' : undefined}
+        >
           Delete {asset.kind} {asset.name}
         </button>
         <ErrorText error={error} />
@@ -145,6 +173,7 @@ function AssetRow({ asset, onDeleted }: { asset: Asset; onDeleted: () => void })
 export function BrandPage({ session }: { session: Session }) {
   const assets = useLoad(() => call(api.GET('/brand-assets')), []);
   const list = assets.data?.data ?? [];
+  const reason = liveOnlyReason(session.mode, 'upload or delete brand assets');
   return (
     <Page title="Brand assets">
       <p class="hint">
@@ -153,10 +182,7 @@ export function BrandPage({ session }: { session: Session }) {
         <code>{'@font-face { font-family: Brand; src: url("{{ brand.fonts.NAME.url }}"); }'}</code> for a font
         named NAME.
       </p>
-      {session.mode === 'test' && (
-        <p class="hint">Uploads and deletions need Live mode; in Test mode the API refuses them.</p>
-      )}
-      <UploadForm onUploaded={assets.reload} />
+      <UploadForm onUploaded={assets.reload} reason={reason} />
       <h2>Assets</h2>
       {assets.loading && <Busy label="Loading brand assets…" />}
       <ErrorText error={assets.error} />
@@ -177,7 +203,7 @@ export function BrandPage({ session }: { session: Session }) {
             </thead>
             <tbody>
               {list.map((a) => (
-                <AssetRow key={a.id} asset={a} onDeleted={assets.reload} />
+                <AssetRow key={a.id} asset={a} onDeleted={assets.reload} reason={reason} />
               ))}
             </tbody>
           </table>

@@ -1,4 +1,5 @@
 import { api, call, formatBytes, type Schemas } from '../api';
+import { CopyButton } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Entry = Schemas['ActivityEntry'];
@@ -76,7 +77,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
           <dl class="numbers" data-testid="document-fields">
             <dt>ID</dt>
             <dd>
-              <code>{d.id}</code>
+              <code>{d.id}</code> <CopyButton text={d.id} label="the document id" />
             </dd>
             <dt>Status</dt>
             <dd data-testid="document-status">
@@ -108,9 +109,12 @@ export function DocumentDetailPage({ id }: { id: string }) {
             <dt>File</dt>
             <dd>
               {d.url ? (
-                <a href={d.url} download>
-                  Download PDF
-                </a>
+                <>
+                  <a href={d.url} download>
+                    Download PDF
+                  </a>{' '}
+                  <CopyButton text={d.url} label="the signed download link" />
+                </>
               ) : (
                 'expired'
               )}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
+import { CopyButton, confirmAction, toast } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Mode = Session['mode'];
@@ -58,10 +59,21 @@ export function KeysPage({ session }: { session: Session }) {
     }
   };
 
-  const revoke = async (key: { id: string }) => {
+  const revoke = async (key: { id: string; name: string; mode: Mode }) => {
+    const ok = await confirmAction({
+      title: `Revoke ${key.mode} key ${key.name}?`,
+      body:
+        'Every request made with this key is refused from now on (401). Revoking cannot be undone; ' +
+        'clients need a new key.',
+      action: 'Revoke key',
+      // A live key is in production use: the name must be typed.
+      ...(key.mode === 'live' ? { typeToConfirm: key.name } : {}),
+    });
+    if (!ok) return;
     setError(null);
     try {
       await call(api.DELETE('/keys/{id}', { params: { path: { id: key.id } } }));
+      toast(`Key ${key.name} revoked.`);
       keys.reload();
     } catch (err) {
       setError(err);
@@ -117,6 +129,7 @@ export function KeysPage({ session }: { session: Session }) {
           <p class="secret" data-testid="new-key-secret">
             {created.secret}
           </p>
+          <CopyButton text={created.secret} label="the new key" />
         </div>
       )}
       {keys.loading && <Busy label="Loading keys…" />}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Session } from '../api';
+import { type ConfirmOptions, confirmAction } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Role = Session['role'];
@@ -27,7 +28,8 @@ export function MembersPage({ session }: { session: Session }) {
   // Only owners give or take the owner role (contract: Roles).
   const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
+  const act = async (what: () => Promise<unknown>, done: string, ask?: ConfirmOptions) => {
+    if (ask && !(await confirmAction(ask))) return;
     setError(null);
     setNote(null);
     try {
@@ -149,6 +151,11 @@ export function MembersPage({ session }: { session: Session }) {
                           () =>
                             call(api.DELETE('/members/{user}', { params: { path: { user: m.user_id } } })),
                           `${m.email} removed.`,
+                          {
+                            title: `Remove ${m.email} from the team?`,
+                            body: 'They are signed out of this team at once and need a new invitation to come back.',
+                            action: 'Remove member',
+                          },
                         )
                       }
                     >
@@ -179,6 +186,11 @@ export function MembersPage({ session }: { session: Session }) {
                       () =>
                         call(api.DELETE('/members/invitations/{id}', { params: { path: { id: inv.id } } })),
                       'Invitation withdrawn.',
+                      {
+                        title: `Withdraw the invitation for ${inv.email}?`,
+                        body: 'The emailed link stops working; you can invite them again later.',
+                        action: 'Withdraw invitation',
+                      },
                     )
                   }
                 >

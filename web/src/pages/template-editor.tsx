@@ -1,7 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, type Schemas, type Session, toApiError } from '../api';
 import { CodeEditor, type Marker } from '../code-editor';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
+import { confirmAction, toast } from '../feedback';
+import {
+  Busy,
+  ErrorText,
+  formatDate,
+  go,
+  liveOnlyReason,
+  Page,
+  Reason,
+  releaseLeaveGuard,
+  useLeaveGuard,
+  useLoad,
+} from '../ui';
 import { VersionDiff } from './version-diff';
 
 type Settings = Schemas['TemplateSettings'];
@@ -80,32 +93,160 @@ function usePreview(id: string) {
   return { ...state, render };
 }
 
+/** What the editor holds: the three panes' text and the page settings. */
+interface Content {
+  html: string;
+  css: string;
+  /** The sample-data pane's text as typed (it may not parse yet). */
+  data: string;
+  settings: Settings;
+}
+
+/** Settings compared by value whatever the key order (the form and the server build them differently). */
+function settingsKey(settings: Settings): string {
+  const record = settings as Record<string, unknown>;
+  return JSON.stringify(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k]]),
+  );
+}
+
+function sameContent(a: Content, b: Content): boolean {
+  return (
+    a.html === b.html &&
+    a.css === b.css &&
+    a.data === b.data &&
+    settingsKey(a.settings) === settingsKey(b.settings)
+  );
+}
+
+function contentOfDraft(draft: StoredDraft): Content {
+  return { html: draft.html, css: draft.css, data: draft.data, settings: draft.settings as Settings };
+}
+
+/** Drafts are written at most this often while someone types, and once more when they pause. */
+const DRAFT_WRITE_MS = 300;
+const LEAVE_QUESTION =
+  'This template has unsaved changes. Leave anyway? They stay as a draft in this browser until you save or discard them.';
+
+/**
+ * Keeps unsaved content in localStorage (throttled while typing, and when the page is hidden or closed)
+ * and clears it once the content matches the saved version again. `stored` is false when the browser
+ * refused to store; `stop` clears the draft for good (the template was deleted).
+ */
+function useDraftStore(
+  teamId: string,
+  templateId: string,
+  state: { content: Content; baseVersion: number; dirty: boolean; keep: boolean },
+): { stored: boolean; stop: () => void } {
+  const [stored, setStored] = useState(true);
+  const latest = useRef(state);
+  latest.current = state;
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Set once the template is deleted: nothing is written again, even by the flush on leaving.
+  const stopped = useRef(false);
+  const write = useCallback(() => {
+    timer.current = null;
+    if (stopped.current) return;
+    const { content, baseVersion, dirty, keep } = latest.current;
+    if (dirty) {
+      const draft = { ...content, base_version: baseVersion, saved_at: new Date().toISOString() };
+      setStored(writeDraft(teamId, templateId, draft));
+    } else if (!keep) {
+      clearDraft(teamId, templateId);
+    }
+  }, [teamId, templateId]);
+
+  useEffect(() => {
+    if (timer.current === null) timer.current = setTimeout(write, DRAFT_WRITE_MS);
+  }, [state.content, state.dirty, state.keep, write]);
+
+  useEffect(() => {
+    // A tab closed or crashed mid-throttle: pagehide still runs on close and reload.
+    const flush = () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+      write();
+    };
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [write]);
+  const stop = useCallback(() => {
+    stopped.current = true;
+    clearDraft(teamId, templateId);
+  }, [teamId, templateId]);
+  return { stored, stop };
+}
+
 export function TemplateEditorPage({ id, session }: { id: string; session: Session }) {
   const loaded = useLoad(() => call(api.GET('/templates/{id}', { params: { path: { id } } })), [id]);
   const versions = useLoad(
     () => call(api.GET('/templates/{id}/versions', { params: { path: { id } } })),
     [id],
   );
-  const [html, setHtml] = useState('');
-  const [css, setCss] = useState('');
-  const [dataText, setDataText] = useState('{}');
-  const [settings, setSettings] = useState<Settings>({});
+  const teamId = session.team.id;
+  const [content, setContent] = useState<Content>({ html: '', css: '', data: '{}', settings: {} });
+  // The content of the version last loaded or saved: what "unsaved" is measured against.
+  const [baseline, setBaseline] = useState<Content | null>(null);
+  const [baseVersion, setBaseVersion] = useState(0);
+  // Bumped when the app (not the user) puts a text into the editors: a version loaded, a draft restored.
+  const [loads, setLoads] = useState(0);
+  const [offer, setOffer] = useState<StoredDraft | null>(null);
   const [pinned, setPinned] = useState<number | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const preview = usePreview(id);
 
+  const setHtml = useCallback((html: string) => setContent((c) => ({ ...c, html })), []);
+  const setCss = useCallback((css: string) => setContent((c) => ({ ...c, css })), []);
+  const setDataText = useCallback((data: string) => setContent((c) => ({ ...c, data })), []);
+  const setSettings = useCallback((settings: Settings) => setContent((c) => ({ ...c, settings })), []);
+
   useEffect(() => {
     const t = loaded.data;
     if (!t) return;
-    setHtml(t.html);
-    setCss(t.css ?? '');
-    setDataText(JSON.stringify(t.sample_data ?? {}, null, 2));
-    setSettings(t.settings ?? {});
+    const fresh: Content = {
+      html: t.html,
+      css: t.css ?? '',
+      data: JSON.stringify(t.sample_data ?? {}, null, 2),
+      settings: t.settings ?? {},
+    };
+    setContent(fresh);
+    setBaseline(fresh);
+    setBaseVersion(t.current_version);
+    setLoads((n) => n + 1);
     setPinned(t.pinned_version);
+    const stored = readDraft(teamId, id);
+    if (stored && !sameContent(contentOfDraft(stored), fresh)) setOffer(stored);
   }, [loaded.data]);
 
+  const dirty = baseline !== null && !sameContent(content, baseline);
+  useLeaveGuard(dirty ? LEAVE_QUESTION : null);
+  const drafts = useDraftStore(teamId, id, {
+    content,
+    baseVersion,
+    dirty,
+    // Until the user answers the offer, the stored draft is theirs to restore: not cleared.
+    keep: offer !== null || baseline === null,
+  });
+
+  const restoreDraft = () => {
+    if (!offer) return;
+    setContent(contentOfDraft(offer));
+    setLoads((n) => n + 1);
+    setOffer(null);
+  };
+  const discardDraft = () => {
+    clearDraft(teamId, id);
+    setOffer(null);
+  };
+
+  const { html, css, settings } = content;
+  const dataText = content.data;
   const parsed = parseData(dataText);
 
   // Live preview: any edit (HTML, CSS, data, settings) re-renders the unsaved draft, debounced while typing.
@@ -122,6 +263,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
       setSaveError(new Error('Fix the sample data JSON first (marked in its pane).'));
       return;
     }
+    const sent = content;
     setSaving(true);
     setSaveError(null);
     setSaved(null);
@@ -133,6 +275,9 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
         }),
       );
       setSaved(`Saved as version ${t.current_version}.`);
+      // What was sent is now the saved version; anything typed meanwhile stays unsaved.
+      setBaseline(sent);
+      setBaseVersion(t.current_version);
       versions.reload();
     } catch (err) {
       setSaveError(err);
@@ -151,29 +296,101 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     }
   };
 
+  const remove = async () => {
+    const name = loaded.data?.name ?? id;
+    setSaveError(null);
+    try {
+      // Documents made from it make the deletion costlier to get wrong: then the name must be typed.
+      const made = await call(api.GET('/documents', { params: { query: { template_id: id, limit: 1 } } }));
+      const hasDocuments = made.data.length > 0;
+      const ok = await confirmAction({
+        title: `Delete the template ${name}?`,
+        body:
+          (hasDocuments
+            ? 'Documents were generated from it: they stay downloadable until they expire, but '
+            : '') +
+          'renders that name it fail with template_not_found from now on, and it is erased after 30 days.',
+        action: 'Delete template',
+        ...(hasDocuments ? { typeToConfirm: name } : {}),
+      });
+      if (!ok) return;
+      await call(api.DELETE('/templates/{id}', { params: { path: { id } } }));
+      drafts.stop();
+      releaseLeaveGuard();
+      toast(`Template ${name} deleted.`);
+      go('/templates');
+    } catch (err) {
+      setSaveError(err);
+    }
+  };
+
   if (loaded.loading && !loaded.data) return <Busy label="Loading template…" />;
   if (!loaded.data) return <ErrorText error={loaded.error} />;
+  // The editors are created with the loaded text, not an empty one replaced a moment later.
+  if (!baseline) return <Busy label="Loading template…" />;
   const htmlMarkers = [...markersOf(saveError), ...markersOf(preview.error)];
   const markers: Record<Pane, Marker[]> = {
     html: htmlMarkers,
     css: [],
     data: parsed.marker ? [parsed.marker] : [],
   };
-  const readOnly = session.mode === 'test';
+  const reason = liveOnlyReason(session.mode, 'edit templates');
 
   return (
     <Page
       title={loaded.data.name}
       actions={
         <>
+          {dirty && (
+            <span class="unsaved" data-testid="unsaved">
+              Unsaved changes
+            </span>
+          )}
           <a href={`#/generate?template=${id}`}>Generate from this template</a>
-          <button type="button" class="primary" onClick={save} disabled={saving}>
+          <button
+            type="button"
+            class="primary"
+            onClick={save}
+            disabled={saving || reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
             {saving ? 'Saving…' : 'Save new version'}
           </button>
+          <button
+            type="button"
+            class="danger"
+            onClick={remove}
+            disabled={reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
+            Delete template
+          </button>
+          <Reason id="save-reason" text={reason} />
         </>
       }
     >
-      {readOnly && <p class="hint">Test mode: saving and pinning need Live mode (switch at the top).</p>}
+      {offer && (
+        <section class="draft-offer" aria-labelledby="draft-offer-title">
+          <h2 id="draft-offer-title">Unsaved changes were kept</h2>
+          <p>
+            This browser kept changes you had not saved ({formatDate(offer.saved_at)}, made on version{' '}
+            {offer.base_version}
+            {offer.base_version !== baseVersion && `; the template is now at version ${baseVersion}`}).
+          </p>
+          <button type="button" class="primary" onClick={restoreDraft}>
+            Restore draft
+          </button>
+          <button type="button" onClick={discardDraft}>
+            Discard draft
+          </button>
+        </section>
+      )}
+      {!drafts.stored && dirty && (
+        <p class="error" role="alert">
+          This browser refused to keep a draft (storage full or disabled): save a version to keep your
+          changes.
+        </p>
+      )}
       <div aria-live="polite">
         {saved && <p role="status">{saved}</p>}
         <ErrorText error={saveError} id="save-error" />
@@ -186,6 +403,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
             label="Template HTML"
             language="html"
             value={html}
+            version={loads}
             markers={markers.html}
             onChange={setHtml}
           />
@@ -195,6 +413,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
             label="Template CSS"
             language="css"
             value={css}
+            version={loads}
             markers={markers.css}
             onChange={setCss}
           />
@@ -204,6 +423,7 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
             label="Sample data JSON"
             language="json"
             value={dataText}
+            version={loads}
             markers={markers.data}
             onChange={setDataText}
           />
@@ -244,11 +464,21 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
                 <td>{formatDate(v.created_at)}</td>
                 <td>
                   {pinned === v.version ? (
-                    <button type="button" onClick={() => pin(null)}>
+                    <button
+                      type="button"
+                      onClick={() => pin(null)}
+                      disabled={reason !== null}
+                      aria-describedby={reason ? 'save-reason' : undefined}
+                    >
                       Unpin v{v.version}
                     </button>
                   ) : (
-                    <button type="button" onClick={() => pin(v.version)}>
+                    <button
+                      type="button"
+                      onClick={() => pin(v.version)}
+                      disabled={reason !== null}
+                      aria-describedby={reason ? 'save-reason' : undefined}
+                    >
                       Pin v{v.version}
                     </button>
                   )}

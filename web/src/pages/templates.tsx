@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Session } from '../api';
-import { Busy, ErrorText, formatDate, go, Page, useLoad } from '../ui';
+import { Busy, ErrorText, formatDate, go, liveOnlyReason, Page, Reason, useLoad } from '../ui';
 
 const STARTER_HTML = `<h1>Invoice {{ number }}</h1>
 <p>Bill to: {{ customer.name }}</p>
@@ -22,6 +22,7 @@ export function TemplatesPage({ session }: { session: Session }) {
   );
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const reason = liveOnlyReason(session.mode, 'create templates');
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -47,10 +48,15 @@ export function TemplatesPage({ session }: { session: Session }) {
       <form class="inline" onSubmit={create}>
         <label for="new-template-name">New template name</label>
         <input id="new-template-name" name="name" required maxLength={100} aria-describedby="create-error" />
-        <button type="submit" class="primary" disabled={busy}>
+        <button
+          type="submit"
+          class="primary"
+          disabled={busy || reason !== null}
+          aria-describedby={reason ? 'create-reason' : undefined}
+        >
           {busy ? 'Creating…' : 'Create template'}
         </button>
-        {session.mode === 'test' && <span class="hint">Creating templates needs Live mode.</span>}
+        <Reason id="create-reason" text={reason} />
       </form>
       <ErrorText error={error} id="create-error" />
       {list.loading && <Busy label="Loading templates…" />}

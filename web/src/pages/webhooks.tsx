@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
+import { type ConfirmOptions, CopyButton, confirmAction } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -100,6 +101,7 @@ function SecretNotice({ what, secret }: { what: string; secret: string }) {
       <p class="secret" data-testid="webhook-secret">
         {secret}
       </p>
+      <CopyButton text={secret} label="the signing secret" />
     </div>
   );
 }
@@ -124,7 +126,8 @@ function EndpointCard({
     [endpoint.id, tick],
   );
 
-  const act = async (what: () => Promise<unknown>, done?: string) => {
+  const act = async (what: () => Promise<unknown>, done?: string, ask?: ConfirmOptions) => {
+    if (ask && !(await confirmAction(ask))) return;
     setError(null);
     setNote(null);
     try {
@@ -189,10 +192,18 @@ function EndpointCard({
           <button
             type="button"
             onClick={() =>
-              act(async () => {
-                const rotated = await call(api.POST('/webhooks/{id}/rotate-secret', { params: { path } }));
-                setSecret(rotated.secret ?? '');
-              })
+              act(
+                async () => {
+                  const rotated = await call(api.POST('/webhooks/{id}/rotate-secret', { params: { path } }));
+                  setSecret(rotated.secret ?? '');
+                },
+                undefined,
+                {
+                  title: `Rotate the signing secret of ${label}?`,
+                  body: 'Deliveries are signed with a new secret at once; a receiver still checking the old one rejects them until it is updated.',
+                  action: 'Rotate secret',
+                },
+              )
             }
           >
             Rotate secret
@@ -208,7 +219,13 @@ function EndpointCard({
           <button
             type="button"
             class="danger"
-            onClick={() => act(() => call(api.DELETE('/webhooks/{id}', { params: { path } })), 'Deleted.')}
+            onClick={() =>
+              act(() => call(api.DELETE('/webhooks/{id}', { params: { path } })), 'Deleted.', {
+                title: `Delete the endpoint ${label}?`,
+                body: 'No more events are sent to it and its delivery log is gone. This cannot be undone.',
+                action: 'Delete endpoint',
+              })
+            }
           >
             Delete
           </button>

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * App-wide feedback that outlives the control that caused it: toasts for results, a modal confirmation for
+ * destructive actions, and copy buttons. One host of each is mounted by the shell.
+ */
+
+interface Toast {
+  id: number;
+  text: string;
+}
+
+const TOAST_MS = 6_000;
+let nextToast = 1;
+let showToast: ((toast: Toast) => void) | null = null;
+
+/** Announces a result in the corner (role=status), gone after a few seconds or when dismissed. */
+export function toast(text: string): void {
+  showToast?.({ id: nextToast++, text });
+}
+
+export function ToastHost() {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  useEffect(() => {
+    showToast = (t) => {
+      setToasts((list) => [...list, t]);
+      setTimeout(() => setToasts((list) => list.filter((x) => x.id !== t.id)), TOAST_MS);
+    };
+    return () => {
+      showToast = null;
+    };
+  }, []);
+  return (
+    <div class="toasts" role="status" aria-live="polite">
+      {toasts.map((t) => (
+        <p key={t.id} class="toast">
+          {t.text}
+          <button
+            type="button"
+            class="link"
+            onClick={() => setToasts((list) => list.filter((x) => x.id !== t.id))}
+          >
+            Dismiss
+          </button>
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export interface ConfirmOptions {
+  title: string;
+  /** What happens, and what cannot be undone. */
+  body: string;
+  /** The confirming button's text, e.g. "Revoke key". */
+  action: string;
+  /** When set, the action stays disabled until exactly this text is typed (the most harmful actions). */
+  typeToConfirm?: string;
+}
+
+interface Pending extends ConfirmOptions {
+  resolve: (ok: boolean) => void;
+}
+
+let openConfirm: ((pending: Pending) => void) | null = null;
+
+/** Asks in a modal dialog; resolves true when the user confirms, false on cancel or Escape. */
+export function confirmAction(options: ConfirmOptions): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (!openConfirm) resolve(window.confirm(`${options.title}\n\n${options.body}`));
+    else openConfirm({ ...options, resolve });
+  });
+}
+
+export function ConfirmHost() {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [typed, setTyped] = useState('');
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    openConfirm = (p) => {
+      setTyped('');
+      setPending(p);
+    };
+    return () => {
+      openConfirm = null;
+    };
+  }, []);
+  useEffect(() => {
+    if (pending && !dialog.current?.open) dialog.current?.showModal();
+  }, [pending]);
+
+  const finish = (ok: boolean) => {
+    pending?.resolve(ok);
+    setPending(null);
+    if (dialog.current?.open) dialog.current.close();
+  };
+  const blocked = pending?.typeToConfirm !== undefined && typed !== pending.typeToConfirm;
+  return (
+    <dialog
+      ref={dialog}
+      class="confirm"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-body"
+      onCancel={() => finish(false)}
+    >
+      {pending && (
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!blocked) finish(true);
+          }}
+        >
+          <h2 id="confirm-title">{pending.title}</h2>
+          <p id="confirm-body">{pending.body}</p>
+          {pending.typeToConfirm !== undefined && (
+            <>
+              <label for="confirm-typed">
+                Type <strong>{pending.typeToConfirm}</strong> to confirm
+              </label>
+              <input
+                id="confirm-typed"
+                value={typed}
+                autoComplete="off"
+                onInput={(e) => setTyped(e.currentTarget.value)}
+              />
+            </>
+          )}
+          <div class="actions">
+            <button type="button" onClick={() => finish(false)}>
+              Cancel
+            </button>
+            <button type="submit" class="danger" disabled={blocked}>
+              {pending.action}
+            </button>
+          </div>
+        </form>
+      )}
+    </dialog>
+  );
+}
+
+/** Copies `text` to the clipboard and says so in a toast; `label` names what is copied for screen readers. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast(`Copied ${label}.`);
+    } catch {
+      // Clipboard refused (an http page that is not localhost, or permission): select it for Ctrl+C.
+      toast(`Copying was refused by the browser: select the ${label} and press Ctrl+C.`);
+    }
+  };
+  return (
+    <button type="button" class="copy" onClick={copy} aria-label={`Copy ${label}`}>
+      Copy
+    </button>
+  );
+}
