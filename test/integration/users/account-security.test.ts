@@ -13,6 +13,7 @@ describe('dashboard account security: token revocation and the last owner', () =
     sink = await startSink();
     server = await startTestServer({
       smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      smtpInsecure: true,
       smtpFrom: 'Quire <quire@localhost>',
     });
   });

@@ -18,6 +18,7 @@ describe('key roles, test-key limits and invitations bound to their address', ()
     sink = await startSink();
     server = await startTestServer({
       smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      smtpInsecure: true,
       smtpFrom: 'Quire <quire@localhost>',
       allowPrivateWebhooks: true,
       invitationsPerDay: INVITATIONS_PER_DAY,
