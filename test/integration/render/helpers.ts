@@ -35,15 +35,6 @@ export async function appError(promise: Promise<unknown>): Promise<AppError> {
   assert.fail('expected the render to fail');
 }
 
-/** Polls (no fixed sleeps) until `check` holds; fails the test after 10 s. */
-export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`gave up waiting for ${what}`);
-}
-
 /** Runs a poppler tool on the PDF written to a temp file. */
 async function poppler(tool: string, args: string[], pdf: Buffer): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'quire-pdf-'));
