@@ -10,10 +10,15 @@
 // answers on 127.0.0.1:5432 — always in CI (CI=true), where an unreachable PostgreSQL fails the run. Set
 // QUIRE_TEST_POSTGRES=0 to skip that pass.
 //
-// Every pass writes each file's wall time to .tmp/test-timings/<pass>.json and ends with the count of tests
+// Every pass gets one Chromium server (playwright's launchServer, with the arguments Quire launches Chromium
+// with) whose endpoint goes to the tests as QUIRE_CHROMIUM_WS_ENDPOINT: test servers and renderers connect to
+// it instead of launching a Chromium each (test/helpers/chromium.ts). Set QUIRE_TEST_SHARED_CHROMIUM=0 to
+// have each launch its own.
+//
+// Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
 // and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import {
@@ -50,11 +55,23 @@ if (wholeRun && plan.unclassified.length > 0) {
 
 const timingsDir = path.join(root, '.tmp', 'test-timings');
 
-function run(pass, list, extraEnv) {
+/** The pass's shared Chromium server, or null for unit tests only or QUIRE_TEST_SHARED_CHROMIUM=0. */
+async function startChromiumServer(list) {
+  if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || list.every((f) => unit.includes(f))) return null;
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { loadConfig } = await import('../src/config/config.ts');
+  const { launchChromiumServer } = await import('../src/render/index.ts');
+  return launchChromiumServer(
+    loadConfig({ QUIRE_CHROMIUM_PATH: process.env.QUIRE_CHROMIUM_PATH }).chromiumPath,
+  );
+}
+
+async function run(pass, list, extraEnv) {
   const concurrency = process.env.QUIRE_TEST_CONCURRENCY ?? '2';
   mkdirSync(timingsDir, { recursive: true });
-  const timings = path.join(timingsDir, `${pass}.json`);
-  rmSync(timings, { force: true });
+  // Written under this run's pid (runs may overlap), then kept as <pass>.json: the last run's figures.
+  const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
   const args = [
     '--import',
     'tsx',
@@ -67,18 +84,24 @@ function run(pass, list, extraEnv) {
     ...list,
   ];
   const started = Date.now();
-  const result = spawnSync(process.execPath, args, {
+  const chromium = await startChromiumServer(list);
+  // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     env: {
       ...process.env,
       NODE_ENV: 'test',
       QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
+      ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
       ...extraEnv,
     },
   });
+  const status = await new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  await chromium?.close();
   summarize(pass, timings, Date.now() - started);
-  return result.status ?? 1;
+  if (existsSync(timings)) renameSync(timings, path.join(timingsDir, `${pass}.json`));
+  return status;
 }
 
 function summarize(pass, timings, wallMs) {
@@ -122,7 +145,7 @@ function reachable(host, port, timeoutMs = 2_000) {
   });
 }
 
-const status = run(process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite', files, {});
+const status = await run(process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite', files, {});
 if (!wholeRun || process.env.QUIRE_TEST_POSTGRES === '0') process.exit(status);
 
 if (!(await reachable('127.0.0.1', 5432))) {
@@ -140,5 +163,5 @@ for (const group of POSTGRES_PASS) console.log(`#   ${group.paths.join(', ')}: $
 console.log('# SQLite only:');
 for (const group of SQLITE_ONLY) console.log(`#   ${group.paths.join(', ')}: ${group.reason}`);
 console.log('#   and the files that open no database (rendering, Liquid, e-invoice XML, SMTP, visual)');
-const pgStatus = run('postgres', plan.postgres, { QUIRE_TEST_DATABASE_URL: PG_URL });
+const pgStatus = await run('postgres', plan.postgres, { QUIRE_TEST_DATABASE_URL: PG_URL });
 process.exit(status !== 0 ? status : pgStatus);

@@ -28,6 +28,8 @@ export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_LOG_LEVEL: 'warn',
   QUIRE_JOB_LEASE_MS: '5000',
   QUIRE_RENDER_LEASE_TTL_MS: '5000',
+  // A process of its own launches its own Chromium (start-up and shutdown are what these tests check).
+  QUIRE_CHROMIUM_WS_ENDPOINT: '',
 };
 
 function newestMtime(dir: string): number {

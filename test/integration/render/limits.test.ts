@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
+import { OWN_CHROMIUM } from '../../helpers/chromium.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
 
@@ -13,7 +14,7 @@ const pagesHtml = (n: number) =>
 describe('size limits (spec POST /pdf rule 2)', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderTimeoutMs: 30_000 });
+    renderer = await startRenderer({ ...OWN_CHROMIUM, renderTimeoutMs: 30_000 });
   });
   after(() => renderer.close());
 
@@ -56,7 +57,7 @@ describe('size limits (spec POST /pdf rule 2)', () => {
 describe('render time limit', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderPoolSize: 1, renderTimeoutMs: 3000 });
+    renderer = await startRenderer({ ...OWN_CHROMIUM, renderPoolSize: 1, renderTimeoutMs: 3000 });
   });
   after(() => renderer.close());
 
@@ -87,7 +88,12 @@ describe('render time limit', () => {
 describe('crashes and the wait queue', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderPoolSize: 1, renderQueueMax: 1, renderTimeoutMs: 20_000 });
+    renderer = await startRenderer({
+      ...OWN_CHROMIUM,
+      renderPoolSize: 1,
+      renderQueueMax: 1,
+      renderTimeoutMs: 20_000,
+    });
   });
   after(() => renderer.close());
 
