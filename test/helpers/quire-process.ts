@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { waitFor } from './wait.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin', 'quire.mjs');
@@ -205,4 +206,16 @@ async function runInProcess(env: Record<string, string>, args: string[]): Promis
     }
   }
   return { code, ...out };
+}
+
+/**
+ * Waits until the served process renders on at least one page (its /metrics gauge; start it with
+ * QUIRE_METRICS=public), instead of a sleep that assumes how fast a request reaches Chromium.
+ */
+export async function waitForRendering(served: Serving): Promise<void> {
+  await waitFor('a render to hold a page', async () => {
+    const text = await fetch(`${served.base}/metrics`).then((r) => (r.ok ? r.text() : ''));
+    const busy = Number(/^quire_pool_pages_busy (\d+)/m.exec(text)?.[1] ?? 0);
+    return busy > 0 ? true : null;
+  });
 }

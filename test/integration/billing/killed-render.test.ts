@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase } from '../../helpers/database.js';
-import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
+import { kill, type Serving, serveQuire, waitForRendering } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -39,6 +39,7 @@ describe('a direct render killed mid-render gives its usage reservation back', (
       QUIRE_DATA_DIR: dataDir,
       QUIRE_PLANS_FILE: plansFile,
       QUIRE_WORKERS: '0',
+      QUIRE_METRICS: 'public',
       QUIRE_RENDER_LEASE_TTL_MS: String(TTL_MS),
       ...(database.url ? { QUIRE_DATABASE_URL: database.url } : {}),
     };
@@ -57,7 +58,7 @@ describe('a direct render killed mid-render gives its usage reservation back', (
 
     const slow = render(served.base, key, BUSY).catch(() => null);
     // While the slow render (reserved at once, then rendering) holds the second document, a third is refused.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await waitForRendering(served);
     const refused = await render(served.base, key, QUICK);
     assert.equal(refused.status, 402, refused.text);
     assert.equal(refused.json.error.code, 'plan_limit_reached');

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
+import { kill, type Serving, serveQuire, waitForRendering } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { pdfText } from './helpers.js';
 
@@ -12,7 +12,7 @@ const BUSY_3S = '<script>const end = Date.now() + 3000; while (Date.now() < end)
 
 /** `quire serve` on a free port and a fresh data directory (SQLite); resolves once it serves. */
 async function serve(dataDir: string): Promise<Serving & { liveKey: string }> {
-  const served = await serveQuire({ QUIRE_DATA_DIR: dataDir, QUIRE_WORKERS: '0' });
+  const served = await serveQuire({ QUIRE_DATA_DIR: dataDir, QUIRE_WORKERS: '0', QUIRE_METRICS: 'public' });
   assert.ok(served.liveKey, served.output());
   return { ...served, liveKey: served.liveKey };
 }
@@ -28,7 +28,7 @@ describe('quire serve on SIGTERM (issue 11 item 12)', () => {
   it('finishes the render in flight, answers it with the PDF, then exits 0', async () => {
     served = await serve(dataDir);
     const render = api(served.base, 'POST', '/v1/pdf', { key: served.liveKey, body: { html: BUSY_3S } });
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the render is under way
+    await waitForRendering(served);
     served.child.kill('SIGTERM');
     const response = await render;
     assert.equal(response.status, 200, response.text);
