@@ -2,42 +2,42 @@
 // Runs the test suite with node's own test runner through tsx (CI reads its summary lines).
 // Usage: node scripts/run-tests.mjs [unit|integration] [extra path filters...]
 // `integration` includes the visual regression tests (test/visual: real Chromium, like the integration tests).
-// Node 20's --test does not expand globs, so the files are listed here.
+// Node 20's --test does not expand globs, so the files are listed by scripts/test-plan.mjs.
 //
 // The database switch: with QUIRE_TEST_DATABASE_URL set, every test that opens a database gets a fresh
-// PostgreSQL database (test/helpers/database.ts). A whole run (no path filters, not `unit`) runs the
-// integration tests a second time against PostgreSQL when it answers on 127.0.0.1:5432 — always in CI
-// (CI=true), where an unreachable PostgreSQL fails the run. Set QUIRE_TEST_POSTGRES=0 to skip that pass.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// PostgreSQL database (test/helpers/database.ts). A whole run (no path filters, not `unit`) runs the files of
+// the PostgreSQL pass (the explicit list in scripts/test-plan.mjs) a second time against PostgreSQL when it
+// answers on 127.0.0.1:5432 — always in CI (CI=true), where an unreachable PostgreSQL fails the run. Set
+// QUIRE_TEST_POSTGRES=0 to skip that pass.
+//
+// Every pass gets one Chromium server (playwright's launchServer, with the arguments Quire launches Chromium
+// with) whose endpoint goes to the tests as QUIRE_CHROMIUM_WS_ENDPOINT: test servers and renderers connect to
+// it instead of launching a Chromium each (test/helpers/chromium.ts). Set QUIRE_TEST_SHARED_CHROMIUM=0 to
+// have each launch its own.
+//
+// Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
+// and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
+import {
+  classify,
+  integrationFiles,
+  POSTGRES_PASS,
+  root,
+  SQLITE_ONLY,
+  unclassifiedMessage,
+  unitFiles,
+} from './test-plan.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const FILE_BUDGET_MS = 60_000;
+const SLOWEST_SHOWN = 15;
+const PG_URL = 'postgres://127.0.0.1:5432/test';
+
 const [kind, ...filters] = process.argv.slice(2);
-
-function walk(dir) {
-  let out = [];
-  let entries;
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    if (name === 'node_modules' || name === 'fixtures') continue;
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out = out.concat(walk(full));
-    else if (name.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
-
-const unit = [...walk(path.join(root, 'src')), ...walk(path.join(root, 'test', 'unit'))];
-const integration = [
-  ...walk(path.join(root, 'test', 'integration')),
-  ...walk(path.join(root, 'test', 'visual')),
-];
+const unit = unitFiles();
+const integration = integrationFiles();
 let files = kind === 'unit' ? unit : kind === 'integration' ? integration : [...unit, ...integration];
 const pathFilters = kind && kind !== 'unit' && kind !== 'integration' ? [kind, ...filters] : filters;
 if (pathFilters.length > 0) files = files.filter((f) => pathFilters.some((p) => f.includes(p)));
@@ -45,65 +45,91 @@ if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
+const wholeRun = kind !== 'unit' && pathFilters.length === 0 && !process.env.QUIRE_TEST_DATABASE_URL;
 
-const PG_URL = 'postgres://127.0.0.1:5432/test';
+const plan = classify(integration);
+if (wholeRun && plan.unclassified.length > 0) {
+  console.error(unclassifiedMessage(plan.unclassified));
+  process.exit(1);
+}
 
-/**
- * Left out of the PostgreSQL pass, each with its reason (shown on every run). Files that open no database at
- * all (Chromium, Liquid, e-invoice XML, SMTP, visual) are left out automatically: a second run would test the
- * same thing again.
- */
-const PG_EXCLUDED = [
-  {
-    file: 'test/integration/foundation/cli.test.ts',
-    reason: 'spawns `quire` CLI commands on their own SQLite data directory (QUIRE_DATA_DIR behaviour)',
-  },
-  {
-    file: 'test/integration/foundation/data-dir.test.ts',
-    reason: 'tests the SQLite data directory itself (file modes, locking)',
-  },
-  {
-    file: 'test/integration/foundation/startup-race.test.ts',
-    reason: 'tests the SQLite migration lock of processes started together on one data directory',
-  },
-  {
-    file: 'test/integration/jobs/migration.test.ts',
-    reason: 'upgrades an old SQLite file in place (a PostgreSQL install starts at the current schema)',
-  },
-  {
-    file: 'test/integration/ops/backup.test.ts',
-    reason: '`quire backup` copies the SQLite database (a PostgreSQL install is backed up with pg_dump)',
-  },
-  {
-    file: 'test/integration/render/shutdown.test.ts',
-    reason: 'spawns `quire serve` on SQLite to test signal handling; the database plays no part',
-  },
-];
+const timingsDir = path.join(root, '.tmp', 'test-timings');
 
-/** Test sources that reach a database (the helpers that create one under the switch). */
-const OPENS_DATABASE = /startTestServer|openTestDatabase|createTestDatabase|startHarness/;
+/** The pass's shared Chromium server, or null for unit tests only or QUIRE_TEST_SHARED_CHROMIUM=0. */
+async function startChromiumServer(list) {
+  if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || list.every((f) => unit.includes(f))) return null;
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { loadConfig } = await import('../src/config/config.ts');
+  const { launchChromiumServer } = await import('../src/render/index.ts');
+  return launchChromiumServer(
+    loadConfig({ QUIRE_CHROMIUM_PATH: process.env.QUIRE_CHROMIUM_PATH }).chromiumPath,
+  );
+}
 
-function run(list, extraEnv) {
+async function run(pass, list, extraEnv) {
   const concurrency = process.env.QUIRE_TEST_CONCURRENCY ?? '2';
+  mkdirSync(timingsDir, { recursive: true });
+  // Written under this run's pid (runs may overlap), then kept as <pass>.json: the last run's figures.
+  const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
   const args = [
     '--import',
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(root, 'scripts', 'test-timings-reporter.mjs')}`,
+    `--test-reporter-destination=${timings}`,
     ...list,
   ];
-  const result = spawnSync(process.execPath, args, {
+  const started = Date.now();
+  const chromium = await startChromiumServer(list);
+  // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     env: {
       ...process.env,
       NODE_ENV: 'test',
       QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
+      ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
       ...extraEnv,
     },
   });
-  return result.status ?? 1;
+  const status = await new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  await chromium?.close();
+  summarize(pass, timings, Date.now() - started);
+  if (existsSync(timings)) renameSync(timings, path.join(timingsDir, `${pass}.json`));
+  return status;
+}
+
+function summarize(pass, timings, wallMs) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(timings, 'utf8'));
+  } catch {
+    console.log(`# ${pass}: no timings were written (${timings})`);
+    return;
+  }
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const slowest = [...report.files].sort((a, b) => b.ms - a.ms);
+  console.log(
+    `# ${pass}: ${report.tests} tests in ${report.files.length} files (${report.passed} passed, ` +
+      `${report.failed} failed, ${report.skipped} skipped), ${seconds(wallMs)} wall`,
+  );
+  console.log(`# ${pass}: the ${Math.min(SLOWEST_SHOWN, slowest.length)} slowest files:`);
+  for (const f of slowest.slice(0, SLOWEST_SHOWN)) {
+    console.log(
+      `#   ${seconds(f.ms).padStart(8)}  ${path.relative(root, f.file)}${f.failed ? ' (failed)' : ''}`,
+    );
+  }
+  const over = slowest.filter((f) => f.ms > FILE_BUDGET_MS);
+  for (const f of over) {
+    console.log(
+      `# over budget (${seconds(FILE_BUDGET_MS)}): ${path.relative(root, f.file)} took ${seconds(f.ms)}`,
+    );
+  }
 }
 
 function reachable(host, port, timeoutMs = 2_000) {
@@ -119,8 +145,7 @@ function reachable(host, port, timeoutMs = 2_000) {
   });
 }
 
-const status = run(files, {});
-const wholeRun = kind !== 'unit' && pathFilters.length === 0 && !process.env.QUIRE_TEST_DATABASE_URL;
+const status = await run(process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite', files, {});
 if (!wholeRun || process.env.QUIRE_TEST_POSTGRES === '0') process.exit(status);
 
 if (!(await reachable('127.0.0.1', 5432))) {
@@ -131,10 +156,12 @@ if (!(await reachable('127.0.0.1', 5432))) {
   console.log('# PostgreSQL pass skipped: nothing answers on 127.0.0.1:5432.');
   process.exit(status);
 }
-const excluded = new Set(PG_EXCLUDED.map((x) => path.join(root, x.file)));
-const pgFiles = integration.filter((f) => !excluded.has(f) && OPENS_DATABASE.test(readFileSync(f, 'utf8')));
-console.log(`# PostgreSQL pass (${PG_URL}): ${pgFiles.length} integration files. Left out:`);
-for (const x of PG_EXCLUDED) console.log(`#   ${x.file}: ${x.reason}`);
-console.log('#   files that open no database (rendering, Liquid, e-invoice XML, SMTP, visual)');
-const pgStatus = run(pgFiles, { QUIRE_TEST_DATABASE_URL: PG_URL });
+console.log(
+  `# PostgreSQL pass (${PG_URL}): ${plan.postgres.length} integration files (scripts/test-plan.mjs):`,
+);
+for (const group of POSTGRES_PASS) console.log(`#   ${group.paths.join(', ')}: ${group.reason}`);
+console.log('# SQLite only:');
+for (const group of SQLITE_ONLY) console.log(`#   ${group.paths.join(', ')}: ${group.reason}`);
+console.log('#   and the files that open no database (rendering, Liquid, e-invoice XML, SMTP, visual)');
+const pgStatus = await run('postgres', plan.postgres, { QUIRE_TEST_DATABASE_URL: PG_URL });
 process.exit(status !== 0 ? status : pgStatus);

@@ -53,6 +53,18 @@ const optionalSmtpUrl: Parser<string | null> = (raw, name) => {
     throw new ConfigError(`${name} must be an smtp:// or smtps:// URL, got "<redacted>"`);
   }
 };
+const optionalWsUrl: Parser<string | null> = (raw, name) => {
+  if (raw.trim() === '') return null;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new Error('scheme');
+    return raw;
+  } catch {
+    throw new ConfigError(
+      `${name} must be the ws:// endpoint of a Chromium server (playwright's launchServer), got "${raw}"`,
+    );
+  }
+};
 export const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
   if (raw.trim() === '') return null;
   let u: URL;
@@ -252,6 +264,13 @@ const schema = {
     default: defaultChromiumPath,
     description: 'Chromium executable (default /usr/lib/chromium/chromium, else /usr/bin/chromium).',
     parse: str,
+  },
+  chromiumWsEndpoint: {
+    env: 'QUIRE_CHROMIUM_WS_ENDPOINT',
+    default: null,
+    description:
+      "Tests and advanced setups: connect to a running Chromium server (the ws:// endpoint of playwright's launchServer) instead of launching QUIRE_CHROMIUM_PATH. Quire closes only its own contexts; a lost connection is retried like a crash.",
+    parse: optionalWsUrl,
   },
   renderPoolSize: {
     env: 'QUIRE_RENDER_POOL_SIZE',

@@ -100,6 +100,24 @@ export interface ChromiumProcess {
   pid: number;
 }
 
+/**
+ * Which Chromium: launched from `chromiumPath` (production), or, with `chromiumWsEndpoint`, a running
+ * Chromium server shared with other processes (one per test run: launching one per test server cost seconds
+ * each). "Relaunch" then means reconnect.
+ */
+export interface ChromiumTarget {
+  chromiumPath: string;
+  chromiumWsEndpoint: string | null;
+}
+
+/**
+ * A Chromium server for other processes to connect to (QUIRE_CHROMIUM_WS_ENDPOINT), with the arguments a
+ * launched one gets, so PDFs come out the same. Its `wsEndpoint()` is the address; `close()` ends it.
+ */
+export function launchChromiumServer(chromiumPath: string) {
+  return chromium.launchServer({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS] });
+}
+
 /** One warm Chromium, relaunched when it crashes or disconnects (issue 3, item 1). */
 export class BrowserSupervisor {
   private browser: Browser | null = null;
@@ -115,16 +133,21 @@ export class BrowserSupervisor {
   private readonly relaunchListeners = new Set<(browser: Browser) => void>();
 
   private constructor(
-    private readonly executablePath: string,
+    private readonly target: ChromiumTarget,
     private readonly log: RenderLogger,
   ) {}
 
   static async start(
-    executablePath: string,
+    target: ChromiumTarget,
     log: RenderLogger,
     facts: SandboxFacts = machineSandboxFacts(),
   ): Promise<BrowserSupervisor> {
-    const supervisor = new BrowserSupervisor(executablePath, log);
+    const supervisor = new BrowserSupervisor(target, log);
+    // A shared Chromium (tests) was launched, sandbox and all, by whoever started it.
+    if (target.chromiumWsEndpoint) {
+      await supervisor.launch();
+      return supervisor;
+    }
     let blocker = sandboxBlocker(facts);
     supervisor.sandbox = blocker === null;
     try {
@@ -190,6 +213,7 @@ export class BrowserSupervisor {
     }
   }
 
+  /** Closes a launched Chromium; on a connected one, closes this process's contexts and disconnects. */
   async close(): Promise<void> {
     this.closed = true;
     const browser = this.browser ?? (await this.launching?.catch(() => null));
@@ -198,18 +222,21 @@ export class BrowserSupervisor {
   }
 
   private async launch(): Promise<Browser> {
+    const { chromiumWsEndpoint } = this.target;
     // playwright's own signal handlers would close Chromium at the first SIGTERM/SIGINT/SIGHUP, before
     // the renders in flight finish; shutdown closes it last instead (cli/serve.ts). Chromium runs in
     // its own process group, so a terminal's Ctrl-C does not reach it either.
-    const browser = await chromium.launch({
-      executablePath: this.executablePath,
-      args: chromiumArgs(this.sandbox),
-      // playwright adds --no-sandbox itself unless told otherwise.
-      chromiumSandbox: this.sandbox,
-      handleSIGTERM: false,
-      handleSIGINT: false,
-      handleSIGHUP: false,
-    });
+    const browser = chromiumWsEndpoint
+      ? await chromium.connect(chromiumWsEndpoint)
+      : await chromium.launch({
+          executablePath: this.target.chromiumPath,
+          args: chromiumArgs(this.sandbox),
+          // playwright adds --no-sandbox itself unless told otherwise.
+          chromiumSandbox: this.sandbox,
+          handleSIGTERM: false,
+          handleSIGINT: false,
+          handleSIGHUP: false,
+        });
     this.browser = browser;
     browser.on('disconnected', () => this.onDisconnected(browser));
     this.browserPid = (await this.processes().catch(() => [])).find((p) => p.type === 'browser')?.pid;

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import type { BrowserSupervisor } from './browser-supervisor.js';
+import type { BrowserSupervisor, ChromiumTarget } from './browser-supervisor.js';
 import { DeferredLogger } from './logger.js';
 import type { RenderService } from './render-service.js';
 
@@ -11,7 +11,7 @@ export interface EarlyRenderer {
 }
 
 interface Launch {
-  chromiumPath: string;
+  target: ChromiumTarget;
   log: DeferredLogger;
   launching: Promise<BrowserSupervisor>;
 }
@@ -19,16 +19,16 @@ interface Launch {
 /** The launch bin/quire.mjs started before the CLI loaded, until `serve` takes it. */
 let prelaunched: Launch | null = null;
 
-function launch(chromiumPath: string, BrowserSupervisorClass: typeof BrowserSupervisor): Launch {
+function launch(target: ChromiumTarget, BrowserSupervisorClass: typeof BrowserSupervisor): Launch {
   const log = new DeferredLogger();
-  const launching = BrowserSupervisorClass.start(chromiumPath, log);
+  const launching = BrowserSupervisorClass.start(target, log);
   // A failed launch is not reported here: the service's own `warm()` tries again and reports it.
   launching.catch(() => undefined);
-  return { chromiumPath, log, launching };
+  return { target, log, launching };
 }
 
 /**
- * `quire serve` only, called by bin/quire.mjs before it loads the CLI: reads the Chromium path from
+ * `quire serve` only, called by bin/quire.mjs before it loads the CLI: reads the Chromium path (or server) from
  * the environment and launches it, so Chromium boots on the other core while Node loads the CLI and
  * the service (start to first PDF, issue 17: the CLI's own modules took ~0.7 s before the launch
  * could start). Invalid configuration launches nothing; `serve` reports it as before.
@@ -36,14 +36,15 @@ function launch(chromiumPath: string, BrowserSupervisorClass: typeof BrowserSupe
  */
 export async function prelaunchChromium(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { loadConfig } = await import('../config/config.js');
-  let chromiumPath: string;
+  let target: ChromiumTarget;
   try {
-    chromiumPath = loadConfig(env).chromiumPath;
+    const { chromiumPath, chromiumWsEndpoint } = loadConfig(env);
+    target = { chromiumPath, chromiumWsEndpoint };
   } catch {
     return;
   }
   const { BrowserSupervisor } = await import('./browser-supervisor.js');
-  prelaunched = launch(chromiumPath, BrowserSupervisor);
+  prelaunched = launch(target, BrowserSupervisor);
 }
 
 /**
@@ -57,9 +58,12 @@ export async function startRendererEarly(config: Config): Promise<EarlyRenderer>
   const { BrowserSupervisor } = await import('./browser-supervisor.js');
   let early = prelaunched;
   prelaunched = null;
-  if (early?.chromiumPath !== config.chromiumPath) {
+  if (
+    early?.target.chromiumPath !== config.chromiumPath ||
+    early.target.chromiumWsEndpoint !== config.chromiumWsEndpoint
+  ) {
     early?.launching.then((supervisor) => supervisor.close()).catch(() => undefined);
-    early = launch(config.chromiumPath, BrowserSupervisor);
+    early = launch(config, BrowserSupervisor);
   }
   const { RenderService } = await import('./render-service.js');
   const service = new RenderService(config, early.log, early.launching);

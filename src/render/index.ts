@@ -1,3 +1,4 @@
+export { launchChromiumServer } from './browser-supervisor.js';
 export type { EarlyRenderer } from './early-start.js';
 export type { RenderLogger } from './logger.js';
 export {

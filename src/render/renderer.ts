@@ -68,7 +68,7 @@ export class Renderer {
   ) {}
 
   static async start(config: Config, log: RenderLogger = silentLogger, options: RendererOptions = {}) {
-    const supervisor = await (options.supervisor ?? BrowserSupervisor.start(config.chromiumPath, log));
+    const supervisor = await (options.supervisor ?? BrowserSupervisor.start(config, log));
     const fetcher = new ResourceFetcher({
       allowPrivate: config.allowPrivateResources,
       maxBytes: config.resourceMaxBytes,

@@ -6,6 +6,7 @@ import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
 import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
 import { type Config, loadConfig, parseStorageUrl } from '../../src/config/config.js';
+import { SHARED_CHROMIUM } from './chromium.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestTeam {
@@ -52,6 +53,7 @@ export async function startTestServer(
       port: 0,
       logLevel: 'silent',
       storage: testStorage(),
+      ...SHARED_CHROMIUM,
       ...overrides,
     },
   );

@@ -13,3 +13,12 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** waitFor for a yes/no condition (polled every 25 ms): resolves once `check` holds. */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  await waitFor(what, async () => ((await check()) ? true : null), timeoutMs, 25);
+}

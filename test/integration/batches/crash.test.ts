@@ -1,51 +1,25 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase } from '../../helpers/database.js';
+import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { createTemplate, unzipAll } from './helpers.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const bin = path.join(root, 'bin', 'quire.mjs');
 const ITEMS = 20;
 
-/** The real server as its own process, so it can be killed with SIGKILL mid-batch. */
-function serve(
-  dataDir: string,
-  databaseUrl: string | null,
-): { child: ChildProcess; base: Promise<string>; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      QUIRE_DATA_DIR: dataDir,
-      QUIRE_DATABASE_URL: databaseUrl ?? '',
-      QUIRE_FROM_SOURCE: '1',
-      QUIRE_PORT: '0',
-      QUIRE_LOG_LEVEL: 'warn',
-      QUIRE_WORKERS: '1',
-      QUIRE_ALLOW_PRIVATE_WEBHOOKS: '1',
-    },
+/** The real server as its own process, so it can be killed with SIGKILL mid-batch (short job leases). */
+function serve(dataDir: string, databaseUrl: string | null): Promise<Serving> {
+  return serveQuire({
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_DATABASE_URL: databaseUrl ?? '',
+    QUIRE_WORKERS: '1',
+    QUIRE_ALLOW_PRIVATE_WEBHOOKS: '1',
   });
-  const base = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving (http:\/\/[^\s]+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, base, output: () => output };
 }
 
 /** Distinct event ids per key (a delivery may repeat an event: at least once, same id). */
@@ -66,7 +40,7 @@ function eventsBy(
 
 describe('kill -9 of the server in the middle of a batch', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-batch-crash-'));
-  const children: ChildProcess[] = [];
+  const servers: Serving[] = [];
   let rx: Receiver;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   before(async () => {
@@ -74,17 +48,17 @@ describe('kill -9 of the server in the middle of a batch', () => {
     database = await createTestDatabase();
   });
   after(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const server of servers) await kill(server);
     await rx.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('after restart every item ends once, and batch.completed is sent once with a full ZIP', async () => {
-    const first = serve(dataDir, database.url);
-    children.push(first.child);
-    const base = await first.base;
-    const live = /Live key: (qk_live_\w+)/.exec(first.output())?.[1] as string;
+    const first = await serve(dataDir, database.url);
+    servers.push(first);
+    const base = first.base;
+    const live = first.liveKey as string;
     assert.ok(live, first.output());
     const templateId = await createTemplate(base, live);
     const hook = await api(base, 'POST', '/v1/webhooks', {
@@ -104,13 +78,12 @@ describe('kill -9 of the server in the middle of a batch', () => {
       const r = await api(base, 'GET', `/v1/batches/${batch.json.id}`, { key: live });
       return r.json.counts.succeeded >= 3 ? true : null;
     });
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    await kill(first);
 
-    const second = serve(dataDir, database.url);
-    children.push(second.child);
-    const base2 = await second.base;
-    // A job cut off by the kill is claimed again once its lease (60 s) runs out.
+    const second = await serve(dataDir, database.url);
+    servers.push(second);
+    const base2 = second.base;
+    // A job cut off by the kill is claimed again once its lease (TEST_PROCESS_ENV: 5 s) runs out.
     const done = await waitFor(
       'the batch to complete after the restart',
       async () => {

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase } from '../../helpers/database.js';
+import { kill, type Serving, serveQuire, waitForRendering } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-
-const root = path.resolve(import.meta.dirname, '../../..');
-const bin = path.join(root, 'bin', 'quire.mjs');
 
 /** A document whose script keeps the render busy for about 20 s: the process is killed long before. */
 const BUSY = '<script>const end = Date.now() + 20000; while (Date.now() < end) {}</script><p>slow</p>';
@@ -17,35 +14,8 @@ const QUICK = '<p>quick</p>';
 /** The hold lifetime on PostgreSQL (QUIRE_RENDER_LEASE_TTL_MS): the bound after which a dead process's holds go. */
 const TTL_MS = 2_000;
 
-interface Served {
-  child: ChildProcess;
-  base: string;
-  output: string;
-  exited: Promise<unknown>;
-}
-
-/** `quire serve` from source on a free port; resolves once it serves. */
-async function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...process.env, ...env, QUIRE_FROM_SOURCE: '1', QUIRE_PORT: '0', QUIRE_LOG_LEVEL: 'warn' },
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving (http:\/\/[^\s]+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, base, output, exited };
-}
+/** `quire serve` with `env`; resolves once it serves. */
+const serve = (env: Record<string, string>): Promise<Serving> => serveQuire(env);
 
 const render = (base: string, key: string, html: string) =>
   api(base, 'POST', '/v1/pdf', { key, body: { html } });
@@ -59,7 +29,7 @@ describe('a direct render killed mid-render gives its usage reservation back', (
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-killed-'));
   const plansFile = path.join(dataDir, 'plans.json');
   let database: { url: string | null; drop(): Promise<void> };
-  let served: Served | undefined;
+  let served: Serving | undefined;
   let env: Record<string, string>;
   before(async () => {
     database = await createTestDatabase();
@@ -69,33 +39,30 @@ describe('a direct render killed mid-render gives its usage reservation back', (
       QUIRE_DATA_DIR: dataDir,
       QUIRE_PLANS_FILE: plansFile,
       QUIRE_WORKERS: '0',
+      QUIRE_METRICS: 'public',
       QUIRE_RENDER_LEASE_TTL_MS: String(TTL_MS),
       ...(database.url ? { QUIRE_DATABASE_URL: database.url } : {}),
     };
   });
   after(async () => {
-    if (served?.child.exitCode === null) {
-      served.child.kill('SIGKILL');
-      await served.exited;
-    }
+    if (served) await kill(served);
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('after SIGKILL and a restart, the team renders its last included documents', async () => {
     served = await serve(env);
-    const key = /Live key: (qk_live_\w+)/.exec(served.output)?.[1];
-    assert.ok(key, served.output);
+    const key = served.liveKey;
+    assert.ok(key, served.output());
     assert.equal((await render(served.base, key, QUICK)).status, 200);
 
     const slow = render(served.base, key, BUSY).catch(() => null);
     // While the slow render (reserved at once, then rendering) holds the second document, a third is refused.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await waitForRendering(served);
     const refused = await render(served.base, key, QUICK);
     assert.equal(refused.status, 402, refused.text);
     assert.equal(refused.json.error.code, 'plan_limit_reached');
-    served.child.kill('SIGKILL');
-    await served.exited;
+    await kill(served);
     await slow;
 
     served = await serve(env);

@@ -10,12 +10,12 @@ import { createApiKey, createTeam } from '../../../src/accounts/teams.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { type Db, openDatabase } from '../../../src/storage/db.js';
 import { createTestDatabase } from '../../helpers/database.js';
+import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 import { startS3Server, type TestS3 } from '../../helpers/s3.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { pdfText } from '../render/helpers.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from './processes.js';
 
 /** Async renders and batch items of the load phase (small HTML documents: the run stays within minutes). */
 const ASYNC_RENDERS = 200;

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createTestDatabase } from '../../helpers/database.js';
+import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
-import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from './processes.js';
 
 /** Kysely's migration lock on PostgreSQL (its PostgresAdapter's LOCK_ID): every starting process takes it first. */
 const MIGRATION_LOCK = '3853314791062309107';

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../../src/storage/db.js';
 import { DatabaseTeamSlots } from '../../../src/storage/render-leases.js';
 import { createTestDatabase } from '../../helpers/database.js';
+import { NEEDS_POSTGRES } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { NEEDS_POSTGRES } from './processes.js';
 
 /** Keeps a render busy for about `ms` so the slots it holds overlap. */
 const busy = (ms: number) =>

@@ -1,4 +1,14 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,8 +38,65 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export const VALIDATOR =
   process.env.QUIRE_EINVOICE_VALIDATE ?? path.join(repoRoot, 'tools', 'einvoice-validate', 'validate');
 
+/**
+ * Reports already made, under .tmp/ by the file's SHA-256 and the validator's version (a digest of the
+ * validator, its helpers and its rule artefacts): the same bytes validate the same way, and the JVM run
+ * is the slow part of the e-invoice tests. QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
+ */
+const CACHE_ROOT = path.join(repoRoot, '.tmp', 'einvoice-validator-cache');
+let versionDigest: string | undefined;
+
+function digestTree(hash: ReturnType<typeof createHash>, dir: string, base: string): void {
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) digestTree(hash, full, base);
+    else hash.update(path.relative(base, full)).update(readFileSync(full));
+  }
+}
+
+function validatorVersion(): string {
+  if (versionDigest === undefined) {
+    const hash = createHash('sha256').update(VALIDATOR).update(readFileSync(VALIDATOR));
+    const dir = path.dirname(VALIDATOR);
+    for (const sub of ['lib', 'artefacts']) {
+      if (existsSync(path.join(dir, sub))) digestTree(hash, path.join(dir, sub), dir);
+    }
+    versionDigest = hash.digest('hex').slice(0, 16);
+  }
+  return versionDigest;
+}
+
+function cachePath(file: string): string {
+  const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+  return path.join(CACHE_ROOT, validatorVersion(), `${digest}.json`);
+}
+
+/** Validates many files: cached reports for bytes seen before, one validator run for the rest. */
+export async function validateFiles(files: string[]): Promise<Map<string, ValidatorReport>> {
+  if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files);
+  const reports = new Map<string, ValidatorReport>();
+  const missing: string[] = [];
+  for (const file of files) {
+    const cached = cachePath(file);
+    if (existsSync(cached)) reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
+    else missing.push(file);
+  }
+  if (missing.length === 0) return reports;
+  const fresh = await runValidator(missing);
+  for (const [file, report] of fresh) {
+    reports.set(file, report);
+    const cached = cachePath(file);
+    mkdirSync(path.dirname(cached), { recursive: true });
+    // Renamed into place: another test process may read it at the same moment.
+    const partial = `${cached}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(report));
+    renameSync(partial, cached);
+  }
+  return reports;
+}
+
 /** Runs the validator once for many files (one JVM: the schematron compile dominates). */
-export function validateFiles(files: string[]): Promise<Map<string, ValidatorReport>> {
+function runValidator(files: string[]): Promise<Map<string, ValidatorReport>> {
   return new Promise((resolve, reject) => {
     execFile(
       VALIDATOR,

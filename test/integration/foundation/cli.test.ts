@@ -1,61 +1,36 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
+import { kill, quire as runQuire, type Serving, serveQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
-const bin = path.join(root, 'bin', 'quire.mjs');
 
 describe('the quire CLI against a running server process', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-'));
-  const env = {
-    ...process.env,
-    QUIRE_DATA_DIR: dataDir,
-    QUIRE_FROM_SOURCE: '1',
-    QUIRE_PORT: '0',
-    QUIRE_LOG_LEVEL: 'warn',
-    QUIRE_WORKERS: '0',
-  };
-  let server: ChildProcess;
+  const env = { QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: '', QUIRE_WORKERS: '0' };
+  let server: Serving;
   let base = '';
   let firstRunOutput = '';
 
-  const quire = async (...args: string[]) =>
-    (await run(process.execPath, [bin, ...args], { env, cwd: root })).stdout.trim();
+  const quire = async (...args: string[]) => {
+    const result = await runQuire(env, ...args);
+    assert.equal(result.code, 0, `quire ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout.trim();
+  };
   const quireFails = async (...args: string[]) => {
-    try {
-      await run(process.execPath, [bin, ...args], { env, cwd: root });
-    } catch (err) {
-      return err as { code: number; stderr: string };
-    }
-    throw new Error(`quire ${args.join(' ')} should have failed`);
+    const result = await runQuire(env, ...args);
+    assert.notEqual(result.code, 0, `quire ${args.join(' ')} should have failed`);
+    return result;
   };
 
   before(async () => {
-    server = spawn(process.execPath, [bin, 'serve'], {
-      env,
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${firstRunOutput}`)), 60_000);
-      server.stdout?.on('data', (chunk: Buffer) => {
-        firstRunOutput += chunk.toString();
-        const match = /serving (http:\/\/[^\s]+)\/v1/.exec(firstRunOutput);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    server = await serveQuire(env);
+    base = server.base;
+    firstRunOutput = server.stdout();
   });
   after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    if (server) await kill(server);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -136,8 +111,7 @@ describe('the quire CLI against a running server process', () => {
   });
 
   it('shuts down gracefully on SIGTERM', async () => {
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    server.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exit, 0);
   });
 });

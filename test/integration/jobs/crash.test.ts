@@ -14,6 +14,7 @@ import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { openTestDatabase, testDatabaseUrlOf } from '../../helpers/database.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { answer, type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { crashProduction } from './crash-production.js';
 
@@ -26,14 +27,6 @@ function spawnWorker(dataDir: string, mode: 'hang' | 'run'): ChildProcess {
     // On the PostgreSQL pass the worker joins this test's database.
     env: { ...process.env, QUIRE_DATABASE_URL: testDatabaseUrlOf(dataDir) ?? '' },
   });
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 40_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** How often each event id reached one receiver path. */
@@ -104,30 +97,33 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
 
     const first = spawnWorker(dataDir, 'hang');
     children.push(first);
-    await waitFor('8 renders done, 2 running, 2 queued; /ok served; 2 /slow attempts in flight', async () => {
-      const docs = await statusCounts('documents');
-      const jobs = await db
-        .selectFrom('jobs')
-        .select(['kind', 'status'])
-        .where('kind', '=', 'render')
-        .execute();
-      const ok = receiptsOn(rx, '/ok');
-      const okLogged = await db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .select('d.id')
-        .where('e.url', 'like', '%/ok')
-        .where('d.status', '=', 'succeeded')
-        .execute();
-      return (
-        docs.succeeded === 8 &&
-        jobs.filter((j) => j.status === 'running').length === 2 &&
-        jobs.filter((j) => j.status === 'queued').length === 2 &&
-        ok.size === 8 &&
-        okLogged.length === 8 &&
-        rx.inFlight === 2
-      );
-    });
+    await waitUntil(
+      '8 renders done, 2 running, 2 queued; /ok served; 2 /slow attempts in flight',
+      async () => {
+        const docs = await statusCounts('documents');
+        const jobs = await db
+          .selectFrom('jobs')
+          .select(['kind', 'status'])
+          .where('kind', '=', 'render')
+          .execute();
+        const ok = receiptsOn(rx, '/ok');
+        const okLogged = await db
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+          .select('d.id')
+          .where('e.url', 'like', '%/ok')
+          .where('d.status', '=', 'succeeded')
+          .execute();
+        return (
+          docs.succeeded === 8 &&
+          jobs.filter((j) => j.status === 'running').length === 2 &&
+          jobs.filter((j) => j.status === 'queued').length === 2 &&
+          ok.size === 8 &&
+          okLogged.length === 8 &&
+          rx.inFlight === 2
+        );
+      },
+    );
     const cutOff = new Set(receiptsOn(rx, '/slow').keys());
     assert.equal(cutOff.size, 2, 'two /slow attempts were in flight');
     first.kill('SIGKILL');
@@ -136,7 +132,7 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
     rx.behave(answer(200));
     const second = spawnWorker(dataDir, 'run');
     children.push(second);
-    await waitFor('every job finished and every delivery succeeded', async () => {
+    await waitUntil('every job finished and every delivery succeeded', async () => {
       const jobs = await statusCounts('jobs');
       const deliveries = await statusCounts('webhook_deliveries');
       return (

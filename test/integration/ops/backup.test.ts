@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { quire } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { quire } from './cli-quire.js';
 
 describe('quire backup under write load, quire restore into a new data directory', () => {
   const scratch = mkdtempSync(path.join(tmpdir(), 'quire-backup-'));

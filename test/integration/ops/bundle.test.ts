@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
+import { bundleIsCurrent, kill, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { problems, validateFiles } from '../einvoice/validator.js';
 
@@ -14,44 +15,33 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
 
 /**
- * The server bundle (scripts/bundle.mjs → dist/server/) is what `npm start` and the image run, while
- * the other tests run the sources through tsx. Bundling moves modules into other files, so everything
- * found relative to a module's own file is checked here: the version (package.json), the Liquid worker
- * thread, the Paged.js polyfill (resolved from node_modules), the PDF/A colour profile, the dashboard
- * build and the API docs, and the modules loaded on first use (e-invoice output, print mode).
+ * The server bundle (scripts/bundle.mjs → dist/server/) is what `npm start` and the image run (and the
+ * processes tests start, when it is current). Bundling moves modules into other files, so everything found
+ * relative to a module's own file is checked here: the version (package.json), the Liquid worker thread, the
+ * Paged.js polyfill (resolved from node_modules), the PDF/A colour profile, the dashboard build and the API
+ * docs, and the modules loaded on first use (e-invoice output, print mode).
  */
 describe('the server bundle that npm start runs', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-bundle-'));
-  let server: ChildProcess;
+  let server: Started;
   let base = '';
   let key = '';
 
   before(async () => {
-    await run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root });
-    const { QUIRE_FROM_SOURCE: _fromSource, ...env } = process.env;
-    server = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), 'serve'], {
-      env: { ...env, QUIRE_DATA_DIR: dataDir, QUIRE_PORT: '0', QUIRE_LOG_LEVEL: 'warn', QUIRE_WORKERS: '0' },
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the bundle did not start: ${out}`)), 90_000);
-      server.stdout?.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /serving (http:\/\/[^\s]+)\/v1/.exec(out);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`the bundle exited (${code}): ${out}`)));
-    });
-    key = /Live key: (qk_live_\w+)/.exec(out)?.[1] ?? '';
-    assert.ok(key, out);
+    // The bootstrap's bundle (npm test runs it first); rebuilt here only when a source is newer.
+    if (!bundleIsCurrent())
+      await run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root });
+    server = startQuire(
+      { QUIRE_FROM_SOURCE: '0', QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: '', QUIRE_WORKERS: '0' },
+      ['serve'],
+      SERVING,
+    );
+    base = (await server.ready)[1] as string;
+    key = /Live key: (qk_live_\w+)/.exec(server.stdout())?.[1] ?? '';
+    assert.ok(key, server.output());
   });
   after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    if (server) await kill(server);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

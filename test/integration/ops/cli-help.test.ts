@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { usageFor, wantsHelp } from '../../../src/cli/usage.js';
-import { quire, ROOT } from './cli-quire.js';
+import { quire, quireInProcess } from '../../helpers/quire-process.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 const COMMANDS: string[][] = [
   [],
@@ -40,29 +42,35 @@ describe('quire --help, --version and start-up problems', () => {
     assert.equal(wantsHelp(['serve', '--', '--help']), false);
   });
 
-  it('--help and -h print usage and exit 0 without side effects (the real command)', async () => {
-    // Each child process costs seconds on a shared machine: the table above covers every command, these
-    // cover the path through bin/quire.mjs, a server that must not start, and a subcommand.
+  it('--help and -h print usage and exit 0 without side effects', async () => {
+    // The command's main() in this process: the table above covers every command's text, these the parsing.
     for (const args of [['serve', '--help'], ['worker', '-h'], ['team', 'delete', '-h'], ['--help']]) {
-      const result = await quire(env, ...args);
+      const result = await quireInProcess(env, ...args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout, /^Usage: quire/, args.join(' '));
     }
     // Options before --help do not matter (`key list --team X --help` prints key list's usage).
-    const withOptions = await quire(env, 'key', 'list', '--team', 'abc', '--help');
+    const withOptions = await quireInProcess(env, 'key', 'list', '--team', 'abc', '--help');
     assert.match(withOptions.stdout, /quire key list --team TEAM_ID/);
+    assert.equal(existsSync(env.QUIRE_DATA_DIR), false);
+  });
+
+  it('serve --help through the real command (bin/quire.mjs) prints usage and starts no server', async () => {
+    const result = await quire(env, 'serve', '--help');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Usage: quire serve/);
     assert.equal(existsSync(env.QUIRE_DATA_DIR), false);
   });
 
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    const result = await quire(env, '--version');
+    const result = await quireInProcess(env, '--version');
     assert.equal(result.code, 0);
     assert.equal(result.stdout.trim(), version);
   });
 
   it('an unknown command exits 2 with the overview', async () => {
-    const result = await quire(env, 'frobnicate');
+    const result = await quireInProcess(env, 'frobnicate');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /Unknown command "frobnicate"/);
   });
@@ -119,8 +127,25 @@ describe('quire --help, --version and start-up problems', () => {
   });
 
   it('an invalid setting is one line per problem naming the variable', async () => {
-    const result = await quire({ ...env, QUIRE_PORT: 'eighty' }, 'serve');
+    const result = await quireInProcess({ ...env, QUIRE_PORT: 'eighty' }, 'serve');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /QUIRE_PORT must be an integer/);
+  });
+});
+
+// In this file rather than its own: the CLI's modules are loaded once for every in-process call.
+describe('quire config --effective', () => {
+  it('prints the values in effect and hides secrets', async () => {
+    const token = 'metrics-secret-value-42';
+    const result = await quireInProcess(
+      { QUIRE_PORT: '4321', QUIRE_METRICS_TOKEN: token, QUIRE_TRUST_PROXY: '10.0.0.0/8' },
+      'config',
+      '--effective',
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^QUIRE_PORT=4321$/m);
+    assert.match(result.stdout, /^QUIRE_TRUST_PROXY=\["10\.0\.0\.0\/8"\]$/m);
+    assert.match(result.stdout, /^QUIRE_METRICS_TOKEN=\(set, hidden\)$/m);
+    assert.ok(!result.stdout.includes(token));
   });
 });

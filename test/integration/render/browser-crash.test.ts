@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { OWN_CHROMIUM } from '../../helpers/chromium.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { pdfText } from './helpers.js';
 
@@ -10,7 +11,10 @@ let server: TestServer;
 let team: TestTeam;
 
 before(async () => {
-  server = await startTestServer({ renderTimeoutMs: 20_000, renderPoolSize: 1 }, { warmRenderer: true });
+  server = await startTestServer(
+    { ...OWN_CHROMIUM, renderTimeoutMs: 20_000, renderPoolSize: 1 },
+    { warmRenderer: true },
+  );
   team = await server.team('scale');
 });
 after(async () => server.close());

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { job, startRenderer, until } from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { job, startRenderer } from './helpers.js';
 
 // One page, so every render after the first waits for it.
 let renderer: Renderer;
@@ -23,7 +24,7 @@ describe('pool pages are shared fairly between tenants', () => {
     const render = (tenant: string, label: string) =>
       renderer.render(job(slow(label), {}, { tenant })).then(() => finished.push(label));
     const teamA = ['A1', 'A2', 'A3', 'A4', 'A5'].map((label) => render('team-a', label));
-    await until(() => renderer.stats().queued === 4, 'A1 to render and A2–A5 to wait');
+    await waitUntil('A1 to render and A2–A5 to wait', () => renderer.stats().queued === 4);
     const teamB = render('team-b', 'B1');
     await Promise.all([...teamA, teamB]);
     assert.deepEqual(finished.slice(0, 2), ['A1', 'B1'], `finish order: ${finished.join(' ')}`);

@@ -10,13 +10,17 @@ import { type Config, loadConfig } from '../../../src/config/config.js';
 import { type PageOptionsInput, Renderer, resolvePageOptions } from '../../../src/render/index.js';
 import type { RenderJob } from '../../../src/render/types.js';
 import { AppError } from '../../../src/shared/errors.js';
+import { SHARED_CHROMIUM } from '../../helpers/chromium.js';
 
 const run = promisify(execFile);
 
 /** A renderer on a temp data dir; `renderTimeoutMs` short so timeout tests stay quick. */
 export async function startRenderer(overrides: Partial<Config> = {}): Promise<Renderer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'quire-render-'));
-  const config = loadConfig({}, { dataDir, renderTimeoutMs: 3000, renderPoolSize: 1, ...overrides });
+  const config = loadConfig(
+    {},
+    { dataDir, renderTimeoutMs: 3000, renderPoolSize: 1, ...SHARED_CHROMIUM, ...overrides },
+  );
   return Renderer.start(config);
 }
 
@@ -33,15 +37,6 @@ export async function appError(promise: Promise<unknown>): Promise<AppError> {
     return err;
   }
   assert.fail('expected the render to fail');
-}
-
-/** Polls (no fixed sleeps) until `check` holds; fails the test after 10 s. */
-export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`gave up waiting for ${what}`);
 }
 
 /** Runs a poppler tool on the PDF written to a temp file. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { appError, job, pageCount, pdfText, startRenderer, until } from './helpers.js';
+import { OWN_CHROMIUM } from '../../helpers/chromium.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
 
 /** Keeps the page busy for about 2 s of script, well inside the render limit. */
 const BUSY_2S = '<script>const end = Date.now() + 2000; while (Date.now() < end) {}</script>';
@@ -12,7 +14,7 @@ const pagesHtml = (n: number) =>
 describe('size limits (spec POST /pdf rule 2)', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderTimeoutMs: 30_000 });
+    renderer = await startRenderer({ ...OWN_CHROMIUM, renderTimeoutMs: 30_000 });
   });
   after(() => renderer.close());
 
@@ -55,7 +57,7 @@ describe('size limits (spec POST /pdf rule 2)', () => {
 describe('render time limit', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderPoolSize: 1, renderTimeoutMs: 3000 });
+    renderer = await startRenderer({ ...OWN_CHROMIUM, renderPoolSize: 1, renderTimeoutMs: 3000 });
   });
   after(() => renderer.close());
 
@@ -74,7 +76,7 @@ describe('render time limit', () => {
   it('a caller that goes away aborts the render', async () => {
     const controller = new AbortController();
     const running = renderer.render(job('<script>while(true){}</script>', {}, { signal: controller.signal }));
-    await until(() => renderer.stats().busy === 1, 'the render to start');
+    await waitUntil('the render to start', () => renderer.stats().busy === 1);
     controller.abort(new Error('client gone'));
     await assert.rejects(running, /client gone/);
     await renderer.settled();
@@ -86,15 +88,20 @@ describe('render time limit', () => {
 describe('crashes and the wait queue', () => {
   let renderer: Renderer;
   before(async () => {
-    renderer = await startRenderer({ renderPoolSize: 1, renderQueueMax: 1, renderTimeoutMs: 20_000 });
+    renderer = await startRenderer({
+      ...OWN_CHROMIUM,
+      renderPoolSize: 1,
+      renderQueueMax: 1,
+      renderTimeoutMs: 20_000,
+    });
   });
   after(() => renderer.close());
 
   it('a full wait queue → service_busy (503); queued work still finishes', async () => {
     const spinning = renderer.render(job(`${BUSY_2S}<p>first</p>`));
-    await until(() => renderer.stats().busy === 1, 'the first render to start');
+    await waitUntil('the first render to start', () => renderer.stats().busy === 1);
     const queued = renderer.render(job('<p>queued</p>'));
-    await until(() => renderer.stats().queued === 1, 'the second render to queue');
+    await waitUntil('the second render to queue', () => renderer.stats().queued === 1);
     const busy = await appError(renderer.render(job('<p>one too many</p>')));
     assert.equal(busy.code, 'service_busy');
     assert.equal(busy.status, 503);
@@ -104,7 +111,7 @@ describe('crashes and the wait queue', () => {
 
   it('a killed renderer process → render_failed (422), and the pool recovers', async () => {
     const running = renderer.render(job(`${BUSY_2S}<p>x</p>`));
-    await until(() => renderer.stats().busy === 1, 'the render to start');
+    await waitUntil('the render to start', () => renderer.stats().busy === 1);
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the document's loop begin
     const renderers = (await renderer.supervisor.processes()).filter((p) => p.type === 'renderer');
     assert.ok(renderers.length > 0);
@@ -119,7 +126,7 @@ describe('crashes and the wait queue', () => {
     const pid = renderer.stats().browserPid;
     assert.ok(pid);
     const running = renderer.render(job(`${BUSY_2S}<p>survived</p>`));
-    await until(() => renderer.stats().busy === 1, 'the render to start');
+    await waitUntil('the render to start', () => renderer.stats().busy === 1);
     process.kill(pid, 'SIGKILL');
     assert.match(await pdfText((await running).pdf), /survived/);
     assert.notEqual(renderer.stats().browserPid, pid);
@@ -133,7 +140,7 @@ describe('crashes and the wait queue', () => {
     assert.ok(pid);
     renderer.beginShutdown();
     process.kill(pid, 'SIGKILL');
-    await until(() => renderer.supervisor.connected() === null, 'chromium to be gone');
+    await waitUntil('chromium to be gone', () => renderer.supervisor.connected() === null);
     // Longer than the first relaunch attempts (0 and 250 ms after the loss) take to start.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(renderer.supervisor.connected(), null);

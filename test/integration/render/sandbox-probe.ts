@@ -10,7 +10,10 @@ const log = {
   warn: (_o: object, msg?: string) => lines.push(`warn ${msg}`),
   error: (_o: object, msg?: string) => lines.push(`error ${msg}`),
 };
-const supervisor = await BrowserSupervisor.start(process.argv[2] ?? '/usr/bin/chromium', log);
+const supervisor = await BrowserSupervisor.start(
+  { chromiumPath: process.argv[2] ?? '/usr/bin/chromium', chromiumWsEndpoint: null },
+  log,
+);
 try {
   const page = await (await supervisor.current()).newPage();
   await page.setContent('<p>sandboxed</p>');

@@ -63,7 +63,10 @@ describe('Chromium sandbox', () => {
     skip: !isRoot,
   }, async () => {
     const log = recordingLog();
-    const supervisor = await BrowserSupervisor.start(CHROMIUM, log);
+    const supervisor = await BrowserSupervisor.start(
+      { chromiumPath: CHROMIUM, chromiumWsEndpoint: null },
+      log,
+    );
     try {
       assert.equal(supervisor.sandboxed, false);
       const warnings = log.entries.filter((e) => e.level === 'warn');
@@ -85,7 +88,11 @@ describe('Chromium sandbox', () => {
   }, async () => {
     // Running as root, a launch with the sandbox fails for real: the try-launch path, not a simulation of it.
     const log = recordingLog();
-    const supervisor = await BrowserSupervisor.start(CHROMIUM, log, facts(1000));
+    const supervisor = await BrowserSupervisor.start(
+      { chromiumPath: CHROMIUM, chromiumWsEndpoint: null },
+      log,
+      facts(1000),
+    );
     try {
       assert.equal(supervisor.sandboxed, false);
       const warnings = log.entries.filter((e) => e.level === 'warn');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
+import { OWN_CHROMIUM } from '../../helpers/chromium.js';
 import { job, startRenderer } from './helpers.js';
 
 /** Issue 3 asks for 1,000 renders; CI runs a short version (QUIRE_SOAK_RENDERS=1000 for the long one). */
@@ -24,7 +25,7 @@ function fdCount(pid: number | 'self'): number {
 
 let renderer: Renderer;
 before(async () => {
-  renderer = await startRenderer({ renderPoolSize: 2, pageRecycleAfter: RECYCLE_AFTER });
+  renderer = await startRenderer({ ...OWN_CHROMIUM, renderPoolSize: 2, pageRecycleAfter: RECYCLE_AFTER });
 });
 after(() => renderer.close());
 

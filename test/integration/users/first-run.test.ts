@@ -1,48 +1,29 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
-import { ROOT } from '../ops/cli-quire.js';
 
 describe('first run: the default team’s owner gets a sign-in link', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-first-run-'));
-  let server: ChildProcess;
+  let server: Serving;
   let output = '';
   let base = '';
   before(async () => {
-    server = spawn(process.execPath, [path.join(ROOT, 'bin', 'quire.mjs'), 'serve'], {
-      env: {
-        ...process.env,
-        QUIRE_DATA_DIR: dataDir,
-        // The first run on SQLite: this test is about the printed link, not the store.
-        QUIRE_DATABASE_URL: '',
-        QUIRE_FROM_SOURCE: '1',
-        QUIRE_PORT: '0',
-        QUIRE_HOST: '127.0.0.1',
-        QUIRE_LOG_LEVEL: 'warn',
-        QUIRE_WORKERS: '0',
-        QUIRE_ADMIN_EMAIL: 'Boss@Example.com',
-      },
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
+    server = await serveQuire({
+      QUIRE_DATA_DIR: dataDir,
+      // The first run on SQLite: this test is about the printed link, not the store.
+      QUIRE_DATABASE_URL: '',
+      QUIRE_WORKERS: '0',
+      QUIRE_ADMIN_EMAIL: 'Boss@Example.com',
     });
-    base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
-      server.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /serving (http:\/\/[^\s]+)\/v1/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    output = server.stdout();
+    base = server.base;
   });
   after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    if (server) await kill(server);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -5,8 +5,8 @@ import { hash } from '@node-rs/argon2';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { createUser, upsertMembership } from '../../../src/users/users.js';
 import { pdfText } from '../../helpers/pdf.js';
+import { quire } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { quire } from '../ops/cli-quire.js';
 import { browserFrom, makeUser, PASSWORD, signIn } from './dashboard.js';
 
 const CSRF_MESSAGE = 'Missing or wrong CSRF token. Send the x-csrf-token header the session routes return.';
