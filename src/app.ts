@@ -332,7 +332,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(async (authed) => {
         authed.addHook(
           'onRequest',
-          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock, https) }),
+          createAuthHook({
+            db,
+            clock,
+            plans,
+            rate,
+            testKeyRatePerMin: config.testKeyRatePerMin,
+            sessions: createSessionLookup(db, clock, https),
+          }),
         );
         registerAccountRoutes(authed, { db, clock, usage });
         registerKeyRoutes(authed, { db, clock });

@@ -364,6 +364,13 @@ const schema = {
       'Requests per minute from one IP address (IPv6 per /64), downloads and bad keys included (spec: 600).',
     parse: int(1, 100_000_000),
   },
+  testKeyRatePerMin: {
+    env: 'QUIRE_TEST_KEY_RATE_PER_MIN',
+    default: 20,
+    description:
+      'Requests per minute for test keys, per team (spec: 20). Raise it for a self-hosted CI that runs its suite with a test key.',
+    parse: int(1, 100_000_000),
+  },
   metrics: {
     env: 'QUIRE_METRICS',
     default: 'off',
