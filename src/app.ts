@@ -372,7 +372,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/v1' },
   );
-  await registerDocsRoutes(app);
+  await registerDocsRoutes(app, { publicUrl, version: quireVersion() });
   await registerWebApp(app);
   app.addHook('onListen', async () => {
     const address = app.server.address();
