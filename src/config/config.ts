@@ -230,7 +230,7 @@ const schema = {
   adminEmail: {
     env: 'QUIRE_ADMIN_EMAIL',
     default: 'admin@localhost',
-    description: 'Email of the dashboard owner created on first run (its sign-in link is printed at start).',
+    description: 'Email of the dashboard owner created on first run (a sign-in link is printed at each start until the owner signs in).',
     parse: str,
   },
   chromiumPath: {

@@ -13,6 +13,8 @@ import { migration0011Users } from './0011_users.js';
 import { migration0012BrandAssets } from './0012_brand_assets.js';
 import { migration0013RenderLeases } from './0013_render_leases.js';
 import { migration0014UsageHolds } from './0014_usage_holds.js';
+import { migration0015UserSignedIn } from './0015_user_signed_in.js';
+import { migration0016ServerState } from './0016_server_state.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -33,6 +35,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_brand_assets': migration0012BrandAssets,
   '0013_render_leases': migration0013RenderLeases,
   '0014_usage_holds': migration0014UsageHolds,
+  '0015_user_signed_in': migration0015UserSignedIn,
+  '0016_server_state': migration0016ServerState,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
