@@ -34,10 +34,12 @@ function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
+/** package.json `engines` (^20.19.0 || >=22.13.0): the oldest releases every locked package accepts. */
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major < 20 || (major === 20 && minor < 18)) {
-    log(`Node ${process.versions.node} is too old: Quire needs Node 20.18 or newer.`);
+  const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 13) || major > 22;
+  if (!supported) {
+    log(`Node ${process.versions.node} is not supported: Quire needs Node 20.19+ or 22.13+ (or newer).`);
     process.exit(1);
   }
 }
