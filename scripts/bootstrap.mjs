@@ -34,10 +34,12 @@ function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
+/** package.json `engines` (^20.19.0 || >=22.13.0): the oldest releases every locked package accepts. */
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major < 20 || (major === 20 && minor < 18)) {
-    log(`Node ${process.versions.node} is too old: Quire needs Node 20.18 or newer.`);
+  const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 13) || major > 22;
+  if (!supported) {
+    log(`Node ${process.versions.node} is not supported: Quire needs Node 20.19+ or 22.13+ (or newer).`);
     process.exit(1);
   }
 }
@@ -47,11 +49,11 @@ function ensureNodeModules() {
   const hash = createHash('sha256');
   for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(root, file)));
   const want = hash.digest('hex');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return 'up to date';
   // `npm ci` installs exactly the lock (and fails when package.json and the lock disagree), so every machine
   // gets the same tree. The lock records the optional platform binaries the registry mirror lacks
   // (scripts/lock-platform-optionals.mjs), which `npm ci` needs to accept it.
-  log('installing npm packages (npm ci)…');
+  log('npm packages: installing package-lock.json with npm ci (a few minutes on a fresh machine)…');
   if (
     run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, npm_config_yes: 'true' } }) !== 0
   ) {
@@ -59,6 +61,7 @@ function ensureNodeModules() {
     process.exit(1);
   }
   writeFileSync(stamp, want);
+  return 'installed';
 }
 
 function missingDebianPackages() {
@@ -99,10 +102,10 @@ function ensureDebianPackages() {
     log(
       'not a Debian system: install Chromium, poppler-utils and fonts yourself, and set QUIRE_CHROMIUM_PATH.',
     );
-    return;
+    return 'skipped (not Debian)';
   }
   const missing = missingDebianPackages();
-  if (missing.length === 0) return;
+  if (missing.length === 0) return 'all installed';
   const prefix = aptRunner();
   if (!prefix) {
     log(`missing Debian packages: ${missing.join(' ')}`);
@@ -117,6 +120,7 @@ function ensureDebianPackages() {
     log('apt-get failed.');
     process.exit(1);
   }
+  return `installed ${missing.length}`;
 }
 
 /**
@@ -133,7 +137,7 @@ function ensureEInvoiceValidator() {
     detached: aptRunner() === null,
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', EINVOICE_QUIET_SETUP: '1' },
   });
-  if (result.status === 0) return;
+  if (result.status === 0) return 'ready';
   process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
   log('e-invoice validator set-up failed (tools/einvoice-validate/README.md lists what it needs).');
   process.exit(1);
@@ -156,13 +160,13 @@ function ensureBuild() {
     statSync(path.join(root, 'package-lock.json')).mtimeMs,
     statSync(path.join(root, 'scripts', 'bundle.mjs')).mtimeMs,
   );
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return;
-  log('building the server (esbuild)…');
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return 'up to date';
   if (run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]) !== 0) {
     log('build failed.');
     process.exit(1);
   }
   writeFileSync(stamp, new Date().toISOString());
+  return 'built (esbuild)';
 }
 
 /**
@@ -176,8 +180,7 @@ function ensureWebBuild() {
     statSync(path.join(root, 'clients', 'typescript', 'src', 'schema.d.ts')).mtimeMs,
     statSync(path.join(root, 'package-lock.json')).mtimeMs,
   );
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return;
-  log('building the dashboard (vite)…');
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return 'up to date';
   if (
     run(process.execPath, [
       path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
@@ -190,13 +193,32 @@ function ensureWebBuild() {
     process.exit(1);
   }
   writeFileSync(stamp, new Date().toISOString());
+  return 'built (vite)';
+}
+
+const seconds = (sinceMs) => `${((Date.now() - sinceMs) / 1000).toFixed(1)} s`;
+
+/**
+ * One line per step with what it found or did and how long it took, so a first run that spends minutes in
+ * `npm ci` or apt-get says so instead of looking stuck. Each step returns a short outcome.
+ */
+function step(number, total, label, ensure) {
+  const started = Date.now();
+  log(`${number}/${total} ${label}…`);
+  const outcome = ensure();
+  log(`${number}/${total} ${label}: ${outcome} (${seconds(started)})`);
 }
 
 if (process.env.QUIRE_SKIP_BOOTSTRAP !== '1') {
+  const started = Date.now();
   checkNode();
-  ensureNodeModules();
-  ensureDebianPackages();
-  if (process.argv.includes('--test')) ensureEInvoiceValidator();
-  ensureBuild();
-  ensureWebBuild();
+  const steps = [
+    ['npm packages', ensureNodeModules],
+    ['Debian packages (Chromium, fonts, poppler-utils, qpdf)', ensureDebianPackages],
+    ...(process.argv.includes('--test') ? [['e-invoice validator', ensureEInvoiceValidator]] : []),
+    ['server bundle', ensureBuild],
+    ['dashboard', ensureWebBuild],
+  ];
+  for (const [i, [label, ensure]] of steps.entries()) step(i + 1, steps.length, label, ensure);
+  log(`done in ${seconds(started)}`);
 }

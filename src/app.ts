@@ -350,7 +350,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(async (authed) => {
         authed.addHook(
           'onRequest',
-          createAuthHook({ db, clock, plans, rate, sessions: createSessionLookup(db, clock, https) }),
+          createAuthHook({
+            db,
+            clock,
+            plans,
+            rate,
+            testKeyRatePerMin: config.testKeyRatePerMin,
+            sessions: createSessionLookup(db, clock, https),
+          }),
         );
         registerAccountRoutes(authed, { db, clock, usage });
         registerKeyRoutes(authed, { db, clock });
@@ -384,7 +391,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/v1' },
   );
-  await registerDocsRoutes(app);
+  await registerDocsRoutes(app, { publicUrl, version: quireVersion() });
   await registerWebApp(app, undefined, publicUrl);
   app.addHook('onListen', async () => {
     const address = app.server.address();

@@ -10,7 +10,7 @@ export interface Plan {
   name: string;
   /** Included live documents per monthly period (spec: not shown). */
   docs_per_period: number;
-  /** Live-key requests per minute (spec). Test keys get TEST_KEY_RATE_LIMIT on every plan. */
+  /** Live-key requests per minute (spec). Test keys get QUIRE_TEST_KEY_RATE_PER_MIN (spec: 20) on every plan. */
   rate_limit_per_min: number;
   /** PDFs rendering at once per team (spec). */
   render_concurrency: number;
@@ -36,7 +36,6 @@ export interface Plan {
   spending_cap_cents: number | null;
 }
 
-export const TEST_KEY_RATE_LIMIT = 20;
 export const TEST_STORAGE_BYTES = 200 * 1024 * 1024;
 /** Spec "Limits": emails a day to the same address, on every plan. */
 export const EMAILS_PER_ADDRESS_PER_DAY = 20;

@@ -89,13 +89,15 @@ export async function createTeam(
   };
   // Spec: Free teams have no subscription; a team created on a paid plan starts subscribed.
   const subscription = input.plan === 'free' ? 'none' : 'active';
-  await db.transaction().execute(async (trx) => {
+  const insert = async (trx: Db) => {
     await trx
       .insertInto('teams')
       .values({ ...row, subscription, spending_cap_cents: null, overage_billed_period: null })
       .execute();
     await recordPlanChange(trx, { teamId: row.id, plan: input.plan, at: row.created_at });
-  });
+  };
+  // Part of a caller's transaction (the first run's team, keys and owner) or one of its own.
+  await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
   return toTeam(row);
 }
 

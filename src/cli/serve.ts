@@ -2,66 +2,80 @@ import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
-import type { Clock } from '../shared/clock.js';
-import { type Db, withKeyLock } from '../storage/db.js';
+import { withKeyLock } from '../storage/db.js';
+import { recordServerState } from '../storage/index.js';
+import type { SignInLink } from '../users/index.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
- * First run: a default team with a live and a test key, printed once (the keys are stored only hashed). Its
- * owner runs the server, so its email counts as verified: deliver.email works from the first start.
+ * First run, once the server listens (issue 31: a busy port must not swallow the one-time output): a default
+ * team with a live and a test key, and the dashboard's owner (QUIRE_ADMIN_EMAIL) with a single-use sign-in
+ * link on the bound port. All in one transaction, printed after it commits: the keys are stored only hashed,
+ * so they are printed exactly once, and only by a process that is serving. Its owner runs the server, so the
+ * team's email counts as verified: deliver.email works from the first start.
  * Several `quire serve` started together on an empty PostgreSQL (a scaled-out deployment's first start) take
  * turns under one lock: the first creates the team, the others find it and create none.
- * Returns the new team's id (null when teams exist already).
  */
-async function ensureDefaultTeam(
-  db: Db,
-  clock: Clock,
-  plan: PlanId,
-  print: (line: string) => void,
-): Promise<string | null> {
-  const created = await withKeyLock(db, 'accounts.default-team', async (conn) => {
-    if ((await countTeams(conn)) > 0) return null;
-    const team = await createTeam(conn, clock, { name: 'Default team', plan, emailVerified: true });
-    const live = await createApiKey(conn, clock, { teamId: team.id, mode: 'live', role: 'admin' });
-    const test = await createApiKey(conn, clock, { teamId: team.id, mode: 'test', role: 'admin' });
-    return { team, live, test };
-  });
-  if (!created) return null;
-  const { team, live, test } = created;
-  print('');
-  print(`Created the default team "${team.name}" (${team.id}) on the ${plan} plan.`);
-  print(`  Live key: ${live.key}`);
-  print(`  Test key: ${test.key}`);
-  print('These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.');
-  print('');
-  return team.id;
+async function createDefaultTeam(built: BuiltApp, config: Config, users: UsersModule) {
+  const { db, clock } = built.services;
+  const plan = config.defaultPlan as PlanId;
+  return withKeyLock(db, 'accounts.default-team', (conn) =>
+    conn.transaction().execute(async (trx) => {
+      if ((await countTeams(trx)) > 0) return null;
+      const team = await createTeam(trx, clock, { name: 'Default team', plan, emailVerified: true });
+      const live = await createApiKey(trx, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+      const test = await createApiKey(trx, clock, { teamId: team.id, mode: 'test', role: 'admin' });
+      const owner = await users.createSignInLink(trx, clock, {
+        email: config.adminEmail,
+        teamId: team.id,
+        role: 'owner',
+        publicUrl: built.services.publicUrl(),
+      });
+      return { team, plan, live: live.key, test: test.key, owner };
+    }),
+  );
 }
 
+type UsersModule = typeof import('../users/index.js');
+
 /**
- * First run, once listening (the link needs the bound port): the dashboard's owner (QUIRE_ADMIN_EMAIL) and
- * a single-use sign-in link that asks for a password.
+ * After listening: the first run's team, keys and owner link; on any later start, a fresh owner link while
+ * the owner has never signed in (the first link may have expired unused, or gone with the terminal).
  */
-async function printOwnerLink(
-  built: BuiltApp,
-  config: Config,
-  teamId: string,
-  print: (line: string) => void,
-) {
+async function announceAccess(built: BuiltApp, config: Config, print: (line: string) => void): Promise<void> {
+  // Loaded here, like app.js, off the path to listening.
+  const users = await import('../users/index.js');
+  const created = await createDefaultTeam(built, config, users);
+  if (created) {
+    print('');
+    print(
+      `Created the default team "${created.team.name}" (${created.team.id}) on the ${created.plan} plan.`,
+    );
+    print(`  Live key: ${created.live}`);
+    print(`  Test key: ${created.test}`);
+    print(
+      'These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.',
+    );
+    print('');
+    printOwnerLink(created.owner, print);
+    return;
+  }
   const { db, clock } = built.services;
-  // Loaded here, like app.js: a first run only, off the start-up path of every other start.
-  const { ensureAdminUser } = await import('../users/index.js');
-  const admin = await ensureAdminUser(db, clock, {
+  const renewed = await users.renewOwnerLink(db, clock, {
     email: config.adminEmail,
-    teamId,
     publicUrl: built.services.publicUrl(),
   });
-  print(`Dashboard owner ${admin.user.email}: sign in within 24 hours (the link works once):`);
-  print(`  ${admin.sign_in_url}`);
+  if (renewed) printOwnerLink(renewed, print, ' (a new link at every start until the owner signs in)');
+}
+
+function printOwnerLink(link: SignInLink, print: (line: string) => void, note = ''): void {
+  print(`Dashboard owner ${link.user.email}: sign in within 24 hours (the link works once)${note}:`);
+  print(`  ${link.sign_in_url}`);
   print('');
 }
 
 /**
- * `quire serve`: migrate, first-run set-up, listen, and drain on SIGTERM/SIGINT (shutDown).
+ * `quire serve`: migrate, listen, first-run set-up (or the owner's fresh link), and drain on SIGTERM/SIGINT (shutDown).
  *
  * Start-up order (issue 17, start to first PDF): Chromium is launched first, then the service's modules
  * load (app.js is imported only now, so the launch does not wait for them) and the migrations run while
@@ -79,19 +93,15 @@ export async function serve(config: Config, print: (line: string) => void): Prom
       await earlyRenderer.service.close().catch(() => undefined);
       throw explainStartupFailure(err, config);
     });
-  const newTeam = await ensureDefaultTeam(
-    built.services.db,
-    built.services.clock,
-    config.defaultPlan as PlanId,
-    print,
-  );
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);
   });
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
   warnAboutTrustingEveryHop(config, (message) => built.app.log.warn(message));
-  if (newTeam) await printOwnerLink(built, config, newTeam, print);
+  // The CLI's `user create` links to where this server is reachable, not to its own environment's defaults.
+  await recordServerState(built.services.db, built.services.clock, 'public_url', built.services.publicUrl());
+  await announceAccess(built, config, print);
   print(
     `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
   );

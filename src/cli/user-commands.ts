@@ -4,7 +4,7 @@ import { findTeam } from '../accounts/teams.js';
 import { type Config, derivePublicUrl } from '../config/config.js';
 import type { Clock } from '../shared/clock.js';
 import { isAppError } from '../shared/errors.js';
-import type { Db } from '../storage/index.js';
+import { type Db, readServerState } from '../storage/index.js';
 import { createSignInLink, isEmailAddress } from '../users/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,7 +38,7 @@ export async function userCommand(
     email,
     teamId,
     role,
-    publicUrl: derivePublicUrl(ctx.config),
+    publicUrl: await serverPublicUrl(ctx.db, ctx.config),
   }).catch((err: unknown) => {
     // A refusal (the last owner's demotion) is the operator's to fix, like a usage error.
     throw isAppError(err) ? new UsageError(err.message) : err;
@@ -49,6 +49,14 @@ export async function userCommand(
   }
   ctx.print(`User ${link.user.email} (${link.user.id}) is ${role} of ${team.name} (${team.id}).`);
   ctx.print(`Sign-in link (works once, within 24 hours): ${link.sign_in_url}`);
+}
+
+/**
+ * Where the link must point: QUIRE_PUBLIC_URL when set, else the address the server last recorded when it
+ * started listening (its bound port, which the CLI's own environment does not know), else the derived default.
+ */
+async function serverPublicUrl(db: Db, config: Config): Promise<string> {
+  return config.publicUrl || (await readServerState(db, 'public_url')) || derivePublicUrl(config);
 }
 
 function isRole(value: string): value is Role {

@@ -256,7 +256,7 @@ const schema = {
   adminEmail: {
     env: 'QUIRE_ADMIN_EMAIL',
     default: 'admin@localhost',
-    description: 'Email of the dashboard owner created on first run (its sign-in link is printed at start).',
+    description: 'Email of the dashboard owner created on first run (a sign-in link is printed at each start until the owner signs in).',
     parse: str,
   },
   chromiumPath: {
@@ -395,6 +395,13 @@ const schema = {
     default: 600,
     description:
       'Requests per minute from one IP address (IPv6 per /64), downloads and bad keys included (spec: 600).',
+    parse: int(1, 100_000_000),
+  },
+  testKeyRatePerMin: {
+    env: 'QUIRE_TEST_KEY_RATE_PER_MIN',
+    default: 20,
+    description:
+      'Requests per minute for test keys, per team (spec: 20). Raise it for a self-hosted CI that runs its suite with a test key.',
     parse: int(1, 100_000_000),
   },
   metrics: {

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { EInvoiceDoc } from '../einvoice/index.js';
 import type { App } from '../http/server.js';
+import { registerApiIndex } from './api-index.js';
 import { renderErrorsPage } from './errors-page.js';
 import { finishDocument } from './openapi-transform.js';
 
@@ -33,7 +34,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
       security: [{ bearer: [] }],
     },
     // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith('/v1/') ? url.slice(3) : url }),
+    transform: ({ schema, url }) => ({ schema, url: url === '/v1' ? '/' : url.startsWith('/v1/') ? url.slice(3) : url }),
     // Named components, and the headers and errors every request shares (src/docs/openapi-transform.ts).
     transformObject: (documentObject) =>
       finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [EInvoiceDoc]),
@@ -42,8 +43,15 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
   void publicUrl;
 }
 
-/** GET /v1/openapi.json, the docs UI at /docs (assets served locally, no CDN) and /docs/errors. */
-export async function registerDocsRoutes(app: App): Promise<void> {
+/**
+ * GET /v1 (the API base's index of links), GET /v1/openapi.json, the docs UI at /docs (assets served locally,
+ * no CDN) and /docs/errors.
+ */
+export async function registerDocsRoutes(
+  app: App,
+  deps: { publicUrl: () => string; version: string },
+): Promise<void> {
+  registerApiIndex(app, deps);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderErrorsPage()),

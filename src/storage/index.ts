@@ -2,3 +2,4 @@ export {
   type Db,
   openDatabase,
 } from './db.js';
+export { readServerState, recordServerState } from './server-state.js';

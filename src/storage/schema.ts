@@ -10,6 +10,7 @@ import type { UsersTables } from '../users/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { RateWindowsTables } from './rate-windows.js';
 import type { RenderLeasesTables } from './render-leases.js';
+import type { ServerStateTables } from './server-state.js';
 
 /**
  * The whole database, composed from each capability's own tables.
@@ -25,6 +26,7 @@ export interface Database
     JobsTables,
     RateWindowsTables,
     RenderLeasesTables,
+    ServerStateTables,
     TemplatesTables,
     UsersTables,
     WebhooksTables {}

@@ -1,5 +1,5 @@
 export { registerMemberRoutes } from './member-routes.js';
-export { createSignInLink, ensureAdminUser } from './provisioning.js';
+export { createSignInLink, renewOwnerLink, type SignInLink } from './provisioning.js';
 export { registerSessionRoutes } from './session-routes.js';
 export { createSessionLookup, httpsTest, sweepUserRows } from './sessions.js';
 export { PasswordThrottle } from './throttle.js';

@@ -8,6 +8,7 @@ import {
   changeKeepingAnOwner,
   createUser,
   findMembership,
+  findOwnerAwaitingFirstSignIn,
   findUserByEmail,
   upsertMembership,
 } from './users.js';
@@ -49,11 +50,25 @@ export async function createSignInLink(
   };
 }
 
-/** First run: the default team's owner, with a sign-in link. */
-export function ensureAdminUser(
+/**
+ * Every start that is not the first (cli/serve.ts): while the owner QUIRE_ADMIN_EMAIL names has never signed
+ * in, a fresh single-use link into their oldest team. The first run's link may have expired unused or been
+ * lost with the terminal; null once the owner has signed in (or when the address owns no team).
+ */
+export async function renewOwnerLink(
   db: Db,
   clock: Clock,
-  input: { email: string; teamId: string; publicUrl: string },
-): Promise<SignInLink> {
-  return createSignInLink(db, clock, { ...input, role: 'owner' });
+  input: { email: string; publicUrl: string },
+): Promise<SignInLink | null> {
+  const owner = await findOwnerAwaitingFirstSignIn(db, input.email);
+  if (!owner) return null;
+  const { token } = await issueToken(db, clock, {
+    purpose: 'sign_in',
+    userId: owner.userId,
+    teamId: owner.teamId,
+  });
+  return {
+    user: { id: owner.userId, email: owner.email },
+    sign_in_url: dashboardLink(input.publicUrl, 'sign_in', token),
+  };
 }

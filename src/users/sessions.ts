@@ -88,6 +88,13 @@ export async function createSession(
       last_seen_at: now,
     })
     .execute();
+  // The owner's link is printed at every start until this is set (cli/serve.ts).
+  await db
+    .updateTable('users')
+    .set({ signed_in_at: now })
+    .where('id', '=', input.userId)
+    .where('signed_in_at', 'is', null)
+    .execute();
   return id;
 }
 

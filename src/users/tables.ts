@@ -8,6 +8,8 @@ export interface UsersTable {
   password_hash: string | null;
   email_verified: Generated<number>;
   created_at: string;
+  /** First sign-in (a session created); null while the user never signed in. */
+  signed_in_at: string | null;
 }
 
 /** A user's role in a team: `owner`, `admin` or `member`. */

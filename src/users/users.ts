@@ -143,6 +143,27 @@ export async function findMembership(db: Db, userId: string, teamId: string): Pr
   return row ? toMembership(row) : null;
 }
 
+/**
+ * The oldest team this address owns while its user has never signed in (no session ever created), or null:
+ * the owner the server keeps printing a sign-in link for at start.
+ */
+export async function findOwnerAwaitingFirstSignIn(
+  db: Db,
+  email: string,
+): Promise<{ userId: string; email: string; teamId: string } | null> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id as user_id', 'users.email as email', 'memberships.team_id as team_id'])
+    .where('users.email', '=', normalizeEmail(email))
+    .where('users.signed_in_at', 'is', null)
+    .where('memberships.role', '=', 'owner')
+    .orderBy('memberships.created_at')
+    .orderBy('memberships.team_id')
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, email: row.email, teamId: row.team_id } : null;
+}
+
 /** The team a user signs into: the oldest membership (contract: POST /v1/session). */
 export async function firstMembership(db: Db, userId: string): Promise<Membership | null> {
   const row = await db

@@ -61,7 +61,8 @@ function originOf(url: string): string | null {
 }
 
 /**
- * Serves the dashboard SPA at /app/ (hash routing: only index.html and assets exist) and sends `/` there.
+ * Serves the dashboard SPA at /app/ (hash routing: only index.html and assets exist) and sends `/` and `/app`
+ * there.
  * index.html is revalidated on every load so a new build is picked up at once; hashed assets are cached for
  * a year. `publicUrl` is QUIRE_PUBLIC_URL (the origin of signed image links).
  */
@@ -82,6 +83,9 @@ export async function registerWebApp(
 
 async function registerDashboardRoutes(app: App, root: string): Promise<void> {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/', 302));
+  // @fastify/static's `redirect` covers folders below the prefix, not the prefix itself: /app typed by hand
+  // would be a 404. The SPA's relative asset URLs need the slash.
+  app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/', 301));
   if (!existsSync(path.join(root, 'index.html'))) {
     // A checkout that skipped the bootstrap: say how to build instead of a bare 404.
     app.get('/app/*', { schema: { hide: true } }, async (_request, reply) =>

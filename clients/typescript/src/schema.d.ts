@@ -919,6 +919,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links to the API reference, the OpenAPI document, the error codes and the dashboard
+         * @description The API base. Needs no key: it answers with absolute links (on QUIRE_PUBLIC_URL) to the places a new user looks for first.
+         */
+        get: operations["getApiIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -9085,6 +9105,73 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to go next */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        name: "Quire";
+                        /** @description Quire’s version (as GET /version reports it). */
+                        version: string;
+                        links: {
+                            /**
+                             * Format: uri
+                             * @description The API reference (HTML).
+                             */
+                            docs: string;
+                            /**
+                             * Format: uri
+                             * @description The OpenAPI 3.1 document the reference is built from.
+                             */
+                            openapi: string;
+                            /**
+                             * Format: uri
+                             * @description Every error code, its HTTP status and what to do about it.
+                             */
+                            errors: string;
+                            /**
+                             * Format: uri
+                             * @description The browser dashboard (sign in with the link the first run prints).
+                             */
+                            dashboard: string;
+                            /**
+                             * Format: uri
+                             * @description Readiness: answers 200 when the service can render.
+                             */
+                            health: string;
+                        };
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -15,6 +15,8 @@ import { migration0013RenderLeases } from './0013_render_leases.js';
 import { migration0014UsageHolds } from './0014_usage_holds.js';
 import { migration0015KeyRoles } from './0015_key_roles.js';
 import { migration0016MembershipLastMode } from './0016_membership_last_mode.js';
+import { migration0017UserSignedIn } from './0017_user_signed_in.js';
+import { migration0018ServerState } from './0018_server_state.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -37,6 +39,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_usage_holds': migration0014UsageHolds,
   '0015_key_roles': migration0015KeyRoles,
   '0016_membership_last_mode': migration0016MembershipLastMode,
+  '0017_user_signed_in': migration0017UserSignedIn,
+  '0018_server_state': migration0018ServerState,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

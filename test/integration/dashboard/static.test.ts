@@ -23,6 +23,13 @@ describe('dashboard static serving (/app/)', () => {
     assert.equal(res.headers.get('location'), '/app/');
   });
 
+  it('GET /app (no trailing slash) redirects to /app/', async () => {
+    const res = await fetch(`${server.base}/app`, { redirect: 'manual' });
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.get('location'), '/app/');
+    assert.equal((await fetch(`${server.base}/app`)).status, 200);
+  });
+
   it('serves index.html with no-cache and hashed assets as immutable', async () => {
     const res = await fetch(`${server.base}/app/`);
     assert.equal(res.status, 200);

@@ -87,6 +87,21 @@ describe('authentication and per-team rate limits', () => {
     assert.equal(rolled.headers.get('x-ratelimit-reset'), '60');
   });
 
+  it('holds test keys to the spec’s 20 a minute and names the setting that raises it', async () => {
+    const t = await server.team('scale');
+    for (let i = 1; i <= 20; i++) {
+      const r = await api(server.base, 'GET', '/v1/me', { key: t.test });
+      assert.equal(r.status, 200, `request ${i}: ${r.text}`);
+      assert.equal(r.headers.get('x-ratelimit-limit'), '20');
+    }
+    const limited = await api(server.base, 'GET', '/v1/me', { key: t.test });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.json.error.code, 'rate_limited');
+    assert.match(limited.json.error.message, /QUIRE_TEST_KEY_RATE_PER_MIN/);
+    // A live key's refusal is the plan's business, not the test-key setting's.
+    assert.equal((await api(server.base, 'GET', '/v1/me', { key: t.live })).status, 200);
+  });
+
   it('reports usage for the current monthly UTC period', async () => {
     const t = await server.team('starter');
     const r = await api(server.base, 'GET', '/v1/account/usage', { key: t.test });
@@ -97,5 +112,27 @@ describe('authentication and per-team rate limits', () => {
     assert.equal(r.json.docs_included, 2000);
     // A team created on a paid plan starts with an active subscription: overage is available (issue 14).
     assert.equal(r.json.overage_blocked_reason, null);
+  });
+});
+
+describe('QUIRE_TEST_KEY_RATE_PER_MIN on a self-hosted server', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ testKeyRatePerMin: 25 });
+  });
+  after(async () => server.close());
+
+  it('raises the test keys’ budget and leaves live keys at the plan’s', async () => {
+    const t = await server.team('free');
+    for (let i = 1; i <= 25; i++) {
+      const r = await api(server.base, 'GET', '/v1/me', { key: t.test });
+      assert.equal(r.status, 200, `request ${i}: ${r.text}`);
+      assert.equal(r.headers.get('x-ratelimit-limit'), '25');
+    }
+    const limited = await api(server.base, 'GET', '/v1/me', { key: t.test });
+    assert.equal(limited.status, 429);
+    assert.match(limited.json.error.message, /25 requests per minute.*QUIRE_TEST_KEY_RATE_PER_MIN/);
+    const live = await api(server.base, 'GET', '/v1/me', { key: t.live });
+    assert.equal(live.headers.get('x-ratelimit-limit'), '30');
   });
 });

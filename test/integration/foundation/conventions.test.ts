@@ -124,7 +124,7 @@ describe('request conventions', () => {
   it('answers unmatched routes with 404 not_found and a request id', async () => {
     for (const [method, path] of [
       ['GET', '/nothing'],
-      ['GET', '/v1'],
+      ['POST', '/v1'],
       ['DELETE', '/v1/me'],
       ['GET', '/v2/me'],
       ['POST', '/v1/nothing'],
@@ -157,6 +157,26 @@ describe('request conventions', () => {
     const ui = await api(server.base, 'GET', '/docs/');
     assert.equal(ui.status, 200);
     assert.ok(!/https?:\/\/(cdn|unpkg|jsdelivr)/.test(ui.text), 'docs UI must not load from a CDN');
+  });
+
+  it('answers the API base GET /v1 with working links, without a key', async () => {
+    const index = await api(server.base, 'GET', '/v1');
+    assert.equal(index.status, 200, index.text);
+    assert.equal(index.json.name, 'Quire');
+    assert.deepEqual(Object.keys(index.json.links).sort(), [
+      'dashboard',
+      'docs',
+      'errors',
+      'health',
+      'openapi',
+    ]);
+    for (const [name, link] of Object.entries(index.json.links as Record<string, string>)) {
+      assert.ok(link.startsWith(`${server.base}/`), `${name}: ${link} is on ${server.base}`);
+      const res = await fetch(link);
+      assert.equal(res.status, 200, `${name}: ${link}`);
+    }
+    const doc = await api(server.base, 'GET', '/v1/openapi.json');
+    assert.equal(doc.json.paths['/']?.get?.operationId, 'getApiIndex');
   });
 
   it('reports health and readiness', async () => {

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
+import { promisify } from 'node:util';
+import { kill, type Serving, serveQuire, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 describe('first run: the default team’s owner gets a sign-in link', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-first-run-'));
@@ -42,5 +47,111 @@ describe('first run: the default team’s owner gets a sign-in link', () => {
     assert.equal(signedIn.json.user.has_password, false);
     const again = await api(base, 'POST', '/v1/auth/link', { body: { token: decodeURIComponent(link[2]) } });
     assert.equal(again.json.error.code, 'invalid_token');
+  });
+});
+
+/**
+ * Issue 31, no lock-out: the one-time output (keys, owner link) comes only from a process that is serving. A
+ * busy port on the first start prints none of it and creates nothing; the next start is the first run; later
+ * starts print a fresh owner link until the owner signs in, then none.
+ */
+describe('first run on a busy port, and later starts', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-first-run-busy-'));
+  const env = {
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_DATABASE_URL: '',
+    QUIRE_WORKERS: '0',
+    QUIRE_ADMIN_EMAIL: 'owner@example.com',
+  };
+  let running: ChildProcess | null = null;
+
+  /** Starts `quire serve`; resolves with its output once it serves (base set) or once it exits (code set). */
+  async function serve(port: number): Promise<{ output: string; base?: string; code?: number | null }> {
+    const started = startQuire(
+      { ...env, QUIRE_PORT: String(port) },
+      ['serve'],
+      /serving (http:\/\/[^\s]+)\/v1/,
+    );
+    running = started.child;
+    try {
+      const match = await started.ready;
+      return { output: started.output(), base: match[1] };
+    } catch {
+      const code = await started.exit;
+      await started.closed;
+      return { output: started.output(), code };
+    }
+  }
+
+  async function stop(): Promise<void> {
+    const child = running;
+    running = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  after(async () => {
+    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints no keys or link when the port is busy, and the next start is the first run', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const busyPort = (blocker.address() as { port: number }).port;
+    const failed = await serve(busyPort).finally(() => blocker.close());
+    assert.notEqual(failed.code, 0, failed.output);
+    assert.match(failed.output, new RegExp(`port ${busyPort} on 127\\.0\\.0\\.1 is already in use`));
+    assert.doesNotMatch(failed.output, /Live key|Test key|Dashboard owner|sign in|serving/i);
+
+    const first = await serve(0);
+    assert.ok(first.base, first.output);
+    assert.match(first.output, /Live key: qk_live_\w+/);
+    assert.match(first.output, /Test key: qk_test_\w+/);
+    assert.match(first.output, /Dashboard owner owner@example\.com: sign in within 24 hours/);
+    assert.match(first.output, new RegExp(`${first.base}/app/#/auth/link\\?token=`));
+    await stop();
+  });
+
+  it('prints a fresh owner link at each start until the owner signs in, never the keys again', async () => {
+    const second = await serve(0);
+    assert.ok(second.base, second.output);
+    assert.doesNotMatch(second.output, /Live key|Test key|Created the default team/);
+    const token = /\/app\/#\/auth\/link\?token=(\S+)/.exec(second.output)?.[1];
+    assert.ok(token, `a fresh link: ${second.output}`);
+    assert.match(second.output, /a new link at every start until the owner signs in/);
+
+    // `quire user create` (the documented recovery path) links to the running server's address, which the
+    // CLI's own environment (no QUIRE_PORT, no QUIRE_PUBLIC_URL) does not know.
+    const team = (
+      await api(second.base, 'POST', '/v1/auth/link', { body: { token: decodeURIComponent(token) } })
+    ).json;
+    assert.equal(team.role, 'owner', JSON.stringify(team));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin', 'quire.mjs'),
+        'user',
+        'create',
+        '--email',
+        'owner@example.com',
+        '--team',
+        team.team.id,
+        '--role',
+        'owner',
+        '--json',
+      ],
+      { env: { ...process.env, ...env, QUIRE_FROM_SOURCE: '1' }, cwd: ROOT },
+    );
+    const recovery = JSON.parse(stdout) as { sign_in_url: string };
+    assert.ok(recovery.sign_in_url.startsWith(`${second.base}/app/#/auth/link?token=`), recovery.sign_in_url);
+    await stop();
+
+    // Signed in above: a restart prints no link.
+    const third = await serve(0);
+    assert.ok(third.base, third.output);
+    assert.doesNotMatch(third.output, /Dashboard owner|auth\/link|Live key/);
   });
 });
