@@ -256,7 +256,8 @@ const schema = {
   adminEmail: {
     env: 'QUIRE_ADMIN_EMAIL',
     default: 'admin@localhost',
-    description: 'Email of the dashboard owner created on first run (a sign-in link is printed at each start until the owner signs in).',
+    description:
+      'Email of the dashboard owner created on first run (a sign-in link is printed at each start until the owner signs in).',
     parse: str,
   },
   chromiumPath: {
