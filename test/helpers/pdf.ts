@@ -42,3 +42,29 @@ export function pdfText(pdf: Buffer, page?: number): Promise<string> {
     return stdout;
   });
 }
+
+/** Runs a PDF tool on the file; resolves its stdout even when it exits non-zero (with `code`). */
+export function pdfTool(
+  tool: string,
+  args: string[],
+  pdf: Buffer,
+): Promise<{ stdout: string; code: number }> {
+  return withPdfFile(pdf, async (file) => {
+    try {
+      const { stdout } = await run(tool, [...args, file], { maxBuffer: 32 * 1024 * 1024 });
+      return { stdout, code: 0 };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; code?: number };
+      return { stdout: `${e.stdout ?? ''}${e.stderr ?? ''}`, code: typeof e.code === 'number' ? e.code : 1 };
+    }
+  });
+}
+
+/** `qpdf --check`: exit 0 (or 3, warnings only) and "No syntax or stream encoding errors". */
+export async function qpdfCheck(pdf: Buffer, password?: string): Promise<string> {
+  const args = password === undefined ? ['--check'] : ['--check', `--password=${password}`];
+  const { stdout, code } = await pdfTool('qpdf', args, pdf);
+  if (code !== 0 || !/No syntax or stream encoding errors/.test(stdout))
+    throw new Error(`qpdf --check failed (${code}): ${stdout.slice(0, 2000)}`);
+  return stdout;
+}
