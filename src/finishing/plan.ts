@@ -34,6 +34,8 @@ export interface FinishingContribution {
   xmpExtensions: string[];
   metadata: PdfMetadataOptions;
   pdfA: PdfALevelName;
+  /** Tagged and PDF/UA-identified unless the request says `tagged: false` (the built-in invoice template). */
+  accessible?: boolean;
 }
 
 /** The finishing of one document, chosen once from the request before anything is rendered. */
@@ -79,9 +81,14 @@ export function planFinishing(
   options: FinishingOptions,
   contribution: FinishingContribution | null = null,
 ): FinishingPlan {
-  const pdfUa = options.pdf_ua === true;
+  const pdfUa = options.pdf_ua ?? (contribution?.accessible === true && options.tagged !== false);
   if (pdfUa && options.tagged === false)
     throw refuse('tagged', '"pdf_ua" needs a tagged PDF: drop "tagged": false.');
+  if (options.outline === true && options.tagged === false)
+    throw refuse(
+      'outline',
+      '"outline" is built from the tags (Chromium makes bookmarks from the structure tree): drop "tagged": false.',
+    );
   const pdfA = options.pdf_a ?? contribution?.pdfA ?? null;
   if (contribution && options.pdf_a !== undefined && !options.pdf_a.startsWith('3'))
     throw refuse(
@@ -114,7 +121,7 @@ export function planFinishing(
     names.add(a.filename);
   }
   return {
-    tagged: options.tagged ?? (pdfUa || TAGGED_BY_DEFAULT),
+    tagged: options.tagged ?? (pdfUa || options.outline === true || TAGGED_BY_DEFAULT),
     outline: options.outline === true,
     pdfUa,
     pdfA,

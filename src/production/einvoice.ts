@@ -52,16 +52,21 @@ export function eInvoiceData(plan: EInvoicePlan): Record<string, unknown> {
  * What a Factur-X/ZUGFeRD invoice adds to the document's finishing (src/finishing): PDF/A-3b and the XML
  * as an associated file, after any test watermark (which uses an embedded font).
  */
-export async function eInvoiceFinishing(plan: EInvoicePlan): Promise<FinishingContribution> {
+export async function eInvoiceFinishing(
+  plan: EInvoicePlan,
+  builtInTemplate: boolean,
+): Promise<FinishingContribution> {
   const { prepared } = plan;
   const { facturXFinishing } = await loadEInvoiceOutput();
-  return facturXFinishing(plan.xml, {
+  const contribution = facturXFinishing(plan.xml, {
     profile: prepared.profile,
     attachmentName: plan.xmlFilename === 'xrechnung.xml' ? 'xrechnung.xml' : 'factur-x.xml',
     title: `Invoice ${prepared.invoice.number}`,
     author: prepared.invoice.seller.name,
     invoiceNumber: prepared.invoice.number,
   });
+  // Quire's own template is written accessible (headings, <html lang>): it is tagged and PDF/UA-identified.
+  return { ...contribution, accessible: builtInTemplate };
 }
 
 /** `{standard, profile, xml_filename}` as responses, records and events carry it. */

@@ -142,7 +142,10 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     run.einv = input.request.e_invoice === undefined ? null : await planEInvoice(input.request.e_invoice);
     // Every finishing combination is checked here, before anything is counted or rendered.
     if (run.einv?.kind !== 'xml')
-      run.finishing = planFinishing(input.request, run.einv ? await eInvoiceFinishing(run.einv) : null);
+      run.finishing = planFinishing(
+        input.request,
+        run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(input.request)) : null,
+      );
     if (input.purpose === 'document') {
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       const email = input.request.deliver?.email;
@@ -242,6 +245,11 @@ async function produceXml(
   };
   const createdAt = input.queued?.createdAt ?? deps.clock.now();
   return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
+}
+
+/** An e-invoice without its own html or template is drawn by Quire's built-in invoice template. */
+function builtInTemplate(request: DocumentRequest): boolean {
+  return request.html === undefined && request.template_id === undefined;
 }
 
 async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {
