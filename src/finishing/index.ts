@@ -5,8 +5,11 @@ export {
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
+  finishingOptionsOf,
+  mergeFinishing,
   type PlannedAttachment,
   planFinishing,
+  refuseStoredPasswords,
   TAGGED_BY_DEFAULT,
 } from './plan.js';
 export {

@@ -156,3 +156,44 @@ export function finishesNothing(plan: FinishingPlan): boolean {
     plan.protect === null
   );
 }
+
+const FINISHING_KEYS = [
+  'pdf_a',
+  'pdf_ua',
+  'tagged',
+  'outline',
+  'pdf_metadata',
+  'attachments',
+  'protect',
+  'stamp',
+] as const satisfies ReadonlyArray<keyof FinishingOptions>;
+
+/** The finishing fields of a request, batch or template settings object (nothing else). */
+export function finishingOptionsOf(source: FinishingOptions): FinishingOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of FINISHING_KEYS) if (source[key] !== undefined) out[key] = source[key];
+  return out as FinishingOptions;
+}
+
+/**
+ * A template's finishing settings under the request's: a field the request sends replaces the
+ * template's, except `pdf_metadata`, merged key by key (the request's title over the template's author).
+ */
+export function mergeFinishing(template: FinishingOptions, request: FinishingOptions): FinishingOptions {
+  const merged = { ...finishingOptionsOf(template), ...finishingOptionsOf(request) };
+  if (template.pdf_metadata && request.pdf_metadata)
+    merged.pdf_metadata = { ...template.pdf_metadata, ...request.pdf_metadata };
+  return merged;
+}
+
+/**
+ * `protect` only where the passwords are used at once: a queued document's request (async, batches)
+ * and a template's settings are stored, and passwords never are.
+ */
+export function refuseStoredPasswords(options: FinishingOptions, where: string): void {
+  if (options.protect !== undefined)
+    throw refuse(
+      'protect',
+      `"protect" cannot be used ${where}: passwords are never stored. Send it with a synchronous POST /v1/pdf.`,
+    );
+}

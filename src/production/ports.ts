@@ -80,8 +80,8 @@ export interface ResolvedTemplate {
   name: string;
   css: string | null;
   sampleData: Record<string, unknown> | null;
-  /** The version's page defaults (spec: Template settings). */
-  settings: PageDefaults;
+  /** The version's page defaults (spec: Template settings) and finishing options (extensions). */
+  settings: PageDefaults & FinishingOptions;
   /** Renders this version's (cached, pre-parsed) Liquid with the data. */
   render(data: Record<string, unknown>): Promise<LiquidResult>;
 }

@@ -7,7 +7,15 @@ import {
 } from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
 import type { DeliveryState, EmailBudget } from '../email/index.js';
-import { checkLanguage, type FinishingPlan, finishPdf, planFinishing } from '../finishing/index.js';
+import {
+  checkLanguage,
+  type FinishingContribution,
+  type FinishingPlan,
+  finishingOptionsOf,
+  finishPdf,
+  mergeFinishing,
+  planFinishing,
+} from '../finishing/index.js';
 import { htmlLanguage } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
@@ -124,6 +132,8 @@ interface Run {
   prepared: PreparedHtml | null;
   einv: EInvoicePlan | null;
   finishing: FinishingPlan | null;
+  /** What the e-invoice adds to the finishing (its XML, PDF/A-3b). */
+  contribution: FinishingContribution | null;
   leavePreparation: () => void;
 }
 
@@ -134,6 +144,7 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     prepared: null,
     einv: null,
     finishing: null,
+    contribution: null,
     leavePreparation: () => {},
   };
   try {
@@ -141,11 +152,10 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
     run.einv = input.request.e_invoice === undefined ? null : await planEInvoice(input.request.e_invoice);
     // Every finishing combination is checked here, before anything is counted or rendered.
-    if (run.einv?.kind !== 'xml')
-      run.finishing = planFinishing(
-        input.request,
-        run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(input.request)) : null,
-      );
+    if (run.einv?.kind !== 'xml') {
+      run.contribution = run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(input.request)) : null;
+      run.finishing = planFinishing(input.request, run.contribution);
+    }
     if (input.purpose === 'document') {
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       const email = input.request.deliver?.email;
@@ -177,7 +187,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     run.stage = 'prepare';
     const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
     run.prepared = prepared;
-    const finishing = run.finishing ?? planFinishing({});
+    const finishing = withTemplateFinishing(run, input.request, prepared);
     checkLanguage(finishing, htmlLanguage(prepared.html));
     await input.queued?.onStart();
     run.stage = 'render';
@@ -245,6 +255,19 @@ async function produceXml(
   };
   const createdAt = input.queued?.createdAt ?? deps.clock.now();
   return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
+}
+
+/**
+ * The plan made before anything was counted covers the request; a template's own finishing settings
+ * (the request's fields over them) are known once it is resolved, and are checked here, still before
+ * rendering.
+ */
+function withTemplateFinishing(run: Run, request: DocumentRequest, prepared: PreparedHtml): FinishingPlan {
+  const settings = prepared.template?.settings;
+  if (!settings || Object.keys(finishingOptionsOf(settings)).length === 0)
+    return run.finishing ?? planFinishing({});
+  run.finishing = planFinishing(mergeFinishing(settings, request), run.contribution);
+  return run.finishing;
 }
 
 /** An e-invoice without its own html or template is drawn by Quire's built-in invoice template. */

@@ -4,6 +4,7 @@ import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfTool } from '../../helpers/pdf.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { unzipAll, waitForBatch } from '../batches/helpers.js';
 import {
   checkAttachments,
   checkMetadata,
@@ -43,7 +44,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
   let server: TestServer;
   let keys: { live: string; test: string };
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ workers: 1 });
     keys = await server.team('growth');
   });
   after(async () => {
@@ -175,6 +176,107 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     });
     assert.equal(refused.status, 400);
     assert.equal((refused.json as { error: { details: { field: string } } }).error.details.field, 'pdf_a');
+  });
+
+  it("applies a template's finishing settings under the request's, in POST /pdf and in batches", async () => {
+    const settings = {
+      pdf_a: '3b',
+      outline: true,
+      pdf_metadata: { author: 'Template Co', language: 'en' },
+      stamp: { text: 'DRAFT', pages: 'first' },
+    };
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Finished report', html: REPORT_HTML, settings },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json.settings, settings, 'the settings are kept as sent');
+    const templateId = created.json.id as string;
+    const fromTemplate = await api(server.base, 'POST', '/v1/pdf', {
+      key: keys.live,
+      body: { template_id: templateId, pdf_a: '2u', pdf_metadata: { title: 'Request title' } },
+    });
+    assert.equal(fromTemplate.status, 200, fromTemplate.text);
+    const merged: FinishingBody = {
+      pdf_a: '2u',
+      outline: true,
+      pdf_metadata: { author: 'Template Co', language: 'en', title: 'Request title' },
+      stamp: { text: 'DRAFT', pages: 'first' },
+    };
+    await checkAll(fromTemplate.buffer, merged);
+
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: {
+        template_id: templateId,
+        items: [{}, {}],
+        attachments: [{ filename: 'b.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      },
+    });
+    assert.equal(batch.status, 202, batch.text);
+    const done = await waitForBatch(server.base, keys.live, batch.json.id);
+    assert.equal(done.counts.succeeded, 2);
+    const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
+    for (const pdf of entries.values())
+      await checkAll(pdf, {
+        pdf_a: '3b',
+        outline: true,
+        pdf_metadata: { author: 'Template Co', language: 'en', title: 'Quarterly report' },
+        stamp: { text: 'DRAFT', pages: 'first' },
+        attachments: [{ filename: 'b.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      });
+  });
+
+  it('keeps passwords out of anything stored: protect is refused in template settings, batches and async', async () => {
+    const protect = { owner_password: 'never-stored' };
+    const template = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Locked', html: REPORT_HTML, settings: { protect } },
+    });
+    const badTemplate = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: {
+        name: 'Bad',
+        html: REPORT_HTML,
+        settings: {
+          pdf_a: '2b',
+          attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
+        },
+      },
+    });
+    const plain = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Plain', html: REPORT_HTML },
+    });
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: { template_id: plain.json.id, items: [{}], protect },
+    });
+    const batchMix = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: { template_id: plain.json.id, items: [{}], pdf_ua: true, tagged: false },
+    });
+    const queued = await render({ protect, async: true });
+    const queuedMix = await render({
+      pdf_a: '2b',
+      attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      async: true,
+    });
+    // Template settings have no `protect` field at all: the schema names it.
+    assert.equal(template.status, 400);
+    assert.match(template.text, /settings\.protect/);
+    for (const [r, field] of [
+      [badTemplate, 'attachments'],
+      [batch, 'protect'],
+      [batchMix, 'tagged'],
+      [queued, 'protect'],
+      [queuedMix, 'attachments'],
+    ] as const) {
+      assert.equal(r.status, 400, r.text);
+      const error = (r.json as { error: { code: string; details?: { field?: string } } }).error;
+      assert.equal(error.code, 'invalid_request');
+      assert.equal(error.details?.field, field, r.text);
+    }
   });
 
   it('refuses combinations that cannot go together, before rendering, naming the field and the fix', async () => {
