@@ -28,7 +28,9 @@ export const FINISHING_VARIANTS: Record<string, FinishingOptions> = {
   'pdf_a 3b': { pdf_a: '3b' },
   'pdf_a 2u': { pdf_a: '2u' },
   attachments: {
-    attachments: [{ filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' }],
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
   },
   stamp: { stamp: { text: 'COPY' } },
   protect: { protect: { owner_password: 'owner-secret', user_password: 'user' } },
@@ -37,14 +39,18 @@ export const FINISHING_VARIANTS: Record<string, FinishingOptions> = {
     pdf_ua: true,
     outline: true,
     pdf_metadata: { title: 'Bench', language: 'en', author: 'Quire' },
-    attachments: [{ filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' }],
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
     stamp: { text: 'COPY' },
   },
   'all (protected)': {
     pdf_ua: true,
     outline: true,
     pdf_metadata: { title: 'Bench', language: 'en', author: 'Quire' },
-    attachments: [{ filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' }],
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
     stamp: { text: 'COPY' },
     protect: { owner_password: 'owner-secret', user_password: 'user' },
   },
