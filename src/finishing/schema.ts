@@ -35,7 +35,11 @@ export const PdfMetadataBody = named(
       ),
       creator: Type.Optional(Text(200, 'Info /Creator and XMP xmp:CreatorTool; default Quire')),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description:
+        "Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values.",
+    },
   ),
 );
 
@@ -68,7 +72,7 @@ export const AttachmentBody = named(
       description: Type.Optional(Type.String({ maxLength: 500 })),
       relationship: Type.Optional(AfRelationship),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: 'Extension: one file embedded in the PDF.' },
   ),
 );
 
@@ -109,7 +113,11 @@ export const ProtectBody = named(
         ),
       ),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description:
+        'Extension: AES-256 encryption (qpdf). Passwords are never stored, logged or returned; synchronous requests only; not with pdf_a.',
+    },
   ),
 );
 
@@ -130,18 +138,43 @@ export const StampBody = named(
         }),
       ),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description: 'Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well).',
+    },
   ),
 );
 
 /** Spread into a request body (POST /pdf, batches) and template settings. */
 export const FinishingFields = {
-  pdf_a: Type.Optional(PdfALevel),
-  pdf_ua: Type.Optional(Type.Boolean()),
-  tagged: Type.Optional(Type.Boolean()),
-  outline: Type.Optional(Type.Boolean()),
+  pdf_a: Type.Optional({
+    ...PdfALevel,
+    description:
+      'Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3.',
+  }),
+  pdf_ua: Type.Optional(
+    Type.Boolean({
+      description:
+        'Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP.',
+    }),
+  ),
+  tagged: Type.Optional(
+    Type.Boolean({
+      description:
+        'Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time).',
+    }),
+  ),
+  outline: Type.Optional(
+    Type.Boolean({ description: 'Extension: bookmarks from the headings (turns tagged on).' }),
+  ),
   pdf_metadata: Type.Optional(PdfMetadataBody),
-  attachments: Type.Optional(Type.Array(AttachmentBody, { maxItems: MAX_ATTACHMENTS })),
+  attachments: Type.Optional(
+    Type.Array(AttachmentBody, {
+      maxItems: MAX_ATTACHMENTS,
+      description:
+        'Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only).',
+    }),
+  ),
   protect: Type.Optional(ProtectBody),
   stamp: Type.Optional(StampBody),
 };
