@@ -7,16 +7,12 @@ export {
   type FinishingPlan,
   finishingOptionsOf,
   mergeFinishing,
-  type PlannedAttachment,
   planFinishing,
   refuseStoredPasswords,
-  TAGGED_BY_DEFAULT,
 } from './plan.js';
 export {
   FinishingFields,
   type FinishingOptions,
-  FinishingOptionsSchema,
-  type PdfALevelName,
 } from './schema.js';
 export type { FinishingContext };
 
