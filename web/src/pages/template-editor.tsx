@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, type Schemas, type Session, toApiError } from '../api';
 import { CodeEditor, type Marker } from '../code-editor';
+import { type Finishing, FinishingForm } from '../finishing-form';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { VersionDiff } from './version-diff';
 
@@ -209,6 +210,12 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           />
           {parsed.marker && <p class="error">{parsed.marker.message}</p>}
           <SettingsForm settings={settings} onChange={setSettings} />
+          <FinishingForm
+            value={settings as Finishing}
+            onChange={(next) => setSettings(next as Settings)}
+            withProtect={false}
+            idPrefix="set-finishing"
+          />
         </div>
         <section class="preview" aria-labelledby="preview-title">
           <h2 id="preview-title">
