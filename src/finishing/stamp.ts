@@ -15,6 +15,20 @@ const FONT_FILES = [
 ];
 
 let fontBytes: Buffer | undefined;
+type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
+let parsedFont: ReturnType<Fontkit['create']> | undefined;
+
+/**
+ * fontkit that parses the stamp font once per process: pdf-lib calls `create` for every document, and
+ * parsing the TrueType file was most of the stamp's cost. Subsetting reads the parsed font and leaves it
+ * unchanged, so one parse serves every document.
+ */
+const cachingFontkit: Fontkit = {
+  create: (bytes) => {
+    parsedFont ??= fontkit.create(bytes);
+    return parsedFont;
+  },
+};
 
 function stampFontBytes(): Buffer {
   if (fontBytes) return fontBytes;
@@ -47,7 +61,7 @@ export function stampedPages(count: number, pages: StampOption['pages']): number
  * Real text in an embedded font: it can be found, copied, and survives PDF/A conversion.
  */
 export async function drawStamp(doc: PDFDocument, stamp: StampOption): Promise<void> {
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(cachingFontkit);
   let font: PDFFont;
   try {
     font = await doc.embedFont(stampFontBytes(), { subset: true });
