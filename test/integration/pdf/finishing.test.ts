@@ -360,8 +360,41 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     }
   });
 
+  it('fuzz: finishing fields in template settings and batches are accepted or refused with invalid_request, never a 500', async () => {
+    const r = rng(2627);
+    // Its own team: the requests above used much of the shared key's 120 a minute.
+    const own = await server.team('growth');
+    const fields = ['pdf_a', 'pdf_ua', 'tagged', 'outline', 'pdf_metadata', 'attachments', 'stamp'];
+    const inner = ['title', 'language', 'filename', 'content_base64', 'mime_type', 'text', 'pages'];
+    const plain = await api(server.base, 'POST', '/v1/templates', {
+      key: own.live,
+      body: { name: 'Fuzz', html: REPORT_HTML },
+    });
+    for (let i = 0; i < 30; i++) {
+      const field = r.pick(fields);
+      const value = randomJson(r, 0, inner);
+      const asTemplate = i % 2 === 0;
+      const res = asTemplate
+        ? await api(server.base, 'POST', '/v1/templates', {
+            key: own.live,
+            body: { name: `Fuzz ${i}`, html: REPORT_HTML, settings: { [field]: value } },
+          })
+        : await api(server.base, 'POST', '/v1/batches', {
+            key: own.live,
+            body: { template_id: plain.json.id, items: [{}], [field]: value },
+          });
+      assert.ok(
+        [201, 202, 400].includes(res.status),
+        `${asTemplate ? 'settings' : 'batch'} ${field}=${JSON.stringify(value)}: ${res.status} ${res.text}`,
+      );
+      if (res.status === 400)
+        assert.equal((res.json as { error: { code: string } }).error.code, 'invalid_request');
+    }
+  });
+
   it('fuzz: malformed finishing fields are invalid_request whose message names the field, never a 500', async () => {
     const r = rng(2626);
+    const own = await server.team('growth');
     const fields = [
       'pdf_a',
       'pdf_ua',
@@ -385,7 +418,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     for (let i = 0; i < 60; i++) {
       const field = r.pick(fields);
       const value = randomJson(r, 0, inner);
-      const res = await render({ [field]: value });
+      const res = await render({ [field]: value }, own.live);
       assert.ok(
         [200, 400].includes(res.status),
         `${field}=${JSON.stringify(value)}: ${res.status} ${res.text}`,
