@@ -60,6 +60,8 @@ export interface VariantFigures {
   p50: number;
   cpuMsPerDoc: number;
   bytes: number;
+  /** Median ms of each finishing step (pipeline.ts), in the order they ran. */
+  steps: Record<string, number>;
 }
 
 export type FinishingFigures = Record<string, Record<string, VariantFigures>>;
@@ -75,7 +77,7 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
   const out: FinishingFigures = {};
   try {
     for (const [docName, html] of Object.entries(docs)) {
-      const once = async (options: FinishingOptions) => {
+      const once = async (options: FinishingOptions, onStep?: (step: string, ms: number) => void) => {
         const plan = planFinishing(options);
         if (plan.pdfUa && !plan.metadata.language && !htmlLanguage(html)) throw new Error('no language');
         const rendered = await renderer.render({
@@ -85,18 +87,22 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
           tagged: plan.tagged,
           outline: plan.outline,
         });
-        return finishPdf(rendered.pdf, plan, { createdAt: new Date() });
+        return finishPdf(rendered.pdf, plan, { createdAt: new Date(), ...(onStep ? { onStep } : {}) });
       };
       const names = Object.keys(FINISHING_VARIANTS);
       for (const name of names) await once(FINISHING_VARIANTS[name]!); // warm-up (and pdf-lib loaded)
       const times = new Map<string, number[]>(names.map((n) => [n, []]));
       const cpu = new Map<string, number>(names.map((n) => [n, 0]));
       const bytes = new Map<string, number>();
+      const steps = new Map<string, Map<string, number[]>>(names.map((n) => [n, new Map()]));
       for (let round = 0; round < rounds; round++) {
         for (const name of names) {
           const c0 = treeCpuMs(process.pid);
           const t0 = performance.now();
-          const pdf = await once(FINISHING_VARIANTS[name]!);
+          const stepTimes = steps.get(name)!;
+          const pdf = await once(FINISHING_VARIANTS[name]!, (step, ms) =>
+            stepTimes.set(step, [...(stepTimes.get(step) ?? []), ms]),
+          );
           times.get(name)!.push(performance.now() - t0);
           cpu.set(name, cpu.get(name)! + treeCpuMs(process.pid) - c0);
           bytes.set(name, pdf.length);
@@ -105,7 +111,12 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
       out[docName] = Object.fromEntries(
         names.map((n) => [
           n,
-          { p50: median(times.get(n)!), cpuMsPerDoc: cpu.get(n)! / rounds, bytes: bytes.get(n)! },
+          {
+            p50: median(times.get(n)!),
+            cpuMsPerDoc: cpu.get(n)! / rounds,
+            bytes: bytes.get(n)!,
+            steps: Object.fromEntries([...steps.get(n)!].map(([step, ms]) => [step, median(ms)])),
+          },
         ]),
       );
     }
@@ -128,6 +139,14 @@ export function finishingReport(figures: FinishingFigures): string[] {
       return `${v.p50.toFixed(0)} (${(v.p50 / plain.p50).toFixed(2)}×) | ${v.cpuMsPerDoc.toFixed(0)} | ${(v.bytes / 1024).toFixed(0)}`;
     });
     lines.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  lines.push('', 'Finishing steps, median ms per document (steps under 0.5 ms left out):', '');
+  for (const doc of docs) {
+    for (const name of Object.keys(FINISHING_VARIANTS)) {
+      const steps = Object.entries(figures[doc]![name]!.steps).filter(([, ms]) => ms >= 0.5);
+      if (steps.length > 0)
+        lines.push(`- ${doc}, ${name}: ${steps.map(([step, ms]) => `${step} ${ms.toFixed(0)}`).join(', ')}`);
+    }
   }
   return lines;
 }

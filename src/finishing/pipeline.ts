@@ -10,6 +10,8 @@ import { drawStamp } from './stamp.js';
 export interface FinishingContext {
   /** The document's creation time: Info/XMP dates of a PDF/A file and attachment dates. */
   createdAt: Date;
+  /** Told each step's time (the benchmark); `parse`, `save` and `check` are pdf-lib's load, write and the PDF/A check. */
+  onStep?: (step: string, ms: number) => void;
 }
 
 /** A step over the loaded document (pdf-lib), run in order; the file is parsed and written once for all. */
@@ -70,18 +72,27 @@ export async function finishPdf(
   context: FinishingContext,
 ): Promise<Buffer> {
   if (finishesNothing(plan)) return pdf;
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  for (const [, step] of DOCUMENT_STEPS) await step(doc, plan, context);
-  let out: Buffer = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const timed = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    const value = await work();
+    context.onStep?.(name, performance.now() - t0);
+    return value;
+  };
+  const doc = await timed('parse', () => PDFDocument.load(pdf, { updateMetadata: false }));
+  for (const [name, step] of DOCUMENT_STEPS) await timed(name, () => step(doc, plan, context));
+  let out: Buffer = await timed('save', async () => Buffer.from(await doc.save({ useObjectStreams: false })));
   if (plan.pdfA !== null) {
-    const problems = checkPdfA(await PDFDocument.load(out, { updateMetadata: false }), plan.pdfA);
+    const level = plan.pdfA;
+    const problems = await timed('check', async () =>
+      checkPdfA(await PDFDocument.load(out, { updateMetadata: false }), level),
+    );
     if (problems.length > 0)
       throw new AppError(
         'render_failed',
-        `The PDF cannot be made PDF/A-${plan.pdfA}: ${problems.slice(0, 5).join('; ')}.`,
+        `The PDF cannot be made PDF/A-${level}: ${problems.slice(0, 5).join('; ')}.`,
         { field: 'pdf_a', problems: problems.slice(0, 20) },
       );
   }
-  for (const [, step] of BYTE_STEPS) out = await step(out, plan);
+  for (const [name, step] of BYTE_STEPS) out = await timed(name, () => step(out, plan));
   return out;
 }
