@@ -10,6 +10,8 @@
  *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
  *   throughput invoices/s at c=1, 2, 4;
  *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
+ *   finishing  each finishing option (tagged, pdf_a, protect, …) vs the plain invoice and 10-page report
+ *              (bench/finishing.ts);
  *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
  *   print      print mode vs fast, and the Paged.js polyfill;
  *   soak       RSS, fds and processes after 200 and 2,000 invoices;
@@ -28,6 +30,7 @@ import { chromiumArgs } from '../src/render/browser-supervisor.js';
 import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
+import { finishingCost, finishingReport } from './finishing.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
@@ -42,6 +45,7 @@ const SECTIONS = [
   'latency',
   'throughput',
   'watermark',
+  'finishing',
   'einvoice',
   'print',
   'soak',
@@ -83,6 +87,14 @@ if (wants('watermark')) {
   results.watermark = figures;
   log();
   for (const line of watermarkReport(figures)) log(line);
+}
+if (wants('finishing')) {
+  const figures = await finishingCost({ invoice: invoiceHtml, 'report 10 p': report }, quick ? 3 : 15);
+  results.finishing = figures;
+  log();
+  log('### Finishing options (render engine + src/finishing, alternating rounds)');
+  log();
+  for (const line of finishingReport(figures)) log(line);
 }
 if (wants('liquid')) {
   const figures = await liquidPoolOverhead(quick ? 100 : 500);

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
+import { FinishingFields } from '../finishing/index.js';
 import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
 import { DeliverBody, PageOptionFields } from '../pdf/schema.js';
 
@@ -45,6 +46,7 @@ export const BatchRequestBody = named(
       spreadsheet: Type.Optional(SpreadsheetBody),
       filename_pattern: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       ...PageOptionFields,
+      ...FinishingFields,
       deliver: Type.Optional(DeliverBody),
       metadata: Type.Optional(Metadata),
       test: Type.Optional(Type.Boolean()),

@@ -4,6 +4,12 @@ import type { DocumentRow } from '../documents/repository.js';
 import type { LinkSigner } from '../documents/signed-links.js';
 import type { EmailRequest } from '../email/index.js';
 import {
+  type FinishingOptions,
+  finishingOptionsOf,
+  planFinishing,
+  refuseStoredPasswords,
+} from '../finishing/index.js';
+import {
   backoffTable,
   cancelJobsByKeys,
   enqueueJob,
@@ -71,7 +77,7 @@ export interface ItemInput {
 }
 
 /** What every item shares (spec: POST /batches body without items/spreadsheet). */
-export interface BatchOptions {
+export interface BatchOptions extends FinishingOptions {
   template_id: string;
   template_version?: number;
   filename_pattern?: string;
@@ -98,6 +104,8 @@ export class BatchService {
   ): Promise<BatchJson> {
     assertItemCount(input.items.length, caller.plan);
     const { options } = input;
+    refuseStoredPasswords(options, 'in a batch (its items are queued, and passwords are never stored)');
+    planFinishing(options);
     const pattern =
       options.filename_pattern === undefined ? null : parseFilenamePattern(options.filename_pattern);
     // template_not_found before anything is queued; every item then follows the version resolved per render.
@@ -377,6 +385,7 @@ function bulkItem(
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.orientation === undefined ? {} : { orientation: options.orientation }),
       ...(options.margins === undefined ? {} : { margins: options.margins }),
+      ...finishingOptionsOf(options),
       filename,
       ...(metadata === undefined ? {} : { metadata }),
       ...(deliver === undefined ? {} : { deliver }),

@@ -8,14 +8,14 @@ export { embeddedXmlName, xmlFilename } from './xml/filenames.js';
 type Output = typeof import('./xml/cii.js') &
   typeof import('./xml/ubl.js') &
   typeof import('./pdfa/facturx-pdf.js');
-let output: Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> | undefined;
+let output: Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'facturXFinishing'>> | undefined;
 
 /**
- * The XML builders and the PDF/A-3 step, loaded on the first e-invoice: pdf-lib (with xmlbuilder2, which
+ * The XML builders and the Factur-X finishing contribution, loaded on the first e-invoice: pdf-lib (with xmlbuilder2, which
  * the writers used then) was a tenth of the server's start-up, paid by every install whether it sends
  * e-invoices or not.
  */
-export function loadEInvoiceOutput(): Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'toFacturXPdf'>> {
+export function loadEInvoiceOutput(): Promise<Pick<Output, 'buildCii' | 'buildUbl' | 'facturXFinishing'>> {
   output ??= Promise.all([
     import('./xml/cii.js'),
     import('./xml/ubl.js'),
@@ -23,7 +23,7 @@ export function loadEInvoiceOutput(): Promise<Pick<Output, 'buildCii' | 'buildUb
   ]).then(([cii, ubl, pdfa]) => ({
     buildCii: cii.buildCii,
     buildUbl: ubl.buildUbl,
-    toFacturXPdf: pdfa.toFacturXPdf,
+    facturXFinishing: pdfa.facturXFinishing,
   }));
   return output;
 }

@@ -43,6 +43,40 @@ export const PDF_EXAMPLES: Record<string, BodyExample> = {
     summary: 'Queued: answered 202 at once, announced by a webhook event',
     value: { html: '<p>Large report</p>', async: true, metadata: { order: '1001' } },
   },
+  archival: {
+    summary: 'Extension: an archival, accessible PDF (PDF/A-3u, PDF/UA, bookmarks) with metadata and a CSV',
+    value: {
+      html: '<html lang="en"><head><title>Statement</title></head><body><h1>Statement</h1><p>Balance: 0.00</p></body></html>',
+      pdf_a: '3u',
+      pdf_ua: true,
+      outline: true,
+      pdf_metadata: {
+        title: 'Statement 2026-01',
+        author: 'Example Bank',
+        keywords: ['statement', '2026-01'],
+      },
+      attachments: [
+        {
+          filename: 'statement.csv',
+          content_base64: 'ZGF0ZSxhbW91bnQKMjAyNi0wMS0zMSwwLjAwCg==',
+          mime_type: 'text/csv',
+          relationship: 'Data',
+        },
+      ],
+      stamp: { text: 'COPY', pages: 'all' },
+    },
+  },
+  protected: {
+    summary: 'Extension: an AES-256 encrypted PDF that opens with a password and cannot be copied from',
+    value: {
+      html: '<h1>Payslip</h1><p>January 2026</p>',
+      protect: {
+        owner_password: 'change-me-owner',
+        user_password: 'change-me-user',
+        permissions: { print: 'high', copy: false, modify: false },
+      },
+    },
+  },
   e_invoice: {
     summary: 'A Factur-X e-invoice rendered with the built-in invoice template',
     value: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: INVOICE } },

@@ -1,3 +1,4 @@
+import { refuseStoredPasswords } from '../finishing/index.js';
 import { AppError } from '../shared/errors.js';
 import type { PdfRequest } from './schema.js';
 
@@ -28,6 +29,7 @@ export function checkPdfRequestRules(body: PdfRequest): void {
       '"deliver" cannot be used with an XRechnung e-invoice (it is XML, not a PDF).',
     );
   }
+  if (body.async === true) refuseStoredPasswords(body, 'with "async": true (a queued request is stored)');
   if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > METADATA_MAX_BYTES) {
     throw new AppError('invalid_request', '"metadata" is larger than 8 KB as JSON.');
   }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
+import { FinishingFields } from '../finishing/index.js';
 import { documentedAs, named, Uuid } from '../http/schemas.js';
 
 const Length = Type.String({
@@ -91,6 +92,7 @@ export const PdfRequestBody = named(
       test: Type.Optional(Type.Boolean()),
       deliver: Type.Optional(DeliverBody),
       e_invoice: Type.Optional(EInvoiceEnvelope),
+      ...FinishingFields,
     },
     { additionalProperties: false },
   ),

@@ -1,5 +1,6 @@
 import type { NewDocument } from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
+import { planFinishing } from '../finishing/index.js';
 import {
   assertWithinJobLimits,
   backoffTable,
@@ -52,6 +53,8 @@ export async function enqueueDocument(
   onQueued?: (trx: Db, documentId: string) => Promise<void>,
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const einv = request.e_invoice === undefined ? null : await planEInvoice(request.e_invoice);
+  // Finishing combinations are refused now, not when the job runs (the e-invoice's part is added then).
+  planFinishing(request);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
   const email = request.deliver?.email;
   if (email) await assertEmailsAllowed(deps, caller, [email.to]);

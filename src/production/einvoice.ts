@@ -6,6 +6,7 @@ import {
   validateEInvoice,
   xmlFilename,
 } from '../einvoice/index.js';
+import type { FinishingContribution } from '../finishing/index.js';
 
 /**
  * What an `e_invoice` request produces (spec: E-invoices): XRechnung is the XML itself and nothing is
@@ -47,18 +48,25 @@ export function eInvoiceData(plan: EInvoicePlan): Record<string, unknown> {
   return invoiceTemplateData(plan.prepared);
 }
 
-/** Embeds the XML and makes the rendered PDF PDF/A-3b (after any test watermark, which uses an embedded font). */
-export async function embedEInvoice(pdf: Buffer, plan: EInvoicePlan, createdAt: Date): Promise<Buffer> {
+/**
+ * What a Factur-X/ZUGFeRD invoice adds to the document's finishing (src/finishing): PDF/A-3b and the XML
+ * as an associated file, after any test watermark (which uses an embedded font).
+ */
+export async function eInvoiceFinishing(
+  plan: EInvoicePlan,
+  builtInTemplate: boolean,
+): Promise<FinishingContribution> {
   const { prepared } = plan;
-  const { toFacturXPdf } = await loadEInvoiceOutput();
-  return toFacturXPdf(pdf, plan.xml, {
+  const { facturXFinishing } = await loadEInvoiceOutput();
+  const contribution = facturXFinishing(plan.xml, {
     profile: prepared.profile,
     attachmentName: plan.xmlFilename === 'xrechnung.xml' ? 'xrechnung.xml' : 'factur-x.xml',
     title: `Invoice ${prepared.invoice.number}`,
     author: prepared.invoice.seller.name,
     invoiceNumber: prepared.invoice.number,
-    createdAt,
   });
+  // Quire's own template is written accessible (headings, <html lang>): it is tagged and PDF/UA-identified.
+  return { ...contribution, accessible: builtInTemplate };
 }
 
 /** `{standard, profile, xml_filename}` as responses, records and events carry it. */

@@ -1,5 +1,6 @@
 import type { Plan } from '../accounts/plans.js';
 import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
+import type { FinishingOptions } from '../finishing/index.js';
 import type { PageDefaults } from '../render/page-options.js';
 import type { LocalResources, PageOptions, RenderJob, RenderResult } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
@@ -9,7 +10,7 @@ import type { Db } from '../storage/db.js';
  * What a document is made from, whichever route asked for it (POST /pdf sync or async, a batch item, a
  * preview, a template thumbnail). The POST /pdf body satisfies it; other callers fill in what they have.
  */
-export interface DocumentRequest {
+export interface DocumentRequest extends FinishingOptions {
   template_id?: string;
   template_version?: number;
   html?: string;
@@ -79,8 +80,8 @@ export interface ResolvedTemplate {
   name: string;
   css: string | null;
   sampleData: Record<string, unknown> | null;
-  /** The version's page defaults (spec: Template settings). */
-  settings: PageDefaults;
+  /** The version's page defaults (spec: Template settings) and finishing options (extensions). */
+  settings: PageDefaults & FinishingOptions;
   /** Renders this version's (cached, pre-parsed) Liquid with the data. */
   render(data: Record<string, unknown>): Promise<LiquidResult>;
 }

@@ -7,6 +7,16 @@ import {
 } from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
 import type { DeliveryState, EmailBudget } from '../email/index.js';
+import {
+  checkLanguage,
+  type FinishingContribution,
+  type FinishingPlan,
+  finishingOptionsOf,
+  finishPdf,
+  mergeFinishing,
+  planFinishing,
+} from '../finishing/index.js';
+import { htmlLanguage } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
@@ -19,8 +29,8 @@ import { type Admission, storingPausedError } from './admission.js';
 import {
   type EInvoicePlan,
   type EInvoiceSummary,
+  eInvoiceFinishing,
   eInvoiceSummary,
-  embedEInvoice,
   planEInvoice,
 } from './einvoice.js';
 import { reserveLiveDocuments } from './plan-limits.js';
@@ -39,8 +49,9 @@ import {
  * async, previews, template thumbnails, batch items) calls `produceDocument`; they differ only in the
  * options below. The order is always:
  *
- *   e-invoice validation → plan checks → team render slot → prepare (template, Liquid, page options,
- *   size) → render → post-process (PDF/A + XML) → store → record (documents lifecycle + outbox event)
+ *   e-invoice validation → finishing plan → plan checks → team render slot → prepare (template, Liquid,
+ *   page options, size) → render → finishing (src/finishing: attachments, metadata, stamp, PDF/A,
+ *   protection) → store → record (documents lifecycle + outbox event)
  */
 export interface ProduceDeps extends PrepareDeps {
   clock: Clock;
@@ -120,6 +131,9 @@ interface Run {
   reserved: string | null;
   prepared: PreparedHtml | null;
   einv: EInvoicePlan | null;
+  finishing: FinishingPlan | null;
+  /** What the e-invoice adds to the finishing (its XML, PDF/A-3b). */
+  contribution: FinishingContribution | null;
   leavePreparation: () => void;
 }
 
@@ -129,12 +143,19 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     reserved: null,
     prepared: null,
     einv: null,
+    finishing: null,
+    contribution: null,
     leavePreparation: () => {},
   };
   try {
     // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
     if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
     run.einv = input.request.e_invoice === undefined ? null : await planEInvoice(input.request.e_invoice);
+    // Every finishing combination is checked here, before anything is counted or rendered.
+    if (run.einv?.kind !== 'xml') {
+      run.contribution = run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(input.request)) : null;
+      run.finishing = planFinishing(input.request, run.contribution);
+    }
     if (input.purpose === 'document') {
       if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
       const email = input.request.deliver?.email;
@@ -166,6 +187,8 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     run.stage = 'prepare';
     const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
     run.prepared = prepared;
+    const finishing = withTemplateFinishing(run, input.request, prepared);
+    checkLanguage(finishing, htmlLanguage(prepared.html));
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
@@ -176,13 +199,15 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       page: prepared.page,
       watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
       title: prepared.template?.name ?? prepared.filename,
+      tagged: finishing.tagged,
+      outline: finishing.outline,
       tenant: input.caller.teamId,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
     });
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
-    const pdf = run.einv ? await embedEInvoice(result.pdf, run.einv, createdAt) : result.pdf;
+    const pdf = await finishPdf(result.pdf, finishing, { createdAt });
     run.stage = 'store';
     const produced: Produced = {
       file: pdf,
@@ -230,6 +255,24 @@ async function produceXml(
   };
   const createdAt = input.queued?.createdAt ?? deps.clock.now();
   return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
+}
+
+/**
+ * The plan made before anything was counted covers the request; a template's own finishing settings
+ * (the request's fields over them) are known once it is resolved, and are checked here, still before
+ * rendering.
+ */
+function withTemplateFinishing(run: Run, request: DocumentRequest, prepared: PreparedHtml): FinishingPlan {
+  const settings = prepared.template?.settings;
+  if (!settings || Object.keys(finishingOptionsOf(settings)).length === 0)
+    return run.finishing ?? planFinishing({});
+  run.finishing = planFinishing(mergeFinishing(settings, request), run.contribution);
+  return run.finishing;
+}
+
+/** An e-invoice without its own html or template is drawn by Quire's built-in invoice template. */
+function builtInTemplate(request: DocumentRequest): boolean {
+  return request.html === undefined && request.template_id === undefined;
 }
 
 async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {

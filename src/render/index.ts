@@ -5,6 +5,7 @@ export {
   type PageOptionsInput,
   resolvePageOptions,
 } from './page-options.js';
+export { htmlLanguage } from './pdf-metadata.js';
 export { RenderService } from './render-service.js';
 export {
   MAX_HTML_BYTES,

@@ -13,19 +13,21 @@ const READ_CHUNK_BYTES = 4 * 1024 * 1024;
  * - only pages 1–51 are laid out into the PDF, so a 10,000-page document costs 51 pages and still
  *   proves it has more than 50;
  * - the PDF comes back as a stream read under the 40 MB cap, never buffered unbounded.
- * Untagged on purpose: a tagged PDF is ~2× larger and slower (research/perf-anchors.md) and no
- * output format Quire promises (PDF, PDF/A-3b) requires structure tags.
+ * Tags (a structure tree) and the outline (bookmarks from headings) only when the job asks for them
+ * (finishing options `tagged`/`outline`/`pdf_ua`): a tagged PDF is larger and slower to print
+ * (research/perf-anchors.md; README "Finishing options" has the measured cost).
  */
 export async function printToPdf(
   cdp: CDPSession,
   params: PrintToPdfParams | (PrintToPdfParams & WatermarkParams),
+  structure: { tagged?: boolean; outline?: boolean } = {},
 ): Promise<Buffer> {
   const { stream } = await cdp.send('Page.printToPDF', {
     ...params,
     pageRanges: `1-${MAX_PAGES + 1}`,
     transferMode: 'ReturnAsStream',
-    generateTaggedPDF: false,
-    generateDocumentOutline: false,
+    generateTaggedPDF: structure.tagged === true,
+    generateDocumentOutline: structure.outline === true,
   });
   if (!stream) throw new Error('Chromium returned no PDF stream');
   try {

@@ -29,7 +29,10 @@ export async function renderInPage(
   const t2 = performance.now();
   const params = toPrintToPdfParams(strategy.pdfOptions(job));
   // Test documents: Chromium prints the mark on every page itself (watermark.ts).
-  const pdf = await printToPdf(slot.cdp, job.watermark ? { ...params, ...watermarkParams(params) } : params);
+  const pdf = await printToPdf(slot.cdp, job.watermark ? { ...params, ...watermarkParams(params) } : params, {
+    tagged: job.tagged === true,
+    outline: job.outline === true,
+  });
   const t3 = performance.now();
   return { pdf, warnings, timings: { loadMs: t1 - t0, analyzeMs: t2 - t1, pdfMs: t3 - t2 } };
 }

@@ -23,6 +23,10 @@ export interface RenderJob {
   page: PageOptions;
   /** Test documents and previews: a visible diagonal watermark on every page. */
   watermark: boolean;
+  /** A tagged PDF: Chromium writes a structure tree (finishing option `tagged`, implied by `pdf_ua`). */
+  tagged?: boolean;
+  /** Bookmarks from the document's headings (finishing option `outline`). */
+  outline?: boolean;
   /** The PDF title when the HTML has no <title>: the template name, else the file name (default `document`). */
   title?: string;
   /** Aborts a render whose caller went away. */

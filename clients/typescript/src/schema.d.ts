@@ -1115,6 +1115,19 @@ export interface components {
             orientation?: "portrait" | "landscape";
             /** @description One to four lengths separated by single spaces, as CSS margin */
             margins?: string;
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
+            pdf_ua?: boolean;
+            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            tagged?: boolean;
+            /** @description Extension: bookmarks from the headings (turns tagged on). */
+            outline?: boolean;
+            pdf_metadata?: components["schemas"]["PdfMetadata"];
+            /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
+            attachments?: components["schemas"]["PdfAttachment"][];
+            protect?: components["schemas"]["PdfProtect"];
+            stamp?: components["schemas"]["PdfStamp"];
             deliver?: components["schemas"]["Deliver"];
             metadata?: {
                 [key: string]: unknown;
@@ -1516,6 +1529,51 @@ export interface components {
             /** @description Email address */
             email: string;
         };
+        /** @description Extension: one file embedded in the PDF. */
+        PdfAttachment: {
+            /** @description Name shown by PDF readers; no path separators */
+            filename: string;
+            /** @description The file, base64 */
+            content_base64: string;
+            /** @description e.g. text/csv, application/xml */
+            mime_type: string;
+            description?: string;
+            relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "Unspecified";
+        };
+        /** @description Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values. */
+        PdfMetadata: {
+            /** @description Info /Title and XMP dc:title; default the <title>, else the file name */
+            title?: string;
+            /** @description Info /Author and XMP dc:creator */
+            author?: string;
+            /** @description Info /Subject and XMP dc:description */
+            subject?: string;
+            keywords?: string[];
+            /** @description BCP 47 tag (catalog /Lang, XMP dc:language); default <html lang> */
+            language?: string;
+            /** @description Info /Creator and XMP xmp:CreatorTool; default Quire */
+            creator?: string;
+        };
+        /** @description Extension: AES-256 encryption (qpdf). Passwords are never stored, logged or returned; synchronous requests only; not with pdf_a. */
+        PdfProtect: {
+            /** @description Needed to change the permissions. Never stored, logged or returned */
+            owner_password: string;
+            /** @description Needed to open the file; absent or empty: it opens without one */
+            user_password?: string;
+            permissions?: {
+                print?: "none" | "low" | "high";
+                /** @description Default true */
+                copy?: boolean;
+                /** @description Default true */
+                modify?: boolean;
+                /** @description Default true */
+                annotate?: boolean;
+                /** @description Default true */
+                fill_forms?: boolean;
+                /** @description Default true */
+                assemble?: boolean;
+            };
+        };
         PdfRequest: {
             /** @description UUID (8-4-4-4-12 hex digits) */
             template_id?: string;
@@ -1547,6 +1605,33 @@ export interface components {
             test?: boolean;
             deliver?: components["schemas"]["Deliver"];
             e_invoice?: components["schemas"]["EInvoice"];
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
+            pdf_ua?: boolean;
+            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            tagged?: boolean;
+            /** @description Extension: bookmarks from the headings (turns tagged on). */
+            outline?: boolean;
+            pdf_metadata?: components["schemas"]["PdfMetadata"];
+            /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
+            attachments?: components["schemas"]["PdfAttachment"][];
+            protect?: components["schemas"]["PdfProtect"];
+            stamp?: components["schemas"]["PdfStamp"];
+        };
+        /** @description Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well). */
+        PdfStamp: {
+            text: string;
+            /** @description Default 0.25 */
+            opacity?: number;
+            /** @description Degrees; default 45 */
+            angle?: number;
+            /** @description Points; default 48 */
+            font_size?: number;
+            /** @description #rrggbb; default #888888 */
+            color?: string;
+            /** @description Default all */
+            pages?: "all" | "first" | "rest";
         };
         QueuedDocument: {
             id: string;
@@ -1782,7 +1867,7 @@ export interface components {
             /** @description Fields past 200 or deeper than 6 levels were left out */
             truncated: boolean;
         };
-        /** @description Page defaults of renders from this template; options sent with POST /pdf override them. */
+        /** @description Page defaults and finishing options (extensions, README "Finishing options"; not `protect`) of renders from this template; options sent with POST /pdf or POST /batches override them. */
         TemplateSettings: {
             mode?: "fast" | "print";
             format?: ("A4" | "A5" | "Letter" | "Legal") | {
@@ -1794,6 +1879,18 @@ export interface components {
             orientation?: "portrait" | "landscape";
             /** @description One to four lengths separated by single spaces, as CSS margin */
             margin?: string;
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
+            pdf_ua?: boolean;
+            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            tagged?: boolean;
+            /** @description Extension: bookmarks from the headings (turns tagged on). */
+            outline?: boolean;
+            pdf_metadata?: components["schemas"]["PdfMetadata"];
+            /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
+            attachments?: components["schemas"]["PdfAttachment"][];
+            stamp?: components["schemas"]["PdfStamp"];
         };
         /** @description Template without content; thumbnail_url shows the version renders use (pinned, else current) */
         TemplateSummary: {

@@ -15,7 +15,7 @@ export const HEADER = `
     <div class="muted small">{{ seller.address.one_line | escape }}</div>
   </div>
   <div class="doc-title">
-    <div class="title">{{ invoice.type_label | escape }}</div>
+    <h1 class="title">{{ invoice.type_label | escape }}</h1>
     <div class="doc-no">{{ invoice.number | escape }}</div>
     {% if e_invoice %}<div class="badge">{{ e_invoice.label | escape }}</div>{% endif %}
   </div>

@@ -15,7 +15,7 @@ body { margin: 0; font-family: 'Liberation Sans', 'DejaVu Sans', 'Noto Sans', sa
   padding-bottom: 4mm; margin-bottom: 6mm; }
 .seller-name { font-size: 15pt; font-weight: bold; color: #1f4e79; }
 .doc-title { text-align: right; }
-.doc-title .title { font-size: 16pt; font-weight: bold; }
+.doc-title .title { font-size: 16pt; font-weight: bold; margin: 0; }
 .doc-title .doc-no { font-size: 11pt; margin-top: 1mm; }
 .badge { display: inline-block; margin-top: 2mm; padding: .6mm 2mm; border: 1px solid #1f4e79; border-radius: 2mm;
   font-size: 7pt; color: #1f4e79; }

@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config/config.js';
 import type { PreparedEInvoice, Profile } from '../../../src/einvoice/model.js';
-import { toFacturXPdf } from '../../../src/einvoice/pdfa/facturx-pdf.js';
+import { facturXFinishing } from '../../../src/einvoice/pdfa/facturx-pdf.js';
 import { BUILT_IN_INVOICE_TEMPLATE } from '../../../src/einvoice/template/built-in-template.js';
 import { invoiceTemplateData } from '../../../src/einvoice/template/data.js';
 import { buildCii } from '../../../src/einvoice/xml/cii.js';
 import { embeddedXmlName } from '../../../src/einvoice/xml/filenames.js';
+import { finishPdf, planFinishing } from '../../../src/finishing/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import { Renderer, resolvePageOptions } from '../../../src/render/index.js';
 import type { Warning } from '../../../src/shared/warnings.js';
 
-/** The production path for a Factur-X/ZUGFeRD PDF: Liquid → Chromium (Renderer) → PDF/A-3b with CII. */
+/** The production path for a Factur-X/ZUGFeRD PDF: Liquid → Chromium (Renderer) → finishing (PDF/A-3b with CII). */
 export class InvoicePdfHarness {
   private constructor(
     private readonly renderer: Renderer,
@@ -37,12 +38,14 @@ export class InvoicePdfHarness {
     );
     const rendered = await this.renderer.render({ html, page: resolvePageOptions({}), watermark });
     const xml = buildCii(prepared, profile);
-    const pdf = await toFacturXPdf(rendered.pdf, xml, {
+    const contribution = facturXFinishing(xml, {
       profile,
       attachmentName: embeddedXmlName(profile),
       title: `Rechnung ${prepared.invoice.number}`,
       author: prepared.invoice.seller.name,
       invoiceNumber: prepared.invoice.number,
+    });
+    const pdf = await finishPdf(rendered.pdf, planFinishing({}, contribution), {
       createdAt: new Date('2025-06-05T08:00:00Z'),
     });
     return { pdf, xml, liquidWarnings: warnings, pages: rendered.pages };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
+import { type Finishing, FinishingForm } from '../finishing-form';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
 
 type Node = Schemas['TemplateFields']['tree'][number];
@@ -162,6 +163,8 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
     return { fields, template };
   }, [templateId]);
   const [data, setData] = useState<Json>({});
+  // Over the template's own settings (the request's fields win); passwords live only in this form.
+  const [finishing, setFinishing] = useState<Finishing>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Generated | null>(null);
@@ -184,7 +187,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
         response,
       } = await api.POST('/pdf', {
         params: { header: { 'idempotency-key': crypto.randomUUID() } },
-        body: { template_id: templateId, merge_data: data, response: 'binary' },
+        body: { template_id: templateId, merge_data: data, response: 'binary', ...finishing },
         parseAs: 'blob',
       });
       if (apiError !== undefined || !response.ok) throw toApiError(response, apiError);
@@ -232,6 +235,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
           {form.data.fields.tree.map((node) => (
             <FieldNode key={node.key} node={node} value={data} onChange={setData} prefix="" />
           ))}
+          <FinishingForm value={finishing} onChange={setFinishing} withProtect={true} idPrefix="generate" />
           <ErrorText error={error} id="generate-error" />
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Rendering…' : 'Generate PDF'}

@@ -3,6 +3,7 @@ import { ApiError, api, call, type Schemas, type Session, toApiError } from '../
 import { CodeEditor, type Marker } from '../code-editor';
 import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
 import { confirmAction, toast } from '../feedback';
+import { type Finishing, FinishingForm } from '../finishing-form';
 import {
   Busy,
   ErrorText,
@@ -429,6 +430,12 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           />
           {parsed.marker && <p class="error">{parsed.marker.message}</p>}
           <SettingsForm settings={settings} onChange={setSettings} />
+          <FinishingForm
+            value={settings as Finishing}
+            onChange={(next) => setSettings(next as Settings)}
+            withProtect={false}
+            idPrefix="set-finishing"
+          />
         </div>
         <section class="preview" aria-labelledby="preview-title">
           <h2 id="preview-title">

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getDefaultSRGBProfile } from '@cantoo/pdf-lib';
-import { packageRoot } from '../../shared/package-root.js';
+import { packageRoot } from '../shared/package-root.js';
 
 /**
  * The shipped sRGB profile (src/einvoice/assets, Zlib licence), read from the source tree's place in

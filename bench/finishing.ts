@@ -1,0 +1,162 @@
+/**
+ * What each finishing option (issue 26) costs per document, against the same document without it, in
+ * ONE run: the plain invoice and the 10-page report rendered by the render engine in this process and
+ * its own Chromium, then finished (src/finishing). Variants run in alternating rounds (plain, tagged,
+ * …, plain, tagged, …) so a change in the machine's load reaches them all alike. Latency is render +
+ * finishing wall time per document; CPU is this process tree's (Node + Chromium + qpdf).
+ *
+ *   node --import tsx bench/finishing.ts        (QUIRE_BENCH_N rounds, default 15)
+ *
+ * `npm run bench` runs it too (section `finishing`).
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/config/config.js';
+import { type FinishingOptions, finishPdf, planFinishing } from '../src/finishing/index.js';
+import { htmlLanguage, Renderer, resolvePageOptions } from '../src/render/index.js';
+import { treeCpuMs } from './proc.js';
+
+const CSV = Buffer.from('id,amount\n1,9.50\n2,12.00\n').toString('base64');
+
+/** Each option alone, then everything that can go together (protect and pdf_a cannot). */
+export const FINISHING_VARIANTS: Record<string, FinishingOptions> = {
+  plain: {},
+  tagged: { tagged: true },
+  'tagged + outline': { tagged: true, outline: true },
+  pdf_ua: { pdf_ua: true, pdf_metadata: { title: 'Bench', language: 'en' } },
+  pdf_metadata: { pdf_metadata: { title: 'Bench', author: 'Quire', keywords: ['bench'], subject: 'Cost' } },
+  'pdf_a 3b': { pdf_a: '3b' },
+  'pdf_a 2u': { pdf_a: '2u' },
+  attachments: {
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
+  },
+  stamp: { stamp: { text: 'COPY' } },
+  protect: { protect: { owner_password: 'owner-secret', user_password: 'user' } },
+  'all (archival: pdf_a 3u)': {
+    pdf_a: '3u',
+    pdf_ua: true,
+    outline: true,
+    pdf_metadata: { title: 'Bench', language: 'en', author: 'Quire' },
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
+    stamp: { text: 'COPY' },
+  },
+  'all (protected)': {
+    pdf_ua: true,
+    outline: true,
+    pdf_metadata: { title: 'Bench', language: 'en', author: 'Quire' },
+    attachments: [
+      { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+    ],
+    stamp: { text: 'COPY' },
+    protect: { owner_password: 'owner-secret', user_password: 'user' },
+  },
+};
+
+export interface VariantFigures {
+  p50: number;
+  cpuMsPerDoc: number;
+  bytes: number;
+  /** Median ms of each finishing step (pipeline.ts), in the order they ran. */
+  steps: Record<string, number>;
+}
+
+export type FinishingFigures = Record<string, Record<string, VariantFigures>>;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
+
+export async function finishingCost(docs: Record<string, string>, rounds: number): Promise<FinishingFigures> {
+  const renderer = await Renderer.start(loadConfig({}));
+  const page = resolvePageOptions({});
+  const out: FinishingFigures = {};
+  try {
+    for (const [docName, html] of Object.entries(docs)) {
+      const once = async (options: FinishingOptions, onStep?: (step: string, ms: number) => void) => {
+        const plan = planFinishing(options);
+        if (plan.pdfUa && !plan.metadata.language && !htmlLanguage(html)) throw new Error('no language');
+        const rendered = await renderer.render({
+          html,
+          page,
+          watermark: false,
+          tagged: plan.tagged,
+          outline: plan.outline,
+        });
+        return finishPdf(rendered.pdf, plan, { createdAt: new Date(), ...(onStep ? { onStep } : {}) });
+      };
+      const names = Object.keys(FINISHING_VARIANTS);
+      for (const name of names) await once(FINISHING_VARIANTS[name]!); // warm-up (and pdf-lib loaded)
+      const times = new Map<string, number[]>(names.map((n) => [n, []]));
+      const cpu = new Map<string, number>(names.map((n) => [n, 0]));
+      const bytes = new Map<string, number>();
+      const steps = new Map<string, Map<string, number[]>>(names.map((n) => [n, new Map()]));
+      for (let round = 0; round < rounds; round++) {
+        for (const name of names) {
+          const c0 = treeCpuMs(process.pid);
+          const t0 = performance.now();
+          const stepTimes = steps.get(name)!;
+          const pdf = await once(FINISHING_VARIANTS[name]!, (step, ms) =>
+            stepTimes.set(step, [...(stepTimes.get(step) ?? []), ms]),
+          );
+          times.get(name)!.push(performance.now() - t0);
+          cpu.set(name, cpu.get(name)! + treeCpuMs(process.pid) - c0);
+          bytes.set(name, pdf.length);
+        }
+      }
+      out[docName] = Object.fromEntries(
+        names.map((n) => [
+          n,
+          {
+            p50: median(times.get(n)!),
+            cpuMsPerDoc: cpu.get(n)! / rounds,
+            bytes: bytes.get(n)!,
+            steps: Object.fromEntries([...steps.get(n)!].map(([step, ms]) => [step, median(ms)])),
+          },
+        ]),
+      );
+    }
+  } finally {
+    await renderer.close();
+  }
+  return out;
+}
+
+export function finishingReport(figures: FinishingFigures): string[] {
+  const docs = Object.keys(figures);
+  const lines = [
+    `| Option | ${docs.map((d) => `${d} p50 ms (× plain) | CPU ms | KB`).join(' | ')} |`,
+    `|---|${docs.map(() => '---|---|---').join('|')}|`,
+  ];
+  for (const name of Object.keys(FINISHING_VARIANTS)) {
+    const cells = docs.map((d) => {
+      const v = figures[d]![name]!;
+      const plain = figures[d]!.plain!;
+      return `${v.p50.toFixed(0)} (${(v.p50 / plain.p50).toFixed(2)}×) | ${v.cpuMsPerDoc.toFixed(0)} | ${(v.bytes / 1024).toFixed(0)}`;
+    });
+    lines.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  lines.push('', 'Finishing steps, median ms per document (steps under 0.5 ms left out):', '');
+  for (const doc of docs) {
+    for (const name of Object.keys(FINISHING_VARIANTS)) {
+      const steps = Object.entries(figures[doc]![name]!.steps).filter(([, ms]) => ms >= 0.5);
+      if (steps.length > 0)
+        lines.push(`- ${doc}, ${name}: ${steps.map(([step, ms]) => `${step} ${ms.toFixed(0)}`).join(', ')}`);
+    }
+  }
+  return lines;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const read = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+  const figures = await finishingCost(
+    { invoice: read('invoice.html'), 'report 10 p': read('report-10p.html') },
+    Number(process.env.QUIRE_BENCH_N ?? 15),
+  );
+  for (const line of finishingReport(figures)) console.log(line);
+  console.log(JSON.stringify(figures));
+}

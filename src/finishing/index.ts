@@ -1,0 +1,31 @@
+import type { FinishingContext } from './pipeline.js';
+import { type FinishingPlan, finishesNothing } from './plan.js';
+
+export {
+  checkLanguage,
+  type FinishingContribution,
+  type FinishingPlan,
+  finishingOptionsOf,
+  mergeFinishing,
+  planFinishing,
+  refuseStoredPasswords,
+} from './plan.js';
+export {
+  FinishingFields,
+  type FinishingOptions,
+} from './schema.js';
+export type { FinishingContext };
+
+/**
+ * Runs the plan's finishing steps (pipeline.ts). pdf-lib is loaded on the first document that needs
+ * it: a plain document leaves Chromium's bytes as they are and costs nothing here.
+ */
+export async function finishPdf(
+  pdf: Buffer,
+  plan: FinishingPlan,
+  context: FinishingContext,
+): Promise<Buffer> {
+  if (finishesNothing(plan)) return pdf;
+  const pipeline = await import('./pipeline.js');
+  return pipeline.finishPdf(pdf, plan, context);
+}

@@ -1,0 +1,188 @@
+import { type Static, Type } from 'typebox';
+import { named } from '../http/schemas.js';
+
+/**
+ * The finishing options (README "Finishing options"; issue 26): extensions of POST /v1/pdf, template
+ * settings and batches. They never change a field the spec defines: the spec's `metadata` stays the
+ * caller's key-values, `pdf_metadata` is what the PDF itself says.
+ */
+export const PdfALevel = Type.Union([
+  Type.Literal('2b'),
+  Type.Literal('2u'),
+  Type.Literal('3b'),
+  Type.Literal('3u'),
+]);
+
+const Text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
+
+export const PdfMetadataBody = named(
+  'PdfMetadata',
+  Type.Object(
+    {
+      title: Type.Optional(
+        Text(500, 'Info /Title and XMP dc:title; default the <title>, else the file name'),
+      ),
+      author: Type.Optional(Text(500, 'Info /Author and XMP dc:creator')),
+      subject: Type.Optional(Text(1000, 'Info /Subject and XMP dc:description')),
+      keywords: Type.Optional(Type.Array(Text(100, 'One keyword'), { maxItems: 50 })),
+      language: Type.Optional(
+        Type.String({
+          pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$',
+          maxLength: 35,
+          description: 'BCP 47 tag (catalog /Lang, XMP dc:language); default <html lang>',
+        }),
+      ),
+      creator: Type.Optional(Text(200, 'Info /Creator and XMP xmp:CreatorTool; default Quire')),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values.",
+    },
+  ),
+);
+
+export const AfRelationship = Type.Union([
+  Type.Literal('Source'),
+  Type.Literal('Data'),
+  Type.Literal('Alternative'),
+  Type.Literal('Supplement'),
+  Type.Literal('Unspecified'),
+]);
+
+export const MAX_ATTACHMENTS = 10;
+
+export const AttachmentBody = named(
+  'PdfAttachment',
+  Type.Object(
+    {
+      filename: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^[^/\\\\\\x00-\\x1f]+$',
+        description: 'Name shown by PDF readers; no path separators',
+      }),
+      content_base64: Type.String({ minLength: 1, description: 'The file, base64' }),
+      mime_type: Type.String({
+        pattern: '^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*$',
+        maxLength: 127,
+        description: 'e.g. text/csv, application/xml',
+      }),
+      description: Type.Optional(Type.String({ maxLength: 500 })),
+      relationship: Type.Optional(AfRelationship),
+    },
+    { additionalProperties: false, description: 'Extension: one file embedded in the PDF.' },
+  ),
+);
+
+const Permission = Type.Boolean({ description: 'Default true' });
+/** No control characters: a password is one line of qpdf's argument file (finishing/protect.ts). */
+const PASSWORD_PATTERN = '^[^\\x00-\\x1f\\x7f]*$';
+
+export const ProtectBody = named(
+  'PdfProtect',
+  Type.Object(
+    {
+      owner_password: Type.String({
+        minLength: 1,
+        maxLength: 127,
+        pattern: PASSWORD_PATTERN,
+        description: 'Needed to change the permissions. Never stored, logged or returned',
+      }),
+      user_password: Type.Optional(
+        Type.String({
+          maxLength: 127,
+          pattern: PASSWORD_PATTERN,
+          description: 'Needed to open the file; absent or empty: it opens without one',
+        }),
+      ),
+      permissions: Type.Optional(
+        Type.Object(
+          {
+            print: Type.Optional(
+              Type.Union([Type.Literal('none'), Type.Literal('low'), Type.Literal('high')]),
+            ),
+            copy: Type.Optional(Permission),
+            modify: Type.Optional(Permission),
+            annotate: Type.Optional(Permission),
+            fill_forms: Type.Optional(Permission),
+            assemble: Type.Optional(Permission),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Extension: AES-256 encryption (qpdf). Passwords are never stored, logged or returned; synchronous requests only; not with pdf_a.',
+    },
+  ),
+);
+
+export const StampBody = named(
+  'PdfStamp',
+  Type.Object(
+    {
+      text: Type.String({ minLength: 1, maxLength: 200 }),
+      opacity: Type.Optional(Type.Number({ minimum: 0.05, maximum: 1, description: 'Default 0.25' })),
+      angle: Type.Optional(Type.Number({ minimum: -360, maximum: 360, description: 'Degrees; default 45' })),
+      font_size: Type.Optional(Type.Number({ minimum: 4, maximum: 200, description: 'Points; default 48' })),
+      color: Type.Optional(
+        Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb; default #888888' }),
+      ),
+      pages: Type.Optional(
+        Type.Union([Type.Literal('all'), Type.Literal('first'), Type.Literal('rest')], {
+          description: 'Default all',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: 'Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well).',
+    },
+  ),
+);
+
+/** Spread into a request body (POST /pdf, batches) and template settings. */
+export const FinishingFields = {
+  pdf_a: Type.Optional({
+    ...PdfALevel,
+    description:
+      'Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3.',
+  }),
+  pdf_ua: Type.Optional(
+    Type.Boolean({
+      description:
+        'Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP.',
+    }),
+  ),
+  tagged: Type.Optional(
+    Type.Boolean({
+      description:
+        'Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time).',
+    }),
+  ),
+  outline: Type.Optional(
+    Type.Boolean({ description: 'Extension: bookmarks from the headings (turns tagged on).' }),
+  ),
+  pdf_metadata: Type.Optional(PdfMetadataBody),
+  attachments: Type.Optional(
+    Type.Array(AttachmentBody, {
+      maxItems: MAX_ATTACHMENTS,
+      description:
+        'Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only).',
+    }),
+  ),
+  protect: Type.Optional(ProtectBody),
+  stamp: Type.Optional(StampBody),
+};
+
+export const FinishingOptionsSchema = Type.Object(FinishingFields, { additionalProperties: false });
+export type FinishingOptions = Static<typeof FinishingOptionsSchema>;
+export type PdfMetadataOptions = NonNullable<FinishingOptions['pdf_metadata']>;
+export type AttachmentOption = NonNullable<FinishingOptions['attachments']>[number];
+export type ProtectOption = NonNullable<FinishingOptions['protect']>;
+export type StampOption = NonNullable<FinishingOptions['stamp']>;
+export type PdfALevelName = Static<typeof PdfALevel>;

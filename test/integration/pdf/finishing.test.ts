@@ -1,0 +1,433 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
+import { pdfInfo, pdfTool } from '../../helpers/pdf.js';
+import { randomJson, rng } from '../../helpers/random.js';
+import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { unzipAll, waitForBatch } from '../batches/helpers.js';
+import {
+  checkAttachments,
+  checkMetadata,
+  checkOutline,
+  checkPdfAConformance,
+  checkPdfUa,
+  checkProtect,
+  checkStamp,
+  checkTagged,
+  type FinishingBody,
+  NO_LANG_HTML,
+  REPORT_HTML,
+} from './finishing-checks.js';
+
+const CSV = Buffer.from('id,amount\n1,9.50\n').toString('base64');
+const XML = Buffer.from('<order id="7"/>').toString('base64');
+
+/** Every check that applies to an accepted body (issue 26, "Checks in the tests"). */
+async function checkAll(pdf: Buffer, body: FinishingBody): Promise<void> {
+  const pdfUa = body.pdf_ua === true;
+  if (body.tagged === true || pdfUa || body.outline === true) await checkTagged(pdf, body);
+  else {
+    const info = await pdfTool('pdfinfo', body.protect ? ['-opw', body.protect.owner_password] : [], pdf);
+    assert.match(info.stdout, /^Tagged:\s+no$/m, 'untagged unless asked');
+  }
+  if (body.outline === true) await checkOutline(pdf, body);
+  if (pdfUa) await checkPdfUa(pdf, body);
+  if (body.pdf_a) await checkPdfAConformance(pdf, body.pdf_a);
+  await checkMetadata(pdf, body);
+  await checkAttachments(pdf, body);
+  if (body.protect) await checkProtect(pdf, body);
+  else assert.equal((await pdfTool('pdftotext', [], pdf, ['-'])).code, 0, 'opens without a password');
+  if (body.stamp) await checkStamp(pdf, body, 2);
+}
+
+describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attachments, protect, stamp)', () => {
+  let server: TestServer;
+  let keys: { live: string; test: string };
+  before(async () => {
+    server = await startTestServer({ workers: 1 });
+    keys = await server.team('growth');
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const render = (body: Record<string, unknown>, key = keys.live) =>
+    api(server.base, 'POST', '/v1/pdf', { key, body: { html: REPORT_HTML, ...body } });
+
+  it('makes a tagged PDF with H1/H2 structure elements and an outline of the headings', async () => {
+    const body: FinishingBody = { tagged: true, outline: true };
+    const r = await render({ ...body });
+    assert.equal(r.status, 200, r.text);
+    await checkAll(r.buffer, body);
+  });
+
+  it('makes PDF/UA with the metadata in Info and XMP, the title shown, and the language', async () => {
+    const body: FinishingBody = {
+      pdf_ua: true,
+      pdf_metadata: {
+        title: 'Bericht – Q3 (Ünïcode)',
+        author: 'Ada & Co',
+        subject: 'Quarter',
+        keywords: ['finance', 'q3'],
+        language: 'de-CH',
+        creator: 'Billing 4.2',
+      },
+    };
+    const r = await render({ ...body });
+    assert.equal(r.status, 200, r.text);
+    await checkAll(r.buffer, body);
+  });
+
+  it('makes each PDF/A level conformant by the project checker and qpdf', async () => {
+    for (const level of ['2b', '2u', '3b', '3u'] as const) {
+      const body: FinishingBody = { pdf_a: level, outline: true };
+      const r = await render({ ...body });
+      assert.equal(r.status, 200, r.text);
+      await checkAll(r.buffer, body);
+    }
+  });
+
+  it('embeds attachments with their relationship, also in PDF/A-3 with PDF/UA', async () => {
+    const body: FinishingBody = {
+      pdf_a: '3u',
+      pdf_ua: true,
+      attachments: [
+        { filename: 'lines.csv', content_base64: CSV, mime_type: 'text/csv', relationship: 'Data' },
+        {
+          filename: 'order.xml',
+          content_base64: XML,
+          mime_type: 'application/xml',
+          description: 'The order',
+          relationship: 'Source',
+        },
+      ],
+    };
+    const r = await render({ ...body });
+    assert.equal(r.status, 200, r.text);
+    await checkAll(r.buffer, body);
+  });
+
+  it('encrypts with AES-256 and the permissions; the passwords appear in no answer, record or header', async () => {
+    const body: FinishingBody = {
+      protect: {
+        owner_password: 'owner pw "quoted" @file',
+        user_password: 'ünïcode-user',
+        permissions: {
+          print: 'low',
+          copy: false,
+          modify: false,
+          annotate: true,
+          fill_forms: false,
+          assemble: true,
+        },
+      },
+    };
+    const r = await render({ ...body, response: 'url' });
+    assert.equal(r.status, 200, r.text);
+    const id = (r.json as { id: string }).id;
+    const stored = Buffer.from(await (await fetch((r.json as { url: string }).url)).arrayBuffer());
+    assert.equal(
+      (r.json as { bytes: number }).bytes,
+      stored.length,
+      "the document's bytes are the final file's",
+    );
+    await checkAll(stored, body);
+    const doc = await api(server.base, 'GET', `/v1/pdf/${id}`, { key: keys.live });
+    const list = await api(server.base, 'GET', '/v1/pdf', { key: keys.live });
+    for (const answer of [r.text, doc.text, list.text, JSON.stringify([...r.headers])]) {
+      assert.ok(!answer.includes('owner pw') && !answer.includes('ünïcode-user'), 'no password returned');
+    }
+  });
+
+  it('stamps the chosen pages, on top of the test-mode watermark', async () => {
+    for (const pages of ['first', 'rest', 'all'] as const) {
+      const body: FinishingBody = { stamp: { text: 'COPY', pages, angle: 30, opacity: 0.5 } };
+      const r = await render({ ...body }, keys.test);
+      assert.equal(r.status, 200, r.text);
+      await checkStamp(r.buffer, body, 2);
+      const page2 = (await pdfTool('pdftotext', ['-f', '2', '-l', '2'], r.buffer, ['-'])).stdout;
+      assert.match(page2.replace(/\s+/g, ''), /TEST/i, 'the test watermark is still drawn');
+    }
+  });
+
+  it('describes the final file in x-pages and content-length', async () => {
+    const r = await render({ pdf_a: '3b', stamp: { text: 'FINAL' } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers.get('x-pages'), String((await pdfInfo(r.buffer)).pages));
+    assert.equal(Number(r.headers.get('content-length')), r.buffer.length);
+  });
+
+  it('makes the built-in e-invoice template tagged, PDF/UA-identified and PDF/A-3b', async () => {
+    const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
+    assert.ok(fixture);
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: keys.live,
+      body: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: fixture.invoice } },
+    });
+    assert.equal(r.status, 200, r.text);
+    await checkPdfAConformance(r.buffer, '3b');
+    await checkTagged(r.buffer, {}, ['H1']);
+    const xmp = (await pdfTool('pdfinfo', ['-meta'], r.buffer)).stdout;
+    assert.match(xmp, /<pdfuaid:part>1<\/pdfuaid:part>/);
+    assert.match(xmp, /fx:ConformanceLevel/);
+    const refused = await api(server.base, 'POST', '/v1/pdf', {
+      key: keys.live,
+      body: { e_invoice: { standard: 'factur-x', invoice: fixture.invoice }, pdf_a: '2b' },
+    });
+    assert.equal(refused.status, 400);
+    assert.equal((refused.json as { error: { details: { field: string } } }).error.details.field, 'pdf_a');
+  });
+
+  it("applies a template's finishing settings under the request's, in POST /pdf and in batches", async () => {
+    const settings = {
+      pdf_a: '3b',
+      outline: true,
+      pdf_metadata: { author: 'Template Co', language: 'en' },
+      stamp: { text: 'DRAFT', pages: 'first' },
+    };
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Finished report', html: REPORT_HTML, settings },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json.settings, settings, 'the settings are kept as sent');
+    const templateId = created.json.id as string;
+    const fromTemplate = await api(server.base, 'POST', '/v1/pdf', {
+      key: keys.live,
+      body: { template_id: templateId, pdf_a: '2u', pdf_metadata: { title: 'Request title' } },
+    });
+    assert.equal(fromTemplate.status, 200, fromTemplate.text);
+    const merged: FinishingBody = {
+      pdf_a: '2u',
+      outline: true,
+      pdf_metadata: { author: 'Template Co', language: 'en', title: 'Request title' },
+      stamp: { text: 'DRAFT', pages: 'first' },
+    };
+    await checkAll(fromTemplate.buffer, merged);
+
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: {
+        template_id: templateId,
+        items: [{}, {}],
+        attachments: [{ filename: 'b.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      },
+    });
+    assert.equal(batch.status, 202, batch.text);
+    const done = await waitForBatch(server.base, keys.live, batch.json.id);
+    assert.equal(done.counts.succeeded, 2);
+    const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
+    for (const pdf of entries.values())
+      await checkAll(pdf, {
+        pdf_a: '3b',
+        outline: true,
+        pdf_metadata: { author: 'Template Co', language: 'en', title: 'Quarterly report' },
+        stamp: { text: 'DRAFT', pages: 'first' },
+        attachments: [{ filename: 'b.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      });
+  });
+
+  it('keeps passwords out of anything stored: protect is refused in template settings, batches and async', async () => {
+    const protect = { owner_password: 'never-stored' };
+    const template = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Locked', html: REPORT_HTML, settings: { protect } },
+    });
+    const badTemplate = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: {
+        name: 'Bad',
+        html: REPORT_HTML,
+        settings: {
+          pdf_a: '2b',
+          attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
+        },
+      },
+    });
+    const plain = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Plain', html: REPORT_HTML },
+    });
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: { template_id: plain.json.id, items: [{}], protect },
+    });
+    const batchMix = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: { template_id: plain.json.id, items: [{}], pdf_ua: true, tagged: false },
+    });
+    const queued = await render({ protect, async: true });
+    const queuedMix = await render({
+      pdf_a: '2b',
+      attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
+      async: true,
+    });
+    // Template settings have no `protect` field at all: the schema names it.
+    assert.equal(template.status, 400);
+    assert.match(template.text, /settings\.protect/);
+    for (const [r, field] of [
+      [badTemplate, 'attachments'],
+      [batch, 'protect'],
+      [batchMix, 'tagged'],
+      [queued, 'protect'],
+      [queuedMix, 'attachments'],
+    ] as const) {
+      assert.equal(r.status, 400, r.text);
+      const error = (r.json as { error: { code: string; details?: { field?: string } } }).error;
+      assert.equal(error.code, 'invalid_request');
+      assert.equal(error.details?.field, field, r.text);
+    }
+  });
+
+  it('refuses combinations that cannot go together, before rendering, naming the field and the fix', async () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ pdf_a: '2b', protect: { owner_password: 'x' } }, 'protect', /PDF\/A forbids encryption/],
+      [
+        { pdf_a: '2u', attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }] },
+        'attachments',
+        /use "pdf_a": "3u"/,
+      ],
+      [{ pdf_ua: true, tagged: false }, 'tagged', /needs a tagged PDF/],
+      [{ outline: true, tagged: false }, 'outline', /built from the tags/],
+      [{ pdf_ua: true, html: NO_LANG_HTML }, 'pdf_ua', /<html lang/],
+      [
+        { attachments: [{ filename: 'a.csv', content_base64: '%%%', mime_type: 'text/csv' }] },
+        'attachments/0/content_base64',
+        /not base64/,
+      ],
+      [
+        {
+          attachments: [
+            { filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' },
+            { filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' },
+          ],
+        },
+        'attachments/1/filename',
+        /Two attachments/,
+      ],
+    ];
+    const before = await api(server.base, 'GET', '/v1/account/usage', { key: keys.live });
+    for (const [body, field, message] of cases) {
+      const r = await render(body);
+      assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+      const error = (r.json as { error: { code: string; message: string; details: { field: string } } })
+        .error;
+      assert.equal(error.code, 'invalid_request');
+      assert.equal(error.details.field, field);
+      assert.match(error.message, message);
+    }
+    const afterUsage = await api(server.base, 'GET', '/v1/account/usage', { key: keys.live });
+    assert.deepEqual(afterUsage.json, before.json, 'nothing counted');
+  });
+
+  it('property: every accepted mix passes every applicable check; every refused one says why', async () => {
+    const r = rng(26);
+    for (let i = 0; i < 14; i++) {
+      const body: FinishingBody & { html?: string } = {};
+      const maybe = () => r.next() < 0.45;
+      if (maybe()) body.tagged = r.next() < 0.6;
+      if (maybe()) body.outline = true;
+      if (maybe()) body.pdf_ua = true;
+      if (maybe()) body.pdf_a = r.pick(['2b', '2u', '3b', '3u'] as const);
+      if (maybe())
+        body.pdf_metadata = r.next() < 0.5 ? { title: `Doc ${i}`, author: 'Mix' } : { language: 'fr' };
+      if (maybe())
+        body.attachments = [
+          { filename: `f${i}.csv`, content_base64: CSV, mime_type: 'text/csv', relationship: 'Supplement' },
+        ];
+      if (r.next() < 0.3)
+        body.protect = { owner_password: `o${i}`, user_password: r.next() < 0.5 ? `u${i}` : '' };
+      if (maybe()) body.stamp = { text: `MIX${i}`, pages: r.pick(['all', 'first', 'rest'] as const) };
+      if (r.next() < 0.25) body.html = NO_LANG_HTML;
+      const reasons = new Set<string>();
+      if (body.pdf_ua && body.tagged === false) reasons.add('tagged');
+      if (body.outline && body.tagged === false) reasons.add('outline');
+      if (body.protect && body.pdf_a) reasons.add('protect');
+      if (body.attachments && body.pdf_a?.startsWith('2')) reasons.add('attachments');
+      if (body.pdf_ua && body.html && !body.pdf_metadata?.language) reasons.add('pdf_ua');
+      const res = await render({ ...body });
+      if (reasons.size > 0) {
+        assert.equal(res.status, 400, `${JSON.stringify(body)} should be refused: ${res.text}`);
+        const error = (res.json as { error: { code: string; message: string; details: { field: string } } })
+          .error;
+        assert.equal(error.code, 'invalid_request');
+        assert.ok(reasons.has(error.details.field), `${error.details.field} is one of ${[...reasons]}`);
+        assert.ok(error.message.length > 20, 'says why');
+        continue;
+      }
+      assert.equal(res.status, 200, `${JSON.stringify(body)}: ${res.text}`);
+      await checkAll(res.buffer, body);
+    }
+  });
+
+  it('fuzz: finishing fields in template settings and batches are accepted or refused with invalid_request, never a 500', async () => {
+    const r = rng(2627);
+    // Its own team: the requests above used much of the shared key's 120 a minute.
+    const own = await server.team('growth');
+    const fields = ['pdf_a', 'pdf_ua', 'tagged', 'outline', 'pdf_metadata', 'attachments', 'stamp'];
+    const inner = ['title', 'language', 'filename', 'content_base64', 'mime_type', 'text', 'pages'];
+    const plain = await api(server.base, 'POST', '/v1/templates', {
+      key: own.live,
+      body: { name: 'Fuzz', html: REPORT_HTML },
+    });
+    for (let i = 0; i < 30; i++) {
+      const field = r.pick(fields);
+      const value = randomJson(r, 0, inner);
+      const asTemplate = i % 2 === 0;
+      const res = asTemplate
+        ? await api(server.base, 'POST', '/v1/templates', {
+            key: own.live,
+            body: { name: `Fuzz ${i}`, html: REPORT_HTML, settings: { [field]: value } },
+          })
+        : await api(server.base, 'POST', '/v1/batches', {
+            key: own.live,
+            body: { template_id: plain.json.id, items: [{}], [field]: value },
+          });
+      assert.ok(
+        [201, 202, 400].includes(res.status),
+        `${asTemplate ? 'settings' : 'batch'} ${field}=${JSON.stringify(value)}: ${res.status} ${res.text}`,
+      );
+      if (res.status === 400)
+        assert.equal((res.json as { error: { code: string } }).error.code, 'invalid_request');
+    }
+  });
+
+  it('fuzz: malformed finishing fields are invalid_request whose message names the field, never a 500', async () => {
+    const r = rng(2626);
+    const own = await server.team('growth');
+    const fields = [
+      'pdf_a',
+      'pdf_ua',
+      'tagged',
+      'outline',
+      'pdf_metadata',
+      'attachments',
+      'protect',
+      'stamp',
+    ];
+    const inner = [
+      'title',
+      'language',
+      'filename',
+      'content_base64',
+      'mime_type',
+      'owner_password',
+      'text',
+      'pages',
+    ];
+    for (let i = 0; i < 60; i++) {
+      const field = r.pick(fields);
+      const value = randomJson(r, 0, inner);
+      const res = await render({ [field]: value }, own.live);
+      assert.ok(
+        [200, 400].includes(res.status),
+        `${field}=${JSON.stringify(value)}: ${res.status} ${res.text}`,
+      );
+      if (res.status === 400) {
+        const error = (res.json as { error: { code: string; message: string } }).error;
+        assert.equal(error.code, 'invalid_request');
+        assert.ok(error.message.includes(field), `${field}=${JSON.stringify(value)}: ${error.message}`);
+      }
+    }
+  });
+});
