@@ -175,10 +175,12 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       css: prepared.css,
       page: prepared.page,
       watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
-      title: prepared.template?.name ?? prepared.filename,
+      title: prepared.template?.name ?? (prepared.filename || 'document'),
       tenant: input.caller.teamId,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
+      ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
+      ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
     });
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
@@ -187,7 +189,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     const produced: Produced = {
       file: pdf,
       contentType: 'application/pdf',
-      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, result.title), '.pdf'),
       pages: result.pages,
       warnings: [...prepared.warnings, ...result.warnings].slice(0, MAX_WARNINGS),
       blockedResources: result.blockedResources.slice(0, 10),
@@ -230,6 +232,12 @@ async function produceXml(
   };
   const createdAt = input.queued?.createdAt ?? deps.clock.now();
   return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
+}
+
+/** Extension: a source_url document without `filename` is named after its page title, else its host. */
+function sourceFilename(prepared: PreparedHtml, title: string | undefined): string {
+  if (title) return title;
+  return prepared.sourceUrl ? new URL(prepared.sourceUrl).hostname : 'document';
 }
 
 async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {
@@ -391,7 +399,7 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
   const doc = newDocument(
     input,
     {
-      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, undefined), '.pdf'),
       contentType: 'application/pdf',
       eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
     },
