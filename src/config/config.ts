@@ -446,7 +446,7 @@ export const CONFIG_KEYS: ReadonlyArray<{ env: string; default: string; descript
 
 function describeDefault(value: unknown): string {
   if (typeof value === 'function') return '(see description)';
-  if (value === null || value === '') return '(unset)';
+  if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) return '(unset)';
   return String(value);
 }
 
