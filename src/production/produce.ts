@@ -281,6 +281,8 @@ async function storeAndRecord(
     usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
     mode: context.prepared?.page.mode ?? null,
     templateVersion: context.prepared?.template?.version ?? null,
+    // A queued source_url document learns its name (the page title) only now.
+    ...(context.prepared?.sourceUrl ? { filename: produced.filename } : {}),
   };
   const { lifecycle } = deps;
   const report = {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { type TestServer as PageServer, RED_PNG, testServer } from '../render/helpers.js';
 
 /** A script that adds `text` in an element with `id` after `ms` milliseconds. */
@@ -71,6 +72,26 @@ describe('source_url and wait_for (extension)', () => {
     assert.match(text, /Intranet report/);
     assert.match(text, /IMAGE LOADED/, 'the relative image came from the allowed host');
     assert.equal(r.headers.get('x-blocked-resources'), '0');
+  });
+
+  it('a queued source_url document is named after the page title too, with wait_for kept', async () => {
+    const queued = await pdf({
+      source_url: `${pages.origin}/late`,
+      wait_for: { selector: '#late' },
+      async: true,
+    });
+    assert.equal(queued.status, 202, queued.text);
+    const id = (queued.json as { id: string }).id;
+    const doc = await waitFor('the background source_url render', async () => {
+      const r = await api(server.base, 'GET', `/v1/pdf/${id}`, { key: team.live });
+      const json = r.json as { status: string; url: string };
+      return json.status === 'succeeded' || json.status === 'failed' ? json : null;
+    });
+    assert.equal(doc.status, 'succeeded');
+    const download = await fetch(doc.url);
+    assert.match(download.headers.get('content-disposition') ?? '', /filename="Late\.pdf"/);
+    const file = Buffer.from(await download.arrayBuffer());
+    assert.match(await pdfText(file), /ARRIVED LATE/);
   });
 
   it('checks every redirect of a source_url again', async () => {
