@@ -1096,6 +1096,17 @@ export interface components {
                 [key: string]: unknown;
             };
             test?: boolean;
+            /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
+            wait_for?: {
+                /** @description Render once this CSS selector matches */
+                selector?: string;
+                /** @description Render once this JavaScript expression is truthy; evaluated in an isolated world that sees the page's DOM (not its script's variables) */
+                expression?: string;
+                /** @description Render once no request has been in flight for 500 ms */
+                network_idle?: boolean;
+                /** @description Longest wait in ms (never past the render time limit); then render_timeout */
+                timeout_ms?: number;
+            };
         };
         BrandAsset: {
             id: string;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
+import { createTemplate, waitForBatch } from '../batches/helpers.js';
 import { type TestServer as PageServer, RED_PNG, testServer } from '../render/helpers.js';
 
 /** A script that adds `text` in an element with `id` after `ms` milliseconds. */
@@ -152,6 +153,39 @@ describe('source_url and wait_for (extension)', () => {
     const short = await pdf({ html: '<p>x</p>', wait_for: { expression: 'false', timeout_ms: 500 } });
     assert.equal(short.status, 504, short.text);
     assert.match((short.json as { error: { message: string } }).error.message, /expression "false"/);
+  });
+
+  it('a template batch passes wait_for to every item', async () => {
+    const template = await createTemplate(
+      server.base,
+      team.live,
+      `<p>Item {{ n }}</p>${later('drawn', 'DRAWN {{ n }}', 500)}`,
+    );
+    const created = await api(server.base, 'POST', '/v1/batches', {
+      key: team.live,
+      body: {
+        template_id: template,
+        items: [{ data: { n: 1 } }, { data: { n: 2 } }],
+        wait_for: { selector: '#drawn' },
+      },
+    });
+    assert.equal(created.status, 202, created.text);
+    const batchId = (created.json as { id: string }).id;
+    await waitForBatch(server.base, team.live, batchId);
+    const items = await api(server.base, 'GET', `/v1/batches/${batchId}/items`, { key: team.live });
+    const data = (items.json as { data: Array<{ status: string; document_url: string }> }).data;
+    assert.equal(data.length, 2);
+    for (const [i, item] of data.entries()) {
+      assert.equal(item.status, 'succeeded');
+      const file = Buffer.from(await (await fetch(item.document_url)).arrayBuffer());
+      assert.match(await pdfText(file), new RegExp(`DRAWN ${i + 1}`));
+    }
+    const empty = await api(server.base, 'POST', '/v1/batches', {
+      key: team.live,
+      body: { template_id: template, items: [{ data: { n: 1 } }], wait_for: {} },
+    });
+    assert.equal(empty.status, 400, empty.text);
+    assert.deepEqual((empty.json as { error: { details: unknown } }).error.details, { field: 'wait_for' });
   });
 
   it('page errors become script_error warnings in x-warnings', async () => {
