@@ -48,6 +48,9 @@ function refusalOf(reason: string): SourceRefusal {
   return 'unreachable';
 }
 
+/** Spec "Limits": the HTML of a document (as renderer.ts MAX_HTML_BYTES, not imported: that would be a cycle). */
+const MAX_SOURCE_BYTES = 5 * 1024 * 1024;
+
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain)\b/i;
 
 function decode(body: Buffer, contentType: string | undefined): string {
@@ -74,6 +77,8 @@ export async function fetchSourceDocument(slot: PoolSlot, sourceUrl: string): Pr
   if (outcome.status >= 400) throw sourceRefused('status', `HTTP ${outcome.status}`);
   const contentType = outcome.headers['content-type'];
   if (contentType && !HTML_TYPES.test(contentType)) throw sourceRefused('not_html', contentType);
+  if (outcome.body.length > MAX_SOURCE_BYTES)
+    throw new AppError('document_too_large', 'The source_url page is larger than 5 MB of HTML.');
   const html = decode(outcome.body, contentType);
   return composeDocument(html, null, `<base href="${escapeAttribute(outcome.url.href)}">`);
 }
