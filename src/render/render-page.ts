@@ -37,8 +37,11 @@ export async function renderInPage(
     await strategy.beforeLoad?.(inPagePort(slot), job);
     await loadDocument(slot, html);
     if (job.waitFor) {
+      // timeout_ms counts from the end of the load (the wait itself).
       const own =
-        job.waitFor.timeout_ms === undefined ? Number.POSITIVE_INFINITY : t0 + job.waitFor.timeout_ms;
+        job.waitFor.timeout_ms === undefined
+          ? Number.POSITIVE_INFINITY
+          : performance.now() + job.waitFor.timeout_ms;
       // A little before the render limit, so the answer says what was waited for.
       await waitForPage(slot, watch, job.waitFor, Math.min(own, deadline - WAIT_MARGIN_MS));
     }
