@@ -15,6 +15,7 @@ import {
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
+import { checkCaptureRules } from '../pdf/capture.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
@@ -202,6 +203,7 @@ async function create(
   body: BatchRequest,
   scope: KeyScope | null,
 ) {
+  checkCaptureRules(body);
   const { items: givenItems, spreadsheet, ...givenOptions } = body;
   const options =
     givenOptions.deliver === undefined

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
 import { FinishingFields } from '../finishing/index.js';
 import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
+import { CaptureFields } from '../pdf/capture.js';
 import { DeliverBody, PageOptionFields } from '../pdf/schema.js';
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
@@ -50,6 +51,7 @@ export const BatchRequestBody = named(
       deliver: Type.Optional(DeliverBody),
       metadata: Type.Optional(Metadata),
       test: Type.Optional(Type.Boolean()),
+      wait_for: CaptureFields.wait_for,
     },
     { additionalProperties: false },
   ),

@@ -25,6 +25,7 @@ import {
   RENDER_JOB,
   renderJobKey,
 } from '../production/index.js';
+import type { WaitFor } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -87,6 +88,8 @@ export interface BatchOptions extends FinishingOptions {
   margins?: string;
   deliver?: { email?: EmailRequest };
   metadata?: Record<string, unknown>;
+  /** Extension: every item waits for its page (render/page-wait.ts). */
+  wait_for?: WaitFor;
 }
 
 export class BatchService {
@@ -389,6 +392,7 @@ function bulkItem(
       filename,
       ...(metadata === undefined ? {} : { metadata }),
       ...(deliver === undefined ? {} : { deliver }),
+      ...(options.wait_for === undefined ? {} : { wait_for: options.wait_for }),
     },
   };
 }

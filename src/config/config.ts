@@ -34,6 +34,27 @@ const int =
     if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
     return n;
   };
+function isHostOrHostPort(part: string): boolean {
+  try {
+    const parsed = new URL(`http://${part}`);
+    return parsed.pathname === '/' && !parsed.username && parsed.host === part.replace(/:80$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** `host` or `host:port` entries (IPv6 in brackets), lower-cased; empty entries are ignored. */
+const hostList: Parser<string[]> = (raw, name) => {
+  const list = raw
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== '');
+  for (const part of list) {
+    if (!isHostOrHostPort(part))
+      throw new ConfigError(`${name} entries must be host or host:port, got "${part}"`);
+  }
+  return list;
+};
 const url: Parser<string> = (raw, name) => {
   try {
     const u = new URL(raw);
@@ -225,6 +246,13 @@ const schema = {
     description:
       'Let documents load images, fonts and stylesheets from loopback/private addresses. Development and tests only.',
     parse: bool,
+  },
+  urlAllowHosts: {
+    env: 'QUIRE_URL_ALLOW_HOSTS',
+    default: [] as string[],
+    description:
+      'Comma-separated host or host:port names that source_url pages and their resources may reach even on private or loopback addresses (intranet pages). Every API key can then read those hosts: list only what any key holder may see.',
+    parse: hostList,
   },
   smtpUrl: {
     env: 'QUIRE_SMTP_URL',
@@ -445,7 +473,7 @@ export const CONFIG_KEYS: ReadonlyArray<{ env: string; default: string; descript
 
 function describeDefault(value: unknown): string {
   if (typeof value === 'function') return '(see description)';
-  if (value === null || value === '') return '(unset)';
+  if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) return '(unset)';
   return String(value);
 }
 

@@ -76,6 +76,8 @@ export interface ProducedFile {
   usagePeriod: string | null;
   mode: 'fast' | 'print' | null;
   templateVersion: number | null;
+  /** A name known only after the render (a source_url page's title): replaces the queued one. */
+  filename?: string;
 }
 
 /** What a render reported besides the file; event data carries it (spec: extra fields of event data). */
@@ -432,5 +434,6 @@ function fileColumns(file: ProducedFile) {
     stored_bytes: file.blobKey ? file.bytes : 0,
     expires_at: file.blobKey && file.expiresAt ? file.expiresAt.toISOString() : null,
     counted: file.usagePeriod ? 1 : 0,
+    ...(file.filename === undefined ? {} : { filename: file.filename }),
   };
 }

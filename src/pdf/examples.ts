@@ -77,6 +77,21 @@ export const PDF_EXAMPLES: Record<string, BodyExample> = {
       },
     },
   },
+  wait_for: {
+    summary: 'Extension: HTML whose script draws after the load; printed once the selector matches',
+    value: {
+      html: '<div id="chart">loading</div><script>setTimeout(() => { const c = document.getElementById("chart"); c.textContent = "Revenue: 1,234"; c.className = "ready"; }, 300);</script>',
+      wait_for: { selector: '#chart.ready', timeout_ms: 10000 },
+    },
+  },
+  source_url: {
+    summary: 'Extension: render a public web page (queued); the filename defaults to its title',
+    value: {
+      source_url: 'https://example.com/reports/q3',
+      wait_for: { network_idle: true },
+      async: true,
+    },
+  },
   e_invoice: {
     summary: 'A Factur-X e-invoice rendered with the built-in invoice template',
     value: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: INVOICE } },

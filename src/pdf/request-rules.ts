@@ -1,17 +1,22 @@
 import { refuseStoredPasswords } from '../finishing/index.js';
 import { AppError } from '../shared/errors.js';
+import { checkCaptureRules } from './capture.js';
 import type { PdfRequest } from './schema.js';
 
 const METADATA_MAX_BYTES = 8 * 1024;
 
 /** The rules of POST /pdf that one field's schema cannot express (spec: POST /pdf rules 1, css, metadata). */
 export function checkPdfRequestRules(body: PdfRequest): void {
+  checkCaptureRules(body);
   const hasTemplate = body.template_id !== undefined;
   const hasHtml = body.html !== undefined;
   if (hasTemplate && hasHtml)
     throw new AppError('invalid_request', 'Send either "template_id" or "html", not both.');
-  if (!hasTemplate && !hasHtml && body.e_invoice === undefined) {
-    throw new AppError('invalid_request', 'Send one of "template_id" or "html" (or "e_invoice").');
+  if (!hasTemplate && !hasHtml && body.e_invoice === undefined && body.source_url === undefined) {
+    throw new AppError(
+      'invalid_request',
+      'Send one of "template_id", "html" or "source_url" (or "e_invoice").',
+    );
   }
   if (body.css !== undefined && !hasHtml) {
     throw new AppError(

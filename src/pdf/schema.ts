@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/present.js';
 import { FinishingFields } from '../finishing/index.js';
 import { documentedAs, named, Uuid } from '../http/schemas.js';
+import { CaptureFields } from './capture.js';
 
 const Length = Type.String({
   description: 'Bare 0, or a non-negative decimal followed by mm, cm, in, px or pt',
@@ -93,6 +94,7 @@ export const PdfRequestBody = named(
       deliver: Type.Optional(DeliverBody),
       e_invoice: Type.Optional(EInvoiceEnvelope),
       ...FinishingFields,
+      ...CaptureFields,
     },
     { additionalProperties: false },
   ),
@@ -107,6 +109,9 @@ const WarningSchema = named(
     path: Type.Optional(Type.String()),
     selector: Type.Optional(Type.String()),
     page: Type.Optional(Type.Integer()),
+    message: Type.Optional(
+      Type.String({ description: 'Extension, script_error: the first line of the page error' }),
+    ),
   }),
 );
 

@@ -2,7 +2,7 @@ import type { Plan } from '../accounts/plans.js';
 import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
 import type { FinishingOptions } from '../finishing/index.js';
 import type { PageDefaults } from '../render/page-options.js';
-import type { LocalResources, PageOptions, RenderJob, RenderResult } from '../render/types.js';
+import type { LocalResources, PageOptions, RenderJob, RenderResult, WaitFor } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
 import type { Db } from '../storage/db.js';
 
@@ -25,6 +25,10 @@ export interface DocumentRequest extends FinishingOptions {
   metadata?: Record<string, unknown>;
   e_invoice?: Record<string, unknown>;
   deliver?: { email?: EmailRequest };
+  /** Extension: render this page instead of html or a template. */
+  source_url?: string;
+  /** Extension: wait for the page before printing. */
+  wait_for?: WaitFor;
 }
 
 /** deliver.email: checks before rendering, and the email queued with the document's record. */

@@ -34,6 +34,8 @@ export interface PreparedHtml {
   filename: string;
   /** The team's brand-asset links, answered from storage during the render. */
   localResources: LocalResources | null;
+  /** Extension: the page the renderer fetches instead of `html` (empty then). */
+  sourceUrl: string | null;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function prepareHtml(
   request: DocumentRequest,
   einv: EInvoicePlan | null,
 ): Promise<PreparedHtml> {
+  if (request.source_url !== undefined) return fromSourceUrl(deps, request, request.source_url);
   const brand = (await deps.brand?.forTeam(teamId)) ?? null;
   const prepared =
     request.template_id !== undefined
@@ -86,7 +89,7 @@ async function fromTemplate(
   const rendered = await template.render(withMerge(deps, data, request.merge_data, brand));
   const filename = request.filename ?? einv?.defaultName ?? template.name;
   const localResources = brand?.resources ?? null;
-  return { ...rendered, css: template.css, template, page, filename, localResources };
+  return { ...rendered, css: template.css, template, page, filename, localResources, sourceUrl: null };
 }
 
 async function fromHtml(
@@ -106,5 +109,27 @@ async function fromHtml(
       : { html: source, warnings: [] };
   const filename = request.filename ?? einv?.defaultName ?? 'document';
   const localResources = brand?.resources ?? null;
-  return { ...rendered, css: request.css ?? null, template: null, page, filename, localResources };
+  return {
+    ...rendered,
+    css: request.css ?? null,
+    template: null,
+    page,
+    filename,
+    localResources,
+    sourceUrl: null,
+  };
+}
+
+/** Extension: a page fetched by the renderer; its title becomes the filename unless one was sent. */
+function fromSourceUrl(deps: PrepareDeps, request: DocumentRequest, sourceUrl: string): PreparedHtml {
+  return {
+    html: '',
+    css: null,
+    warnings: [],
+    template: null,
+    page: deps.pageOptions(request, null, 'fast'),
+    filename: request.filename ?? '',
+    localResources: null,
+    sourceUrl,
+  };
 }

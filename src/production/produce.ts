@@ -198,12 +198,14 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       css: prepared.css,
       page: prepared.page,
       watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
-      title: prepared.template?.name ?? prepared.filename,
+      title: prepared.template?.name ?? (prepared.filename || 'document'),
       tagged: finishing.tagged,
       outline: finishing.outline,
       tenant: input.caller.teamId,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
+      ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
+      ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
     });
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
@@ -212,7 +214,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     const produced: Produced = {
       file: pdf,
       contentType: 'application/pdf',
-      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, result.title), '.pdf'),
       pages: result.pages,
       warnings: [...prepared.warnings, ...result.warnings].slice(0, MAX_WARNINGS),
       blockedResources: result.blockedResources.slice(0, 10),
@@ -275,6 +277,12 @@ function builtInTemplate(request: DocumentRequest): boolean {
   return request.html === undefined && request.template_id === undefined;
 }
 
+/** Extension: a source_url document without `filename` is named after its page title, else its host. */
+function sourceFilename(prepared: PreparedHtml, title: string | undefined): string {
+  if (title) return title;
+  return prepared.sourceUrl ? new URL(prepared.sourceUrl).hostname : 'document';
+}
+
 async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {
   const limit = input.caller.plan.render_concurrency;
   const lease = await slots.tryAcquire(input.caller.teamId, limit, input.slot);
@@ -316,6 +324,8 @@ async function storeAndRecord(
     usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
     mode: context.prepared?.page.mode ?? null,
     templateVersion: context.prepared?.template?.version ?? null,
+    // A queued source_url document learns its name (the page title) only now.
+    ...(context.prepared?.sourceUrl ? { filename: produced.filename } : {}),
   };
   const { lifecycle } = deps;
   const report = {
@@ -434,7 +444,7 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
   const doc = newDocument(
     input,
     {
-      filename: sanitizeFilename(prepared.filename, '.pdf'),
+      filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, undefined), '.pdf'),
       contentType: 'application/pdf',
       eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
     },

@@ -11,6 +11,7 @@ export {
   MAX_HTML_BYTES,
   Renderer,
 } from './renderer.js';
+export { checkSourceUrlShape } from './source-url.js';
 export { makeThumbnail } from './thumbnail.js';
 export type * from './types.js';
 export { WATERMARK_TEXT } from './watermark-text.js';

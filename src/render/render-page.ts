@@ -1,40 +1,82 @@
 import { AppError, isAppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
-import { inPagePort, loadDocument } from './in-page.js';
+import { evaluateIsolated, inPagePort, loadDocument } from './in-page.js';
+import { waitForPage, watchPage } from './page-wait.js';
 import { toPrintToPdfParams } from './paper.js';
 import type { PoolSlot } from './pool-slot.js';
 import { printToPdf } from './print-to-pdf.js';
+import { fetchSourceDocument } from './source-url.js';
 import type { ModeStrategy, RenderJob } from './types.js';
 import { watermarkParams } from './watermark.js';
 
 export interface PageWork {
   pdf: Buffer;
   warnings: Warning[];
+  /** The page's title, for source_url renders (the filename's default). */
+  title?: string;
   timings: { loadMs: number; analyzeMs: number; pdfMs: number };
 }
 
-/** The in-page part of a render: prepare the page → load → wait for fonts/images → analyze → print. */
+/**
+ * The in-page part of a render: prepare the page → load (a source_url is fetched first) → wait for
+ * fonts/images → wait_for → analyze → print. `deadline` (performance.now() time) is the render limit's end.
+ */
 export async function renderInPage(
   slot: PoolSlot,
   job: RenderJob,
   strategy: ModeStrategy,
+  deadline: number,
 ): Promise<PageWork> {
   const t0 = performance.now();
-  // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
-  const html = strategy.prepareHtml(job);
-  await strategy.beforeLoad?.(inPagePort(slot), job);
-  await loadDocument(slot, html);
-  const t1 = performance.now();
-  const { warnings } = await strategy.analyze(inPagePort(slot), job);
-  const t2 = performance.now();
-  const params = toPrintToPdfParams(strategy.pdfOptions(job));
-  // Test documents: Chromium prints the mark on every page itself (watermark.ts).
-  const pdf = await printToPdf(slot.cdp, job.watermark ? { ...params, ...watermarkParams(params) } : params, {
-    tagged: job.tagged === true,
-    outline: job.outline === true,
-  });
-  const t3 = performance.now();
-  return { pdf, warnings, timings: { loadMs: t1 - t0, analyzeMs: t2 - t1, pdfMs: t3 - t2 } };
+  // Listening starts before the load, so the page's first requests and errors count.
+  const watch = watchPage(slot.page);
+  try {
+    // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
+    const source = job.sourceUrl === undefined ? null : await fetchSourceDocument(slot, job.sourceUrl);
+    const html = strategy.prepareHtml(source === null ? job : { ...job, html: source });
+    await strategy.beforeLoad?.(inPagePort(slot), job);
+    await loadDocument(slot, html);
+    if (job.waitFor) {
+      // timeout_ms counts from the end of the load (the wait itself).
+      const own =
+        job.waitFor.timeout_ms === undefined
+          ? Number.POSITIVE_INFINITY
+          : performance.now() + job.waitFor.timeout_ms;
+      // A little before the render limit, so the answer says what was waited for.
+      await waitForPage(slot, watch, job.waitFor, Math.min(own, deadline - WAIT_MARGIN_MS));
+    }
+    const title = source === null ? undefined : await pageTitle(slot);
+    const t1 = performance.now();
+    const { warnings } = await strategy.analyze(inPagePort(slot), job);
+    const t2 = performance.now();
+    const params = toPrintToPdfParams(strategy.pdfOptions(job));
+    // Test documents: Chromium prints the mark on every page itself (watermark.ts).
+    const pdf = await printToPdf(
+      slot.cdp,
+      job.watermark ? { ...params, ...watermarkParams(params) } : params,
+      {
+        tagged: job.tagged === true,
+        outline: job.outline === true,
+      },
+    );
+    const t3 = performance.now();
+    return {
+      pdf,
+      warnings: [...warnings, ...watch.scriptErrors()],
+      ...(title ? { title } : {}),
+      timings: { loadMs: t1 - t0, analyzeMs: t2 - t1, pdfMs: t3 - t2 },
+    };
+  } finally {
+    watch.stop();
+  }
+}
+
+/** How long before the render limit a wait_for gives up (leaves time to answer with what it waited for). */
+const WAIT_MARGIN_MS = 250;
+
+async function pageTitle(slot: PoolSlot): Promise<string> {
+  const title = await evaluateIsolated(slot, 'document.title');
+  return typeof title === 'string' ? title.trim() : '';
 }
 
 export interface DeadlineOutcome<T> {

@@ -71,6 +71,7 @@ export class Renderer {
     const supervisor = await (options.supervisor ?? BrowserSupervisor.start(config, log));
     const fetcher = new ResourceFetcher({
       allowPrivate: config.allowPrivateResources,
+      allowHosts: config.urlAllowHosts,
       maxBytes: config.resourceMaxBytes,
       timeoutMs: config.resourceTimeoutMs,
       perDocument: { maxCount: config.resourceMaxCount, maxBytes: config.resourceMaxTotalBytes },
@@ -124,8 +125,9 @@ export class Renderer {
     job.signal?.throwIfAborted();
     const slot = await this.pool.acquire(job.signal, job.tenant);
     slot.guard.begin(job.localResources);
+    const deadline = performance.now() + this.config.renderTimeoutMs;
     const outcome = await renderWithDeadline(slot, this.config.renderTimeoutMs, job.signal, () =>
-      renderInPage(slot, job, mode),
+      renderInPage(slot, job, mode, deadline),
     );
     const report = slot.guard.end();
     // The page goes back now: everything below works on the PDF bytes only.
@@ -142,6 +144,7 @@ export class Renderer {
       blockedResources: report.blocked.list(),
       blockedCount: report.blocked.count,
       warnings: outcome.value.warnings,
+      ...(outcome.value.title ? { title: outcome.value.title } : {}),
       timings: { ...outcome.value.timings, postMs: post.ms },
     };
   }
@@ -196,7 +199,10 @@ async function postProcess(
   const pages = countPdfPages(work.pdf) || (await countPagesWithPdfLib(work.pdf));
   if (pages > MAX_PAGES) throw tooLarge(`The PDF has more than ${MAX_PAGES} pages.`);
   // The test watermark is already in the PDF: Chromium printed it (render-page.ts).
-  const pdf = await applyPdfMetadata(work.pdf, { fallbackTitle: job.title ?? 'document', html: job.html });
+  const pdf = await applyPdfMetadata(work.pdf, {
+    fallbackTitle: work.title || job.title || 'document',
+    html: job.html,
+  });
   return { pdf, pages, ms: performance.now() - t0 };
 }
 

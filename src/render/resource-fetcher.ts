@@ -7,7 +7,7 @@ import { type BudgetLimits, ResourceBudget } from './resource-budget.js';
 
 /** What Quire's own fetcher made of one request a document sent. */
 export type FetchOutcome =
-  | { ok: true; status: number; headers: Record<string, string>; body: Buffer }
+  | { ok: true; status: number; headers: Record<string, string>; body: Buffer; url: URL }
   | { ok: false; reason: string };
 
 export interface FetcherOptions {
@@ -17,6 +17,11 @@ export interface FetcherOptions {
   timeoutMs: number;
   /** Number and total size of the resources of one document. */
   perDocument: BudgetLimits;
+  /**
+   * QUIRE_URL_ALLOW_HOSTS: `host` or `host:port` entries reached whatever their addresses (intranet pages
+   * named by the operator). Every other host keeps every rule.
+   */
+  allowHosts?: readonly string[];
 }
 
 type Response = Awaited<ReturnType<typeof fetch>>;
@@ -70,13 +75,26 @@ function lookupRefusingOwn(inner: LookupFunction, own: Set<string>): LookupFunct
  */
 export class ResourceFetcher {
   private readonly agent: Agent;
+  /** For the operator's allowed hosts only: the system lookup, no address rules. */
+  private readonly allowedAgent: Agent;
   private readonly own: Set<string>;
+  private readonly allowHosts: ReadonlySet<string>;
 
   constructor(private readonly options: FetcherOptions) {
     this.own = options.allowPrivate ? new Set() : ownAddresses();
+    this.allowHosts = new Set(options.allowHosts ?? []);
     const lookup = lookupRefusingOwn(guardedLookup(options.allowPrivate), this.own);
     const t = options.timeoutMs;
     this.agent = new Agent({ connect: { lookup, timeout: t }, headersTimeout: t, bodyTimeout: t });
+    this.allowedAgent = new Agent({ connect: { timeout: t }, headersTimeout: t, bodyTimeout: t });
+  }
+
+  /** True when QUIRE_URL_ALLOW_HOSTS names the URL's host (any port) or its host:port. */
+  isAllowedHost(url: URL): boolean {
+    if (this.allowHosts.size === 0) return false;
+    const host = url.hostname.toLowerCase();
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    return this.allowHosts.has(host) || this.allowHosts.has(`${host}:${port}`);
   }
 
   /** A fresh budget for one document's resources. */
@@ -87,6 +105,7 @@ export class ResourceFetcher {
   /** Null when the URL may be requested, else why not (checked again on every redirect). */
   refusal(url: URL): string | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return `scheme ${url.protocol} not allowed`;
+    if (this.isAllowedHost(url)) return null;
     const host = refusedHostReason(url, this.options.allowPrivate);
     if (host) return host;
     if (this.own.has(normalise(url.hostname))) return "this host's own address";
@@ -128,14 +147,15 @@ export class ResourceFetcher {
       // Counted once the first URL is allowed; its redirects are the same resource.
       const overCount = hop === 0 ? budget.admit() : null;
       if (overCount) return { ok: false, reason: overCount };
-      const res = await fetch(url, { ...request, redirect: 'manual', dispatcher: this.agent });
+      const dispatcher = this.isAllowedHost(url) ? this.allowedAgent : this.agent;
+      const res = await fetch(url, { ...request, redirect: 'manual', dispatcher });
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
         url = new URL(location, url);
         continue;
       }
-      return this.readCapped(res, budget);
+      return this.readCapped(res, budget, url);
     }
     return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
   }
@@ -146,7 +166,7 @@ export class ResourceFetcher {
    * into one buffer of that size (reserved in the budget up front, no second copy), others chunk by
    * chunk as they arrive. Either way the document's resources never hold more than its budget.
    */
-  private async readCapped(res: Response, budget: ResourceBudget): Promise<FetchOutcome> {
+  private async readCapped(res: Response, budget: ResourceBudget, url: URL): Promise<FetchOutcome> {
     const max = this.options.maxBytes;
     const tooLarge: FetchOutcome = { ok: false, reason: `larger than ${max} bytes` };
     const overTotal: FetchOutcome = { ok: false, reason: budget.overTotal() };
@@ -177,11 +197,12 @@ export class ResourceFetcher {
     res.headers.forEach((value, name) => {
       if (!DROPPED_RESPONSE_HEADERS.has(name)) headers[name] = value;
     });
-    return { ok: true, status: res.status, headers, body };
+    return { ok: true, status: res.status, headers, body, url };
   }
 
   async close(): Promise<void> {
     await this.agent.close();
+    await this.allowedAgent.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { BlockedResources } from './blocked-resources.js';
 import type { ResourceBudget } from './resource-budget.js';
-import type { ResourceFetcher } from './resource-fetcher.js';
+import type { FetchOutcome, ResourceFetcher } from './resource-fetcher.js';
 import type { LocalResources } from './types.js';
 
 /** What the guard saw during one render. */
@@ -108,6 +108,17 @@ export class ResourceGuard {
     if (!session) return { blocked: new BlockedResources(), usedOtherOrigins: false };
     session.abort.abort();
     return { blocked: session.blocked, usedOtherOrigins: session.usedOtherOrigins };
+  }
+
+  /**
+   * Fetches a source_url page through the same fetcher, rules and budget as the document's resources
+   * (DNS pinning, every redirect checked again); cancelled with the render.
+   */
+  fetchDocument(url: string): Promise<FetchOutcome> {
+    const session = this.session;
+    if (!session) return Promise.resolve({ ok: false, reason: 'render ended' });
+    const headers = { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' };
+    return this.fetcher.fetch(url, 'GET', headers, session.abort.signal, session.budget);
   }
 
   private markOtherOrigins(): void {

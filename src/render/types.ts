@@ -41,6 +41,18 @@ export interface RenderJob {
    * document. A resource it answers never reaches the network; null leaves the URL to the fetcher's rules.
    */
   localResources?: LocalResources;
+  /** Extension: the page to render instead of `html` (fetched under the resource rules; render/source-url.ts). */
+  sourceUrl?: string;
+  /** Extension: render once the page is ready (render/page-wait.ts). */
+  waitFor?: WaitFor;
+}
+
+/** Extension `wait_for`: every condition given must hold, in this order; `timeout_ms` ≤ the render limit. */
+export interface WaitFor {
+  selector?: string;
+  expression?: string;
+  network_idle?: boolean;
+  timeout_ms?: number;
 }
 
 /** A resource answered from Quire's own storage, or refused with a reason (listed as a blocked resource). */
@@ -57,8 +69,10 @@ export interface RenderResult {
   blockedResources: string[];
   /** Total refused requests (may exceed the 10 listed). */
   blockedCount: number;
-  /** Layout warnings (overflow in print mode). */
+  /** Layout warnings (overflow in print mode) and the page's script errors. */
   warnings: Warning[];
+  /** The loaded page's title (source_url renders only). */
+  title?: string;
   timings: { loadMs: number; analyzeMs: number; pdfMs: number; postMs: number };
 }
 

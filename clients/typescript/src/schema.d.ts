@@ -1133,6 +1133,17 @@ export interface components {
                 [key: string]: unknown;
             };
             test?: boolean;
+            /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
+            wait_for?: {
+                /** @description Render once this CSS selector matches */
+                selector?: string;
+                /** @description Render once this JavaScript expression is truthy; evaluated in an isolated world that sees the page's DOM (not its script's variables) */
+                expression?: string;
+                /** @description Render once no request has been in flight for 500 ms */
+                network_idle?: boolean;
+                /** @description Longest wait in ms (never past the render time limit); then render_timeout */
+                timeout_ms?: number;
+            };
         };
         BrandAsset: {
             id: string;
@@ -1618,6 +1629,19 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: an http(s) page to render instead of `html` or `template_id` (public addresses only, unless the operator lists the host in QUIRE_URL_ALLOW_HOSTS). The filename defaults to the page title. */
+            source_url?: string;
+            /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
+            wait_for?: {
+                /** @description Render once this CSS selector matches */
+                selector?: string;
+                /** @description Render once this JavaScript expression is truthy; evaluated in an isolated world that sees the page's DOM (not its script's variables) */
+                expression?: string;
+                /** @description Render once no request has been in flight for 500 ms */
+                network_idle?: boolean;
+                /** @description Longest wait in ms (never past the render time limit); then render_timeout */
+                timeout_ms?: number;
+            };
         };
         /** @description Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well). */
         PdfStamp: {
@@ -1961,6 +1985,8 @@ export interface components {
             path?: string;
             selector?: string;
             page?: number;
+            /** @description Extension, script_error: the first line of the page error */
+            message?: string;
         };
         WebhookDelivery: {
             id: string;

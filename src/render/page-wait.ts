@@ -1,0 +1,152 @@
+import type { ConsoleMessage, Page, Request } from 'playwright-core';
+import { AppError } from '../shared/errors.js';
+import type { Warning } from '../shared/warnings.js';
+import { callIsolated, evaluateIsolated } from './in-page.js';
+import type { PoolSlot } from './pool-slot.js';
+import type { WaitFor } from './types.js';
+
+/** Extension: at most this many script_error warnings per render. */
+export const MAX_SCRIPT_ERRORS = 10;
+/** How long the network must have been quiet for `network_idle`. */
+export const NETWORK_IDLE_MS = 500;
+const MESSAGE_MAX_CHARS = 200;
+const EXPRESSION_POLL_MS = 100;
+
+/** What one render's page did while Quire watched it: its errors and its requests in flight. */
+export interface PageWatch {
+  scriptErrors(): Warning[];
+  /** True once no request has been in flight for `quietMs`; false when `until` (performance.now()) came first. */
+  networkIdle(quietMs: number, until: number): Promise<boolean>;
+  stop(): void;
+}
+
+function shorten(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > MESSAGE_MAX_CHARS ? `${line.slice(0, MESSAGE_MAX_CHARS - 1)}…` : line;
+}
+
+/** Starts listening to the page before the document loads, so its first requests and errors count. */
+export function watchPage(page: Page): PageWatch {
+  const errors: Warning[] = [];
+  const inFlight = new Set<Request>();
+  let lastActivity = performance.now();
+  const addError = (message: string) => {
+    if (errors.length < MAX_SCRIPT_ERRORS) errors.push({ code: 'script_error', message: shorten(message) });
+  };
+  const onConsole = (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') addError(msg.text());
+  };
+  const onPageError = (error: Error) => addError(`Uncaught ${error.name}: ${error.message}`);
+  const onRequest = (request: Request) => {
+    inFlight.add(request);
+    lastActivity = performance.now();
+  };
+  const onDone = (request: Request) => {
+    inFlight.delete(request);
+    lastActivity = performance.now();
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  return {
+    scriptErrors: () => [...errors],
+    networkIdle: async (quietMs, until) => {
+      for (;;) {
+        const now = performance.now();
+        const quietFor = now - lastActivity;
+        if (inFlight.size === 0 && quietFor >= quietMs) return true;
+        if (now >= until) return false;
+        await sleep(Math.min(inFlight.size === 0 ? quietMs - quietFor : 50, until - now));
+      }
+    },
+    stop: () => {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** Runs in Quire's isolated world: resolves 'found' once the selector matches, 'timeout' after `ms`. */
+const WAIT_FOR_SELECTOR = `function (selector, ms) {
+  try { document.querySelector(selector); } catch (e) { return 'invalid'; }
+  return new Promise((resolve) => {
+    const done = (answer) => { observer.disconnect(); clearTimeout(timer); resolve(answer); };
+    const observer = new MutationObserver(() => { if (document.querySelector(selector)) done('found'); });
+    const timer = setTimeout(() => done('timeout'), ms);
+    if (document.querySelector(selector)) return done('found');
+    observer.observe(document, { childList: true, subtree: true, attributes: true });
+  });
+}`;
+
+function describe(waitFor: WaitFor): string {
+  const parts: string[] = [];
+  if (waitFor.selector !== undefined) parts.push(`the selector ${JSON.stringify(waitFor.selector)}`);
+  if (waitFor.expression !== undefined) parts.push(`the expression ${JSON.stringify(waitFor.expression)}`);
+  if (waitFor.network_idle) parts.push(`${NETWORK_IDLE_MS} ms without network requests`);
+  return parts.join(', then ') || 'nothing';
+}
+
+function invalidWait(field: string, message: string): AppError {
+  return new AppError('invalid_request', message, { field: `wait_for.${field}` });
+}
+
+/** Polls the expression in Quire's isolated world (it sees the document's DOM, not its globals). */
+async function untilTruthy(slot: PoolSlot, expression: string, until: number): Promise<boolean> {
+  for (;;) {
+    const left = until - performance.now();
+    if (left <= 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), left);
+    });
+    const value = await Promise.race([
+      evaluateIsolated(slot, expression).then(
+        (v) => ({ v }),
+        (err: unknown) => ({ err: String(err) }),
+      ),
+      late,
+    ]).finally(() => clearTimeout(timer));
+    if (value === 'late') return false;
+    if ('err' in value && /SyntaxError/.test(value.err))
+      throw invalidWait('expression', `"wait_for.expression" is not valid JavaScript: ${shorten(value.err)}`);
+    if ('v' in value && value.v) return true;
+    await sleep(Math.min(EXPRESSION_POLL_MS, until - performance.now()));
+  }
+}
+
+/**
+ * Waits until every condition of `wait_for` holds, in order (selector, expression, network idle), or
+ * fails with render_timeout naming what it waited for. `deadline` (performance.now() time) is the end of
+ * the wait: `timeout_ms`, never past the render limit.
+ */
+export async function waitForPage(
+  slot: PoolSlot,
+  watch: PageWatch,
+  waitFor: WaitFor,
+  deadline: number,
+): Promise<void> {
+  const timedOut = () =>
+    new AppError(
+      'render_timeout',
+      `The page did not become ready in time: waited for ${describe(waitFor)}. Check wait_for or raise wait_for.timeout_ms.`,
+    );
+  if (waitFor.selector !== undefined) {
+    const ms = Math.max(0, Math.floor(deadline - performance.now()));
+    const answer = await callIsolated(slot, WAIT_FOR_SELECTOR, waitFor.selector, ms);
+    if (answer === 'invalid')
+      throw invalidWait('selector', `"wait_for.selector" is not a valid CSS selector: ${waitFor.selector}`);
+    if (answer !== 'found') throw timedOut();
+  }
+  if (waitFor.expression !== undefined && !(await untilTruthy(slot, waitFor.expression, deadline)))
+    throw timedOut();
+  if (waitFor.network_idle && !(await watch.networkIdle(NETWORK_IDLE_MS, deadline))) throw timedOut();
+}
