@@ -151,7 +151,10 @@ describe('spreadsheet reading', () => {
     await assert.rejects(bad({ No: 'a..b' }), invalid(/not a field path/));
     await assert.rejects(bad({ No: '__proto__.x' }), invalid(/not a field path/));
     await assert.rejects(bad({ No: 'customer', Name: 'customer.name' }), invalid(/overlapping paths/));
-    await assert.rejects(bad({}, 'Name'), invalid(/Row 2, column "Name": "Ada" is not one plain email address/));
+    await assert.rejects(
+      bad({}, 'Name'),
+      invalid(/Row 2, column "Name": "Ada" is not one plain email address/),
+    );
   });
 
   it('suggests a mapping case- and punctuation-insensitively; ambiguous or unknown columns get null', () => {
