@@ -20,10 +20,10 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
-import type { UntrustedFiles } from '../untrusted/index.js';
 import { type BatchJson, zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
 import { type BatchService, maxItems } from './service.js';
+import type { SpreadsheetReader } from './spreadsheet.js';
 import { spreadsheetItems } from './spreadsheet-items.js';
 
 export interface BatchRouteDeps {
@@ -32,7 +32,7 @@ export interface BatchRouteDeps {
   /** Look for due background jobs now (after an enqueue or a cancel). */
   wakeJobs(): void;
   /** Where a `spreadsheet` is read (off the main thread, on a budget). */
-  untrusted: Pick<UntrustedFiles, 'spreadsheet'>;
+  untrusted: SpreadsheetReader;
 }
 
 const ROUTE = 'POST /batches';

@@ -5,9 +5,8 @@ import { COMMON_ERRORS, ErrorResponse, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { TemplatePort } from '../production/index.js';
 import { templateFields } from '../templates/fields.js';
-import type { UntrustedFiles } from '../untrusted/index.js';
 import { maxItems } from './service.js';
-import { decodeBase64 } from './spreadsheet.js';
+import { decodeBase64, type SpreadsheetReader } from './spreadsheet.js';
 import { suggestMapping } from './spreadsheet-items.js';
 
 /** Rows shown in `preview`. */
@@ -39,7 +38,7 @@ const ParseResult = Type.Object({
 /** POST /spreadsheets/parse (spec): what a sheet holds, and how its columns could map to a template's fields. */
 export function registerSpreadsheetRoutes(
   app: App,
-  deps: { templates: TemplatePort; untrusted: Pick<UntrustedFiles, 'spreadsheet'> },
+  deps: { templates: TemplatePort; untrusted: SpreadsheetReader },
 ): void {
   app.post(
     '/spreadsheets/parse',

@@ -254,3 +254,11 @@ function xlsxCell(value: unknown): Cell {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
   return String(value);
 }
+
+/**
+ * Reads a spreadsheet off the main thread on a time and memory budget (the untrusted-file pool, wired in
+ * app.ts). A port, so batches does not depend on the pool that runs its own reader.
+ */
+export interface SpreadsheetReader {
+  spreadsheet(bytes: Uint8Array, maxRows: number, field: string): Promise<Sheet>;
+}

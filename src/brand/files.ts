@@ -205,3 +205,12 @@ export async function inspectFont(bytes: Buffer): Promise<StoredFile> {
   if (!family) throw refuse('The font has no family name in its name table.');
   return { bytes, ...format, family };
 }
+
+/**
+ * Reads an uploaded logo or font off the main thread on a time and memory budget (the untrusted-file pool,
+ * wired in app.ts). A port, so brand does not depend on the pool that runs its own readers.
+ */
+export interface UploadReader {
+  logo(bytes: Uint8Array, field: string): Promise<StoredFile>;
+  font(bytes: Uint8Array, field: string): Promise<StoredFile>;
+}

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
-import type { UntrustedFiles } from '../untrusted/index.js';
+import type { UploadReader } from './files.js';
 import { createBrandPort } from './kit.js';
 import { registerBrandRoutes, registerSignedBrandRoutes } from './routes.js';
 
@@ -16,7 +16,7 @@ export interface BrandOptions {
   rate: RateCounter;
   signer: LinkSigner;
   publicUrl(): string;
-  untrusted: UntrustedFiles;
+  untrusted: UploadReader;
 }
 
 /** Brand assets (issue 18): a team's logo and fonts, their signed links, and the Liquid `brand` variable. */

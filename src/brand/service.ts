@@ -6,7 +6,7 @@ import { newId } from '../shared/ids.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
-import type { UntrustedFiles } from '../untrusted/index.js';
+import type { UploadReader } from './files.js';
 import {
   type BrandAssetRow,
   countFonts,
@@ -29,7 +29,7 @@ export interface BrandServiceDeps {
   clock: Clock;
   rate: RateCounter;
   /** Where the uploaded file is read (off the main thread, on a budget). */
-  untrusted: Pick<UntrustedFiles, 'logo' | 'font'>;
+  untrusted: UploadReader;
 }
 
 export interface UploadBody {

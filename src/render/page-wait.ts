@@ -11,6 +11,7 @@ export const MAX_SCRIPT_ERRORS = 10;
 export const NETWORK_IDLE_MS = 500;
 const MESSAGE_MAX_CHARS = 200;
 const EXPRESSION_POLL_MS = 100;
+const CHROMIUM_LOAD_FAILURE = /^Failed to load resource\b/;
 
 /** What one render's page did while Quire watched it: its errors and its requests in flight. */
 export interface PageWatch {
@@ -34,7 +35,9 @@ export function watchPage(page: Page): PageWatch {
     if (errors.length < MAX_SCRIPT_ERRORS) errors.push({ code: 'script_error', message: shorten(message) });
   };
   const onConsole = (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') addError(msg.text());
+    // Chromium's own report of a resource that did not load is not the page's script: the resource guard
+    // reports those as blocked_resources (spec), and a spec document must not gain a warning for them.
+    if (msg.type() === 'error' && !CHROMIUM_LOAD_FAILURE.test(msg.text())) addError(msg.text());
   };
   const onPageError = (error: Error) => addError(`Uncaught ${error.name}: ${error.message}`);
   const onRequest = (request: Request) => {
