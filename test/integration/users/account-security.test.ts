@@ -1,25 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSignInLink } from '../../../src/users/index.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, makeUser, PASSWORD, readMail, signIn, startSink } from './dashboard.js';
+import {
+  type Browser,
+  makeUser,
+  PASSWORD,
+  readMail,
+  type Sink,
+  signIn,
+  startServerWithSink,
+} from './dashboard.js';
 
 /** Issue 24: what a new password revokes, superseded reset links, and the last owner under concurrency. */
 describe('dashboard account security: token revocation and the last owner', () => {
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: Sink;
   before(async () => {
-    sink = await startSink();
-    server = await startTestServer({
-      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
-      smtpInsecure: true,
-      smtpFrom: 'Quire <quire@localhost>',
-    });
+    ({ server, sink } = await startServerWithSink());
   });
   after(async () => {
-    await server.close();
-    await sink.close();
+    await server?.close();
+    await sink?.close();
   });
 
   /** The tokens of every reset mail `to` has received, oldest first. */

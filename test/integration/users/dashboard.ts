@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { Role } from '../../../src/accounts/auth-context.js';
+import type { Config } from '../../../src/config/config.js';
 import { hashPassword } from '../../../src/users/passwords.js';
 import { createUser, upsertMembership } from '../../../src/users/users.js';
-import { type ApiResponse, api, type TestServer } from '../../helpers/server.js';
+import { type ApiResponse, api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 /** Helpers of the dashboard tests: an SMTP sink, users made directly, and a cookie-carrying client. */
 
@@ -33,6 +34,29 @@ export async function startSink(): Promise<{ port: number; messages: Mail[]; clo
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export type Sink = Awaited<ReturnType<typeof startSink>>;
+
+/** A test server whose email goes to a fresh SMTP sink (plain SMTP: the STARTTLS requirement is waived). */
+export async function startServerWithSink(
+  overrides: Partial<Config> = {},
+): Promise<{ server: TestServer; sink: Sink; close(): Promise<void> }> {
+  const sink = await startSink();
+  const server = await startTestServer({
+    smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+    smtpInsecure: true,
+    smtpFrom: 'Quire <quire@localhost>',
+    ...overrides,
+  });
+  return {
+    server,
+    sink,
+    async close() {
+      await server.close();
+      await sink.close();
+    },
+  };
 }
 
 /** The decoded subject and the token of the dashboard link in a raw message. */

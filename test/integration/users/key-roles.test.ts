@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, makeUser, readMail, signIn as signInTest, startSink } from './dashboard.js';
+import {
+  type Browser,
+  makeUser,
+  readMail,
+  type Sink,
+  signIn as signInTest,
+  startServerWithSink,
+} from './dashboard.js';
 
 /**
  * Issue 24, keys and roles: a key's power follows its mode and its role; invitations are bound to the invited
@@ -13,20 +20,16 @@ import { type Browser, makeUser, readMail, signIn as signInTest, startSink } fro
 describe('key roles, test-key limits and invitations bound to their address', () => {
   const INVITATIONS_PER_DAY = 4;
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: Sink;
   before(async () => {
-    sink = await startSink();
-    server = await startTestServer({
-      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
-      smtpInsecure: true,
-      smtpFrom: 'Quire <quire@localhost>',
+    ({ server, sink } = await startServerWithSink({
       allowPrivateWebhooks: true,
       invitationsPerDay: INVITATIONS_PER_DAY,
-    });
+    }));
   });
   after(async () => {
-    await server.close();
-    await sink.close();
+    await server?.close();
+    await sink?.close();
   });
 
   const call = (key: string, method: string, path: string, body?: unknown) =>

@@ -1,36 +1,33 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
   type Browser,
   browserFrom,
   makeUser,
   readMail,
+  type Sink,
   signIn as signInTest,
-  startSink,
+  startServerWithSink,
 } from './dashboard.js';
 
 describe('dashboard roles, keys, members, invitations, password reset and email verification', () => {
   let server: TestServer;
   let team: TestTeam;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: Sink;
   before(async () => {
-    sink = await startSink();
-    server = await startTestServer({
-      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
-      smtpInsecure: true,
-      smtpFrom: 'Quire <quire@localhost>',
+    ({ server, sink } = await startServerWithSink({
       allowPrivateWebhooks: true,
-    });
+    }));
     team = await server.team('growth');
     await makeUser(server, team.team.id, 'owner', 'owner@team.example');
     await makeUser(server, team.team.id, 'admin', 'admin@team.example');
     await makeUser(server, team.team.id, 'member', 'member@team.example');
   });
   after(async () => {
-    await server.close();
-    await sink.close();
+    await server?.close();
+    await sink?.close();
   });
 
   /** Signs in and switches to live mode (member management is the same in both modes). */
