@@ -39,15 +39,12 @@ export async function createSignInLink(
       `${user.email} is the team's last owner: make another member owner first, or keep --role owner.`,
     );
   }
-  const { token } = await issueToken(db, clock, {
-    purpose: 'sign_in',
-    userId: user.id,
-    teamId: input.teamId,
-  });
-  return {
-    user: { id: user.id, email: user.email },
-    sign_in_url: dashboardLink(input.publicUrl, 'sign_in', token),
-  };
+  return issueSignInLink(
+    db,
+    clock,
+    { userId: user.id, email: user.email, teamId: input.teamId },
+    input.publicUrl,
+  );
 }
 
 /**
@@ -62,13 +59,23 @@ export async function renewOwnerLink(
 ): Promise<SignInLink | null> {
   const owner = await findOwnerAwaitingFirstSignIn(db, input.email);
   if (!owner) return null;
+  return issueSignInLink(db, clock, owner, input.publicUrl);
+}
+
+/** A single-use sign-in link (24 h) into `teamId` for the user. */
+async function issueSignInLink(
+  db: Db,
+  clock: Clock,
+  user: { userId: string; email: string; teamId: string },
+  publicUrl: string,
+): Promise<SignInLink> {
   const { token } = await issueToken(db, clock, {
     purpose: 'sign_in',
-    userId: owner.userId,
-    teamId: owner.teamId,
+    userId: user.userId,
+    teamId: user.teamId,
   });
   return {
-    user: { id: owner.userId, email: owner.email },
-    sign_in_url: dashboardLink(input.publicUrl, 'sign_in', token),
+    user: { id: user.userId, email: user.email },
+    sign_in_url: dashboardLink(publicUrl, 'sign_in', token),
   };
 }

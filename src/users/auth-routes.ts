@@ -1,0 +1,266 @@
+import { noStoreOnSend } from '../http/no-store.js';
+import type { App } from '../http/server.js';
+import { AppError } from '../shared/errors.js';
+import { checkInvitee, creatorMayStillInvite } from './invitations.js';
+import { checkPasswordRule, hashPassword, passwordMatches } from './passwords.js';
+import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
+import {
+  BAD_TOKEN,
+  ERRORS,
+  EXPIRED,
+  NO_TEAM,
+  RESETS_PER_HOUR,
+  type SessionActions,
+  type SessionRouteDeps,
+  sendVerification,
+  sessionView,
+} from './session-actions.js';
+import { loadSession, updateSession } from './sessions.js';
+import { consumeToken, peekToken } from './tokens.js';
+import {
+  createUser,
+  findMembership,
+  findUserByEmail,
+  firstMembership,
+  markEmailVerified,
+  upsertMembership,
+} from './users.js';
+
+/** The emailed-link and password routes of the dashboard (/auth/*): links, password change and reset, invitations. */
+export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: SessionActions): void {
+  const { db, clock } = deps;
+  const { startSession, currentSession, setPassword, sendReset, teamToSignInto } = actions;
+
+  app.post(
+    '/auth/link',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'signInWithLink',
+        security: PUBLIC,
+        summary: 'Sign in with a single-use sign-in link (24 h)',
+        body: Bodies.token,
+        response: { 200: SessionSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const token = await consumeToken(db, clock, request.body.token, 'sign_in');
+      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
+      const membership =
+        (token.teamId && (await findMembership(db, token.userId, token.teamId))) ||
+        (await firstMembership(db, token.userId));
+      if (!membership) throw new AppError('forbidden', NO_TEAM);
+      const view = await startSession(request, reply, token.userId, membership.teamId);
+      // The link proves the operator's choice of address, not its owner's inbox: ask once for proof.
+      if (!view.user.email_verified) await sendVerification(deps, token.userId, view.user.email);
+      return view;
+    },
+  );
+
+  app.put(
+    '/auth/password',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'setPassword',
+        security: SESSION_ONLY,
+        summary: 'Set or change the password (rotates the session id)',
+        description:
+          'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.',
+        body: Bodies.password,
+        response: { 200: SessionSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const session = await currentSession(request);
+      const { password, current_password } = request.body;
+      if (session.user.passwordHash) {
+        if (current_password === undefined) {
+          throw new AppError(
+            'invalid_request',
+            'Send current_password: this account already has a password.',
+            {
+              field: 'current_password',
+            },
+          );
+        }
+        // Throttled like a sign-in: a stolen session must not become a way to guess the password.
+        const attempt = { account: session.user.email, address: request.ip };
+        await deps.throttle.before(attempt);
+        if (!(await passwordMatches(session.user.passwordHash, current_password))) {
+          await deps.throttle.failed(attempt);
+          throw new AppError('invalid_credentials', 'The current password is wrong.');
+        }
+      }
+      checkPasswordRule(password);
+      await setPassword(session.user.id, password);
+      // This session continues under a new id.
+      return startSession(request, reply, session.user.id, session.team.id, session.mode);
+    },
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'requestPasswordReset',
+        security: PUBLIC,
+        summary: 'Email a password reset link (answers 202 whether or not the account exists)',
+        description: 'The new link replaces any earlier one of the account.',
+        body: Bodies.reset,
+        response: { 202: EmptySchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const user = await findUserByEmail(db, request.body.email);
+      const hit = await deps.rate.hit(
+        `reset:${request.body.email.trim().toLowerCase()}`,
+        RESETS_PER_HOUR,
+        60 * 60 * 1000,
+        clock.now().getTime(),
+      );
+      // Not awaited: issuing the token and sending the mail happen after the answer, so an existing
+      // account's answer does the same work (one lookup, one count) and takes as long as an unknown one's.
+      if (user && hit.allowed) {
+        void sendReset(user.id, user.email).catch((err: unknown) =>
+          deps.mail.log.warn({ err }, 'password reset email failed'),
+        );
+      }
+      return reply.code(202).send({});
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'confirmPasswordReset',
+        security: PUBLIC,
+        summary: 'Choose a new password with a reset link (signs in)',
+        description: 'Ends every other session of the user and every unused reset and sign-in link.',
+        body: Bodies.tokenPassword,
+        response: { 200: SessionSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      checkPasswordRule(request.body.password);
+      const token = await consumeToken(db, clock, request.body.token, 'reset');
+      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
+      await setPassword(token.userId, request.body.password);
+      // The emailed link proves the inbox.
+      await markEmailVerified(db, token.userId);
+      return startSession(request, reply, token.userId, await teamToSignInto(token.userId));
+    },
+  );
+
+  app.post(
+    '/auth/verify-email',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'verifyEmail',
+        security: PUBLIC,
+        summary: 'Confirm the email address with a verification link',
+        body: Bodies.token,
+        response: { 200: VerifiedSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const token = await consumeToken(db, clock, request.body.token, 'verify');
+      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
+      await markEmailVerified(db, token.userId);
+      return { email_verified: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/invitation',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'acceptInvitationAsNewUser',
+        security: PUBLIC,
+        summary: 'Accept an invitation by creating the account (signs in)',
+        body: Bodies.tokenPassword,
+        response: { 200: SessionSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const invite = await peekToken(db, clock, request.body.token, 'invite');
+      if (!invite?.email || !invite.teamId || !invite.role || !(await creatorMayStillInvite(db, invite))) {
+        throw new AppError('invalid_token', BAD_TOKEN);
+      }
+      if (await findUserByEmail(db, invite.email)) {
+        throw new AppError(
+          'email_taken',
+          `${invite.email} already has an account: sign in, then accept with POST /v1/auth/invitation/accept.`,
+        );
+      }
+      checkPasswordRule(request.body.password);
+      if (!(await consumeToken(db, clock, request.body.token, 'invite'))) {
+        throw new AppError('invalid_token', BAD_TOKEN);
+      }
+      const user = await createUser(db, clock, {
+        email: invite.email,
+        passwordHash: await hashPassword(request.body.password),
+        // The invitation reached this inbox.
+        emailVerified: true,
+      });
+      await upsertMembership(db, clock, { teamId: invite.teamId, userId: user.id, role: invite.role });
+      return startSession(request, reply, user.id, invite.teamId);
+    },
+  );
+
+  app.post(
+    '/auth/invitation/accept',
+    {
+      // Session answers carry the CSRF token and links: never cached (errors included).
+      onSend: noStoreOnSend,
+      schema: {
+        tags: TAGS,
+        operationId: 'acceptInvitation',
+        security: SESSION_ONLY,
+        summary: 'Accept an invitation while signed in (switches the session to that team)',
+        description:
+          'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open.',
+        body: Bodies.token,
+        response: { 200: SessionSchema, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const session = await currentSession(request);
+      const open = await peekToken(db, clock, request.body.token, 'invite');
+      if (!open || !(await creatorMayStillInvite(db, open))) throw new AppError('invalid_token', BAD_TOKEN);
+      // Checked before the token is used up, so the invited person can still accept it.
+      checkInvitee(open, session.user.email);
+      const invite = await consumeToken(db, clock, request.body.token, 'invite');
+      if (!invite?.teamId || !invite.role) throw new AppError('invalid_token', BAD_TOKEN);
+      // Already a member: the invitation changes nothing (a role is changed by an admin, not a link).
+      if (!(await findMembership(db, session.user.id, invite.teamId))) {
+        await upsertMembership(db, clock, {
+          teamId: invite.teamId,
+          userId: session.user.id,
+          role: invite.role,
+        });
+      }
+      await updateSession(db, session.idHash, { teamId: invite.teamId });
+      const moved = await loadSession(db, clock, session.id);
+      if (!moved) throw new AppError('unauthenticated', EXPIRED);
+      return sessionView(moved);
+    },
+  );
+}
