@@ -18,7 +18,7 @@
 // Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
 // and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import {
@@ -67,8 +67,11 @@ async function startChromiumServer(list) {
   );
 }
 
-async function run(pass, list, extraEnv) {
-  const concurrency = process.env.QUIRE_TEST_CONCURRENCY ?? '2';
+/**
+ * Runs one pass. `log`, when given, receives the pass's spec output instead of stdout (a lane running beside
+ * another one), and is printed after the pass so the two passes' lines never interleave.
+ */
+async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
   mkdirSync(timingsDir, { recursive: true });
   // Written under this run's pid (runs may overlap), then kept as <pass>.json: the last run's figures.
   const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
@@ -86,9 +89,10 @@ async function run(pass, list, extraEnv) {
   const started = Date.now();
   const chromium = await startChromiumServer(list);
   // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
+  const output = log ? createWriteStream(log) : undefined;
   const child = spawn(process.execPath, args, {
     cwd: root,
-    stdio: 'inherit',
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -97,12 +101,24 @@ async function run(pass, list, extraEnv) {
       ...extraEnv,
     },
   });
-  const status = await new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  if (output) {
+    child.stdout.pipe(output, { end: false });
+    child.stderr.pipe(output, { end: false });
+  }
+  const status = await new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
   await chromium?.close();
+  if (output) {
+    await new Promise((resolve) => output.end(resolve));
+    console.log(`# ${pass}: the pass's output (${path.relative(root, log)}):`);
+    process.stdout.write(readFileSync(log));
+  }
   summarize(pass, timings, Date.now() - started);
   if (existsSync(timings)) renameSync(timings, path.join(timingsDir, `${pass}.json`));
   return status;
 }
+
+/** Tests run per pass, for the whole run's last line. */
+const testsRun = new Map();
 
 function summarize(pass, timings, wallMs) {
   let report;
@@ -112,6 +128,7 @@ function summarize(pass, timings, wallMs) {
     console.log(`# ${pass}: no timings were written (${timings})`);
     return;
   }
+  testsRun.set(pass, report.tests);
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
   const slowest = [...report.files].sort((a, b) => b.ms - a.ms);
   console.log(
@@ -145,8 +162,11 @@ function reachable(host, port, timeoutMs = 2_000) {
   });
 }
 
-const status = await run(process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite', files, {});
-if (!wholeRun || process.env.QUIRE_TEST_POSTGRES === '0') process.exit(status);
+const concurrency = process.env.QUIRE_TEST_CONCURRENCY ?? '2';
+const firstPass = process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+if (!wholeRun || process.env.QUIRE_TEST_POSTGRES === '0') {
+  process.exit(await run(firstPass, files, {}, { concurrency }));
+}
 
 if (!(await reachable('127.0.0.1', 5432))) {
   if (process.env.CI === 'true') {
@@ -154,7 +174,7 @@ if (!(await reachable('127.0.0.1', 5432))) {
     process.exit(1);
   }
   console.log('# PostgreSQL pass skipped: nothing answers on 127.0.0.1:5432.');
-  process.exit(status);
+  process.exit(await run(firstPass, files, {}, { concurrency }));
 }
 console.log(
   `# PostgreSQL pass (${PG_URL}): ${plan.postgres.length} integration files (scripts/test-plan.mjs):`,
@@ -163,5 +183,27 @@ for (const group of POSTGRES_PASS) console.log(`#   ${group.paths.join(', ')}: $
 console.log('# SQLite only:');
 for (const group of SQLITE_ONLY) console.log(`#   ${group.paths.join(', ')}: ${group.reason}`);
 console.log('#   and the files that open no database (rendering, Liquid, e-invoice XML, SMTP, visual)');
-const pgStatus = await run('postgres', plan.postgres, { QUIRE_TEST_DATABASE_URL: PG_URL });
+
+const postgres = () =>
+  run(
+    'postgres',
+    plan.postgres,
+    { QUIRE_TEST_DATABASE_URL: PG_URL },
+    {
+      concurrency: process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '1',
+      log: lanes ? path.join(timingsDir, 'postgres-output.log') : undefined,
+    },
+  );
+// Two lanes by default: the PostgreSQL pass runs beside the SQLite pass (its output is printed when it ends), so
+// the whole run takes about as long as the SQLite pass. QUIRE_TEST_LANES=1 runs them one after the other.
+const lanes = process.env.QUIRE_TEST_LANES !== '1';
+const started = Date.now();
+const [status, pgStatus] = lanes
+  ? await Promise.all([run('sqlite', files, {}, { concurrency }), postgres()])
+  : [await run('sqlite', files, {}, { concurrency }), await postgres()];
+console.log(
+  `# whole run: ${lanes ? 'two lanes (SQLite beside PostgreSQL)' : 'one pass after the other'}, ` +
+    `${[...testsRun.values()].reduce((a, b) => a + b, 0)} tests, ` +
+    `${((Date.now() - started) / 1000).toFixed(1)} s wall`,
+);
 process.exit(status !== 0 ? status : pgStatus);
