@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
+import { compileTests } from './compile-tests.mjs';
 import {
   classify,
   integrationFiles,
@@ -55,6 +56,16 @@ if (wholeRun && plan.unclassified.length > 0) {
 
 const timingsDir = path.join(root, '.tmp', 'test-timings');
 
+// The tests run compiled (scripts/compile-tests.mjs) unless QUIRE_TEST_COMPILE=0 or the visual references are
+// being rewritten (new reference files must land in the repository, not in the mirror).
+const compiled =
+  process.env.QUIRE_TEST_COMPILE === '0' || process.env.QUIRE_UPDATE_VISUAL ? null : compileTests();
+process.on('exit', () => compiled?.remove());
+/** The path a test file runs from, and the repository path it is reported under. */
+const runnable = (file) => (compiled ? compiled.file(file) : file);
+const reported = (file) =>
+  compiled ? path.relative(compiled.root, file).replace(/\.js$/, '.ts') : path.relative(root, file);
+
 /** The pass's shared Chromium server, or null for unit tests only or QUIRE_TEST_SHARED_CHROMIUM=0. */
 async function startChromiumServer(list) {
   if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || list.every((f) => unit.includes(f))) return null;
@@ -76,15 +87,14 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
   // Written under this run's pid (runs may overlap), then kept as <pass>.json: the last run's figures.
   const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
   const args = [
-    '--import',
-    'tsx',
+    ...(compiled ? [] : ['--import', 'tsx']),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts', 'test-timings-reporter.mjs')}`,
     `--test-reporter-destination=${timings}`,
-    ...list,
+    ...list.map(runnable),
   ];
   const started = Date.now();
   const chromium = await startChromiumServer(list);
@@ -137,15 +147,11 @@ function summarize(pass, timings, wallMs) {
   );
   console.log(`# ${pass}: the ${Math.min(SLOWEST_SHOWN, slowest.length)} slowest files:`);
   for (const f of slowest.slice(0, SLOWEST_SHOWN)) {
-    console.log(
-      `#   ${seconds(f.ms).padStart(8)}  ${path.relative(root, f.file)}${f.failed ? ' (failed)' : ''}`,
-    );
+    console.log(`#   ${seconds(f.ms).padStart(8)}  ${reported(f.file)}${f.failed ? ' (failed)' : ''}`);
   }
   const over = slowest.filter((f) => f.ms > FILE_BUDGET_MS);
   for (const f of over) {
-    console.log(
-      `# over budget (${seconds(FILE_BUDGET_MS)}): ${path.relative(root, f.file)} took ${seconds(f.ms)}`,
-    );
+    console.log(`# over budget (${seconds(FILE_BUDGET_MS)}): ${reported(f.file)} took ${seconds(f.ms)}`);
   }
 }
 
