@@ -24,7 +24,8 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const COMPILED = path.join(root, '.tmp', 'compiled');
-const MIRRORED = ['src', 'test'];
+/** Folders whose TypeScript the tests import (the client's sources are imported by its tests). */
+const MIRRORED = ['src', 'test', path.join('clients', 'typescript', 'src')];
 /** Folders written by tests for people to read: linked, not mirrored. */
 const LINKED_OUTPUTS = [path.join('test', 'visual', 'out')];
 
@@ -66,6 +67,23 @@ function mirrorFolder(from, to, sources) {
 }
 
 /**
+ * The folders above a mirrored one are real folders of links; everything beside them is a link; the mirrored
+ * folders are copied (mirrorFolder).
+ */
+function linkAround(from, to, sources) {
+  for (const entry of readdirSync(from)) {
+    const source = path.join(from, entry);
+    const relative = path.relative(root, source);
+    if (entry === '.git') continue;
+    if (MIRRORED.includes(relative)) mirrorFolder(source, path.join(to, entry), sources);
+    else if (MIRRORED.some((m) => m.startsWith(relative + path.sep))) {
+      mkdirSync(path.join(to, entry));
+      linkAround(source, path.join(to, entry), sources);
+    } else symlinkSync(source, path.join(to, entry));
+  }
+}
+
+/**
  * Builds a fresh mirror for this process and returns its root; `remove()` deletes it. Every compiled file is
  * a plain ES module beside its source's hard link.
  */
@@ -75,12 +93,8 @@ export function compileTests() {
   rmSync(mirror, { recursive: true, force: true });
   mkdirSync(mirror, { recursive: true });
   for (const output of LINKED_OUTPUTS) mkdirSync(path.join(root, output), { recursive: true });
-  for (const entry of readdirSync(root)) {
-    if (MIRRORED.includes(entry) || entry === '.git') continue;
-    symlinkSync(path.join(root, entry), path.join(mirror, entry));
-  }
   const sources = [];
-  for (const folder of MIRRORED) mirrorFolder(path.join(root, folder), path.join(mirror, folder), sources);
+  linkAround(root, mirror, sources);
   buildSync({
     entryPoints: sources.map((s) => path.join(root, s)),
     outdir: mirror,

@@ -1,4 +1,4 @@
-import type { DocumentStatus } from '../documents/tables.js';
+import { type DocumentStatus, OPEN_STATUSES } from '../documents/index.js';
 import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
 import type { BatchesTable } from './tables.js';
@@ -74,7 +74,7 @@ export async function hasOpenItems(db: Db, batchId: string): Promise<boolean> {
     .selectFrom('documents')
     .select('id')
     .where('batch_id', '=', batchId)
-    .where('status', 'in', ['queued', 'processing'])
+    .where('status', 'in', OPEN_STATUSES)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -3,6 +3,7 @@ import { DateTime, Nullable, named } from '../http/schemas.js';
 import { newId } from '../shared/ids.js';
 import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
+import { documentStatusSchema } from './states.js';
 import type { DocumentActivityTable, DocumentStatus } from './tables.js';
 
 /** Spec: Retention facts, "Activity log (warnings, status, timing, page count): 30 days". */
@@ -93,13 +94,7 @@ const Timings = Type.Object(
 export const ActivityEntrySchema = named(
   'ActivityEntry',
   Type.Object({
-    status: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('processing'),
-      Type.Literal('succeeded'),
-      Type.Literal('failed'),
-      Type.Literal('canceled'),
-    ]),
+    status: documentStatusSchema(),
     at: DateTime,
     duration_ms: Nullable(
       Type.Integer({ description: 'Milliseconds since the previous entry; null for the first' }),

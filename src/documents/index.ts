@@ -14,6 +14,7 @@ export type { DocumentLifecycle, UsageLedgerPort } from './lifecycle.js';
 export type { DocumentJson } from './present.js';
 export type { DocumentRow } from './repository.js';
 export { LinkSigner } from './signed-links.js';
+export { type DocumentStatus, OPEN_STATUSES } from './states.js';
 export type { ThumbnailMaker } from './thumbnails.js';
 
 export interface DocumentsOptions {

@@ -5,16 +5,13 @@ import type { EventDocument } from '../webhooks/events.js';
 import { recordPdfEvent } from '../webhooks/pdf-events.js';
 import { type ActivityDetails, activityRow, insertActivity, type RenderTimings } from './activity.js';
 import { type DocumentRow, findDocumentById } from './repository.js';
+import { mayMove, movableFrom, OPEN_STATUSES, TRANSITIONS } from './states.js';
 
 /**
- * The one document lifecycle (spec: Document status). Every way a document comes into being ends here:
- *
- *   queued ─start─► processing ─succeed─► succeeded        (background: POST /pdf async, batch items)
- *      │                 └──────fail────► failed
- *      ├─abandon─► (record removed, pdf.failed says why)    failed before rendering (a batch item: failed)
- *      └─cancel──► canceled
- *   complete / completeFailed: a direct render's final row, inserted at once
- *   expireFile: the stored file is gone (retention); the record stays
+ * The one document lifecycle (spec: Document status). Every way a document comes into being ends here,
+ * and every move is one of states.ts's transitions, checked against its table: an update changes only
+ * rows in a status the move may start from (a late second attempt cannot overwrite a finished document
+ * or announce it twice). expireFile (the stored file is gone; the record stays) changes no status.
  *
  * Each transition writes the row, its status, its activity entry (activity.ts: one insert, no extra read)
  * and its outbox event (pdf.created / pdf.failed) through the transaction it is given, so the state, its
@@ -99,14 +96,14 @@ export class DocumentLifecycle {
 
   /** A background document waiting for its render; written with its job. No event yet. */
   async createQueued(trx: Db, doc: NewDocument): Promise<void> {
-    await trx.insertInto('documents').values(baseRow(doc, 'queued')).execute();
+    await trx.insertInto('documents').values(baseRow(doc, TRANSITIONS.queue.to)).execute();
     await insertActivity(trx, [activityRow(doc, 'queued', doc.createdAt)]);
     await this.settleReservations(trx, [doc]);
   }
 
   /** Many queued documents at once (a batch's items): the same rows as createQueued, in multi-row inserts. */
   async createQueuedMany(trx: Db, docs: readonly NewDocument[]): Promise<void> {
-    for (const chunk of chunks(docs.map((doc) => baseRow(doc, 'queued'))))
+    for (const chunk of chunks(docs.map((doc) => baseRow(doc, TRANSITIONS.queue.to))))
       await trx.insertInto('documents').values(chunk).execute();
     await insertActivity(
       trx,
@@ -121,9 +118,9 @@ export class DocumentLifecycle {
     await this.transact(async (trx) => {
       const result = await trx
         .updateTable('documents')
-        .set({ status: 'processing', updated_at: at })
+        .set({ status: TRANSITIONS.start.to, updated_at: at })
         .where('id', '=', id)
-        .where('status', 'in', ['queued', 'processing'])
+        .where('status', 'in', movableFrom('start'))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) > 0)
         await insertActivity(trx, [activityRow({ id, teamId }, 'processing', at)]);
@@ -132,7 +129,7 @@ export class DocumentLifecycle {
 
   /** A direct render that succeeded: the final row and pdf.created. */
   async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
-    const row: DocumentRow = { ...baseRow(doc, 'succeeded'), ...fileColumns(file) };
+    const row: DocumentRow = { ...baseRow(doc, TRANSITIONS.complete.to), ...fileColumns(file) };
     await trx.insertInto('documents').values(row).execute();
     // A direct render was processing from its request on; both entries in one insert.
     await insertActivity(trx, [
@@ -147,7 +144,7 @@ export class DocumentLifecycle {
 
   /** A direct render that failed while rendering: a failed record and pdf.failed (spec: Document status). */
   async completeFailed(trx: Db, doc: NewDocument, code: string): Promise<DocumentRow> {
-    const row: DocumentRow = { ...baseRow(doc, 'failed'), error_code: code };
+    const row: DocumentRow = { ...baseRow(doc, TRANSITIONS.completeFailed.to), error_code: code };
     await trx.insertInto('documents').values(row).execute();
     await insertActivity(trx, [
       activityRow(doc, 'processing', doc.createdAt),
@@ -157,7 +154,7 @@ export class DocumentLifecycle {
     return row;
   }
 
-  /** A queued document rendered and stored. */
+  /** A queued document rendered and stored. Null: no such document, or it is no longer open. */
   async succeed(
     trx: Db,
     id: string,
@@ -165,19 +162,17 @@ export class DocumentLifecycle {
     report: RenderReport & { eInvoice: object | null; delivery: object | null },
   ): Promise<DocumentRow | null> {
     const row = await findDocumentById(trx, id);
-    if (row) {
-      await this.count(trx, row, file);
-      await insertActivity(trx, [
-        activityRow({ id, teamId: row.team_id }, 'succeeded', this.now(), successDetails(file, report)),
-      ]);
-    }
+    if (!row || !mayMove('succeed', row.status)) return null;
+    await this.count(trx, row, file);
+    await insertActivity(trx, [
+      activityRow({ id, teamId: row.team_id }, 'succeeded', this.now(), successDetails(file, report)),
+    ]);
     return this.update(
       trx,
       id,
-      'pdf.created',
+      'succeed',
       {
         ...fileColumns(file),
-        status: 'succeeded',
         error_code: null,
         e_invoice_json: report.eInvoice ? JSON.stringify(report.eInvoice) : null,
         ...(report.delivery ? { delivery_json: JSON.stringify(report.delivery) } : {}),
@@ -186,16 +181,15 @@ export class DocumentLifecycle {
     );
   }
 
-  /** A queued document whose render failed for good. */
+  /** A queued document whose render failed for good. Null: no such document, or it is no longer open. */
   async fail(trx: Db, id: string, code: string, delivery: object | null = null): Promise<DocumentRow | null> {
     const before = await findDocumentById(trx, id);
+    if (!before || !mayMove('fail', before.status)) return null;
     await this.releaseIfPending(trx, before);
-    if (before)
-      await insertActivity(trx, [
-        activityRow({ id, teamId: before.team_id }, 'failed', this.now(), { error_code: code }),
-      ]);
-    return this.update(trx, id, 'pdf.failed', {
-      status: 'failed',
+    await insertActivity(trx, [
+      activityRow({ id, teamId: before.team_id }, 'failed', this.now(), { error_code: code }),
+    ]);
+    return this.update(trx, id, 'fail', {
       error_code: code,
       pages: null,
       bytes: null,
@@ -218,9 +212,14 @@ export class DocumentLifecycle {
    */
   async abandon(trx: Db, id: string, code: string, message: string): Promise<void> {
     const row = await findDocumentById(trx, id);
-    if (!row) return;
+    if (!row || !mayMove('abandon', row.status)) return;
     await this.releaseIfPending(trx, row);
-    const failed: DocumentRow = { ...row, status: 'failed', error_code: code, updated_at: this.now() };
+    const failed: DocumentRow = {
+      ...row,
+      status: TRANSITIONS.abandon.to,
+      error_code: code,
+      updated_at: this.now(),
+    };
     await insertActivity(trx, [
       activityRow({ id, teamId: row.team_id }, 'failed', failed.updated_at, {
         error_code: code,
@@ -233,26 +232,10 @@ export class DocumentLifecycle {
     else
       await trx
         .updateTable('documents')
-        .set({ status: 'failed', error_code: code, updated_at: failed.updated_at })
+        .set({ status: failed.status, error_code: code, updated_at: failed.updated_at })
         .where('id', '=', id)
         .execute();
     await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
-  }
-
-  /** A queued document that will not be rendered (batch cancel). No event: nothing was produced. */
-  async cancel(trx: Db, id: string): Promise<boolean> {
-    const row = await findDocumentById(trx, id);
-    const result = await trx
-      .updateTable('documents')
-      .set({ status: 'canceled', updated_at: this.now() })
-      .where('id', '=', id)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
-    const canceled = Number(result.numUpdatedRows) === 1;
-    if (canceled) await this.releaseIfPending(trx, row);
-    if (canceled && row)
-      await insertActivity(trx, [activityRow({ id, teamId: row.team_id }, 'canceled', this.now())]);
-    return canceled;
   }
 
   /**
@@ -267,9 +250,9 @@ export class DocumentLifecycle {
     for (const chunk of chunks(ids)) {
       const rows = await trx
         .updateTable('documents')
-        .set({ status: 'canceled', updated_at: at })
+        .set({ status: TRANSITIONS.cancel.to, updated_at: at })
         .where('id', 'in', chunk)
-        .where('status', '=', 'queued')
+        .where('status', 'in', movableFrom('cancel'))
         .returning(['id', 'team_id', 'test', 'created_at'])
         .execute();
       canceled += rows.length;
@@ -326,23 +309,27 @@ export class DocumentLifecycle {
 
   /** A live queued document that ends uncounted gives back the reservation it took when it was queued. */
   private async releaseIfPending(trx: Db, row: DocumentRow | null): Promise<void> {
-    if (!row || row.test === 1 || (row.status !== 'queued' && row.status !== 'processing')) return;
+    if (!row || row.test === 1 || !(OPEN_STATUSES as readonly string[]).includes(row.status)) return;
     await this.deps.usage?.releaseIn(trx, row.team_id, usagePeriodOf(row.created_at));
   }
 
+  /** Moves an open document by `name`; the guard keeps a document that is no longer open as it is. */
   private async update(
     trx: Db,
     id: string,
-    event: 'pdf.created' | 'pdf.failed',
+    name: 'succeed' | 'fail',
     changes: Partial<DocumentRow>,
     report?: RenderReport,
   ): Promise<DocumentRow | null> {
-    await trx
+    const result = await trx
       .updateTable('documents')
-      .set({ ...changes, updated_at: this.now() })
+      .set({ ...changes, status: TRANSITIONS[name].to, updated_at: this.now() })
       .where('id', '=', id)
-      .execute();
+      .where('status', 'in', movableFrom(name))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return null;
     const row = await findDocumentById(trx, id);
+    const event = name === 'succeed' ? 'pdf.created' : 'pdf.failed';
     if (row) await this.emit(trx, row, event, report ? { report } : {});
     return row;
   }

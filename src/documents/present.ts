@@ -2,18 +2,13 @@ import { Type } from 'typebox';
 import { DateTime, Nullable, named } from '../http/schemas.js';
 import type { DocumentRow } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
+import { documentStatusSchema } from './states.js';
 
 export const DocumentSchema = named(
   'Document',
   Type.Object({
     id: Type.String(),
-    status: Type.Union([
-      Type.Literal('succeeded'),
-      Type.Literal('failed'),
-      Type.Literal('queued'),
-      Type.Literal('processing'),
-      Type.Literal('canceled'),
-    ]),
+    status: documentStatusSchema(),
     pages: Nullable(Type.Integer()),
     bytes: Nullable(Type.Integer()),
     mode: Nullable(Type.Union([Type.Literal('fast'), Type.Literal('print')])),

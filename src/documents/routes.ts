@@ -12,9 +12,8 @@ import { ActivitySchema, listActivity, presentActivity } from './activity.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
 import { findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
+import { documentStatusSchema } from './states.js';
 import type { ThumbnailCache } from './thumbnails.js';
-
-const DOCUMENT_STATUSES = ['succeeded', 'failed', 'queued', 'processing', 'canceled'] as const;
 
 export interface DocumentRouteDeps {
   services: { db: Db; blobs: BlobStore; clock: Clock; publicUrl(): string };
@@ -90,12 +89,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
           {
             limit: LimitQuery(20),
             before: Type.Optional(Type.String({ maxLength: 200 })),
-            status: Type.Optional(
-              Type.Union(
-                DOCUMENT_STATUSES.map((s) => Type.Literal(s)),
-                { description: 'Only documents in this status' },
-              ),
-            ),
+            status: Type.Optional(documentStatusSchema({ description: 'Only documents in this status' })),
             template_id: Type.Optional(Uuid),
             from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (YYYY-MM-DD)' })),
             to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (YYYY-MM-DD)' })),

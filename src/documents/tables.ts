@@ -1,6 +1,8 @@
 import type { Generated } from 'kysely';
 
-export type DocumentStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+import type { DocumentStatus } from './states.js';
+
+export type { DocumentStatus } from './states.js';
 
 export interface DocumentsTable {
   id: string;
