@@ -1,17 +1,24 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CREDIT_NOTE_TYPE_CODES } from '../../../src/einvoice/codes.js';
-import type { PreparedEInvoice, Profile, Standard } from '../../../src/einvoice/model.js';
+import {
+  type PreparedEInvoice,
+  type Profile,
+  type Standard,
+  XML_STANDARDS,
+} from '../../../src/einvoice/model.js';
+import { validateEInvoice } from '../../../src/einvoice/validate/validate.js';
 import { buildCii } from '../../../src/einvoice/xml/cii.js';
+import { EN16931_ID, PEPPOL_BIS_3_ID } from '../../../src/einvoice/xml/cii-profile.js';
 import { buildUbl } from '../../../src/einvoice/xml/ubl.js';
-import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
+import { EINVOICE_FIXTURES, peppolVariant } from '../../fixtures/einvoice-fixtures.js';
 import { type InvoiceCase, CASES as OWN_CASES } from './cases.js';
 import { prepareCase } from './prepare.js';
 import { InvoicePdfHarness, pdfWords, rowValues } from './render-harness.js';
-import { problems, type ValidatorReport, validateFiles } from './validator.js';
+import { problems, VALIDATOR, type ValidatorReport, validateFiles } from './validator.js';
 
 /** The shared fixtures (src/einvoice/fixtures.ts) plus this suite's own cases. */
 const CASES: InvoiceCase[] = [
@@ -30,7 +37,33 @@ const COMBOS: { standard: Standard; profile: Profile }[] = [
   })),
   { standard: 'xrechnung-cii', profile: 'xrechnung' },
   { standard: 'xrechnung-ubl', profile: 'xrechnung' },
+  // Extensions: Peppol BIS Billing 3.0 and plain EN 16931 in both syntaxes.
+  { standard: 'peppol', profile: 'en16931' },
+  { standard: 'en16931-ubl', profile: 'en16931' },
+  { standard: 'en16931-cii', profile: 'en16931' },
 ];
+
+/** BT-24 the validator reads from each output: the profile's for Factur-X/ZUGFeRD/XRechnung, else the standard's. */
+function expectedGuideline(standard: Standard, profile: Profile): string {
+  if (standard === 'peppol') return PEPPOL_BIS_3_ID;
+  if (standard === 'en16931-ubl' || standard === 'en16931-cii') return EN16931_ID;
+  return GUIDELINE[profile];
+}
+
+/** The validator's profile for the extension standards: what it detected from BT-24 selects its schematrons. */
+const VALIDATOR_PROFILE: Partial<Record<Standard, string>> = {
+  peppol: 'peppol',
+  'en16931-ubl': 'en16931',
+  'en16931-cii': 'en16931',
+};
+
+/** The invoice sent for a standard: Peppol gets the case's Peppol form (endpoints with Peppol schemes). */
+function invoiceFor(standard: Standard, c: InvoiceCase): Record<string, unknown> | undefined {
+  return standard === 'peppol' ? peppolVariant(c.invoice) : c.invoice;
+}
+
+/** The official Peppol BIS 3.0.19 examples and their broken variants, shipped with the validator. */
+const PEPPOL_SAMPLES = path.join(path.dirname(VALIDATOR), 'samples', 'peppol');
 
 const GUIDELINE: Record<Profile, string> = {
   minimum: 'urn:factur-x.eu:1p0:minimum',
@@ -67,6 +100,12 @@ interface Output {
   prepared: PreparedEInvoice;
 }
 
+interface Skipped {
+  standard: Standard;
+  caseName: string;
+  invoice: Record<string, unknown>;
+}
+
 /** An XML amount as the readable invoice may print it: 1.234,56 or 1,234.56 (written independently of src). */
 function printedForms(value: string): string[] {
   const [int = '0', frac = '00'] = value.replace('-', '').split('.');
@@ -84,14 +123,27 @@ function xmlValue(xml: string, element: string): string {
 describe('e-invoice output against the official validators', { timeout: 170_000 }, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-einvoice-out-'));
   const outputs: Output[] = [];
+  /** Scenarios a standard has no form for (Peppol: self-billing), checked to be refused instead. */
+  const skipped: Skipped[] = [];
   const liquidWarnings: string[] = [];
+  const samples = readdirSync(PEPPOL_SAMPLES)
+    .filter((f) => f.endsWith('.xml'))
+    .map((f) => path.join(PEPPOL_SAMPLES, f));
+  const broken = readdirSync(path.join(PEPPOL_SAMPLES, 'broken')).map((f) =>
+    path.join(PEPPOL_SAMPLES, 'broken', f),
+  );
   let reports: Map<string, ValidatorReport>;
 
   before(async () => {
     for (const { standard, profile } of COMBOS) {
       for (const c of CASES.filter((x) => applies(x, profile))) {
-        const prepared = prepareCase(standard, profile, c.invoice);
-        const xml = standard === 'xrechnung-ubl' ? buildUbl(prepared) : buildCii(prepared, profile);
+        const invoice = invoiceFor(standard, c);
+        if (!invoice) {
+          skipped.push({ standard, caseName: c.name, invoice: c.invoice });
+          continue;
+        }
+        const prepared = prepareCase(standard, profile, invoice);
+        const xml = XML_STANDARDS[standard] === 'ubl' ? buildUbl(prepared) : buildCii(prepared, profile);
         const file = path.join(dir, `${standard}_${profile}_${c.name}.xml`);
         writeFileSync(file, xml);
         outputs.push({ file, kind: 'xml', standard, profile, caseName: c.name, xml, prepared });
@@ -122,7 +174,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       `rendered ${outputs.filter((o) => o.kind === 'pdf').length} PDFs in ${Date.now() - renderStart} ms`,
     );
     const started = Date.now();
-    reports = await validateFiles(outputs.map((o) => o.file));
+    reports = await validateFiles([...outputs.map((o) => o.file), ...samples, ...broken]);
     console.log(`validated ${outputs.length} files in ${Date.now() - started} ms`);
   });
 
@@ -157,9 +209,11 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
   it('declares the profile’s guideline identifier and document type', () => {
     for (const o of outputs) {
       const report = reports.get(o.file);
-      assert.equal(report?.xml?.guidelineId, GUIDELINE[o.profile], o.file);
+      assert.equal(report?.xml?.guidelineId, expectedGuideline(o.standard, o.profile), o.file);
+      const validatorProfile = VALIDATOR_PROFILE[o.standard];
+      if (validatorProfile) assert.equal(report?.xml?.profile, validatorProfile, o.file);
       const ubl = CREDIT_NOTE_TYPE_CODES.has(o.prepared.invoice.type_code) ? 'UBL-CreditNote' : 'UBL-Invoice';
-      assert.equal(report?.xml?.syntax, o.standard === 'xrechnung-ubl' ? ubl : 'CII', o.file);
+      assert.equal(report?.xml?.syntax, XML_STANDARDS[o.standard] === 'ubl' ? ubl : 'CII', o.file);
     }
     const ubl = outputs.filter((o) => o.standard === 'xrechnung-ubl');
     assert.match(ubl.find((o) => o.caseName === 'credit-note')?.xml ?? '', /<ubl:CreditNote /);
@@ -171,7 +225,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
   });
 
   it('writes lines from BASIC up only, and user text escaped', () => {
-    for (const o of outputs.filter((x) => x.kind === 'xml' && x.standard !== 'xrechnung-ubl')) {
+    for (const o of outputs.filter((x) => x.kind === 'xml' && XML_STANDARDS[x.standard] !== 'ubl')) {
       const hasLines = o.xml.includes('<ram:IncludedSupplyChainTradeLineItem>');
       assert.equal(hasLines, !['minimum', 'basic-wl'].includes(o.profile), o.file);
     }
@@ -208,6 +262,53 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       for (const row of grandRows) assert.ok(grand.includes(row), `${o.file}: total ${row}, XML ${grand[0]}`);
       for (const row of dueRows) assert.ok(due.includes(row), `${o.file}: due ${row}, XML ${due[0]}`);
     }
+  });
+
+  it('validates Peppol outputs with the Peppol schematron and EN 16931 outputs with the CEN rules only', () => {
+    const checks = (standard: Standard) =>
+      new Set(
+        outputs
+          .filter((o) => o.standard === standard)
+          .flatMap((o) => reports.get(o.file)?.xml?.checks?.map((c) => c.name) ?? []),
+      );
+    assert.ok(checks('peppol').has('PEPPOL-EN16931-UBL'), [...checks('peppol')].join(', '));
+    assert.ok(checks('peppol').has('EN16931-UBL'));
+    assert.deepEqual(
+      [...checks('en16931-ubl')].filter((c) => /PEPPOL|XRechnung/i.test(c)),
+      [],
+    );
+    assert.ok(checks('en16931-ubl').has('EN16931-UBL'));
+    assert.ok(checks('en16931-cii').has('EN16931-CII'));
+  });
+
+  it('refuses the scenarios Peppol BIS has no form for, naming the rule', () => {
+    assert.deepEqual(
+      skipped.map((s) => `${s.standard}:${s.caseName}`),
+      ['peppol:self-billed', 'peppol:fixture-self-billed-389'],
+    );
+    for (const s of skipped) {
+      const result = validateEInvoice({ standard: s.standard, invoice: s.invoice });
+      assert.ok(!result.ok, s.caseName);
+      assert.match(JSON.stringify(result.error.details), /type_code.*PEPPOL-EN16931-P0100/);
+    }
+  });
+
+  it('the official Peppol examples pass and their broken variants fail with the official rule ids', () => {
+    assert.equal(samples.length, 9);
+    for (const file of samples) {
+      const report = reports.get(file);
+      assert.equal(report?.status, 'PASS', `${file}: ${report ? problems(report).join('; ') : 'no report'}`);
+      assert.equal(report?.xml?.profile, 'peppol', file);
+    }
+    const failedRules = (name: string) =>
+      (reports.get(broken.find((f) => f.endsWith(name)) ?? '')?.findings ?? [])
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.id);
+    assert.deepEqual(failedRules('base-example.no-buyer-endpoint.xml'), ['PEPPOL-EN16931-R010']);
+    assert.deepEqual(failedRules('base-creditnote-correction.changed-total.xml').sort(), [
+      'BR-CO-15',
+      'BR-CO-16',
+    ]);
   });
 
   it('gives the built-in template every variable it prints', () => {
