@@ -131,7 +131,7 @@ describe('peppol: Peppol BIS Billing 3.0 rules checked before output', () => {
   it('uses a VATEX code only with its category (P0104 … P0111)', () => {
     const inv = crossBorder();
     inv.tax_exemptions = { AE: { reason: 'Export', code: 'VATEX-EU-G' } };
-    rejectedAt(inv, `${I}.tax_exemptions.AE.code`, 'P01');
+    rejectedAt(inv, `${I}.tax_exemptions.AE.code`, 'PEPPOL-EN16931-P0104');
   });
 
   it('applies OpenPeppol’s German rules between German parties (DE-R-*)', () => {

@@ -34,15 +34,15 @@ const PEPPOL_EAS = new Set(
 const NON_PEPPOL_CURRENCIES = new Set(['CNH', 'STD', 'XCG']);
 
 /** PEPPOL-EN16931-P0104…P0111: a VATEX code names the one VAT category it may be used with. */
-const VATEX_CATEGORY: Readonly<Record<string, string>> = {
-  'VATEX-EU-G': 'G',
-  'VATEX-EU-O': 'O',
-  'VATEX-EU-IC': 'K',
-  'VATEX-EU-AE': 'AE',
-  'VATEX-EU-D': 'E',
-  'VATEX-EU-F': 'E',
-  'VATEX-EU-I': 'E',
-  'VATEX-EU-J': 'E',
+const VATEX_CATEGORY: Readonly<Record<string, { category: string; rule: string }>> = {
+  'VATEX-EU-G': { category: 'G', rule: 'P0104' },
+  'VATEX-EU-O': { category: 'O', rule: 'P0105' },
+  'VATEX-EU-IC': { category: 'K', rule: 'P0106' },
+  'VATEX-EU-AE': { category: 'AE', rule: 'P0107' },
+  'VATEX-EU-D': { category: 'E', rule: 'P0108' },
+  'VATEX-EU-F': { category: 'E', rule: 'P0109' },
+  'VATEX-EU-I': { category: 'E', rule: 'P0110' },
+  'VATEX-EU-J': { category: 'E', rule: 'P0111' },
 };
 
 type Add = (path: string, message: string) => void;
@@ -239,10 +239,10 @@ function checkExemptionCodes(invoice: Invoice, add: Add): void {
   for (const [category, exemption] of Object.entries(invoice.tax_exemptions)) {
     const code = exemption?.code?.toUpperCase();
     const required = code ? VATEX_CATEGORY[code] : undefined;
-    if (required && required !== category)
+    if (required && required.category !== category)
       add(
         `tax_exemptions.${category}.code`,
-        `${exemption?.code} may only be used with VAT category ${required} in Peppol BIS (PEPPOL-EN16931-P01xx)`,
+        `${exemption?.code} may only be used with VAT category ${required.category} in Peppol BIS (PEPPOL-EN16931-${required.rule})`,
       );
   }
 }

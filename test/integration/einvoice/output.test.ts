@@ -62,6 +62,90 @@ function invoiceFor(standard: Standard, c: InvoiceCase): Record<string, unknown>
   return standard === 'peppol' ? peppolVariant(c.invoice) : c.invoice;
 }
 
+type Json = Record<string, unknown>;
+
+/**
+ * Defects Quire refuses for `peppol` before writing, each with the OpenPeppol rule that names it. The test
+ * writes the same defective invoice anyway (prepared as en16931-ubl, which has no Peppol rules, then written
+ * with Peppol's identifiers) and checks the official Peppol schematron fails it with that same rule id.
+ */
+const PEPPOL_DEFECTS: { name: string; rule: string; path: string; change: (inv: Json) => void }[] = [
+  {
+    name: 'no-buyer-endpoint',
+    rule: 'PEPPOL-EN16931-R010',
+    path: 'buyer.electronic_address',
+    change: (inv) => delete (inv.buyer as Json).electronic_address,
+  },
+  {
+    name: 'email-endpoint',
+    rule: 'PEPPOL-EN16931-CL008',
+    path: 'seller.electronic_address.scheme',
+    change: (inv) =>
+      Object.assign(inv.seller as Json, { electronic_address: { value: 'ap@seller.example' } }),
+  },
+  {
+    name: 'bad-gln',
+    rule: 'PEPPOL-COMMON-R040',
+    path: 'buyer.electronic_address.value',
+    change: (inv) =>
+      Object.assign(inv.buyer as Json, { electronic_address: { value: '4000001123453', scheme: '0088' } }),
+  },
+  {
+    name: 'no-references',
+    rule: 'PEPPOL-EN16931-R003',
+    path: 'buyer_reference',
+    change: (inv) => delete inv.buyer_reference,
+  },
+  {
+    name: 'self-billed',
+    rule: 'PEPPOL-EN16931-P0100',
+    path: 'type_code',
+    change: (inv) => Object.assign(inv, { type_code: '389' }),
+  },
+  {
+    name: 'corrected-abroad',
+    rule: 'PEPPOL-EN16931-P0112',
+    path: 'type_code',
+    change: (inv) => Object.assign(inv, { type_code: '384' }),
+  },
+  {
+    name: 'two-notes',
+    rule: 'PEPPOL-EN16931-R002',
+    path: 'notes',
+    change: (inv) => Object.assign(inv, { notes: ['a', 'b'] }),
+  },
+  {
+    name: 'cnh',
+    rule: 'PEPPOL-EN16931-CL007',
+    path: 'currency',
+    change: (inv) => Object.assign(inv, { currency: 'CNH' }),
+  },
+  {
+    name: 'no-mandate',
+    rule: 'PEPPOL-EN16931-R061',
+    path: 'payment.mandate_reference',
+    change: (inv) =>
+      Object.assign(inv, {
+        payment: { means_code: '49', debited_iban: 'DE89370400440532013000', due_date: '2025-07-05' },
+      }),
+  },
+  {
+    name: 'line-period',
+    rule: 'PEPPOL-EN16931-R110',
+    path: 'lines[0].period.start',
+    change: (inv) => {
+      inv.billing_period = { start: '2025-05-01', end: '2025-05-31' };
+      Object.assign((inv.lines as Json[])[0] as Json, { period: { start: '2025-04-20', end: '2025-05-10' } });
+    },
+  },
+  {
+    name: 'vatex-mismatch',
+    rule: 'PEPPOL-EN16931-P0104',
+    path: 'tax_exemptions.AE.code',
+    change: (inv) => Object.assign(inv, { tax_exemptions: { AE: { reason: 'Export', code: 'VATEX-EU-G' } } }),
+  },
+];
+
 /** The official Peppol BIS 3.0.19 examples and their broken variants, shipped with the validator. */
 const PEPPOL_SAMPLES = path.join(path.dirname(VALIDATOR), 'samples', 'peppol');
 
@@ -100,6 +184,11 @@ interface Output {
   prepared: PreparedEInvoice;
 }
 
+interface Issue {
+  path: string;
+  message: string;
+}
+
 interface Skipped {
   standard: Standard;
   caseName: string;
@@ -125,6 +214,7 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
   const outputs: Output[] = [];
   /** Scenarios a standard has no form for (Peppol: self-billing), checked to be refused instead. */
   const skipped: Skipped[] = [];
+  const defects: ((typeof PEPPOL_DEFECTS)[number] & { file: string; issues: Issue[] })[] = [];
   const liquidWarnings: string[] = [];
   const samples = readdirSync(PEPPOL_SAMPLES)
     .filter((f) => f.endsWith('.xml'))
@@ -148,6 +238,17 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
         writeFileSync(file, xml);
         outputs.push({ file, kind: 'xml', standard, profile, caseName: c.name, xml, prepared });
       }
+    }
+    const crossBorder = OWN_CASES.find((c) => c.name === 'reverse-charge-eur-fr');
+    assert.ok(crossBorder);
+    for (const defect of PEPPOL_DEFECTS) {
+      const invoice = peppolVariant(crossBorder.invoice) as Json;
+      defect.change(invoice);
+      const refused = validateEInvoice({ standard: 'peppol', invoice });
+      const prepared = prepareCase('en16931-ubl', 'en16931', invoice);
+      const file = path.join(dir, `peppol-defect_${defect.name}.xml`);
+      writeFileSync(file, buildUbl({ ...prepared, standard: 'peppol' }));
+      defects.push({ ...defect, file, issues: refused.ok ? [] : (refused.error.details?.issues as Issue[]) });
     }
     const renderStart = Date.now();
     const harness = await InvoicePdfHarness.start();
@@ -174,7 +275,12 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       `rendered ${outputs.filter((o) => o.kind === 'pdf').length} PDFs in ${Date.now() - renderStart} ms`,
     );
     const started = Date.now();
-    reports = await validateFiles([...outputs.map((o) => o.file), ...samples, ...broken]);
+    reports = await validateFiles([
+      ...outputs.map((o) => o.file),
+      ...defects.map((d) => d.file),
+      ...samples,
+      ...broken,
+    ]);
     console.log(`validated ${outputs.length} files in ${Date.now() - started} ms`);
   });
 
@@ -290,6 +396,18 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       const result = validateEInvoice({ standard: s.standard, invoice: s.invoice });
       assert.ok(!result.ok, s.caseName);
       assert.match(JSON.stringify(result.error.details), /type_code.*PEPPOL-EN16931-P0100/);
+    }
+  });
+
+  it('refuses Peppol defects with the rule id the official Peppol schematron reports for the same XML', () => {
+    for (const d of defects) {
+      const official = (reports.get(d.file)?.findings ?? [])
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.id);
+      assert.ok(official.includes(d.rule), `${d.name}: official validator reported ${official.join(', ')}`);
+      const mine = d.issues.find((i) => i.path === `e_invoice.invoice.${d.path}`);
+      assert.ok(mine, `${d.name}: Quire's issues ${JSON.stringify(d.issues)}`);
+      assert.ok(mine.message.includes(d.rule), `${d.name}: ${mine.message}`);
     }
   });
 
