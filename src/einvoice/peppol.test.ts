@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EINVOICE_FIXTURES, peppolVariant } from '../../test/fixtures/einvoice-fixtures.js';
-import { isBeEnterprise, isGln } from './validate/rules-peppol.js';
+import { isBeEnterprise, isGln } from './validate/peppol-identifiers.js';
 import { validateEInvoice } from './validate/validate.js';
 import { buildCii } from './xml/cii.js';
 import { buildUbl } from './xml/ubl.js';

@@ -1,6 +1,8 @@
 import { CREDIT_NOTE_TYPE_CODES } from '../codes.js';
 import type { Invoice, InvoiceTotals, Party } from '../model.js';
 import type { Issues } from './issues.js';
+import { isAbn, isBeEnterprise, isGln, isNoOrg, isSeOrg } from './peppol-identifiers.js';
+import { checkPeppolNational } from './rules-peppol-national.js';
 import { checkXRechnung, PEPPOL_GERMAN_RULES } from './rules-xrechnung.js';
 
 /**
@@ -59,6 +61,7 @@ export function checkPeppol(invoice: Invoice, totals: InvoiceTotals, base: strin
   checkPeriods(invoice, add);
   checkExemptionCodes(invoice, add);
   if (country(invoice.seller) === 'NL') checkNetherlands(invoice, totals, add);
+  checkPeppolNational(invoice, totals, add);
   // OpenPeppol's "german-rules": a German seller invoicing a German buyer follows XRechnung's rules.
   if (germanPair) checkXRechnung(invoice, base, issues, PEPPOL_GERMAN_RULES);
 }
@@ -157,53 +160,6 @@ const IDENTIFIER_RULES: Readonly<Record<string, IdentifierRule>> = {
 function checkIdentifier(value: string, scheme: string, path: string, add: Add): void {
   const rule = IDENTIFIER_RULES[scheme];
   if (rule && !rule.valid(value)) add(path, `must be ${rule.what} for scheme ${scheme} (${rule.rule})`);
-}
-
-function digits(value: string): number[] {
-  return [...value].map(Number);
-}
-
-/** GS1 check digit: weights 3, 1, 3, … from the right, excluding the check digit. */
-export function isGln(value: string): boolean {
-  if (!/^[0-9]{2,}$/.test(value)) return false;
-  const body = digits(value.slice(0, -1)).reverse();
-  const sum = body.reduce((s, d, i) => s + d * (i % 2 === 0 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10 === Number(value.at(-1));
-}
-
-/** Modulus 11 with weights 2…7 from the right (u:mod11 of the Peppol schematron). */
-function isNoOrg(value: string): boolean {
-  if (!/^[0-9]{9}$/.test(value) || Number(value) === 0) return false;
-  const body = digits(value.slice(0, -1)).reverse();
-  const sum = body.reduce((s, d, i) => s + d * ((i % 6) + 2), 0);
-  return (11 - (sum % 11)) % 11 === Number(value.at(-1));
-}
-
-/** The last two digits are 97 − (first eight mod 97). */
-export function isBeEnterprise(value: string): boolean {
-  if (!/^[0-9]{10}$/.test(value)) return false;
-  return Number(value.slice(8)) === 97 - (Number(value.slice(0, 8)) % 97);
-}
-
-/** Luhn over the first nine digits gives the tenth. */
-function isSeOrg(value: string): boolean {
-  if (!/^[0-9]{10}$/.test(value)) return false;
-  const body = digits(value.slice(0, 9));
-  const sum = body.reduce((s, d, pos) => {
-    const fromRight = 9 - pos; // 1-based position from the right within the nine digits
-    if (fromRight % 2 === 0) return s + d;
-    const doubled = d * 2;
-    return s + (doubled % 10) + Math.floor(doubled / 10);
-  }, 0);
-  return (10 - (sum % 10)) % 10 === Number(value[9]);
-}
-
-/** ABN: (first digit − 1) × 10 + weights 1, 3, 5, …, 19 for the others, divisible by 89. */
-function isAbn(value: string): boolean {
-  if (!/^[0-9]{11}$/.test(value)) return false;
-  const d = digits(value);
-  const sum = (d[0]! - 1) * 10 + d.slice(1).reduce((s, x, i) => s + x * (2 * i + 1), 0);
-  return sum % 89 === 0;
 }
 
 /** PEPPOL-EN16931-R061: a direct debit (49, 59) carries its mandate reference. */

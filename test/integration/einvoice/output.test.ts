@@ -64,6 +64,20 @@ function invoiceFor(standard: Standard, c: InvoiceCase): Record<string, unknown>
 
 type Json = Record<string, unknown>;
 
+/** Moves the seller to `country`, with `changes` to its fields and address (undefined removes a field). */
+function seller(inv: Json, country: string, changes: Json, address: Json = {}): void {
+  const s = inv.seller as Json;
+  const merged: Json = {
+    ...s,
+    ...changes,
+    address: { ...(s.address as Json), ...address, country_code: country },
+  };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  const addr = merged.address as Json;
+  for (const [k, v] of Object.entries(addr)) if (v === undefined) delete addr[k];
+  inv.seller = merged;
+}
+
 /**
  * Defects Quire refuses for `peppol` before writing, each with the OpenPeppol rule that names it. The test
  * writes the same defective invoice anyway (prepared as en16931-ubl, which has no Peppol rules, then written
@@ -138,11 +152,103 @@ const PEPPOL_DEFECTS: { name: string; rule: string; path: string; change: (inv: 
       Object.assign((inv.lines as Json[])[0] as Json, { period: { start: '2025-04-20', end: '2025-05-10' } });
     },
   },
+  // National rules, each for a seller of that country (the rest of the invoice unchanged).
+  {
+    name: 'no-vat-format',
+    rule: 'NO-R-001',
+    path: 'seller.vat_id',
+    change: (inv) => seller(inv, 'NO', { vat_id: 'NO923609017MVA' }),
+  },
+  {
+    name: 'dk-no-cvr',
+    rule: 'DK-R-002',
+    path: 'seller.legal_registration_id',
+    change: (inv) => seller(inv, 'DK', { vat_id: 'DK13585628', legal_registration_id: undefined }),
+  },
+  {
+    name: 'it-no-street',
+    rule: 'IT-R-002',
+    path: 'seller.address.line1',
+    change: (inv) =>
+      seller(inv, 'IT', { vat_id: 'IT12345678901', tax_number: undefined }, { line1: undefined }),
+  },
+  {
+    name: 'se-rate',
+    rule: 'SE-R-006',
+    path: 'lines[0].vat.rate',
+    change: (inv) => {
+      seller(inv, 'SE', {
+        vat_id: 'SE556036079301',
+        legal_registration_id: '5560360793',
+        tax_number: 'Godkänd för F-skatt',
+      });
+      Object.assign((inv.lines as Json[])[0] as Json, { vat: { category: 'S', rate: 19 } });
+      delete inv.tax_exemptions;
+    },
+  },
+  {
+    name: 'is-no-kennitala',
+    rule: 'IS-R-002',
+    path: 'seller.legal_registration_id',
+    change: (inv) => seller(inv, 'IS', { vat_id: 'IS12345', legal_registration_id: undefined }),
+  },
+  {
+    name: 'nl-no-street',
+    rule: 'NL-R-002',
+    path: 'seller.address.line1',
+    change: (inv) =>
+      seller(inv, 'NL', { vat_id: 'NL123456789B01', legal_registration_id: undefined }, { line1: undefined }),
+  },
   {
     name: 'vatex-mismatch',
     rule: 'PEPPOL-EN16931-P0104',
     path: 'tax_exemptions.AE.code',
     change: (inv) => Object.assign(inv, { tax_exemptions: { AE: { reason: 'Export', code: 'VATEX-EU-G' } } }),
+  },
+];
+
+/** Sellers of the countries with national Peppol rules, meeting them: accepted, and passing the official rules. */
+const PEPPOL_NATIONAL_SELLERS: { name: string; change: (inv: Json) => void }[] = [
+  { name: 'no', change: (inv) => seller(inv, 'NO', { vat_id: 'NO923609016MVA' }) },
+  {
+    name: 'dk',
+    change: (inv) =>
+      seller(inv, 'DK', {
+        vat_id: 'DK13585628',
+        legal_registration_id: '13585628',
+        legal_registration_scheme: '0184',
+      }),
+  },
+  {
+    name: 'it',
+    change: (inv) => seller(inv, 'IT', { vat_id: 'IT12345678901', tax_number: 'RSSMRA80A01H501U' }),
+  },
+  {
+    name: 'se',
+    change: (inv) =>
+      seller(inv, 'SE', {
+        vat_id: 'SE556036079301',
+        legal_registration_id: '5560360793',
+        tax_number: 'Godkänd för F-skatt',
+      }),
+  },
+  {
+    name: 'is',
+    change: (inv) =>
+      seller(inv, 'IS', {
+        vat_id: 'IS12345',
+        legal_registration_id: '5902697199',
+        legal_registration_scheme: '0196',
+      }),
+  },
+  {
+    name: 'nl',
+    change: (inv) =>
+      seller(inv, 'NL', {
+        vat_id: 'NL123456789B01',
+        legal_registration_id: '12345678',
+        legal_registration_scheme: '0106',
+      }),
   },
 ];
 
@@ -249,6 +355,23 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
       const file = path.join(dir, `peppol-defect_${defect.name}.xml`);
       writeFileSync(file, buildUbl({ ...prepared, standard: 'peppol' }));
       defects.push({ ...defect, file, issues: refused.ok ? [] : (refused.error.details?.issues as Issue[]) });
+    }
+    for (const national of PEPPOL_NATIONAL_SELLERS) {
+      const invoice = peppolVariant(crossBorder.invoice) as Json;
+      national.change(invoice);
+      const prepared = prepareCase('peppol', 'en16931', invoice);
+      const file = path.join(dir, `peppol_en16931_national-${national.name}.xml`);
+      const xml = buildUbl(prepared);
+      writeFileSync(file, xml);
+      outputs.push({
+        file,
+        kind: 'xml',
+        standard: 'peppol',
+        profile: 'en16931',
+        caseName: `national-${national.name}`,
+        xml,
+        prepared,
+      });
     }
     const renderStart = Date.now();
     const harness = await InvoicePdfHarness.start();
