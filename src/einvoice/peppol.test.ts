@@ -194,3 +194,40 @@ describe('peppol, en16931-ubl, en16931-cii: what is written', () => {
     );
   });
 });
+
+describe('property: random combinations of Peppol defects', () => {
+  /** Independent defects: each breaks one Peppol rule at its own path. */
+  const DEFECTS: [string, (inv: Json) => void][] = [
+    [`${I}.buyer.electronic_address`, (inv) => delete (inv.buyer as Json).electronic_address],
+    [
+      `${I}.seller.electronic_address.scheme`,
+      (inv) =>
+        Object.assign(inv.seller as Json, { electronic_address: { value: 'a@b.example', scheme: 'EM' } }),
+    ],
+    [`${I}.buyer_reference`, (inv) => delete inv.buyer_reference],
+    [`${I}.notes`, (inv) => Object.assign(inv, { notes: ['one', 'two', 'three'] })],
+    [`${I}.currency`, (inv) => Object.assign(inv, { currency: 'XCG' })],
+    [`${I}.type_code`, (inv) => Object.assign(inv, { type_code: '389' })],
+    [
+      `${I}.seller.id`,
+      (inv) => Object.assign(inv.seller as Json, { id: '4000001123450', id_scheme: '0088' }),
+    ],
+  ];
+  let state = 20261126;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+
+  it('200 invoices with 1 to 7 defects list every defect at once, at its path', () => {
+    for (let run = 0; run < 200; run++) {
+      const chosen = DEFECTS.filter(() => next() < 0.5);
+      if (chosen.length === 0) chosen.push(DEFECTS[run % DEFECTS.length] as (typeof DEFECTS)[number]);
+      const inv = crossBorder();
+      for (const [, change] of chosen) change(inv);
+      const paths = issues('peppol', inv).map((i) => i.path);
+      for (const [path] of chosen)
+        assert.ok(paths.includes(path), `run ${run}: ${path} not in ${paths.join(', ')}`);
+    }
+  });
+});
