@@ -29,7 +29,7 @@ export function checkPdfRequestRules(body: PdfRequest): void {
     throw new AppError('invalid_request', '"template_version" needs "template_id".');
   }
   const standard = body.e_invoice?.standard;
-  if (body.deliver !== undefined && typeof standard === 'string' && standard in XML_STANDARDS) {
+  if (body.deliver !== undefined && typeof standard === 'string' && Object.hasOwn(XML_STANDARDS, standard)) {
     throw new AppError(
       'invalid_request',
       `"deliver" cannot be used with e_invoice.standard ${standard}: its result is XML, not a PDF.`,
