@@ -169,6 +169,44 @@ describe('peppol: Peppol BIS Billing 3.0 rules checked before output', () => {
     ]);
     assert.match(found.map((i) => i.message).join(' '), /NL-R-002.*NL-R-003/);
   });
+
+  it('applies OpenPeppol’s national rules for sellers in Norway, Denmark, Italy, Sweden and Iceland', () => {
+    const withSeller = (country: string, fields: Json, address: Json = {}): Json => {
+      const inv = crossBorder();
+      const seller = { ...(inv.seller as Json), ...fields };
+      seller.address = { ...(seller.address as Json), ...address, country_code: country };
+      inv.seller = seller;
+      return inv;
+    };
+    rejectedAt(withSeller('NO', { vat_id: 'NO923609017MVA' }), `${I}.seller.vat_id`, 'NO-R-001');
+    assert.ok(
+      validateEInvoice({ standard: 'peppol', invoice: withSeller('NO', { vat_id: 'NO923609016MVA' }) }).ok,
+    );
+    rejectedAt(
+      withSeller('DK', {
+        vat_id: 'DK13585628',
+        legal_registration_id: '13585628',
+        legal_registration_scheme: '0002',
+      }),
+      `${I}.seller.legal_registration_scheme`,
+      'DK-R-014',
+    );
+    rejectedAt(
+      withSeller('IT', { vat_id: 'IT12345678901', tax_number: 'abc' }),
+      `${I}.seller.tax_number`,
+      'IT-R-001',
+    );
+    rejectedAt(
+      withSeller('SE', {
+        vat_id: 'SE556036079301',
+        legal_registration_id: '5560360794',
+        tax_number: 'Godkänd för F-skatt',
+      }),
+      `${I}.seller.legal_registration_id`,
+      'SE-R-013',
+    );
+    rejectedAt(withSeller('IS', { vat_id: 'IS12345' }), `${I}.seller.legal_registration_id`, 'IS-R-002');
+  });
 });
 
 describe('peppol, en16931-ubl, en16931-cii: what is written', () => {
