@@ -14,6 +14,21 @@ export const INVOICE_TYPE_CODES: ReadonlySet<string> = codeSet(`
   575 623 633 751 780 817 870 875 876 877 935
 `);
 
+/** UNTDID 1001 credit-note codes: written as a UBL CreditNote document (EN 16931-3-2). */
+export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
+  '81',
+  '83',
+  '261',
+  '262',
+  '296',
+  '308',
+  '381',
+  '396',
+  '420',
+  '458',
+  '532',
+]);
+
 /** ISO 4217 currency codes (EN 16931 BR-CL-04, from the official CEN schematron). */
 export const CURRENCY_CODES: ReadonlySet<string> = codeSet(`
   AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN BZD CAD

@@ -6,8 +6,26 @@
  */
 import type { Decimal } from 'decimal.js';
 
-export const STANDARDS = ['factur-x', 'zugferd', 'xrechnung-cii', 'xrechnung-ubl'] as const;
+export const STANDARDS = [
+  'factur-x',
+  'zugferd',
+  'xrechnung-cii',
+  'xrechnung-ubl',
+  // Extensions (issue 28): Peppol BIS Billing 3.0 (UBL) and plain EN 16931 without a CIUS.
+  'peppol',
+  'en16931-ubl',
+  'en16931-cii',
+] as const;
 export type Standard = (typeof STANDARDS)[number];
+
+/** Standards whose result is the XML itself (nothing is rendered), and the syntax each one writes. */
+export const XML_STANDARDS: Readonly<Partial<Record<Standard, 'cii' | 'ubl'>>> = {
+  'xrechnung-cii': 'cii',
+  'xrechnung-ubl': 'ubl',
+  peppol: 'ubl',
+  'en16931-ubl': 'ubl',
+  'en16931-cii': 'cii',
+};
 
 export const PROFILES = ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -18,6 +36,10 @@ export const PROFILES_BY_STANDARD: Readonly<Record<Standard, readonly Profile[]>
   zugferd: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'],
   'xrechnung-cii': ['xrechnung'],
   'xrechnung-ubl': ['xrechnung'],
+  // Peppol BIS is a CIUS of EN 16931 (it restricts, never extends): its semantic level is en16931.
+  peppol: ['en16931'],
+  'en16931-ubl': ['en16931'],
+  'en16931-cii': ['en16931'],
 };
 
 export const DEFAULT_PROFILE: Readonly<Record<Standard, Profile>> = {
@@ -25,6 +47,9 @@ export const DEFAULT_PROFILE: Readonly<Record<Standard, Profile>> = {
   zugferd: 'en16931',
   'xrechnung-cii': 'xrechnung',
   'xrechnung-ubl': 'xrechnung',
+  peppol: 'en16931',
+  'en16931-ubl': 'en16931',
+  'en16931-cii': 'en16931',
 };
 
 /** UNTDID 5305 VAT category codes the spec accepts. */
@@ -276,6 +301,9 @@ export function eInvoiceLabel(standard: Standard, profile: Profile): string {
     zugferd: 'ZUGFeRD',
     'xrechnung-cii': 'XRechnung',
     'xrechnung-ubl': 'XRechnung',
+    peppol: 'Peppol BIS Billing 3.0',
+    'en16931-ubl': 'EN 16931',
+    'en16931-cii': 'EN 16931',
   };
   const prof = {
     minimum: 'MINIMUM',
@@ -287,5 +315,8 @@ export function eInvoiceLabel(standard: Standard, profile: Profile): string {
   };
   if (standard === 'xrechnung-cii') return 'XRechnung 3.0 (CII)';
   if (standard === 'xrechnung-ubl') return 'XRechnung 3.0 (UBL)';
+  if (standard === 'peppol') return std.peppol;
+  if (standard === 'en16931-ubl') return 'EN 16931 (UBL)';
+  if (standard === 'en16931-cii') return 'EN 16931 (CII)';
   return `${std[standard]} ${prof[profile]}`;
 }

@@ -48,7 +48,11 @@ const Party = named(
           {
             value: text('The address'),
             scheme: opt(
-              text('EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN'),
+              text(
+                'EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN. ' +
+                  'Extension standard peppol: required for seller and buyer (the Peppol participant id, written ' +
+                  'as EndpointID), with a scheme from the Peppol EAS list (not EM, AN, AQ, AS, AU)',
+              ),
             ),
           },
           { additionalProperties: false },
@@ -188,7 +192,11 @@ export const EInvoiceInvoiceDoc = named(
       issue_date: IsoDate,
       currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217' }),
       type_code: opt(text('UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed')),
-      buyer_reference: opt(text('BT-10; required for XRechnung (Leitweg-ID)')),
+      buyer_reference: opt(
+        text(
+          'BT-10; required for XRechnung (Leitweg-ID); for peppol, buyer_reference or purchase_order_reference is required',
+        ),
+      ),
       purchase_order_reference: opt(text('BT-13')),
       sales_order_reference: opt(text('BT-14')),
       contract_reference: opt(text('BT-12')),
@@ -232,7 +240,12 @@ export const EInvoiceDoc = named(
       standard: Type.Union(
         STANDARDS.map((s) => Type.Literal(s)),
         {
-          description: 'factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself',
+          description:
+            'factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. ' +
+            'Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; ' +
+            'both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or ' +
+            'purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and ' +
+            'en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B)',
         },
       ),
       profile: opt(

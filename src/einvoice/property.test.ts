@@ -60,7 +60,13 @@ const TAXED = [
   { category: 'M', rate: '0.5' },
 ];
 
-function parties(notSubject: boolean): Json {
+/** Peppol endpoints (CL008: no e-mail scheme): a GLN and a Belgian enterprise number with valid check digits. */
+const PEPPOL_ENDPOINTS = {
+  seller: { value: '4000001123452', scheme: '0088' },
+  buyer: { value: '0417497106', scheme: '0208' },
+};
+
+function parties(notSubject: boolean, peppol: boolean): Json {
   const seller: Json = {
     name: 'Seller GmbH',
     address: { line1: 'Weg 1', city: 'Köln', postal_code: '50667', country_code: 'DE' },
@@ -74,6 +80,10 @@ function parties(notSubject: boolean): Json {
     address: { city: 'Paris', postal_code: '75002', country_code: 'FR' },
     electronic_address: { value: 'ap@buyer.example' },
   };
+  if (peppol) {
+    seller.electronic_address = PEPPOL_ENDPOINTS.seller;
+    buyer.electronic_address = PEPPOL_ENDPOINTS.buyer;
+  }
   if (!notSubject) {
     seller.vat_id = 'DE811569869';
     buyer.vat_id = 'FR40303265045';
@@ -124,9 +134,10 @@ function randomInvoice(g: Gen): { target: (typeof TARGETS)[number]; invoice: Jso
     number: `INV-${g.int(1, 99999)}`,
     issue_date: '2025-03-03',
     currency: g.pick(['EUR', 'USD', 'CHF', 'GBP', 'SEK']),
-    type_code: g.pick(['380', '381', '384', '389']),
+    // Peppol BIS has no self-billing (389) and allows 384 only between German parties (P0100, P0112).
+    type_code: g.pick(target.standard === 'peppol' ? ['380', '381'] : ['380', '381', '384', '389']),
     buyer_reference: 'LEITWEG-1',
-    ...parties(notSubject),
+    ...parties(notSubject, target.standard === 'peppol'),
     delivery_date: '2025-03-01',
     delivery: { address: { city: 'Lyon', postal_code: '69002', country_code: 'FR' } },
     payment: { iban: 'DE75512108001245126199', due_date: '2025-03-31' },

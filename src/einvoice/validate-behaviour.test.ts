@@ -30,7 +30,7 @@ const invoice = () => fixture('self-billed-389');
 describe('standard, profile and invoice', () => {
   it('an unknown standard, unknown profile, missing standard or missing invoice is invalid_request', () => {
     const cases: [unknown, string][] = [
-      [{ standard: 'peppol', invoice: invoice() }, 'e_invoice.standard'],
+      [{ standard: 'ebinterface', invoice: invoice() }, 'e_invoice.standard'],
       [{ invoice: invoice() }, 'e_invoice.standard'],
       [{ standard: 'factur-x', profile: 'comfort', invoice: invoice() }, 'e_invoice.profile'],
       [{ standard: 'factur-x' }, 'e_invoice.invoice'],
@@ -197,7 +197,7 @@ describe('fixtures', () => {
     let checked = 0;
     for (const f of EINVOICE_FIXTURES) {
       for (const target of fixtureTargets(f)) {
-        const result = validateEInvoice({ ...target, invoice: f.invoice });
+        const result = validateEInvoice(target);
         assert.ok(
           result.ok,
           `${f.name} ${target.standard}/${target.profile}: ${result.ok ? '' : JSON.stringify(result.error.details)}`,

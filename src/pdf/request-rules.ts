@@ -1,3 +1,4 @@
+import { XML_STANDARDS } from '../einvoice/index.js';
 import { refuseStoredPasswords } from '../finishing/index.js';
 import { AppError } from '../shared/errors.js';
 import { checkCaptureRules } from './capture.js';
@@ -28,10 +29,10 @@ export function checkPdfRequestRules(body: PdfRequest): void {
     throw new AppError('invalid_request', '"template_version" needs "template_id".');
   }
   const standard = body.e_invoice?.standard;
-  if (body.deliver !== undefined && typeof standard === 'string' && standard.startsWith('xrechnung-')) {
+  if (body.deliver !== undefined && typeof standard === 'string' && Object.hasOwn(XML_STANDARDS, standard)) {
     throw new AppError(
       'invalid_request',
-      '"deliver" cannot be used with an XRechnung e-invoice (it is XML, not a PDF).',
+      `"deliver" cannot be used with e_invoice.standard ${standard}: its result is XML, not a PDF.`,
     );
   }
   if (body.async === true) refuseStoredPasswords(body, 'with "async": true (a queued request is stored)');

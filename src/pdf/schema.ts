@@ -65,7 +65,10 @@ const EInvoiceEnvelope = documentedAs(
   Type.Object(
     {
       standard: Type.Optional(
-        Type.Unknown({ description: 'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required)' }),
+        Type.Unknown({
+          description:
+            'factur-x, zugferd, xrechnung-cii or xrechnung-ubl (required); extensions: peppol, en16931-ubl, en16931-cii',
+        }),
       ),
       profile: Type.Optional(Type.Unknown({ description: "Profile; default the standard's" })),
       invoice: Type.Optional(Type.Unknown({ description: 'The invoice (required)' })),

@@ -4,13 +4,14 @@ import {
   loadEInvoiceOutput,
   type PreparedEInvoice,
   validateEInvoice,
+  XML_STANDARDS,
   xmlFilename,
 } from '../einvoice/index.js';
 import type { FinishingContribution } from '../finishing/index.js';
 
 /**
- * What an `e_invoice` request produces (spec: E-invoices): XRechnung is the XML itself and nothing is
- * rendered; Factur-X/ZUGFeRD is a readable PDF made PDF/A-3b with the same XML embedded. The XML and the
+ * What an `e_invoice` request produces (spec: E-invoices): XRechnung (and the extensions peppol,
+ * en16931-ubl, en16931-cii) is the XML itself and nothing is rendered; Factur-X/ZUGFeRD is a readable PDF made PDF/A-3b with the same XML embedded. The XML and the
  * template data come from one prepared invoice, so the PDF and the XML show the same numbers.
  */
 export interface EInvoicePlan {
@@ -30,8 +31,9 @@ export async function planEInvoice(input: unknown): Promise<EInvoicePlan> {
   const { buildCii, buildUbl } = await loadEInvoiceOutput();
   const prepared = validation.value;
   const defaultName = prepared.invoice.number;
-  if (prepared.standard === 'xrechnung-cii' || prepared.standard === 'xrechnung-ubl') {
-    const xml = prepared.standard === 'xrechnung-ubl' ? buildUbl(prepared) : buildCii(prepared, 'xrechnung');
+  const syntax = XML_STANDARDS[prepared.standard];
+  if (syntax) {
+    const xml = syntax === 'ubl' ? buildUbl(prepared) : buildCii(prepared, prepared.profile);
     return { prepared, kind: 'xml', xml, xmlFilename: xmlFilename(prepared), defaultName };
   }
   return {

@@ -1219,8 +1219,8 @@ export interface components {
             };
         };
         EInvoice: {
-            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself */
-            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl";
+            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B) */
+            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl" | "peppol" | "en16931-ubl" | "en16931-cii";
             /** @description Default: the standard's */
             profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung";
             invoice: components["schemas"]["EInvoiceInvoice"];
@@ -1267,7 +1267,7 @@ export interface components {
             currency: string;
             /** @description UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed */
             type_code?: string;
-            /** @description BT-10; required for XRechnung (Leitweg-ID) */
+            /** @description BT-10; required for XRechnung (Leitweg-ID); for peppol, buyer_reference or purchase_order_reference is required */
             buyer_reference?: string;
             /** @description BT-13 */
             purchase_order_reference?: string;
@@ -1403,7 +1403,7 @@ export interface components {
             electronic_address?: {
                 /** @description The address */
                 value: string;
-                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN */
+                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN. Extension standard peppol: required for seller and buyer (the Peppol participant id, written as EndpointID), with a scheme from the Peppol EAS list (not EM, AN, AQ, AS, AU) */
                 scheme?: string;
             };
             contact?: {

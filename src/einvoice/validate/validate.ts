@@ -13,6 +13,7 @@ import { computeTotals, computeVatBreakdown } from '../totals/compute.js';
 import { Issues, invalidEInvoice } from './issues.js';
 import { parseInvoice } from './parse-invoice.js';
 import { Fields, isPlainObject } from './reader.js';
+import { checkPeppol } from './rules-peppol.js';
 import { checkAmountDue, checkProfileFields } from './rules-profile.js';
 import { checkSellerIdentification, checkVatCategories, resolveExemptions, vatUses } from './rules-vat.js';
 import { checkXRechnung } from './rules-xrechnung.js';
@@ -102,6 +103,7 @@ function prepare(f: Fields, standard: Standard, profile: Profile, issues: Issues
   );
   checkProfileFields(invoice, profile, BASE, issues);
   if (profile === 'xrechnung') checkXRechnung(invoice, BASE, issues);
+  if (standard === 'peppol') checkPeppol(invoice, totals, BASE, issues);
   checkAmountDue(invoice, totals, profile, BASE, issues);
   if (sentTotals && !TOTAL_INPUTS.some((k) => issues.hasAt(`${BASE}.${k}`)))
     checkSentTotals(sentTotals, totals, `${BASE}.totals`, issues);

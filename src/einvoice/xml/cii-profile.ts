@@ -20,6 +20,10 @@ export interface CiiProfileRules {
 
 export const PEPPOL_BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 export const XRECHNUNG_3_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+/** EN 16931 itself, without a CIUS (also Factur-X EN 16931's guideline). */
+export const EN16931_ID = 'urn:cen.eu:en16931:2017';
+/** Peppol BIS Billing 3.0 (PEPPOL-EN16931-R004). */
+export const PEPPOL_BIS_3_ID = `${EN16931_ID}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0`;
 
 const RULES: Record<Profile, CiiProfileRules> = {
   minimum: { level: CiiLevel.Minimum, guidelineId: 'urn:factur-x.eu:1p0:minimum', xrechnung: false },
@@ -29,7 +33,7 @@ const RULES: Record<Profile, CiiProfileRules> = {
     guidelineId: 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
     xrechnung: false,
   },
-  en16931: { level: CiiLevel.Comfort, guidelineId: 'urn:cen.eu:en16931:2017', xrechnung: false },
+  en16931: { level: CiiLevel.Comfort, guidelineId: EN16931_ID, xrechnung: false },
   extended: {
     level: CiiLevel.Comfort,
     guidelineId: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',

@@ -1,5 +1,6 @@
-import type { PreparedEInvoice } from '../model.js';
-import { PEPPOL_BILLING_PROCESS, XRECHNUNG_3_ID } from './cii-profile.js';
+import { CREDIT_NOTE_TYPE_CODES } from '../codes.js';
+import type { PreparedEInvoice, Standard } from '../model.js';
+import { EN16931_ID, PEPPOL_BILLING_PROCESS, PEPPOL_BIS_3_ID, XRECHNUNG_3_ID } from './cii-profile.js';
 import { paymentGroups } from './payment-groups.js';
 import { ublLine } from './ubl-lines.js';
 import { ublDelivery, ublParty } from './ubl-parties.js';
@@ -12,25 +13,23 @@ import {
 } from './ubl-settlement.js';
 import { child, leaf, type Node, xmlRoot, xmlText } from './xml-text.js';
 
-/** UNTDID 1001 credit-note codes: written as a UBL CreditNote document (EN 16931-3-2). */
-export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
-  '81',
-  '83',
-  '261',
-  '262',
-  '296',
-  '308',
-  '381',
-  '396',
-  '420',
-  '458',
-  '532',
-]);
-
 const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
-/** UBL 2.1 Invoice, or CreditNote for credit-note type codes, as XRechnung 3.0 (SPEC "E-invoices"). */
+/**
+ * BT-24 specification identifier and BT-23 business process of each UBL standard: XRechnung 3.0 and Peppol
+ * BIS Billing 3.0 (both in the Peppol billing process), plain EN 16931 without a process.
+ */
+function ublContext(standard: Standard): { customizationId: string; profileId?: string } {
+  if (standard === 'peppol') return { customizationId: PEPPOL_BIS_3_ID, profileId: PEPPOL_BILLING_PROCESS };
+  if (standard === 'en16931-ubl') return { customizationId: EN16931_ID };
+  return { customizationId: XRECHNUNG_3_ID, profileId: PEPPOL_BILLING_PROCESS };
+}
+
+/**
+ * UBL 2.1 Invoice, or CreditNote for credit-note type codes (SPEC "E-invoices"), as XRechnung 3.0,
+ * Peppol BIS Billing 3.0 or plain EN 16931 according to the prepared standard.
+ */
 export function buildUbl(prepared: PreparedEInvoice): string {
   const creditNote = CREDIT_NOTE_TYPE_CODES.has(prepared.invoice.type_code);
   const docName = creditNote ? 'CreditNote' : 'Invoice';
@@ -56,8 +55,9 @@ export function buildUbl(prepared: PreparedEInvoice): string {
 /** CustomizationID … BuyerReference, InvoicePeriod in the Invoice/CreditNote sequence. */
 function header(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
   const inv = p.invoice;
-  leaf(root, 'cbc:CustomizationID', XRECHNUNG_3_ID);
-  leaf(root, 'cbc:ProfileID', PEPPOL_BILLING_PROCESS);
+  const context = ublContext(p.standard);
+  leaf(root, 'cbc:CustomizationID', context.customizationId);
+  leaf(root, 'cbc:ProfileID', context.profileId);
   leaf(root, 'cbc:ID', inv.number);
   leaf(root, 'cbc:IssueDate', inv.issue_date);
   if (!creditNote) leaf(root, 'cbc:DueDate', inv.payment?.due_date);

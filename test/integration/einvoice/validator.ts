@@ -19,7 +19,14 @@ export interface ValidatorReport {
   status: 'PASS' | 'FAIL';
   errors: number;
   warnings: number;
-  xml?: { syntax: string; profile: string; guidelineId: string; invoiceNumber?: string };
+  xml?: {
+    syntax: string;
+    profile: string;
+    guidelineId: string;
+    invoiceNumber?: string;
+    /** What ran: the XSD and each schematron by name (e.g. `PEPPOL-EN16931-UBL`). */
+    checks?: { type: string; name: string }[];
+  };
   xmp?: { pdfaid?: string; fxConformanceLevel?: string; fxDocumentFileName?: string; fxVersion?: string };
   pdf?: { attachments?: { name: string; AFRelationship: string; mime: string; inCatalogAF: boolean }[] };
   findings: {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
+import { EINVOICE_FIXTURES, peppolVariant } from '../../fixtures/einvoice-fixtures.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { validateFiles } from '../einvoice/validator.js';
@@ -11,6 +11,9 @@ import { validateFiles } from '../einvoice/validator.js';
 const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
 if (!fixture) throw new Error('fixture missing');
 const invoice = fixture.invoice as Record<string, unknown>;
+/** The same invoice with Peppol endpoints (its e-mail endpoints have no Peppol scheme). */
+const peppolInvoice = peppolVariant(invoice);
+if (!peppolInvoice) throw new Error('fixture has no Peppol form');
 
 describe('POST /pdf with e_invoice', () => {
   let server: TestServer;
@@ -25,19 +28,24 @@ describe('POST /pdf with e_invoice', () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it('returns validator-clean Factur-X, ZUGFeRD and XRechnung output with the spec headers, counted once each', async () => {
+  it('returns validator-clean Factur-X, ZUGFeRD, XRechnung, Peppol and EN 16931 output with the spec headers, counted once each', async () => {
     const cases = [
       { standard: 'factur-x', profile: 'en16931', file: 'fx-en16931.pdf', key: keys.live },
       { standard: 'factur-x', profile: 'basic-wl', file: 'fx-basicwl.pdf', key: keys.live },
       { standard: 'zugferd', profile: 'xrechnung', file: 'zf-xrechnung.pdf', key: keys.test },
       { standard: 'xrechnung-cii', profile: 'xrechnung', file: 'xr-cii.xml', key: keys.live },
       { standard: 'xrechnung-ubl', profile: 'xrechnung', file: 'xr-ubl.xml', key: keys.live },
+      // Extensions: the XML itself, like XRechnung.
+      { standard: 'peppol', profile: 'en16931', file: 'peppol.xml', key: keys.live },
+      { standard: 'en16931-ubl', profile: 'en16931', file: 'en-ubl.xml', key: keys.live },
+      { standard: 'en16931-cii', profile: 'en16931', file: 'en-cii.xml', key: keys.live },
     ];
     const files: string[] = [];
     for (const c of cases) {
+      const sent = c.standard === 'peppol' ? peppolInvoice : invoice;
       const r = await api(server.base, 'POST', '/v1/pdf', {
         key: c.key,
-        body: { e_invoice: { standard: c.standard, profile: c.profile, invoice } },
+        body: { e_invoice: { standard: c.standard, profile: c.profile, invoice: sent } },
       });
       assert.equal(r.status, 200, `${c.file}: ${r.text.slice(0, 300)}`);
       assert.equal(r.headers.get('x-e-invoice'), `${c.standard}/${c.profile}`);
@@ -61,10 +69,13 @@ describe('POST /pdf with e_invoice', () => {
         `${path.basename(file)}: ${JSON.stringify(report?.findings.filter((f) => f.severity === 'error')).slice(0, 800)}`,
       );
     }
+    // The validator picked the Peppol schematron from the CustomizationID Quire wrote.
+    const peppolChecks = reports.get(path.join(outDir, 'peppol.xml'))?.xml?.checks?.map((c) => c.name);
+    assert.ok(peppolChecks?.includes('PEPPOL-EN16931-UBL'), String(peppolChecks));
     const usage = await api(server.base, 'GET', '/v1/account/usage', { key: keys.live });
     assert.equal(
       usage.json.docs_used,
-      4,
+      7,
       'every live e-invoice is one counted document; the test one is not',
     );
   });
@@ -105,10 +116,32 @@ describe('POST /pdf with e_invoice', () => {
     );
     const unknown = await api(server.base, 'POST', '/v1/pdf', {
       key: t.live,
-      body: { e_invoice: { standard: 'peppol', invoice } },
+      body: { e_invoice: { standard: 'ebinterface', invoice } },
     });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error.code, 'invalid_request');
+    assert.match(unknown.json.error.message, /peppol, en16931-ubl, en16931-cii/);
+    // Peppol's own rules come back in the same shape, with the official rule id in the message.
+    const notPeppol = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { e_invoice: { standard: 'peppol', invoice } },
+    });
+    assert.equal(notPeppol.status, 400);
+    assert.equal(notPeppol.json.error.code, 'invalid_e_invoice');
+    assert.deepEqual(
+      notPeppol.json.error.details.issues.map((i: { path: string }) => i.path),
+      ['e_invoice.invoice.seller.electronic_address.scheme'],
+    );
+    assert.match(notPeppol.json.error.details.issues[0].message, /PEPPOL-EN16931-CL008/);
+    const deliver = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: {
+        e_invoice: { standard: 'peppol', invoice: peppolInvoice },
+        deliver: { email: { to: 'a@example.com' } },
+      },
+    });
+    assert.equal(deliver.status, 400);
+    assert.equal(deliver.json.error.code, 'invalid_request');
     const wrongProfile = await api(server.base, 'POST', '/v1/pdf', {
       key: t.live,
       body: { e_invoice: { standard: 'factur-x', profile: 'xrechnung', invoice } },
