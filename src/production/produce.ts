@@ -13,10 +13,12 @@ import {
   type FinishingPlan,
   finishingOptionsOf,
   finishPdf,
+  mergedPageCount,
   mergeFinishing,
   planFinishing,
+  type ResolvedMerge,
 } from '../finishing/index.js';
-import { htmlLanguage } from '../render/index.js';
+import { htmlLanguage, MAX_PAGES } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
@@ -33,6 +35,7 @@ import {
   eInvoiceSummary,
   planEInvoice,
 } from './einvoice.js';
+import { assertMergedSize, resolveMerge, type StoredPdfPort } from './merge-sources.js';
 import { reserveLiveDocuments } from './plan-limits.js';
 import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
@@ -63,6 +66,8 @@ export interface ProduceDeps extends PrepareDeps {
   lifecycle: DocumentLifecycle;
   admission: Admission;
   delivery: DeliveryPort;
+  /** Stored documents named by `prepend`/`append` (extension, README "Merging"). */
+  storedPdfs: StoredPdfPort;
 }
 
 /**
@@ -187,8 +192,19 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     run.stage = 'prepare';
     const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
     run.prepared = prepared;
-    const finishing = withTemplateFinishing(run, input.request, prepared);
+    const planned = withTemplateFinishing(run, input.request, prepared);
+    // A template's thumbnail is a picture of the template itself: no merged pages.
+    const finishing = input.purpose === 'thumbnail' ? { ...planned, merge: null } : planned;
     checkLanguage(finishing, htmlLanguage(prepared.html));
+    const watermark = input.purpose === 'preview' || (input.purpose === 'document' && input.test);
+    // Merge sources are read and checked before rendering: a wrong id or file costs no render.
+    const merge = finishing.merge
+      ? await resolveMerge(deps.storedPdfs, finishing.merge, {
+          teamId: input.caller.teamId,
+          test: input.test,
+          watermark,
+        })
+      : undefined;
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
@@ -197,7 +213,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       html: prepared.html,
       css: prepared.css,
       page: prepared.page,
-      watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
+      watermark,
       title: prepared.template?.name ?? (prepared.filename || 'document'),
       tagged: finishing.tagged,
       outline: finishing.outline,
@@ -209,13 +225,15 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     });
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
-    const pdf = await finishPdf(result.pdf, finishing, { createdAt });
+    const pages = mergedPages(result.pages, merge);
+    const pdf = await finishPdf(result.pdf, finishing, { createdAt, ...(merge ? { merge } : {}) });
+    if (merge) assertMergedSize(pdf);
     run.stage = 'store';
     const produced: Produced = {
       file: pdf,
       contentType: 'application/pdf',
       filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, result.title), '.pdf'),
-      pages: result.pages,
+      pages,
       warnings: [...prepared.warnings, ...result.warnings].slice(0, MAX_WARNINGS),
       blockedResources: result.blockedResources.slice(0, 10),
       blockedCount: result.blockedCount,
@@ -229,6 +247,18 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
   } finally {
     await lease.release();
   }
+}
+
+/** The merged document's pages (README "Merging": the page limit applies to the merged document). */
+function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
+  if (!merge) return rendered;
+  const pages = rendered + mergedPageCount(merge);
+  if (pages > MAX_PAGES)
+    throw new AppError(
+      'document_too_large',
+      `The merged PDF has more than ${MAX_PAGES} pages (${rendered} rendered and ${pages - rendered} merged).`,
+    );
+  return pages;
 }
 
 /** XRechnung: the XML is the document; nothing is rendered, so no render slot (spec: E-invoices, Result). */
