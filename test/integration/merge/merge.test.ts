@@ -150,7 +150,11 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.headers.get('x-pages'), '2');
     const merged = await rawText(ok.buffer, 2);
-    assert.equal(merged.split('TESTDOCUMENT').length - 1, 1, `a test document's page is marked once: ${merged}`);
+    assert.equal(
+      merged.split('TESTDOCUMENT').length - 1,
+      1,
+      `a test document's page is marked once: ${merged}`,
+    );
   });
 
   it('marks uploaded pages of a test document with the test mark (the whole document is a test document)', async () => {
