@@ -78,11 +78,17 @@ function refuse(field: string, message: string): AppError {
   return new AppError('invalid_request', message, { field });
 }
 
-/** qpdf under the budget: `prlimit` caps its address space where util-linux has it (Debian always does). */
-async function qpdf(args: string[], timeoutMs: number, maxBuffer = 1024 * 1024) {
-  const [file, argv] = existsSync(PRLIMIT)
-    ? [PRLIMIT, [`--as=${QPDF_LIMITS.memoryBytes}`, 'qpdf', ...args]]
-    : ['qpdf', args];
+/**
+ * qpdf under the budget: `prlimit` caps its address space where util-linux has it (Debian always does).
+ * The merge itself runs without it: every source already passed the inspection under the cap, and the
+ * extra process start is on the latency of every merged document.
+ */
+async function qpdf(args: string[], timeoutMs: number, options: { maxBuffer?: number; capped: boolean }) {
+  const maxBuffer = options.maxBuffer ?? 1024 * 1024;
+  const [file, argv] =
+    options.capped && existsSync(PRLIMIT)
+      ? [PRLIMIT, [`--as=${QPDF_LIMITS.memoryBytes}`, 'qpdf', ...args]]
+      : ['qpdf', args];
   return run(file, argv, { timeout: timeoutMs, maxBuffer, encoding: 'utf8' });
 }
 
@@ -116,7 +122,7 @@ export async function inspectMergeSource(bytes: Buffer, field: string): Promise<
       const { stdout } = await qpdf(
         ['--json=2', '--json-key=encrypt', '--json-key=pages', '--warning-exit-0', input],
         QPDF_LIMITS.inspectMs,
-        INSPECT_OUTPUT_BYTES,
+        { maxBuffer: INSPECT_OUTPUT_BYTES, capped: true },
       );
       info = JSON.parse(stdout) as QpdfInfo;
     } catch (err) {
@@ -175,6 +181,7 @@ export async function mergePdfs(rendered: Buffer, merge: ResolvedMerge): Promise
       await qpdf(
         ['--warning-exit-0', main, '--pages', ...before, main, ...after, '--', output],
         QPDF_LIMITS.mergeMs,
+        { capped: false },
       );
     } catch {
       // Each source was read by inspectMergeSource; a failure here is the merge's, not a field's.

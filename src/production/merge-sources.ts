@@ -86,37 +86,61 @@ function tooLarge(message: string, field: string): AppError {
   return new AppError('document_too_large', message, { field });
 }
 
+/** A source found and read (stored documents looked up), not yet checked by qpdf. */
+export interface LookedUpSource {
+  field: string;
+  bytes: Buffer;
+  /** The stored document it came from (null: an upload). */
+  stored: StoredPdf | null;
+}
+
+export interface LookedUpMerge {
+  prepend: LookedUpSource[];
+  append: LookedUpSource[];
+  scope: MergeScope;
+}
+
 /**
- * Reads and checks the sources of a document before it is rendered: stored documents looked up (their
- * sizes summed before any file is read), every file's pages counted and its encryption or damage
- * refused by qpdf. Sources are read one at a time: one request's merge never takes every core.
+ * The first half of reading the sources, quick and on the database only: stored documents looked up under
+ * the rules above (their sizes summed before any file is read) and read. A wrong id costs no qpdf run.
  */
-export async function resolveMerge(
+export async function lookUpMerge(
   port: StoredPdfPort,
   plan: MergeRequest,
   scope: MergeScope,
-): Promise<ResolvedMerge> {
-  const all = [...plan.prepend, ...plan.append];
+): Promise<LookedUpMerge> {
   const found = new Map<PlannedSource, StoredPdf>();
   let bytes = 0;
-  for (const source of all) {
-    if ('bytes' in source) {
-      bytes += source.bytes.length;
-      continue;
-    }
-    const stored = await findSource(port, scope, source);
-    found.set(source, stored);
-    bytes += stored.bytes ?? 0;
+  for (const source of [...plan.prepend, ...plan.append]) {
+    const stored = 'bytes' in source ? null : await findSource(port, scope, source);
+    if (stored) found.set(source, stored);
+    bytes += 'bytes' in source ? source.bytes.length : (stored?.bytes ?? 0);
     if (bytes > MAX_PDF_BYTES)
       throw tooLarge(`The PDFs to merge are over ${MAX_PDF_BYTES / 1024 / 1024} MB together.`, source.field);
   }
-  let pages = 0;
-  const inputs = new Map<PlannedSource, MergeInput>();
-  for (const source of all) {
-    const stored = found.get(source);
-    const file = 'bytes' in source ? source.bytes : await stored?.read();
+  const read = async (source: PlannedSource): Promise<LookedUpSource> => {
+    if ('bytes' in source) return { field: source.field, bytes: source.bytes, stored: null };
+    const stored = found.get(source) as StoredPdf;
+    const file = await stored.read();
     if (!file) throw notStored(source.field);
-    const count = await inspectMergeSource(file, source.field);
+    return { field: source.field, bytes: file, stored };
+  };
+  const readAll = async (list: PlannedSource[]) => {
+    const out: LookedUpSource[] = [];
+    for (const source of list) out.push(await read(source));
+    return out;
+  };
+  return { prepend: await readAll(plan.prepend), append: await readAll(plan.append), scope };
+}
+
+/**
+ * The second half: every file's pages counted and its encryption or damage refused by qpdf, one source
+ * at a time (one request's merge never takes every core). Production runs it beside the render.
+ */
+export async function inspectMerge(looked: LookedUpMerge): Promise<ResolvedMerge> {
+  let pages = 0;
+  const inspect = async (source: LookedUpSource): Promise<MergeInput> => {
+    const count = await inspectMergeSource(source.bytes, source.field);
     pages += count;
     // At least one rendered page joins them.
     if (pages + 1 > MAX_PAGES)
@@ -125,11 +149,23 @@ export async function resolveMerge(
         source.field,
       );
     // A test document's own pages already carry the mark.
-    const marked = scope.watermark && !stored?.test;
-    inputs.set(source, { field: source.field, bytes: file, pages: count, marked });
-  }
-  const resolved = (list: PlannedSource[]) => list.map((s) => inputs.get(s) as MergeInput);
-  return { prepend: resolved(plan.prepend), append: resolved(plan.append), markText: WATERMARK_TEXT };
+    const marked = looked.scope.watermark && !source.stored?.test;
+    return { field: source.field, bytes: source.bytes, pages: count, marked };
+  };
+  const prepend: MergeInput[] = [];
+  for (const source of looked.prepend) prepend.push(await inspect(source));
+  const append: MergeInput[] = [];
+  for (const source of looked.append) append.push(await inspect(source));
+  return { prepend, append, markText: WATERMARK_TEXT };
+}
+
+/** Both halves: the sources of a document read and checked (a queued request's, when it is accepted). */
+export async function resolveMerge(
+  port: StoredPdfPort,
+  plan: MergeRequest,
+  scope: MergeScope,
+): Promise<ResolvedMerge> {
+  return inspectMerge(await lookUpMerge(port, plan, scope));
 }
 
 /**
@@ -149,4 +185,52 @@ export async function checkMergeSources(
 export function assertMergedSize(pdf: Buffer): void {
   if (pdf.length > MAX_PDF_BYTES)
     throw new AppError('document_too_large', `The merged PDF is over ${MAX_PDF_BYTES / 1024 / 1024} MB.`);
+}
+
+/**
+ * The qpdf checks of a document's sources, run beside its render (README "Merging": they cost a process
+ * each, which would otherwise add to every merged document's latency). A failure aborts the render and
+ * is the request's answer; `failed` tells production that the error is the request's input, not the render.
+ */
+export class MergeInspection {
+  readonly #controller = new AbortController();
+  readonly #done: Promise<ResolvedMerge>;
+  #failed = false;
+
+  constructor(looked: LookedUpMerge) {
+    this.#done = inspectMerge(looked);
+    this.#done.catch(() => {
+      this.#failed = true;
+      this.#controller.abort();
+    });
+  }
+
+  /** Aborted when a source is refused. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  done(): Promise<ResolvedMerge> {
+    return this.#done;
+  }
+
+  /**
+   * `work` (the render) with the checks beside it; both must succeed. The source's refusal wins over the
+   * render's own error (a render aborted for it).
+   */
+  async alongside<T>(work: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; merge: ResolvedMerge }> {
+    try {
+      const value = await work(this.signal);
+      return { value, merge: await this.#done };
+    } catch (err) {
+      if (!this.#failed) throw err;
+      return this.#done.then(() => {
+        throw err;
+      });
+    }
+  }
 }

@@ -18,6 +18,7 @@ import {
   planFinishing,
   type ResolvedMerge,
 } from '../finishing/index.js';
+import type { RenderResult } from '../render/index.js';
 import { htmlLanguage, MAX_PAGES } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
@@ -35,7 +36,7 @@ import {
   eInvoiceSummary,
   planEInvoice,
 } from './einvoice.js';
-import { assertMergedSize, resolveMerge, type StoredPdfPort } from './merge-sources.js';
+import { assertMergedSize, lookUpMerge, MergeInspection, type StoredPdfPort } from './merge-sources.js';
 import { reserveLiveDocuments } from './plan-limits.js';
 import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
@@ -197,32 +198,40 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     const finishing = input.purpose === 'thumbnail' ? { ...planned, merge: null } : planned;
     checkLanguage(finishing, htmlLanguage(prepared.html));
     const watermark = input.purpose === 'preview' || (input.purpose === 'document' && input.test);
-    // Merge sources are read and checked before rendering: a wrong id or file costs no render.
-    const merge = finishing.merge
-      ? await resolveMerge(deps.storedPdfs, finishing.merge, {
-          teamId: input.caller.teamId,
-          test: input.test,
-          watermark,
-        })
-      : undefined;
+    // Merge sources are looked up before rendering (a wrong id costs no render); qpdf checks them beside it.
+    const inspection = finishing.merge
+      ? new MergeInspection(
+          await lookUpMerge(deps.storedPdfs, finishing.merge, {
+            teamId: input.caller.teamId,
+            test: input.test,
+            watermark,
+          }),
+        )
+      : null;
+    // A queued document's sources are checked before it turns processing (a refusal removes it, as before).
+    if (input.queued) await inspection?.done();
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
     const renderStart = performance.now();
-    const result = await deps.renderer.render({
-      html: prepared.html,
-      css: prepared.css,
-      page: prepared.page,
-      watermark,
-      title: prepared.template?.name ?? (prepared.filename || 'document'),
-      tagged: finishing.tagged,
-      outline: finishing.outline,
-      tenant: input.caller.teamId,
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
-      ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
-      ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
-    });
+    const render = (signal?: AbortSignal) =>
+      deps.renderer.render({
+        html: prepared.html,
+        css: prepared.css,
+        page: prepared.page,
+        watermark,
+        title: prepared.template?.name ?? (prepared.filename || 'document'),
+        tagged: finishing.tagged,
+        outline: finishing.outline,
+        tenant: input.caller.teamId,
+        ...(signal ? { signal } : {}),
+        ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
+        ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
+        ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
+      });
+    const { result, merge } = inspection
+      ? await renderBesideInspection(run, inspection, input.signal, render)
+      : { result: await render(input.signal), merge: undefined };
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
     const pages = mergedPages(result.pages, merge);
@@ -246,6 +255,26 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     return await storeAndRecord(deps, input, produced, { createdAt, prepared, run });
   } finally {
     await lease.release();
+  }
+}
+
+/**
+ * The render with the merge sources' checks beside it. A refused source is the request's fault found
+ * before any output (stage `prepare`: a direct request leaves no failed document, as a wrong id does).
+ */
+async function renderBesideInspection(
+  run: Run,
+  inspection: MergeInspection,
+  signal: AbortSignal | undefined,
+  render: (signal: AbortSignal) => Promise<RenderResult>,
+): Promise<{ result: RenderResult; merge: ResolvedMerge }> {
+  const both = signal ? AbortSignal.any([signal, inspection.signal]) : inspection.signal;
+  try {
+    const { value, merge } = await inspection.alongside(() => render(both));
+    return { result: value, merge };
+  } catch (err) {
+    if (inspection.failed) run.stage = 'prepare';
+    throw err;
   }
 }
 
