@@ -9,10 +9,11 @@ const source = (pages: number, marked: boolean) => ({ field: 'f', bytes: Buffer.
 describe('merge plan', () => {
   it('names each source by its field and decodes files', () => {
     const plan = planMerge([{ document_id: 'a' }], [{ pdf_base64: 'JVBERi0=' }, { document_id: 'b' }]);
-    assert.deepEqual(plan?.prepend, [{ field: 'prepend[0].document_id', documentId: 'a' }]);
-    assert.equal(plan?.append[0]?.field, 'append[0].pdf_base64');
-    assert.equal(String((plan?.append[0] as { bytes: Buffer }).bytes), '%PDF-');
-    assert.equal(plan?.append[1]?.field, 'append[1].document_id');
+    assert.ok(plan);
+    assert.deepEqual(plan.prepend, [{ field: 'prepend[0].document_id', documentId: 'a' }]);
+    assert.equal(plan.append[0]?.field, 'append[0].pdf_base64');
+    assert.equal(String((plan.append[0] as { bytes: Buffer }).bytes), '%PDF-');
+    assert.equal(plan.append[1]?.field, 'append[1].document_id');
     assert.equal(planMerge(undefined, []), null);
   });
 
