@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText, pdfTool, qpdfCheck } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -184,6 +185,10 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
       ['append[0].pdf_base64', [{ pdf_base64: Buffer.from('hello').toString('base64') }], /not a PDF/],
       ['append[0].pdf_base64', [{ pdf_base64: '***' }], /base64/],
     ];
+    const logged = async () =>
+      (await api(server.base, 'GET', '/v1/documents?limit=100', { key: team.live })).json.data
+        .length as number;
+    const before = await logged();
     for (const [field, append, message] of cases) {
       const r = await pdf({ html: '<p>x</p>', append });
       assert.equal(r.status, 400, `${field}: ${r.text}`);
@@ -191,6 +196,7 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
       assert.equal(errorOf(r).details?.field, field);
       assert.match(errorOf(r).message, message);
     }
+    assert.equal(await logged(), before, 'a refused source leaves no failed document, as a wrong field does');
   });
 
   it('applies the 50-page limit to the merged document (document_too_large)', async () => {
@@ -221,6 +227,22 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
     assert.equal(r.headers.get('x-pages'), '3');
     await checkPdfAConformance(r.buffer, '3b');
     for (const page of [1, 2, 3]) assert.match(await rawText(r.buffer, page), /ARCHIVE/);
+  });
+
+  it('appends terms to a Factur-X e-invoice: still PDF/A-3b with its XML, not PDF/UA-identified', async () => {
+    const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
+    assert.ok(fixture);
+    const r = await pdf({
+      e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: fixture.invoice },
+      append: [{ document_id: termsId }],
+    });
+    assert.equal(r.status, 200, r.text);
+    const rendered = Number(r.headers.get('x-pages')) - 2;
+    assert.ok(rendered >= 1, `the invoice's own pages: ${rendered}`);
+    await checkPdfAConformance(r.buffer, '3b');
+    assert.match(await pdfText(r.buffer, rendered + 2), /Terms page 2/);
+    assert.match((await pdfTool('pdfdetach', ['-list'], r.buffer)).stdout, /factur-x\.xml/);
+    assert.doesNotMatch((await pdfTool('pdfinfo', ['-meta'], r.buffer)).stdout, /pdfuaid:part/);
   });
 
   it('refuses pdf_ua with merging (merged pages carry no tags)', async () => {
