@@ -245,6 +245,22 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
     assert.doesNotMatch((await pdfTool('pdfinfo', ['-meta'], r.buffer)).stdout, /pdfuaid:part/);
   });
 
+  it('encrypts the merged file with protect (the last step sees every page)', async () => {
+    const r = await pdf({
+      html: pagesHtml('Secret', 1),
+      append: [{ document_id: termsId }],
+      protect: { owner_password: 'owner-pw', user_password: 'open-me' },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers.get('x-pages'), '3');
+    assert.notEqual((await pdfTool('pdftotext', [], r.buffer, ['-'])).code, 0, 'needs the password');
+    const text = (await pdfTool('pdftotext', ['-upw', 'open-me'], r.buffer, ['-'])).stdout;
+    assert.ok(
+      order(text, ['Secret page 1', 'Terms page 2']).every((n) => n >= 0),
+      text,
+    );
+  });
+
   it('refuses pdf_ua with merging (merged pages carry no tags)', async () => {
     const r = await pdf({ html: '<p>x</p>', pdf_ua: true, append: [{ document_id: termsId }] });
     assert.equal(r.status, 400, r.text);
