@@ -27,12 +27,12 @@ ARG COMMIT=""
 # GET /version reports it (images carry no .git).
 RUN printf '%s\n' "$COMMIT" > COMMIT
 
-# --- runtime: Debian's Chromium, fonts and poppler (thumbnails), a non-root user ---
+# --- runtime: Debian's Chromium, fonts, poppler (thumbnails), qpdf (protect, merging), a non-root user ---
 FROM node:20-bookworm-slim
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
   && apt-get install -y --no-install-recommends \
-     chromium fonts-liberation2 fonts-dejavu-core fonts-noto-core poppler-utils tini ca-certificates \
+     chromium fonts-liberation2 fonts-dejavu-core fonts-noto-core poppler-utils qpdf tini ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home quire \
   && mkdir -p /data && chown quire:quire /data && chmod 0700 /data

@@ -12,6 +12,7 @@
  *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
  *   finishing  each finishing option (tagged, pdf_a, protect, …) vs the plain invoice and 10-page report
  *              (bench/finishing.ts);
+ *   merge      the invoice with a 2-page PDF appended vs the plain invoice (bench/merge.ts);
  *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
  *   print      print mode vs fast, and the Paged.js polyfill;
  *   soak       RSS, fds and processes after 200 and 2,000 invoices;
@@ -33,6 +34,7 @@ import { postPdf, type QuireProcess, RawChromium, startQuire } from './contender
 import { finishingCost, finishingReport } from './finishing.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
+import { mergeCost, mergeReport } from './merge.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 import { runScaleBenches } from './scale.js';
 import { watermarkCost, watermarkReport } from './watermark.js';
@@ -46,6 +48,7 @@ const SECTIONS = [
   'throughput',
   'watermark',
   'finishing',
+  'merge',
   'einvoice',
   'print',
   'soak',
@@ -95,6 +98,12 @@ if (wants('finishing')) {
   log('### Finishing options (render engine + src/finishing, alternating rounds)');
   log();
   for (const line of finishingReport(figures)) log(line);
+}
+if (wants('merge')) {
+  const figures = await mergeCost(invoiceHtml, quick ? 3 : 20);
+  results.merge = figures;
+  log();
+  for (const line of mergeReport(figures)) log(line);
 }
 if (wants('liquid')) {
   const figures = await liquidPoolOverhead(quick ? 100 : 500);

@@ -87,6 +87,10 @@ export const SQLITE_ONLY = [
     reason: 'Chromium, the page pool, signal handling and page capture; the database only stores the keys',
   },
   {
+    paths: ['test/integration/merge/'],
+    reason: 'merging PDFs (qpdf, poppler): a source document is one row read by team and id',
+  },
+  {
     paths: ['test/integration/untrusted/'],
     reason: "uploaded files parsed in the worker pool, timed against another team's requests; one row each",
   },

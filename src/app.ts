@@ -236,6 +236,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     delivery,
     findDocument: documents.findById,
+    storedPdfs: {
+      find: async (teamId, id) => {
+        const row = await documents.findForTeam(teamId, id);
+        return row
+          ? {
+              status: row.status,
+              test: row.test === 1,
+              contentType: row.content_type,
+              bytes: row.bytes,
+              read: () => documents.readStoredFile(row),
+            }
+          : null;
+      },
+    },
     planOf,
   };
   const idempotency = new IdempotencyStore({ db, clock });

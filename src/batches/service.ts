@@ -20,6 +20,7 @@ import {
   type BackgroundDeps,
   type BulkItem,
   type Caller,
+  checkMergeSources,
   enqueueDocuments,
   expiryFor,
   RENDER_JOB,
@@ -109,6 +110,12 @@ export class BatchService {
     const { options } = input;
     refuseStoredPasswords(options, 'in a batch (its items are queued, and passwords are never stored)');
     planFinishing(options);
+    // A wrong merge source is the batch's fault, not each item's: refused before anything is queued.
+    await checkMergeSources(this.deps.production.storedPdfs, options, {
+      teamId: caller.teamId,
+      test: input.test,
+      watermark: input.test,
+    });
     const pattern =
       options.filename_pattern === undefined ? null : parseFilenamePattern(options.filename_pattern);
     // template_not_found before anything is queued; every item then follows the version resolved per render.

@@ -2,6 +2,14 @@ import type { FinishingContext } from './pipeline.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 
 export {
+  inspectMergeSource,
+  type MergeInput,
+  type MergeRequest,
+  mergedPageCount,
+  type PlannedSource,
+  type ResolvedMerge,
+} from './merge.js';
+export {
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,

@@ -1,17 +1,20 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { AppError } from '../shared/errors.js';
 import { attachFiles, writeDocumentInfo, writeXmp } from './document-info.js';
+import { markMergedPages, mergePdfs, type ResolvedMerge } from './merge.js';
 import { convertToPdfA, PDFUA_DESCRIPTION, withPdfUaExtension } from './pdfa.js';
 import { checkPdfA } from './pdfa-check.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 import { protectPdf } from './protect.js';
-import { drawStamp } from './stamp.js';
+import { drawStamp, drawTestMark } from './stamp.js';
 
 export interface FinishingContext {
   /** The document's creation time: Info/XMP dates of a PDF/A file and attachment dates. */
   createdAt: Date;
   /** Told each step's time (the benchmark); `parse`, `save` and `check` are pdf-lib's load, write and the PDF/A check. */
   onStep?: (step: string, ms: number) => void;
+  /** The plan's `prepend`/`append` sources, read and checked (production resolves them before rendering). */
+  merge?: ResolvedMerge;
 }
 
 /** A step over the loaded document (pdf-lib), run in order; the file is parsed and written once for all. */
@@ -25,14 +28,19 @@ type ByteStep = (pdf: Buffer, plan: FinishingPlan) => Promise<Buffer>;
 
 /*
  * The order (issue 26, ARCHITECTURE "Finishing pipeline"):
- *   1. merge: prepend/append PDFs (the next issue; they change the pages, so every later step sees them)
+ *   1. merge: prepend/append PDFs (merge.ts: qpdf on the bytes, before pdf-lib parses them; they change the
+ *      pages, so every later step sees them), then the test mark on merged pages that need it
  *   2. attachments + PDF metadata
  *   3. stamp
  *   4. PDF/A conversion (last change to the content: it fixes the XMP to the final Info)
  *   5. protect, or a signature (the next issue: always last, as an incremental update so PDF/A survives)
  */
 const DOCUMENT_STEPS: Array<[string, DocumentStep]> = [
-  // ['merge', …] goes here.
+  // 'merge' itself runs on the bytes before this (qpdf); here the test mark goes on merged pages that need it.
+  [
+    'test_mark',
+    (doc, _plan, context) => (context.merge ? markMergedPages(doc, context.merge, drawTestMark) : undefined),
+  ],
   ['metadata', (doc, plan) => writeDocumentInfo(doc, plan.metadata, plan.pdfUa)],
   ['attachments', (doc, plan, context) => attachFiles(doc, plan.attachments, context.createdAt)],
   ['stamp', (doc, plan) => (plan.stamp ? drawStamp(doc, plan.stamp) : undefined)],
@@ -44,6 +52,12 @@ const BYTE_STEPS: Array<[string, ByteStep]> = [
   ['protect', (pdf, plan) => (plan.protect ? protectPdf(pdf, plan.protect) : Promise.resolve(pdf))],
   // ['signature', …] goes here: always the last step.
 ];
+
+/** Whether pdf-lib has anything to do: a merge alone (or with protect) stays qpdf's output as it is. */
+function needsDocumentSteps(plan: FinishingPlan, merge: ResolvedMerge | undefined): boolean {
+  const marks = [...(merge?.prepend ?? []), ...(merge?.append ?? [])].some((s) => s.marked);
+  return marks || !finishesNothing({ ...plan, merge: null, protect: null });
+}
 
 function needsXmp(plan: FinishingPlan): boolean {
   return plan.pdfUa || Object.keys(plan.metadata).length > 0 || plan.xmpExtensions.length > 0;
@@ -72,15 +86,22 @@ export async function finishPdf(
   context: FinishingContext,
 ): Promise<Buffer> {
   if (finishesNothing(plan)) return pdf;
+  const merge = context.merge;
+  if (plan.merge && !merge) throw new Error('finishPdf: the plan merges, but its sources were not resolved');
   const timed = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     const value = await work();
     context.onStep?.(name, performance.now() - t0);
     return value;
   };
-  const doc = await timed('parse', () => PDFDocument.load(pdf, { updateMetadata: false }));
-  for (const [name, step] of DOCUMENT_STEPS) await timed(name, () => step(doc, plan, context));
-  let out: Buffer = await timed('save', async () => Buffer.from(await doc.save({ useObjectStreams: false })));
+  // 1. merge first (qpdf, on the bytes): every later step sees all pages.
+  const merged = merge ? await timed('merge', () => mergePdfs(pdf, merge)) : pdf;
+  let out = merged;
+  if (needsDocumentSteps(plan, merge)) {
+    const doc = await timed('parse', () => PDFDocument.load(merged, { updateMetadata: false }));
+    for (const [name, step] of DOCUMENT_STEPS) await timed(name, () => step(doc, plan, context));
+    out = await timed('save', async () => Buffer.from(await doc.save({ useObjectStreams: false })));
+  }
   if (plan.pdfA !== null) {
     const level = plan.pdfA;
     const problems = await timed('check', async () =>

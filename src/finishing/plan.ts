@@ -1,4 +1,5 @@
 import { AppError } from '../shared/errors.js';
+import { type MergeRequest, planMerge } from './merge.js';
 import type {
   AttachmentOption,
   FinishingOptions,
@@ -49,6 +50,8 @@ export interface FinishingPlan {
   xmpExtensions: string[];
   stamp: StampOption | null;
   protect: ProtectOption | null;
+  /** `prepend`/`append` (merge.ts): production resolves the sources before rendering. */
+  merge: MergeRequest | null;
 }
 
 function refuse(field: string, message: string): AppError {
@@ -81,7 +84,15 @@ export function planFinishing(
   options: FinishingOptions,
   contribution: FinishingContribution | null = null,
 ): FinishingPlan {
-  const pdfUa = options.pdf_ua ?? (contribution?.accessible === true && options.tagged !== false);
+  const merge = planMerge(options.prepend, options.append);
+  // Merged pages carry no tags (qpdf keeps the rendered file's structure tree only): not PDF/UA.
+  if (merge && options.pdf_ua === true)
+    throw refuse(
+      'pdf_ua',
+      '"pdf_ua" cannot be used with "prepend" or "append": the merged pages are not tagged.',
+    );
+  const pdfUa =
+    options.pdf_ua ?? (contribution?.accessible === true && options.tagged !== false && merge === null);
   if (pdfUa && options.tagged === false)
     throw refuse('tagged', '"pdf_ua" needs a tagged PDF: drop "tagged": false.');
   if (options.outline === true && options.tagged === false)
@@ -130,6 +141,7 @@ export function planFinishing(
     xmpExtensions: contribution?.xmpExtensions ?? [],
     stamp: options.stamp ?? null,
     protect: options.protect ?? null,
+    merge,
   };
 }
 
@@ -153,7 +165,8 @@ export function finishesNothing(plan: FinishingPlan): boolean {
     Object.keys(plan.metadata).length === 0 &&
     plan.attachments.length === 0 &&
     plan.stamp === null &&
-    plan.protect === null
+    plan.protect === null &&
+    plan.merge === null
   );
 }
 
@@ -166,6 +179,8 @@ const FINISHING_KEYS = [
   'attachments',
   'protect',
   'stamp',
+  'prepend',
+  'append',
 ] as const satisfies ReadonlyArray<keyof FinishingOptions>;
 
 /** The finishing fields of a request, batch or template settings object (nothing else). */

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { named } from '../http/schemas.js';
+import { named, Uuid } from '../http/schemas.js';
 
 /**
  * The finishing options (README "Finishing options"; issue 26): extensions of POST /v1/pdf, template
@@ -145,6 +145,48 @@ export const StampBody = named(
   ),
 );
 
+export const MAX_MERGE_SOURCES = 10;
+
+export const MergeSourceBody = named(
+  'PdfMergeSource',
+  Type.Union(
+    [
+      Type.Object(
+        {
+          document_id: {
+            ...Uuid,
+            description:
+              "One of the team's own stored, succeeded PDF documents of the same mode (test documents for a test document)",
+          },
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
+          pdf_base64: Type.String({
+            minLength: 1,
+            description: 'A PDF, base64 (within the 5 MB request body); not encrypted',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ],
+    {
+      description:
+        'Extension: one PDF merged into the document — a stored document by id, or the file itself.',
+    },
+  ),
+);
+
+const MergeSources = (where: string) =>
+  Type.Optional(
+    Type.Array(MergeSourceBody, {
+      minItems: 1,
+      maxItems: MAX_MERGE_SOURCES,
+      description: `Extension: PDFs whose pages go ${where} the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it.`,
+    }),
+  );
+
 /** Spread into a request body (POST /pdf, batches) and template settings. */
 export const FinishingFields = {
   pdf_a: Type.Optional({
@@ -177,6 +219,8 @@ export const FinishingFields = {
   ),
   protect: Type.Optional(ProtectBody),
   stamp: Type.Optional(StampBody),
+  prepend: MergeSources('before'),
+  append: MergeSources('after'),
 };
 
 export const FinishingOptionsSchema = Type.Object(FinishingFields, { additionalProperties: false });
@@ -186,3 +230,4 @@ export type AttachmentOption = NonNullable<FinishingOptions['attachments']>[numb
 export type ProtectOption = NonNullable<FinishingOptions['protect']>;
 export type StampOption = NonNullable<FinishingOptions['stamp']>;
 export type PdfALevelName = Static<typeof PdfALevel>;
+export type MergeSourceOption = Static<typeof MergeSourceBody>;

@@ -95,3 +95,34 @@ export async function drawStamp(doc: PDFDocument, stamp: StampOption): Promise<v
     });
   }
 }
+
+/** The test-document mark's colour and opacity (render/watermark.ts draws the same on rendered pages). */
+const TEST_MARK = { color: rgb(204 / 255, 26 / 255, 26 / 255), opacity: 0.3, diagonalShare: 0.75 };
+
+/**
+ * Spec "Test documents" on pages Chromium did not print (PDFs merged into a test document): `text`
+ * across each page's diagonal, as the renderer's mark is, in the embedded stamp font.
+ */
+export async function drawTestMark(doc: PDFDocument, pageIndexes: number[], text: string): Promise<void> {
+  doc.registerFontkit(cachingFontkit);
+  const font = await doc.embedFont(stampFontBytes(), { subset: true });
+  const pages = doc.getPages();
+  for (const index of pageIndexes) {
+    const page = pages[index];
+    if (!page) continue;
+    const { width: pw, height: ph } = page.getSize();
+    const radians = Math.atan2(ph, pw);
+    const size = (TEST_MARK.diagonalShare * Math.hypot(pw, ph)) / font.widthOfTextAtSize(text, 1);
+    const width = font.widthOfTextAtSize(text, size);
+    const height = font.heightAtSize(size, { descender: false });
+    page.drawText(text, {
+      x: pw / 2 - (width / 2) * Math.cos(radians) + (height / 2) * Math.sin(radians),
+      y: ph / 2 - (width / 2) * Math.sin(radians) - (height / 2) * Math.cos(radians),
+      size,
+      font,
+      color: TEST_MARK.color,
+      opacity: TEST_MARK.opacity,
+      rotate: degrees((radians * 180) / Math.PI),
+    });
+  }
+}

@@ -19,6 +19,10 @@ const INVOICE = {
   lines: [{ name: 'Consulting', quantity: 2, unit_price: '100.00', vat: { category: 'S', rate: 19 } }],
 };
 
+/** A one-page blank A4 PDF (361 bytes), so the merge example can be sent as it is. */
+const BLANK_A4_PDF =
+  'JVBERi0xLjcKJYGBgYEKCjEgMCBvYmoKPDwKL1R5cGUgL1BhZ2VzCi9LaWRzIFsgMyAwIFIgXQovQ291bnQgMQo+PgplbmRvYmoKCjIgMCBvYmoKPDwKL1R5cGUgL0NhdGFsb2cKL1BhZ2VzIDEgMCBSCj4+CmVuZG9iagoKMyAwIG9iago8PAovVHlwZSAvUGFnZQovUGFyZW50IDEgMCBSCi9SZXNvdXJjZXMgPDwKPj4KL01lZGlhQm94IFsgMCAwIDU5NSA4NDIgXQo+PgplbmRvYmoKCnhyZWYKMCA0CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNiAwMDAwMCBuIAowMDAwMDAwMDc2IDAwMDAwIG4gCjAwMDAwMDAxMjYgMDAwMDAgbiAKCnRyYWlsZXIKPDwKL1NpemUgNAovUm9vdCAyIDAgUgo+PgoKc3RhcnR4cmVmCjIxNwolJUVPRg==';
+
 export const PDF_EXAMPLES: Record<string, BodyExample> = {
   html: {
     summary: 'HTML with Liquid data, answered with the PDF',
@@ -90,6 +94,14 @@ export const PDF_EXAMPLES: Record<string, BodyExample> = {
       source_url: 'https://example.com/reports/q3',
       wait_for: { network_idle: true },
       async: true,
+    },
+  },
+  merge: {
+    summary:
+      'Extension: a cover letter with an uploaded PDF after it (append); `{ "document_id": … }` merges one of your stored documents',
+    value: {
+      html: '<h1>Cover letter</h1><p>Our offer follows.</p>',
+      append: [{ pdf_base64: BLANK_A4_PDF }],
     },
   },
   e_invoice: {

@@ -17,6 +17,7 @@ import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/db.js';
 import { storingPausedError } from './admission.js';
 import { eInvoiceSummary, planEInvoice } from './einvoice.js';
+import { resolveMerge } from './merge-sources.js';
 import { reserveLiveDocuments } from './plan-limits.js';
 import type { Caller, DocumentRequest } from './ports.js';
 import { prepareHtml } from './prepare.js';
@@ -54,7 +55,8 @@ export async function enqueueDocument(
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const einv = request.e_invoice === undefined ? null : await planEInvoice(request.e_invoice);
   // Finishing combinations are refused now, not when the job runs (the e-invoice's part is added then).
-  planFinishing(request);
+  const merge = planFinishing(request).merge;
+  if (merge) await resolveMerge(deps.storedPdfs, merge, { teamId: caller.teamId, test, watermark: test });
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
   const email = request.deliver?.email;
   if (email) await assertEmailsAllowed(deps, caller, [email.to]);

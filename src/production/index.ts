@@ -13,6 +13,7 @@ export {
   renderJobKey,
   renderJobOptions,
 } from './background.js';
+export { checkMergeSources } from './merge-sources.js';
 export type { Caller, ResolvedTemplate, TemplatePort } from './ports.js';
 export { type ProduceDeps, type Produced, produceDocument } from './produce.js';
 export { expiryFor } from './storage-policy.js';

@@ -13,10 +13,13 @@ import {
   type FinishingPlan,
   finishingOptionsOf,
   finishPdf,
+  mergedPageCount,
   mergeFinishing,
   planFinishing,
+  type ResolvedMerge,
 } from '../finishing/index.js';
-import { htmlLanguage } from '../render/index.js';
+import type { RenderResult } from '../render/index.js';
+import { htmlLanguage, MAX_PAGES } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
@@ -33,6 +36,7 @@ import {
   eInvoiceSummary,
   planEInvoice,
 } from './einvoice.js';
+import { assertMergedSize, lookUpMerge, MergeInspection, type StoredPdfPort } from './merge-sources.js';
 import { reserveLiveDocuments } from './plan-limits.js';
 import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
@@ -63,6 +67,8 @@ export interface ProduceDeps extends PrepareDeps {
   lifecycle: DocumentLifecycle;
   admission: Admission;
   delivery: DeliveryPort;
+  /** Stored documents named by `prepend`/`append` (extension, README "Merging"). */
+  storedPdfs: StoredPdfPort;
 }
 
 /**
@@ -187,35 +193,56 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     run.stage = 'prepare';
     const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
     run.prepared = prepared;
-    const finishing = withTemplateFinishing(run, input.request, prepared);
+    const planned = withTemplateFinishing(run, input.request, prepared);
+    // A template's thumbnail is a picture of the template itself: no merged pages.
+    const finishing = input.purpose === 'thumbnail' ? { ...planned, merge: null } : planned;
     checkLanguage(finishing, htmlLanguage(prepared.html));
+    const watermark = input.purpose === 'preview' || (input.purpose === 'document' && input.test);
+    // Merge sources are looked up before rendering (a wrong id costs no render); qpdf checks them beside it.
+    const inspection = finishing.merge
+      ? new MergeInspection(
+          await lookUpMerge(deps.storedPdfs, finishing.merge, {
+            teamId: input.caller.teamId,
+            test: input.test,
+            watermark,
+          }),
+        )
+      : null;
+    // A queued document's sources are checked before it turns processing (a refusal removes it, as before).
+    if (input.queued) await inspection?.done();
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
     const renderStart = performance.now();
-    const result = await deps.renderer.render({
-      html: prepared.html,
-      css: prepared.css,
-      page: prepared.page,
-      watermark: input.purpose === 'preview' || (input.purpose === 'document' && input.test),
-      title: prepared.template?.name ?? (prepared.filename || 'document'),
-      tagged: finishing.tagged,
-      outline: finishing.outline,
-      tenant: input.caller.teamId,
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
-      ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
-      ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
-    });
+    const render = (signal?: AbortSignal) =>
+      deps.renderer.render({
+        html: prepared.html,
+        css: prepared.css,
+        page: prepared.page,
+        watermark,
+        title: prepared.template?.name ?? (prepared.filename || 'document'),
+        tagged: finishing.tagged,
+        outline: finishing.outline,
+        tenant: input.caller.teamId,
+        ...(signal ? { signal } : {}),
+        ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
+        ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
+        ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
+      });
+    const { result, merge } = inspection
+      ? await renderBesideInspection(run, inspection, input.signal, render)
+      : { result: await render(input.signal), merge: undefined };
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
-    const pdf = await finishPdf(result.pdf, finishing, { createdAt });
+    const pages = mergedPages(result.pages, merge);
+    const pdf = await finishPdf(result.pdf, finishing, { createdAt, ...(merge ? { merge } : {}) });
+    if (merge) assertMergedSize(pdf);
     run.stage = 'store';
     const produced: Produced = {
       file: pdf,
       contentType: 'application/pdf',
       filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, result.title), '.pdf'),
-      pages: result.pages,
+      pages,
       warnings: [...prepared.warnings, ...result.warnings].slice(0, MAX_WARNINGS),
       blockedResources: result.blockedResources.slice(0, 10),
       blockedCount: result.blockedCount,
@@ -229,6 +256,38 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
   } finally {
     await lease.release();
   }
+}
+
+/**
+ * The render with the merge sources' checks beside it. A refused source is the request's fault found
+ * before any output (stage `prepare`: a direct request leaves no failed document, as a wrong id does).
+ */
+async function renderBesideInspection(
+  run: Run,
+  inspection: MergeInspection,
+  signal: AbortSignal | undefined,
+  render: (signal: AbortSignal) => Promise<RenderResult>,
+): Promise<{ result: RenderResult; merge: ResolvedMerge }> {
+  const both = signal ? AbortSignal.any([signal, inspection.signal]) : inspection.signal;
+  try {
+    const { value, merge } = await inspection.alongside(() => render(both));
+    return { result: value, merge };
+  } catch (err) {
+    if (inspection.failed) run.stage = 'prepare';
+    throw err;
+  }
+}
+
+/** The merged document's pages (README "Merging": the page limit applies to the merged document). */
+function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
+  if (!merge) return rendered;
+  const pages = rendered + mergedPageCount(merge);
+  if (pages > MAX_PAGES)
+    throw new AppError(
+      'document_too_large',
+      `The merged PDF has more than ${MAX_PAGES} pages (${rendered} rendered and ${pages - rendered} merged).`,
+    );
+  return pages;
 }
 
 /** XRechnung: the XML is the document; nothing is rendered, so no render slot (spec: E-invoices, Result). */

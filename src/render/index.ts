@@ -6,6 +6,7 @@ export {
   resolvePageOptions,
 } from './page-options.js';
 export { htmlLanguage } from './pdf-metadata.js';
+export { MAX_PAGES, MAX_PDF_BYTES } from './print-to-pdf.js';
 export { RenderService } from './render-service.js';
 export {
   MAX_HTML_BYTES,

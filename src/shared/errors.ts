@@ -73,7 +73,8 @@ export const ERROR_CODES = {
   },
   document_not_found: {
     status: 404,
-    meaning: 'No such document or queued PDF in this workspace, or a live document read with a test key.',
+    meaning:
+      'No such document or queued PDF in this workspace, or a live document read with a test key (also a `prepend`/`append` document_id, extension).',
     retry: 'Do not retry unchanged.',
   },
   webhook_not_found: {
@@ -93,7 +94,8 @@ export const ERROR_CODES = {
   },
   file_expired: {
     status: 410,
-    meaning: 'The retention period ended, the link expired, or the file of a replayed request is gone.',
+    meaning:
+      'The retention period ended, the link expired, or the file of a replayed request (or of a `prepend`/`append` document, extension) is gone.',
     retry: 'Do not retry; request a fresh link or render again.',
   },
   document_too_large: {

@@ -23,6 +23,8 @@ export const TemplateSettingsSchema = named(
       pdf_metadata: FinishingFields.pdf_metadata,
       attachments: FinishingFields.attachments,
       stamp: FinishingFields.stamp,
+      prepend: FinishingFields.prepend,
+      append: FinishingFields.append,
     },
     {
       additionalProperties: false,

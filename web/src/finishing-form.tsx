@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import type { Schemas } from './api';
 
 /** The finishing options (README "Finishing options") the dashboard offers; attachments only through the API. */
@@ -163,6 +164,145 @@ export function FinishingForm(props: {
             />
           </>
         )}
+      </fieldset>
+    </details>
+  );
+}
+
+/** One PDF merged into the document (README "Merging"), with what the form shows for it. */
+export interface MergeItem {
+  label: string;
+  source: NonNullable<Schemas['PdfRequest']['append']>[number];
+}
+
+export interface MergeValue {
+  prepend: MergeItem[];
+  append: MergeItem[];
+}
+
+/** At most this many sources on each side (the API's limit). */
+const MAX_MERGE_SOURCES = 10;
+
+/** The request fields of the merge form: nothing when it is empty. */
+export function mergeFields(value: MergeValue): Pick<Schemas['PdfRequest'], 'prepend' | 'append'> {
+  return {
+    ...(value.prepend.length ? { prepend: value.prepend.map((i) => i.source) } : {}),
+    ...(value.append.length ? { append: value.append.map((i) => i.source) } : {}),
+  };
+}
+
+/** A file as base64 (the browser's FileReader: no size copy in JavaScript strings beyond the result). */
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+type Placement = 'prepend' | 'append';
+
+/**
+ * `prepend`/`append` (extension): stored documents picked from the recent ones, or PDF files uploaded
+ * from this computer, before or after the generated pages.
+ */
+export function MergeForm(props: {
+  value: MergeValue;
+  onChange: (value: MergeValue) => void;
+  /** Recent succeeded documents to pick from (newest first). */
+  documents: Array<Pick<Schemas['Document'], 'id' | 'pages' | 'created_at' | 'test'>>;
+}) {
+  const { value, onChange, documents } = props;
+  const [placement, setPlacement] = useState<Placement>('append');
+  const [picked, setPicked] = useState('');
+  const [readError, setReadError] = useState<string | null>(null);
+  const add = (item: MergeItem) => {
+    if (value[placement].length >= MAX_MERGE_SOURCES) return;
+    onChange({ ...value, [placement]: [...value[placement], item] });
+  };
+  const remove = (where: Placement, index: number) =>
+    onChange({ ...value, [where]: value[where].filter((_, i) => i !== index) });
+  const full = value[placement].length >= MAX_MERGE_SOURCES;
+  const describe = (d: (typeof documents)[number]) =>
+    `${d.id.slice(0, 8)} · ${d.pages ?? '?'} p · ${new Date(d.created_at).toLocaleDateString()}${d.test ? ' · test' : ''}`;
+  const list = (where: Placement, title: string) =>
+    value[where].length > 0 && (
+      <div class="field">
+        <p>{title}</p>
+        {value[where].map((item, i) => (
+          <div key={`${where}-${i}`} class="row">
+            <span>{item.label}</span>
+            <button type="button" onClick={() => remove(where, i)} aria-label={`Remove ${item.label}`}>
+              Remove
+            </button>
+          </div>
+        ))}
+      </div>
+    );
+  return (
+    <details class="finishing">
+      <summary>Merge PDFs: add pages before or after the document</summary>
+      <fieldset class="field-group">
+        <legend>Merge PDFs (extension)</legend>
+        <div class="field">
+          <label for="merge-placement">Add to</label>
+          <select
+            id="merge-placement"
+            value={placement}
+            onChange={(e) => setPlacement(e.currentTarget.value as Placement)}
+          >
+            <option value="prepend">Before the document</option>
+            <option value="append">After the document</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="merge-document">A generated document</label>
+          <select id="merge-document" value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
+            <option value="">Choose a document…</option>
+            {documents.map((d) => (
+              <option key={d.id} value={d.id}>
+                {describe(d)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            disabled={!picked || full}
+            onClick={() => {
+              const doc = documents.find((d) => d.id === picked);
+              if (doc) add({ label: `Document ${describe(doc)}`, source: { document_id: doc.id } });
+              setPicked('');
+            }}
+          >
+            Add the document
+          </button>
+        </div>
+        <div class="field">
+          <label for="merge-upload">Or upload a PDF</label>
+          <input
+            id="merge-upload"
+            type="file"
+            accept="application/pdf,.pdf"
+            disabled={full}
+            onChange={async (e) => {
+              const input = e.currentTarget;
+              const file = input.files?.[0];
+              if (!file) return;
+              setReadError(null);
+              try {
+                add({ label: `File ${file.name}`, source: { pdf_base64: await readBase64(file) } });
+              } catch {
+                setReadError(`${file.name} could not be read.`);
+              }
+              input.value = '';
+            }}
+          />
+        </div>
+        {readError && <p role="alert">{readError}</p>}
+        {full && <p class="hint">At most {MAX_MERGE_SOURCES} PDFs on each side.</p>}
+        {list('prepend', 'Before the document:')}
+        {list('append', 'After the document:')}
       </fieldset>
     </details>
   );

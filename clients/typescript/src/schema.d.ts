@@ -1128,6 +1128,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             deliver?: components["schemas"]["Deliver"];
             metadata?: {
                 [key: string]: unknown;
@@ -1551,6 +1555,14 @@ export interface components {
             description?: string;
             relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "Unspecified";
         };
+        /** @description Extension: one PDF merged into the document — a stored document by id, or the file itself. */
+        PdfMergeSource: {
+            /** @description One of the team's own stored, succeeded PDF documents of the same mode (test documents for a test document) */
+            document_id: string;
+        } | {
+            /** @description A PDF, base64 (within the 5 MB request body); not encrypted */
+            pdf_base64: string;
+        };
         /** @description Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values. */
         PdfMetadata: {
             /** @description Info /Title and XMP dc:title; default the <title>, else the file name */
@@ -1629,6 +1641,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             /** @description Extension: an http(s) page to render instead of `html` or `template_id` (public addresses only, unless the operator lists the host in QUIRE_URL_ALLOW_HOSTS). The filename defaults to the page title. */
             source_url?: string;
             /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
@@ -1915,6 +1931,10 @@ export interface components {
             /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
             attachments?: components["schemas"]["PdfAttachment"][];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
         };
         /** @description Template without content; thumbnail_url shows the version renders use (pinned, else current) */
         TemplateSummary: {

@@ -42,6 +42,19 @@ describe('TypeScript client against a running server', () => {
     assert.equal(Buffer.from(bytes.subarray(0, 5)).toString('latin1'), '%PDF-');
   });
 
+  it('merges a stored document after the PDF (extension append, typed in the client)', async () => {
+    const terms = await testClient.pdfUrl({ html: '<p>Terms</p><p style="break-before:page">More</p>' });
+    const file = await testClient.pdf({ html: '<p>Letter</p>', append: [{ document_id: terms.id }] });
+    assert.equal(file.pages, 3);
+    await assert.rejects(
+      testClient.pdf({
+        html: '<p>x</p>',
+        prepend: [{ pdf_base64: Buffer.from('no pdf').toString('base64') }],
+      }),
+      (err: unknown) => err instanceof QuireError && err.code === 'invalid_request' && err.status === 400,
+    );
+  });
+
   it('queues an async PDF and polls until it is ready', async () => {
     const queued = await testClient.pdfAsync({ html: '<p>later</p>' });
     assert.equal(queued.status, 'queued');

@@ -71,6 +71,8 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
       queue: async () => ({ email: { status: 'queued' } }),
     },
     findDocument: documents.findById,
+    // These tests merge nothing.
+    storedPdfs: { find: async () => null },
     planOf: async () => plans.growth,
   };
 }

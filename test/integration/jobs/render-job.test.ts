@@ -123,6 +123,8 @@ describe('background render job', () => {
         queue: async () => ({ email: { status: 'queued' } }),
       },
       findDocument: documents.findById,
+      // These tests merge nothing.
+      storedPdfs: { find: async () => null },
       planOf: async () => plans.starter,
     };
     const registry = new JobRegistry();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
-import { type Finishing, FinishingForm } from '../finishing-form';
+import { type Finishing, FinishingForm, MergeForm, type MergeValue, mergeFields } from '../finishing-form';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
 
 type Node = Schemas['TemplateFields']['tree'][number];
@@ -140,6 +140,72 @@ function FieldNode({
   return <ScalarInput id={id} label={node.label} type={node.type as Scalar} value={current} onChange={set} />;
 }
 
+type WaitFor = NonNullable<Schemas['PdfRequest']['wait_for']>;
+type Source = 'template' | 'url';
+
+/** `wait_for` (extension): what the page must show before it is printed; empty fields send nothing. */
+function WaitForFields({ value, onChange }: { value: WaitFor; onChange: (v: WaitFor) => void }) {
+  const set = (patch: Partial<WaitFor>) => {
+    const next: Record<string, unknown> = { ...value, ...patch };
+    for (const key of Object.keys(next)) if (next[key] === undefined || next[key] === '') delete next[key];
+    onChange(next as WaitFor);
+  };
+  return (
+    <fieldset class="field-group">
+      <legend>Wait for the page (optional)</legend>
+      <div class="field">
+        <label for="wait-selector">CSS selector that must appear</label>
+        <input
+          id="wait-selector"
+          value={value.selector ?? ''}
+          placeholder="#chart.ready"
+          onInput={(e) => set({ selector: e.currentTarget.value })}
+        />
+      </div>
+      <div class="field">
+        <label for="wait-expression">JavaScript expression that must be true</label>
+        <input
+          id="wait-expression"
+          value={value.expression ?? ''}
+          placeholder='document.body.dataset.ready === "1"'
+          onInput={(e) => set({ expression: e.currentTarget.value })}
+        />
+      </div>
+      <div class="field">
+        <label>
+          <input
+            id="wait-network-idle"
+            type="checkbox"
+            checked={value.network_idle === true}
+            onChange={(e) => set({ network_idle: e.currentTarget.checked ? true : undefined })}
+          />{' '}
+          Until the network is idle (500 ms without requests)
+        </label>
+      </div>
+      <div class="field">
+        <label for="wait-timeout">Longest wait in ms (up to 30000)</label>
+        <input
+          id="wait-timeout"
+          type="number"
+          min={1}
+          max={30000}
+          value={value.timeout_ms ?? ''}
+          onInput={(e) => {
+            const raw = e.currentTarget.value;
+            set({ timeout_ms: raw === '' ? undefined : Number(raw) });
+          }}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+/** The download name the server chose (content-disposition), else `fallback`. */
+function filenameOf(response: Response, fallback: string): string {
+  const header = response.headers.get('content-disposition') ?? '';
+  return /filename="([^"]+)"/.exec(header)?.[1] ?? fallback;
+}
+
 interface Generated {
   id: string;
   pages: number;
@@ -162,6 +228,14 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
     ]);
     return { fields, template };
   }, [templateId]);
+  const [source, setSource] = useState<Source>('template');
+  const [sourceUrl, setSourceUrl] = useState('');
+  const [waitFor, setWaitFor] = useState<WaitFor>({});
+  const [merge, setMerge] = useState<MergeValue>({ prepend: [], append: [] });
+  const documents = useLoad(
+    () => call(api.GET('/documents', { params: { query: { limit: 50, status: 'succeeded' } } })),
+    [],
+  );
   const [data, setData] = useState<Json>({});
   // Over the template's own settings (the request's fields win); passwords live only in this form.
   const [finishing, setFinishing] = useState<Finishing>({});
@@ -176,7 +250,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (!templateId) return;
+    if (source === 'template' && !templateId) return;
     setBusy(true);
     setError(null);
     setResult(null);
@@ -187,13 +261,20 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
         response,
       } = await api.POST('/pdf', {
         params: { header: { 'idempotency-key': crypto.randomUUID() } },
-        body: { template_id: templateId, merge_data: data, response: 'binary', ...finishing },
+        body: {
+          ...(source === 'url'
+            ? { source_url: sourceUrl, ...(Object.keys(waitFor).length ? { wait_for: waitFor } : {}) }
+            : { template_id: templateId ?? '', merge_data: data }),
+          response: 'binary',
+          ...finishing,
+          ...mergeFields(merge),
+        },
         parseAs: 'blob',
       });
       if (apiError !== undefined || !response.ok) throw toApiError(response, apiError);
       const file = blob as unknown as Blob;
       const id = response.headers.get('x-document-id') ?? 'document';
-      download(file, `${form.data?.template.name ?? 'document'}.pdf`);
+      download(file, filenameOf(response, `${form.data?.template.name ?? 'document'}.pdf`));
       setResult({
         id,
         pages: Number(response.headers.get('x-pages') ?? 0),
@@ -211,31 +292,66 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
   return (
     <Page title="Generate a PDF">
       <div class="field">
-        <label for="generate-template">Template</label>
+        <label for="generate-source">Source</label>
         <select
-          id="generate-template"
-          value={templateId ?? ''}
-          onChange={(e) => go(`/generate?template=${e.currentTarget.value}`)}
+          id="generate-source"
+          value={source}
+          onChange={(e) => setSource(e.currentTarget.value as Source)}
         >
-          <option value="">Choose a template…</option>
-          {templates.data?.data.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
+          <option value="template">A template</option>
+          <option value="url">Capture a URL</option>
         </select>
       </div>
-      {form.loading && templateId && <Busy label="Loading the template's fields…" />}
+      {source === 'template' && (
+        <div class="field">
+          <label for="generate-template">Template</label>
+          <select
+            id="generate-template"
+            value={templateId ?? ''}
+            onChange={(e) => go(`/generate?template=${e.currentTarget.value}`)}
+          >
+            <option value="">Choose a template…</option>
+            {templates.data?.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {source === 'template' && form.loading && templateId && <Busy label="Loading the template's fields…" />}
       <ErrorText error={form.error ?? templates.error} />
-      {form.data && (
+      {(source === 'url' || form.data) && (
         <form onSubmit={submit} class="stack generate-form">
-          {form.data.fields.truncated && (
-            <p class="hint">Some fields were left out (over 200 or nested too deep).</p>
+          {source === 'url' ? (
+            <>
+              <div class="field">
+                <label for="generate-url">Page URL (http or https)</label>
+                <input
+                  id="generate-url"
+                  type="url"
+                  required
+                  placeholder="https://example.com/report"
+                  value={sourceUrl}
+                  onInput={(e) => setSourceUrl(e.currentTarget.value)}
+                />
+              </div>
+              <WaitForFields value={waitFor} onChange={setWaitFor} />
+            </>
+          ) : (
+            form.data && (
+              <>
+                {form.data.fields.truncated && (
+                  <p class="hint">Some fields were left out (over 200 or nested too deep).</p>
+                )}
+                {form.data.fields.tree.map((node) => (
+                  <FieldNode key={node.key} node={node} value={data} onChange={setData} prefix="" />
+                ))}
+              </>
+            )
           )}
-          {form.data.fields.tree.map((node) => (
-            <FieldNode key={node.key} node={node} value={data} onChange={setData} prefix="" />
-          ))}
           <FinishingForm value={finishing} onChange={setFinishing} withProtect={true} idPrefix="generate" />
+          <MergeForm value={merge} onChange={setMerge} documents={documents.data?.data ?? []} />
           <ErrorText error={error} id="generate-error" />
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Rendering…' : 'Generate PDF'}

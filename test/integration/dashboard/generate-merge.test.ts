@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createSignInLink } from '../../../src/users/index.js';
+import { pdfText } from '../../helpers/pdf.js';
+import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { type TestServer as PageServer, testServer } from '../render/helpers.js';
+import { assertAccessible, assertFitsWidth, type Browser, DESKTOP, openBrowser, PHONE } from './browser.js';
+
+/**
+ * The generate form's extensions, end to end in a real browser against a real server: merging a stored
+ * document and an uploaded PDF (issue 27 item 3), and capturing a URL with a wait (items 4–5).
+ */
+const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
+
+/** The downloaded file of a click on "Generate PDF". */
+async function generate(page: Page): Promise<Buffer> {
+  const download = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Generate PDF' }).click();
+  const file = await (await download).path();
+  return readFileSync(file);
+}
+
+describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_000 }, () => {
+  let pages: PageServer;
+  let server: TestServer;
+  let team: TestTeam;
+  let browser: Browser;
+  let page: Page;
+  let templateId: string;
+  let upload: Buffer;
+  let termsId: string;
+  const errors: string[] = [];
+
+  before(async () => {
+    pages = await testServer({
+      '/late': (_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><title>Late page</title></head><body><p>early</p><script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'ARRIVED LATE'; document.body.append(p); }, 700);</script></body></html>`,
+          ),
+    });
+    server = await startTestServer({ workers: 1, urlAllowHosts: [`127.0.0.1:${pages.port}`] });
+    team = await server.team('growth');
+    const template = await api(server.base, 'POST', '/v1/templates', {
+      key: team.live,
+      body: { name: 'Letter', html: '<p>Letter {{ number }}</p>', sample_data: { number: 'L-1' } },
+    });
+    assert.equal(template.status, 201, template.text);
+    templateId = template.json.id as string;
+    const terms = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { html: '<p>Stored terms</p>', response: 'url' },
+    });
+    assert.equal(terms.status, 200, terms.text);
+    termsId = terms.json.id as string;
+    const uploaded = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { html: '<p>Uploaded annex</p><p style="break-before:page">Annex page 2</p>' },
+    });
+    upload = uploaded.buffer;
+    browser = await openBrowser();
+    page = browser.page;
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
+    });
+    const { db, clock } = server.built.services;
+    const link = await createSignInLink(db, clock, {
+      email: 'merge-owner@example.com',
+      teamId: team.team.id,
+      role: 'owner',
+      publicUrl: server.base,
+    });
+    await page.goto(link.sign_in_url);
+    await page.getByLabel('New password (10 to 200 characters)').fill('owner password 123');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await pages?.close();
+    assert.deepEqual(errors, [], 'no uncaught errors in the page');
+  });
+
+  async function step(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (err) {
+      mkdirSync(FAILURES, { recursive: true });
+      await page
+        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
+        .catch(() => {});
+      throw err;
+    }
+  }
+
+  it('prepends a stored document picked from the list and appends an uploaded PDF', () =>
+    step('generate-merge', async () => {
+      await page.goto(`${server.base}/app/#/generate?template=${templateId}`);
+      await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
+      await page.getByText('Merge PDFs: add pages before or after the document').click();
+      await page.getByLabel('Add to').selectOption('prepend');
+      await page.locator(`#merge-document option[value="${termsId}"]`).waitFor({ state: 'attached' });
+      await page.getByLabel('A generated document').selectOption(termsId);
+      await page.getByRole('button', { name: 'Add the document' }).click();
+      await page.getByLabel('Add to').selectOption('append');
+      await page.getByLabel('Or upload a PDF').setInputFiles({
+        name: 'annex.pdf',
+        mimeType: 'application/pdf',
+        buffer: upload,
+      });
+      await page.getByRole('button', { name: 'Remove File annex.pdf' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: /^Remove Document / }).count(), 1);
+      await assertAccessible(page, 'generate-merge');
+      await page.setViewportSize(PHONE);
+      try {
+        await assertFitsWidth(page, 'generate-merge');
+      } finally {
+        await page.setViewportSize(DESKTOP);
+      }
+      const pdf = await generate(page);
+      await page.getByRole('status').filter({ hasText: 'Generated 4 pages' }).waitFor({ timeout: 60_000 });
+      assert.match(await pdfText(pdf, 1), /Stored terms/);
+      assert.match(await pdfText(pdf, 2), /Letter L-1/);
+      assert.match(await pdfText(pdf, 3), /Uploaded annex/);
+      assert.match(await pdfText(pdf, 4), /Annex page 2/);
+    }));
+
+  it('captures a URL once the selector appears', () =>
+    step('generate-url', async () => {
+      await page.goto(`${server.base}/app/#/generate`);
+      // A fresh form: the merge choices of the step before are not carried over.
+      await page.reload();
+      await page.getByLabel('Source').selectOption('url');
+      await page.getByLabel('Page URL (http or https)').fill(`${pages.origin}/late`);
+      await page.getByLabel('CSS selector that must appear').fill('#late');
+      await assertAccessible(page, 'generate-url');
+      const pdf = await generate(page);
+      await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
+      assert.match(await pdfText(pdf), /ARRIVED LATE/);
+    }));
+});
