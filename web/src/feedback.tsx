@@ -8,6 +8,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 interface Toast {
   id: number;
   text: string;
+  link?: ToastLink;
+}
+
+/** Where a toast's result can be seen (an in-app #/… address or a download). */
+export interface ToastLink {
+  href: string;
+  label: string;
 }
 
 const TOAST_MS = 6_000;
@@ -15,8 +22,8 @@ let nextToast = 1;
 let showToast: ((toast: Toast) => void) | null = null;
 
 /** Announces a result in the corner (role=status), gone after a few seconds or when dismissed. */
-export function toast(text: string): void {
-  showToast?.({ id: nextToast++, text });
+export function toast(text: string, link?: ToastLink): void {
+  showToast?.({ id: nextToast++, text, ...(link ? { link } : {}) });
 }
 
 export function ToastHost() {
@@ -35,6 +42,7 @@ export function ToastHost() {
       {toasts.map((t) => (
         <p key={t.id} class="toast">
           {t.text}
+          {t.link && <a href={t.link.href}>{t.link.label}</a>}
           <button
             type="button"
             class="link"

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, formatBytes, type Schemas } from '../api';
-import { Busy, ErrorText, formatDate, Page, type Route, useLoad } from '../ui';
+import { CopyButton } from '../feedback';
+import { Badge, EmptyState, ErrorText, formatDate, Page, Pager, type Route, Skeleton, useLoad } from '../ui';
 
 type Doc = Schemas['Document'];
 const PAGE_SIZE = 25;
@@ -16,6 +17,10 @@ function filterQuery(filter: Filter) {
     ...(filter.from ? { from: filter.from } : {}),
     ...(filter.to ? { to: filter.to } : {}),
   };
+}
+
+function filtered(filter: Filter): boolean {
+  return Object.values(filter).some(Boolean);
 }
 
 export function DocumentsPage({ route }: { route: Route }) {
@@ -96,90 +101,102 @@ export function DocumentsPage({ route }: { route: Route }) {
           onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
         />
       </form>
-      {page.loading && <Busy label="Loading documents…" />}
+      {page.loading && !page.data && <Skeleton label="Loading documents…" rows={4} />}
       <ErrorText error={page.error} />
-      <p class="hint">Dates are UTC days, both included; page with Older / Newer.</p>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Preview</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">Template</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Size</th>
-              <th scope="col">Notes</th>
-              <th scope="col">File</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
-                <td>
-                  {d.thumbnail_url ? (
-                    <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {/* The date opens the document's detail and activity (no extra column for it). */}
-                  <a href={`#/documents/${d.id}`}>
-                    {formatDate(d.created_at)}
-                    <span class="sr-only"> details of {d.id}</span>
-                  </a>
-                </td>
-                <td>
-                  {d.status}
-                  {d.test && ' (test)'}
-                </td>
-                <td>
-                  {d.template_id
-                    ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
-                    : 'HTML'}
-                </td>
-                <td>{d.pages ?? '—'}</td>
-                <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
-                <td>
-                  {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
-                </td>
-                <td>
-                  {d.url ? (
-                    <>
-                      <a href={d.url} download>
-                        Download <span class="sr-only">{d.id}</span>
-                      </a>{' '}
-                      <a href={d.url} target="_blank" rel="noreferrer">
-                        Open <span class="sr-only">{d.id}</span>
-                      </a>
-                    </>
-                  ) : (
-                    'expired'
-                  )}
-                </td>
+      <p class="hint">Dates are UTC days, both included.</p>
+      {page.data && rows.length === 0 && (
+        <EmptyState
+          title={filtered(filter) ? 'No documents match' : 'No documents yet'}
+          action={
+            filtered(filter) ? (
+              <button type="button" onClick={() => setFilter({ status: '', template: '', from: '', to: '' })}>
+                Clear the filters
+              </button>
+            ) : (
+              <a href="#/generate">Generate a PDF</a>
+            )
+          }
+        >
+          {filtered(filter)
+            ? 'Nothing in the log has this status, template and dates.'
+            : 'Every PDF made from the API, the Generate page or a batch is listed here with its thumbnail, status and signed download link.'}
+        </EmptyState>
+      )}
+      {rows.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Preview</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">Template</th>
+                <th scope="col">Pages</th>
+                <th scope="col">Size</th>
+                <th scope="col">Notes</th>
+                <th scope="col">File</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {page.data && rows.length === 0 && <p>No documents match.</p>}
-      <nav class="inline" aria-label="Pages">
-        <button
-          type="button"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!page.data?.next_before}
-          onClick={() => setCursors([...cursors, page.data!.next_before!])}
-        >
-          Older
-        </button>
-      </nav>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
+                  <td>
+                    {d.thumbnail_url ? (
+                      <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    {/* The date opens the document's detail and activity (no extra column for it). */}
+                    <a href={`#/documents/${d.id}`}>
+                      {formatDate(d.created_at)}
+                      <span class="sr-only"> details of {d.id}</span>
+                    </a>
+                  </td>
+                  <td>
+                    <Badge status={d.status} />
+                    {d.test && ' test'}
+                  </td>
+                  <td>
+                    {d.template_id
+                      ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
+                      : 'HTML'}
+                  </td>
+                  <td>{d.pages ?? '—'}</td>
+                  <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
+                  <td>
+                    {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
+                  </td>
+                  <td>
+                    {d.url ? (
+                      <>
+                        <a href={d.url} download>
+                          Download <span class="sr-only">{d.id}</span>
+                        </a>{' '}
+                        <a href={d.url} target="_blank" rel="noreferrer">
+                          Open <span class="sr-only">{d.id}</span>
+                        </a>
+                        <CopyButton text={d.url} label={`the signed link of ${d.id}`} />
+                      </>
+                    ) : (
+                      'expired'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Documents"
+        page={cursors.length}
+        hasPrevious={cursors.length > 1}
+        hasNext={Boolean(page.data?.next_before)}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+        onNext={() => setCursors([...cursors, page.data!.next_before!])}
+      />
     </Page>
   );
 }

@@ -1,0 +1,34 @@
+import { api, call, type Schemas } from './api';
+
+/** Template names are 1 to 100 characters (spec: templates). */
+const NAME_MAX = 100;
+
+/** "Invoice (copy)", shortened so the copy's name stays within the limit. */
+export function copyName(name: string): string {
+  const suffix = ' (copy)';
+  return `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
+}
+
+/**
+ * A new template with the content of `id`'s current version (HTML, CSS, sample data, page settings).
+ * Its history starts again at version 1: versions belong to the original.
+ */
+export async function duplicateTemplate(id: string, name: string): Promise<Schemas['Template']> {
+  const source = await call(api.GET('/templates/{id}', { params: { path: { id } } }));
+  return call(
+    api.POST('/templates', {
+      body: {
+        name,
+        html: source.html,
+        ...(source.css ? { css: source.css } : {}),
+        ...(source.sample_data !== null ? { sample_data: source.sample_data } : {}),
+        settings: source.settings,
+      },
+    }),
+  );
+}
+
+/** A name-only change: no new version is made (spec: PUT /templates/<id>). */
+export function renameTemplate(id: string, name: string): Promise<Schemas['Template']> {
+  return call(api.PUT('/templates/{id}', { params: { path: { id } }, body: { name } }));
+}
