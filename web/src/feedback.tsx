@@ -31,7 +31,9 @@ export function ToastHost() {
   useEffect(() => {
     showToast = (t) => {
       setToasts((list) => [...list, t]);
-      setTimeout(() => setToasts((list) => list.filter((x) => x.id !== t.id)), TOAST_MS);
+      // A toast with a link (a background result: the ZIP, the document) stays until dismissed, so the user
+      // who was elsewhere still finds it; plain confirmations go by themselves.
+      if (!t.link) setTimeout(() => setToasts((list) => list.filter((x) => x.id !== t.id)), TOAST_MS);
     };
     return () => {
       showToast = null;
