@@ -50,7 +50,7 @@ async function checkBatch(watch: Watch): Promise<boolean> {
   const { succeeded, failed } = batch.counts;
   toast(`${watch.label} finished: ${succeeded} succeeded${failed ? `, ${failed} failed` : ''}.`, {
     href: batch.zip.url,
-    label: 'Download the ZIP',
+    label: 'Get the ZIP',
   });
   return true;
 }

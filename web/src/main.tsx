@@ -221,7 +221,8 @@ function Shell({
             <Icon name={collapsed ? 'expand' : 'collapse'} />
             <span class="sr-only">{collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}</span>
           </button>
-          <span class="top-title">{currentItem(route.path)?.label ?? 'Quire'}</span>
+          {/* The team the page acts for (the page's own name is its heading). */}
+          <span class="top-title">{session.team.name}</span>
           <ModeSwitch session={session} onSession={onSession} />
           <a class="docs-link" href="/docs" target="_blank" rel="noreferrer">
             <Icon name="docs" />

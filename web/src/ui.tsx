@@ -177,6 +177,14 @@ export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+function touchesTable(mutation: MutationRecord): boolean {
+  const target = mutation.target as Element;
+  if (target.closest?.('table')) return true;
+  return [...mutation.addedNodes].some(
+    (node) => node instanceof Element && (node.matches('table') || node.querySelector('table') !== null),
+  );
+}
+
 /**
  * Gives every body cell of the tables under `root` a `data-label` with its column's header text, so that
  * on phones (where styles.css stacks each row into a card) every value keeps its name. One observer for
@@ -195,9 +203,12 @@ export function watchTableLabels(root: HTMLElement): () => void {
     }
   };
   label();
-  // Attribute changes do not trigger a childList observer: setting the labels cannot loop.
-  const observer = new MutationObserver(label);
-  observer.observe(root, { childList: true, subtree: true, characterData: true });
+  // Only mutations that touch a table relabel (the editor panes mutate the DOM on every key). Attribute
+  // changes are not observed, so setting the labels cannot loop.
+  const observer = new MutationObserver((mutations) => {
+    if (mutations.some(touchesTable)) label();
+  });
+  observer.observe(root, { childList: true, subtree: true });
   return () => observer.disconnect();
 }
 

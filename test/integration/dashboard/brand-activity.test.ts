@@ -92,7 +92,7 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
 
       await page.getByRole('link', { name: 'Brand' }).click();
       await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
-      await page.getByText('No logo or fonts yet.').waitFor();
+      await page.getByRole('heading', { name: 'No logo or fonts yet' }).waitFor();
       await page.getByRole('radio', { name: 'Test' }).check();
       await page.locator('.mode-test').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Upload logo' }).isDisabled(), true);
