@@ -7,11 +7,13 @@ type Doc = Schemas['Document'];
 const PAGE_SIZE = 25;
 const STATUSES: Doc['status'][] = ['succeeded', 'failed', 'queued', 'processing', 'canceled'];
 
-type Filter = { status: string; template: string; from: string; to: string };
+type Filter = { q: string; status: string; template: string; from: string; to: string };
+const NO_FILTER: Filter = { q: '', status: '', template: '', from: '', to: '' };
 
 /** The log's filters as GET /documents query parameters (the API filters; UTC days, inclusive). */
 function filterQuery(filter: Filter) {
   return {
+    ...(filter.q.trim() ? { q: filter.q.trim() } : {}),
     ...(filter.status ? { status: filter.status as Doc['status'] } : {}),
     ...(filter.template ? { template_id: filter.template } : {}),
     ...(filter.from ? { from: filter.from } : {}),
@@ -26,7 +28,7 @@ function filtered(filter: Filter): boolean {
 export function DocumentsPage({ route }: { route: Route }) {
   // Cursors of the pages visited, so "Newer" goes back without the API paging forwards.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [filter, setFilterState] = useState<Filter>({ status: '', template: '', from: '', to: '' });
+  const [filter, setFilterState] = useState<Filter>(NO_FILTER);
   const before = cursors.at(-1);
   const page = useLoad(
     () =>
@@ -60,6 +62,16 @@ export function DocumentsPage({ route }: { route: Route }) {
       }
     >
       <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
+        <label for="filter-q">Search</label>
+        <input
+          id="filter-q"
+          type="search"
+          value={filter.q}
+          maxLength={200}
+          placeholder="Id, file name or metadata"
+          aria-describedby="filter-q-hint"
+          onChange={(e) => setFilter({ ...filter, q: e.currentTarget.value })}
+        />
         <label for="filter-status">Status</label>
         <select
           id="filter-status"
@@ -103,13 +115,16 @@ export function DocumentsPage({ route }: { route: Route }) {
       </form>
       {page.loading && !page.data && <Skeleton label="Loading documents…" rows={4} />}
       <ErrorText error={page.error} />
-      <p class="hint">Dates are UTC days, both included.</p>
+      <p class="hint" id="filter-q-hint">
+        Search finds a whole document id, or part of a file name or metadata value (press Enter). Dates are
+        UTC days, both included.
+      </p>
       {page.data && rows.length === 0 && (
         <EmptyState
           title={filtered(filter) ? 'No documents match' : 'No documents yet'}
           action={
             filtered(filter) ? (
-              <button type="button" onClick={() => setFilter({ status: '', template: '', from: '', to: '' })}>
+              <button type="button" onClick={() => setFilter(NO_FILTER)}>
                 Clear the filters
               </button>
             ) : (
@@ -118,7 +133,7 @@ export function DocumentsPage({ route }: { route: Route }) {
           }
         >
           {filtered(filter)
-            ? 'Nothing in the log has this status, template and dates.'
+            ? 'Nothing in the log matches this search, status, template and dates.'
             : 'Every PDF made from the API, the Generate page or a batch is listed here with its thumbnail, status and signed download link.'}
         </EmptyState>
       )}
