@@ -1,4 +1,4 @@
-import { api, call, type Schemas } from './api';
+import { api, call } from './api';
 import { toast } from './feedback';
 
 /**
@@ -18,7 +18,6 @@ interface Watch {
 
 let watching: Watch[] = readStored();
 let timer: ReturnType<typeof setTimeout> | null = null;
-const listeners = new Set<(batch: Schemas['Batch']) => void>();
 
 function readStored(): Watch[] {
   try {
@@ -40,7 +39,6 @@ function store(): void {
 /** Announces the batch's result when it has one; true once it is final. */
 async function checkBatch(watch: Watch): Promise<boolean> {
   const batch = await call(api.GET('/batches/{id}', { params: { path: { id: watch.id } } }));
-  for (const listener of listeners) listener(batch);
   if (batch.status === 'canceled') {
     toast(`${watch.label} was canceled.`, { href: `#/batches?open=${batch.id}`, label: 'View batch' });
     return true;
@@ -88,12 +86,6 @@ export function watchInBackground(watch: Watch): void {
   if (!watching.some((w) => w.id === watch.id)) watching = [...watching, watch];
   store();
   schedule();
-}
-
-/** Every state of a watched batch as it is polled (the batches page shows progress from it). */
-export function onBatchUpdate(listener: (batch: Schemas['Batch']) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
 }
 
 /** Resumes watching after a reload (called once the session is known). */

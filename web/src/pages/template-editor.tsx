@@ -567,7 +567,9 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
                     v{v.version}
                     {pinned === v.version && <strong> (pinned)</strong>}
                   </td>
-                  <td>{formatDate(v.created_at)}</td>
+                  <td>
+                    <time dateTime={v.created_at}>{formatDate(v.created_at)}</time>
+                  </td>
                   <td>
                     {pinned === v.version ? (
                       <button
