@@ -32,3 +32,25 @@ export async function duplicateTemplate(id: string, name: string): Promise<Schem
 export function renameTemplate(id: string, name: string): Promise<Schemas['Template']> {
   return call(api.PUT('/templates/{id}', { params: { path: { id } }, body: { name } }));
 }
+
+/** The API lists at most this many templates at once (spec: GET /templates `limit`). */
+const LIST_MAX = 100;
+/** A choice list stops here: a select of thousands of names helps nobody (the page says so). */
+const CHOICES_MAX = 1_000;
+
+/**
+ * Every template's id and name for a choice list (batches, the documents filter), read page by page so a
+ * team with more than 100 templates sees them all; `truncated` when CHOICES_MAX was reached.
+ */
+export async function templateChoices(): Promise<{
+  data: Schemas['TemplateSummary'][];
+  truncated: boolean;
+}> {
+  const data: Schemas['TemplateSummary'][] = [];
+  for (let offset = 0; offset < CHOICES_MAX; offset += LIST_MAX) {
+    const page = await call(api.GET('/templates', { params: { query: { limit: LIST_MAX, offset } } }));
+    data.push(...page.data);
+    if (!page.has_more) return { data, truncated: false };
+  }
+  return { data, truncated: true };
+}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas } from '../api';
 import { watchInBackground } from '../background';
 import { CopyButton } from '../feedback';
+import { templateChoices } from '../template-actions';
 import {
   Badge,
   Busy,
@@ -29,10 +30,8 @@ interface Parsed {
 const POLL_MS = 1500;
 
 export function BatchesPage({ route }: { route: Route }) {
-  const templates = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
-  );
+  // All of them, not the first page: the choice must offer every template (paged reads).
+  const templates = useLoad(templateChoices, []);
   const [templateId, setTemplateId] = useState('');
   const [file, setFile] = useState<{ filename: string; content_base64: string } | null>(null);
   const [parsed, setParsed] = useState<Parsed | null>(null);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, formatBytes, type Schemas } from '../api';
 import { CopyButton } from '../feedback';
+import { templateChoices } from '../template-actions';
 import { Badge, EmptyState, ErrorText, formatDate, Page, Pager, type Route, Skeleton, useLoad } from '../ui';
 
 type Doc = Schemas['Document'];
@@ -44,10 +45,8 @@ export function DocumentsPage({ route }: { route: Route }) {
     setFilterState(next);
     setCursors([undefined]);
   };
-  const templates = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
-  );
+  // All of them, not the first page: the choice must offer every template (paged reads).
+  const templates = useLoad(templateChoices, []);
   const highlight = route.query.get('highlight');
   const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
   const rows = page.data?.data ?? [];
