@@ -300,6 +300,27 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
   );
 
   it(
+    'follows the system dark mode with readable contrast',
+    step('dark', async () => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      try {
+        await page.goto(`${server.base}/app/#/batches`);
+        await page.getByTestId('batches').locator('tbody tr').first().waitFor();
+        const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+        assert.equal(background, 'rgb(14, 19, 25)', 'the dark scheme applies (--canvas)');
+        // axe's colour-contrast rule (serious) covers text, badges and links in the dark scheme too.
+        await checkPage(page, 'batches-dark', dynamic(page));
+        await page.goto(`${server.base}/app/#/templates/${invoiceId}`);
+        await page.getByRole('button', { name: 'View v1' }).click();
+        await page.getByTestId('version-source').getByText('HTML:').waitFor();
+        await checkPage(page, 'template-version-source-dark', dynamic(page));
+      } finally {
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
+    }),
+  );
+
+  it(
     'collapses the sidebar (remembered) and opens the navigation as a menu on phones',
     step('sidebar', async () => {
       await page.goto(`${server.base}/app/#/documents`);
