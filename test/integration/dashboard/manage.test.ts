@@ -287,6 +287,29 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
   );
 
   it(
+    'searches the documents log by id and offers to clear a search that finds nothing',
+    step('search', async () => {
+      await page.goto(`${server.base}/app/#/documents`);
+      const rows = page.locator('table tbody tr');
+      await rows.first().waitFor();
+      const all = await rows.count();
+      assert.ok(all >= 4, `the batch's 3 documents and the snippet's one are listed (${all})`);
+      // A whole id finds that one document.
+      const id = (await rows.nth(1).getAttribute('data-document')) ?? '';
+      await page.getByLabel('Search').fill(id);
+      await page.getByLabel('Search').press('Enter');
+      await waitFor('the search to narrow the log', async () => ((await rows.count()) === 1 ? true : null));
+      assert.equal(await rows.first().getAttribute('data-document'), id);
+      await page.getByLabel('Search').fill('no such document');
+      await page.getByLabel('Search').press('Enter');
+      await page.getByRole('heading', { name: 'No documents match' }).waitFor();
+      await page.getByRole('button', { name: 'Clear the filters' }).click();
+      await waitFor('the whole log again', async () => ((await rows.count()) === all ? true : null));
+      assert.equal(await page.getByLabel('Search').inputValue(), '');
+    }),
+  );
+
+  it(
     'keeps the chosen key mode after creating a key',
     step('keys', async () => {
       await page.goto(`${server.base}/app/#/keys`);
@@ -306,7 +329,9 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       try {
         await page.goto(`${server.base}/app/#/batches`);
         await page.getByTestId('batches').locator('tbody tr').first().waitFor();
-        const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+        const background = await page.evaluate(
+          () => getComputedStyle(document.documentElement).backgroundColor,
+        );
         assert.equal(background, 'rgb(14, 19, 25)', 'the dark scheme applies (--canvas)');
         // axe's colour-contrast rule (serious) covers text, badges and links in the dark scheme too.
         await checkPage(page, 'batches-dark', dynamic(page));

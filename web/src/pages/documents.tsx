@@ -61,56 +61,66 @@ export function DocumentsPage({ route }: { route: Route }) {
       }
     >
       <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
-        <label for="filter-q">Search</label>
-        <input
-          id="filter-q"
-          type="search"
-          value={filter.q}
-          maxLength={200}
-          placeholder="Id, file name or metadata"
-          aria-describedby="filter-q-hint"
-          onChange={(e) => setFilter({ ...filter, q: e.currentTarget.value })}
-        />
-        <label for="filter-status">Status</label>
-        <select
-          id="filter-status"
-          value={filter.status}
-          onChange={(e) => setFilter({ ...filter, status: e.currentTarget.value })}
-        >
-          <option value="">Any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <label for="filter-template">Template</label>
-        <select
-          id="filter-template"
-          value={filter.template}
-          onChange={(e) => setFilter({ ...filter, template: e.currentTarget.value })}
-        >
-          <option value="">Any</option>
-          {templates.data?.data.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-        <label for="filter-from">From</label>
-        <input
-          id="filter-from"
-          type="date"
-          value={filter.from}
-          onChange={(e) => setFilter({ ...filter, from: e.currentTarget.value })}
-        />
-        <label for="filter-to">To</label>
-        <input
-          id="filter-to"
-          type="date"
-          value={filter.to}
-          onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
-        />
+        <span class="pair">
+          <label for="filter-q">Search</label>
+          <input
+            id="filter-q"
+            type="search"
+            value={filter.q}
+            maxLength={200}
+            placeholder="Id, file name or metadata"
+            aria-describedby="filter-q-hint"
+            onChange={(e) => setFilter({ ...filter, q: e.currentTarget.value })}
+          />
+        </span>
+        <span class="pair">
+          <label for="filter-status">Status</label>
+          <select
+            id="filter-status"
+            value={filter.status}
+            onChange={(e) => setFilter({ ...filter, status: e.currentTarget.value })}
+          >
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="pair">
+          <label for="filter-template">Template</label>
+          <select
+            id="filter-template"
+            value={filter.template}
+            onChange={(e) => setFilter({ ...filter, template: e.currentTarget.value })}
+          >
+            <option value="">Any</option>
+            {templates.data?.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="pair">
+          <label for="filter-from">From</label>
+          <input
+            id="filter-from"
+            type="date"
+            value={filter.from}
+            onChange={(e) => setFilter({ ...filter, from: e.currentTarget.value })}
+          />
+        </span>
+        <span class="pair">
+          <label for="filter-to">To</label>
+          <input
+            id="filter-to"
+            type="date"
+            value={filter.to}
+            onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
+          />
+        </span>
       </form>
       {page.loading && !page.data && <Skeleton label="Loading documents…" rows={4} />}
       <ErrorText error={page.error} />
