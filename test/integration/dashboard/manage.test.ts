@@ -34,6 +34,12 @@ function dynamic(page: Page) {
   ];
 }
 
+/** The editor's first preview has landed: the reference screenshot does not catch it half-way. */
+async function previewShown(page: Page): Promise<void> {
+  await page.locator('iframe[title="Preview PDF"]').waitFor({ timeout: 60_000 });
+  await page.locator('.preview .busy').waitFor({ state: 'detached', timeout: 60_000 });
+}
+
 describe('dashboard: management, safety and layout', { timeout: 600_000 }, () => {
   let server: TestServer;
   let team: TestTeam;
@@ -174,6 +180,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       assert.deepEqual(removed, ['removed: − <p>Total due</p>']);
       assert.deepEqual(added, ['added: + <p>Amount payable</p>']);
       await view.getByText('CSS: unchanged').waitFor();
+      await previewShown(page);
       await checkPage(page, 'template-version-source', dynamic(page));
 
       await view.getByRole('button', { name: 'Restore v1 as a new version' }).click();
@@ -338,6 +345,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         await page.goto(`${server.base}/app/#/templates/${invoiceId}`);
         await page.getByRole('button', { name: 'View v1' }).click();
         await page.getByTestId('version-source').getByText('HTML:').waitFor();
+        await previewShown(page);
         await checkPage(page, 'template-version-source-dark', dynamic(page));
       } finally {
         await page.emulateMedia({ colorScheme: 'light' });
