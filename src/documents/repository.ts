@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { PageCursor } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
@@ -38,6 +39,25 @@ export interface DocumentFilter {
   templateId?: string;
   fromDay?: string;
   toDay?: string;
+  /** A document id (exact), or text found in the file name or the metadata (case-insensitive). */
+  search?: string;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (with ESCAPE '\\'). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Matches the search text the way the dashboard's search box promises: the whole id, or part of the file
+ * name, or part of a metadata key or value. Metadata is stored as JSON text, so the text is looked for in
+ * its JSON-escaped form (a quote in a value is stored as \"). lower() folds ASCII on SQLite and all
+ * letters on PostgreSQL.
+ */
+function searchCondition(search: string) {
+  const needle = search.toLowerCase();
+  const inJson = JSON.stringify(needle).slice(1, -1);
+  return sql<boolean>`(id = ${search} or lower(filename) like ${containsPattern(needle)} escape '\\' or lower(metadata_json) like ${containsPattern(inJson)} escape '\\')`;
 }
 
 function dayAfter(day: string): string {
@@ -60,6 +80,7 @@ export async function listDocuments(
   // created_at is an ISO string in UTC, so a day bound compares as text.
   if (filter.fromDay) query = query.where('created_at', '>=', filter.fromDay);
   if (filter.toDay) query = query.where('created_at', '<', dayAfter(filter.toDay));
+  if (filter.search) query = query.where(searchCondition(filter.search));
   const before = options.before;
   if (before) {
     query = query.where((eb) =>

@@ -84,7 +84,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         operationId: 'listDocuments',
         summary: 'Document log, newest first',
         description:
-          'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on.',
+          'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on.',
         querystring: Type.Object(
           {
             limit: LimitQuery(20),
@@ -93,6 +93,16 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
             template_id: Type.Optional(Uuid),
             from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (YYYY-MM-DD)' })),
             to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (YYYY-MM-DD)' })),
+            q: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 200,
+                // PostgreSQL text cannot hold NUL: refused here rather than failing in the query.
+                pattern: '^[^\\u0000]*$',
+                description:
+                  'Extension: a document id (whole), or text found in the file name or in a metadata key or value (case-insensitive)',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -104,7 +114,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const { limit, before, status, template_id, from, to } = request.query;
+      const { limit, before, status, template_id, from, to, q } = request.query;
       const rows = await listDocuments(db, auth.team.id, {
         testOnly: auth.mode === 'test',
         limit: limit + 1,
@@ -114,6 +124,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
           ...(template_id ? { templateId: template_id } : {}),
           ...(from ? { fromDay: from } : {}),
           ...(to ? { toDay: to } : {}),
+          ...(q ? { search: q } : {}),
         },
       });
       reply.header('cache-control', 'no-store');

@@ -8,6 +8,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 interface Toast {
   id: number;
   text: string;
+  link?: ToastLink;
+}
+
+/** Where a toast's result can be seen (an in-app #/… address or a download). */
+export interface ToastLink {
+  href: string;
+  label: string;
 }
 
 const TOAST_MS = 6_000;
@@ -15,8 +22,8 @@ let nextToast = 1;
 let showToast: ((toast: Toast) => void) | null = null;
 
 /** Announces a result in the corner (role=status), gone after a few seconds or when dismissed. */
-export function toast(text: string): void {
-  showToast?.({ id: nextToast++, text });
+export function toast(text: string, link?: ToastLink): void {
+  showToast?.({ id: nextToast++, text, ...(link ? { link } : {}) });
 }
 
 export function ToastHost() {
@@ -24,7 +31,9 @@ export function ToastHost() {
   useEffect(() => {
     showToast = (t) => {
       setToasts((list) => [...list, t]);
-      setTimeout(() => setToasts((list) => list.filter((x) => x.id !== t.id)), TOAST_MS);
+      // A toast with a link (a background result: the ZIP, the document) stays until dismissed, so the user
+      // who was elsewhere still finds it; plain confirmations go by themselves.
+      if (!t.link) setTimeout(() => setToasts((list) => list.filter((x) => x.id !== t.id)), TOAST_MS);
     };
     return () => {
       showToast = null;
@@ -35,6 +44,7 @@ export function ToastHost() {
       {toasts.map((t) => (
         <p key={t.id} class="toast">
           {t.text}
+          {t.link && <a href={t.link.href}>{t.link.label}</a>}
           <button
             type="button"
             class="link"

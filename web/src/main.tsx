@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
+import { resumeWatching } from './background';
 import { ConfirmHost, ToastHost } from './feedback';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
@@ -15,19 +16,9 @@ import { TemplatesPage } from './pages/templates';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
-import { Busy, confirmLeave, ErrorText, go, type Route, useRoute } from './ui';
-
-const NAV: { path: string; label: string }[] = [
-  { path: '/templates', label: 'Templates' },
-  { path: '/generate', label: 'Generate' },
-  { path: '/documents', label: 'Documents' },
-  { path: '/batches', label: 'Batches' },
-  { path: '/webhooks', label: 'Webhooks' },
-  { path: '/brand', label: 'Brand' },
-  { path: '/keys', label: 'API keys' },
-  { path: '/usage', label: 'Usage' },
-  { path: '/members', label: 'Members' },
-];
+import { Icon } from './icons';
+import { currentItem, NAV, NAV_SECTIONS } from './nav';
+import { Busy, confirmLeave, ErrorText, go, type Route, useRoute, watchTableLabels } from './ui';
 
 function App() {
   const route = useRoute();
@@ -94,6 +85,73 @@ function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: S
   );
 }
 
+/** The sidebar's collapsed state is remembered per browser (a preference, not a setting of the team). */
+const COLLAPSED_KEY = 'quire.sidebar.collapsed';
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(COLLAPSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function Sidebar({
+  session,
+  route,
+  open,
+  onSignOut,
+}: {
+  session: Session;
+  route: Route;
+  open: boolean;
+  onSignOut: () => void;
+}) {
+  const current = currentItem(route.path);
+  return (
+    <aside id="sidebar" class={`sidebar${open ? ' open' : ''}`} aria-label="Sidebar">
+      <a class="brand" href="#/templates">
+        <span class="brand-mark" aria-hidden="true">
+          Q
+        </span>
+        <span class="label">Quire</span>
+      </a>
+      <nav aria-label="Main">
+        {NAV_SECTIONS.map((section) => (
+          <div key={section} class="nav-section">
+            <p class="nav-heading label">{section}</p>
+            <ul>
+              {NAV.filter((item) => item.section === section).map((item) => (
+                <li key={item.path}>
+                  <a
+                    href={`#${item.path}`}
+                    aria-current={item === current ? 'page' : undefined}
+                    title={item.label}
+                  >
+                    {item.icon && <Icon name={item.icon} />}
+                    <span class="label">{item.label}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <div class="who">
+        <span class="label who-name" title={session.user.email}>
+          {session.user.email}
+        </span>
+        <span class="label who-team">
+          {session.team.name} · {session.role}
+        </span>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </div>
+    </aside>
+  );
+}
+
 function Shell({
   session,
   route,
@@ -103,6 +161,28 @@ function Shell({
   route: Route;
   onSession: (s: Session | null) => void;
 }) {
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  // The phone menu (below 800 px the sidebar is an overlay opened from the top bar).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggleCollapsed = () => {
+    const next = !collapsed;
+    setCollapsed(next);
+    try {
+      localStorage.setItem(COLLAPSED_KEY, next ? '1' : '0');
+    } catch {
+      // Storage refused: the choice lasts until the page reloads.
+    }
+  };
+  useEffect(() => watchTableLabels(document.getElementById('main')!), []);
+  useEffect(resumeWatching, []);
+  // Following a link in the phone menu closes it.
+  useEffect(() => setMenuOpen(false), [route.path, route.query.toString()]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const signOut = async () => {
     if (!confirmLeave()) return;
     try {
@@ -113,45 +193,52 @@ function Shell({
     }
   };
   return (
-    <div class="shell">
+    <div class={`shell${collapsed ? ' collapsed' : ''}`}>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
-        <span class="brand">Quire</span>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.path}>
-                <a
-                  href={`#${item.path}`}
-                  aria-current={route.path.startsWith(item.path) ? 'page' : undefined}
-                >
-                  {item.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <ModeSwitch session={session} onSession={onSession} />
-        <div class="who">
-          <span>
-            {session.user.email} · {session.team.name} ({session.role})
-          </span>
-          <button type="button" onClick={signOut}>
-            Sign out
+      <Sidebar session={session} route={route} open={menuOpen} onSignOut={signOut} />
+      {menuOpen && <div class="scrim" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <div class="content">
+        <header class="top">
+          <button
+            type="button"
+            class="icon-button menu-button"
+            aria-controls="sidebar"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <Icon name="menu" />
+            <span class="sr-only">Menu</span>
           </button>
-        </div>
-      </header>
-      {session.mode === 'test' && (
-        <p class="banner">
-          Test mode: renders are watermarked and uncounted; templates and brand assets are read-only. Switch
-          to Live to edit them.
-        </p>
-      )}
-      <main id="main" tabIndex={-1}>
-        <Routes session={session} route={route} />
-      </main>
+          <button
+            type="button"
+            class="icon-button collapse-button"
+            aria-controls="sidebar"
+            aria-expanded={!collapsed}
+            onClick={toggleCollapsed}
+          >
+            <Icon name={collapsed ? 'expand' : 'collapse'} />
+            <span class="sr-only">{collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}</span>
+          </button>
+          {/* The team the page acts for (the page's own name is its heading). */}
+          <span class="top-title">{session.team.name}</span>
+          <ModeSwitch session={session} onSession={onSession} />
+          <a class="docs-link" href="/docs" target="_blank" rel="noreferrer">
+            <Icon name="docs" />
+            <span class="label">API reference</span>
+          </a>
+        </header>
+        {session.mode === 'test' && (
+          <p class="banner">
+            Test mode: renders are watermarked and uncounted; templates and brand assets are read-only. Switch
+            to Live to edit them.
+          </p>
+        )}
+        <main id="main" tabIndex={-1}>
+          <Routes session={session} route={route} />
+        </main>
+      </div>
       <ToastHost />
       <ConfirmHost />
     </div>
@@ -166,14 +253,14 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return id ? (
         <TemplateEditorPage key={id} id={id} session={session} />
       ) : (
-        <TemplatesPage session={session} />
+        <TemplatesPage session={session} route={route} />
       );
     case 'generate':
       return <GeneratePage templateId={route.query.get('template')} />;
     case 'documents':
       return id ? <DocumentDetailPage key={id} id={id} /> : <DocumentsPage route={route} />;
     case 'batches':
-      return <BatchesPage />;
+      return <BatchesPage route={route} />;
     case 'webhooks':
       return <WebhooksPage session={session} />;
     case 'brand':
@@ -185,7 +272,7 @@ function Routes({ session, route }: { session: Session; route: Route }) {
     case 'members':
       return <MembersPage session={session} />;
     default:
-      return <TemplatesPage session={session} />;
+      return <TemplatesPage session={session} route={route} />;
   }
 }
 

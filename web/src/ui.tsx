@@ -176,3 +176,140 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+function touchesTable(mutation: MutationRecord): boolean {
+  const target = mutation.target as Element;
+  if (target.closest?.('table')) return true;
+  return [...mutation.addedNodes].some(
+    (node) => node instanceof Element && (node.matches('table') || node.querySelector('table') !== null),
+  );
+}
+
+/**
+ * Gives every body cell of the tables under `root` a `data-label` with its column's header text, so that
+ * on phones (where styles.css stacks each row into a card) every value keeps its name. One observer for
+ * the whole app: pages write plain tables and need not repeat the labels.
+ */
+export function watchTableLabels(root: HTMLElement): () => void {
+  const label = () => {
+    for (const table of root.querySelectorAll('table')) {
+      const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      for (const row of table.querySelectorAll('tbody tr')) {
+        [...row.children].forEach((cell, i) => {
+          const text = headers[i] ?? '';
+          if (cell.getAttribute('data-label') !== text) cell.setAttribute('data-label', text);
+        });
+      }
+    }
+  };
+  label();
+  // Only mutations that touch a table relabel (the editor panes mutate the DOM on every key). Attribute
+  // changes are not observed, so setting the labels cannot loop.
+  const observer = new MutationObserver((mutations) => {
+    if (mutations.some(touchesTable)) label();
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
+
+/** Statuses of documents, batches, deliveries and keys, and the colour family each is drawn in. */
+const BADGE_TONES: Record<string, 'ok' | 'bad' | 'busy' | 'off' | 'live'> = {
+  live: 'live',
+  test: 'busy',
+  succeeded: 'ok',
+  completed: 'ok',
+  active: 'ok',
+  delivered: 'ok',
+  failed: 'bad',
+  revoked: 'bad',
+  expired: 'off',
+  canceled: 'off',
+  queued: 'busy',
+  processing: 'busy',
+  pending: 'busy',
+  retrying: 'busy',
+};
+
+/** A status as a coloured pill; the word is always written (colour is never the only signal). */
+export function Badge({ status, children }: { status: string; children?: ComponentChildren }) {
+  const tone = BADGE_TONES[status] ?? 'off';
+  return (
+    <span class={`badge badge-${tone}`} data-status={status}>
+      {children ?? status}
+    </span>
+  );
+}
+
+/** Grey placeholder rows in the shape of the content being loaded (announced once as loading). */
+export function Skeleton({
+  label,
+  rows = 3,
+  kind = 'rows',
+}: {
+  label: string;
+  rows?: number;
+  kind?: 'rows' | 'cards';
+}) {
+  return (
+    <div class={`skeleton skeleton-${kind}`} role="status" aria-live="polite">
+      <span class="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        <span key={i} class="skeleton-item" aria-hidden="true" />
+      ))}
+    </div>
+  );
+}
+
+/** What an empty list means and the first thing to do about it. */
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ComponentChildren;
+  action?: ComponentChildren;
+}) {
+  return (
+    <div class="empty">
+      <h2>{title}</h2>
+      <p>{children}</p>
+      {action && <div class="actions">{action}</div>}
+    </div>
+  );
+}
+
+/** Previous/Next paging under a list; `label` names the list for screen readers. */
+export function Pager({
+  label,
+  page,
+  hasPrevious,
+  hasNext,
+  onPrevious,
+  onNext,
+}: {
+  label: string;
+  page: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  onPrevious: () => void;
+  onNext: () => void;
+}) {
+  if (!hasPrevious && !hasNext) return null;
+  return (
+    <nav class="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={!hasPrevious} onClick={onPrevious}>
+        Previous
+      </button>
+      <span>Page {page}</span>
+      <button type="button" disabled={!hasNext} onClick={onNext}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** Counts grouped in the reader's locale ("200,000"). */
+export function formatCount(n: number): string {
+  return n.toLocaleString();
+}

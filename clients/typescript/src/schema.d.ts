@@ -557,7 +557,7 @@ export interface paths {
         };
         /**
          * Document log, newest first
-         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on.
+         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on.
          */
         get: operations["listDocuments"];
         put?: never;
@@ -5609,6 +5609,8 @@ export interface operations {
                 from?: string;
                 /** @description Last UTC day (YYYY-MM-DD) */
                 to?: string;
+                /** @description Extension: a document id (whole), or text found in the file name or in a metadata key or value (case-insensitive) */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -6,15 +6,7 @@ import { PNG } from 'pngjs';
 import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import {
-  assertAccessible,
-  assertFitsWidth,
-  assertLooksLike,
-  type Browser,
-  DESKTOP,
-  openBrowser,
-  PHONE,
-} from './browser.js';
+import { type Browser, checkPage as checkShared, openBrowser } from './browser.js';
 
 /**
  * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
@@ -42,22 +34,9 @@ function dynamic(page: Page) {
   return [page.locator('td, time, code, img, .who span, .numbers dd')];
 }
 
-async function checkPage(page: Page, name: string): Promise<void> {
-  await page
-    .locator('.busy')
-    .first()
-    .waitFor({ state: 'detached', timeout: 60_000 })
-    .catch(() => {});
-  // Toasts are transient: dismissed so the reference shows the page itself.
-  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
-  await assertAccessible(page, name);
-  await assertLooksLike(page, name, dynamic(page));
-  await page.setViewportSize(PHONE);
-  try {
-    await assertFitsWidth(page, name);
-  } finally {
-    await page.setViewportSize(DESKTOP);
-  }
+/** The shared quality bar (browser.ts) with this file's masks. */
+function checkPage(page: Page, name: string): Promise<void> {
+  return checkShared(page, name, dynamic(page));
 }
 
 describe('dashboard: brand assets and document activity', { timeout: 300_000 }, () => {
@@ -113,7 +92,7 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
 
       await page.getByRole('link', { name: 'Brand' }).click();
       await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
-      await page.getByText('No logo or fonts yet.').waitFor();
+      await page.getByRole('heading', { name: 'No logo or fonts yet' }).waitFor();
       await page.getByRole('radio', { name: 'Test' }).check();
       await page.locator('.mode-test').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Upload logo' }).isDisabled(), true);

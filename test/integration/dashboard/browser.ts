@@ -121,3 +121,89 @@ export async function assertFitsWidth(page: Page, label: string): Promise<void> 
     `${label} is ${overflow}px wider than the ${await page.evaluate(() => window.innerWidth)}px viewport`,
   );
 }
+
+/** The top bar is one row at desktop width (issue 30: it wrapped to two at 1280 px). */
+export async function assertHeaderOneRow(page: Page, label: string): Promise<void> {
+  const bar = await page.evaluate(() => {
+    const top = document.querySelector('header.top');
+    if (!top) return null;
+    const visible = [...top.children]
+      .map((child) => child.getBoundingClientRect())
+      .filter((rect) => rect.width > 0 && rect.height > 0);
+    const centres = visible.map((rect) => rect.top + rect.height / 2);
+    return {
+      height: top.getBoundingClientRect().height,
+      spread: Math.max(...centres) - Math.min(...centres),
+    };
+  });
+  if (!bar) return;
+  assert.ok(bar.height <= 64, `${label}: the top bar is ${bar.height}px tall (one row is at most 64px)`);
+  assert.ok(bar.spread <= 4, `${label}: the top bar's items are on different rows (${bar.spread}px apart)`);
+}
+
+/**
+ * At phone width no table is wider than the viewport and every button or link in a table row is on
+ * screen (tables become stacked rows; actions must not be pushed off to the right).
+ */
+export async function assertTablesFit(page: Page, label: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const out: string[] = [];
+    for (const table of document.querySelectorAll('main table')) {
+      const rect = table.getBoundingClientRect();
+      if (rect.width === 0) continue;
+      if (rect.right > width + 1 || table.scrollWidth > table.clientWidth + 1) {
+        out.push(`table ${table.getAttribute('data-testid') ?? ''} is ${Math.round(rect.right)}px wide`);
+      }
+      for (const control of table.querySelectorAll('tbody button, tbody a, tbody select')) {
+        const r = control.getBoundingClientRect();
+        if (r.width > 0 && (r.right > width + 1 || r.left < -1)) {
+          out.push(
+            `"${control.textContent?.trim()}" is off-screen (${Math.round(r.left)}–${Math.round(r.right)}px)`,
+          );
+        }
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(problems, [], `${label} at ${PHONE.width}px`);
+}
+
+/** Waits until loading indicators are gone and transient toasts are dismissed. */
+async function settle(page: Page): Promise<void> {
+  await page
+    .locator('.busy, .skeleton')
+    .first()
+    .waitFor({ state: 'detached', timeout: 60_000 })
+    .catch(() => {});
+  // Toasts are transient: dismissed so the reference shows the page itself.
+  while ((await page.locator('.toast').count()) > 0) {
+    await page
+      .locator('.toast button')
+      .first()
+      .click()
+      .catch(() => {});
+  }
+}
+
+/**
+ * The quality bar for one page as it is now (issue 30 item 9): no serious or critical axe violation, the
+ * top bar on one row and the reference screenshot at 1280 px; at 390 px no sideways scrolling, tables
+ * that fit with their actions on screen, axe again, and the phone reference screenshot (`NAME-phone`).
+ */
+export async function checkPage(page: Page, name: string, mask: Locator[]): Promise<void> {
+  await settle(page);
+  await assertAccessible(page, name);
+  await assertHeaderOneRow(page, name);
+  await assertLooksLike(page, name, mask);
+  await page.setViewportSize(PHONE);
+  try {
+    await assertFitsWidth(page, name);
+    await assertTablesFit(page, name);
+    // The phone layout (menu button, stacked tables) is its own markup state: axe checks it too.
+    await assertAccessible(page, `${name} at ${PHONE.width}px`);
+    await assertLooksLike(page, `${name}-phone`, mask);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+}

@@ -9,15 +9,7 @@ import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { pdfText } from '../templates/helpers.js';
 import { readMail, startSink } from '../users/dashboard.js';
-import {
-  assertAccessible,
-  assertFitsWidth,
-  assertLooksLike,
-  type Browser,
-  DESKTOP,
-  openBrowser,
-  PHONE,
-} from './browser.js';
+import { type Browser, checkPage as checkShared, openBrowser } from './browser.js';
 
 /**
  * The draft-preview PDFs the page received, in the order it asked for them. The frame shows the newest
@@ -78,23 +70,9 @@ function dynamic(page: Page) {
   ];
 }
 
-/** axe, phone width and the reference screenshot of the page as it is now. */
-async function checkPage(page: Page, name: string): Promise<void> {
-  await page
-    .locator('.busy')
-    .first()
-    .waitFor({ state: 'detached', timeout: 60_000 })
-    .catch(() => {});
-  // Toasts are transient: dismissed so the reference shows the page itself.
-  while ((await page.locator('.toast').count()) > 0) await page.locator('.toast button').first().click();
-  await assertAccessible(page, name);
-  await assertLooksLike(page, name, dynamic(page));
-  await page.setViewportSize(PHONE);
-  try {
-    await assertFitsWidth(page, name);
-  } finally {
-    await page.setViewportSize(DESKTOP);
-  }
+/** The shared quality bar (browser.ts) with this file's masks. */
+function checkPage(page: Page, name: string): Promise<void> {
+  return checkShared(page, name, dynamic(page));
 }
 
 /** Runs a step and keeps a screenshot of the page when it fails (test/visual/out/dashboard/). */

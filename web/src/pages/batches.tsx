@@ -1,7 +1,22 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, base64Of, call, type Schemas } from '../api';
-import { Busy, ErrorText, Page, useLoad } from '../ui';
+import { api, base64Of, call, formatBytes, type Schemas } from '../api';
+import { watchInBackground } from '../background';
+import { CopyButton } from '../feedback';
+import { templateChoices } from '../template-actions';
+import {
+  Badge,
+  Busy,
+  EmptyState,
+  ErrorText,
+  formatCount,
+  formatDate,
+  Page,
+  Pager,
+  type Route,
+  Skeleton,
+  useLoad,
+} from '../ui';
 
 type Batch = Schemas['Batch'];
 interface Parsed {
@@ -14,11 +29,9 @@ interface Parsed {
 }
 const POLL_MS = 1500;
 
-export function BatchesPage() {
-  const templates = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
-  );
+export function BatchesPage({ route }: { route: Route }) {
+  // All of them, not the first page: the choice must offer every template (paged reads).
+  const templates = useLoad(templateChoices, []);
   const [templateId, setTemplateId] = useState('');
   const [file, setFile] = useState<{ filename: string; content_base64: string } | null>(null);
   const [parsed, setParsed] = useState<Parsed | null>(null);
@@ -59,13 +72,19 @@ export function BatchesPage() {
       const chosen = Object.fromEntries(
         Object.entries(mapping).filter((e): e is [string, string] => Boolean(e[1])),
       );
-      setBatch(
-        await call(
-          api.POST('/batches', {
-            body: { template_id: templateId, spreadsheet: { ...file, mapping: chosen } },
-          }),
-        ),
+      const started = await call(
+        api.POST('/batches', {
+          body: { template_id: templateId, spreadsheet: { ...file, mapping: chosen } },
+        }),
       );
+      setBatch(started);
+      const name = templates.data?.data.find((t) => t.id === templateId)?.name ?? 'template';
+      // Announced wherever the user is when it finishes (a toast with the ZIP link).
+      watchInBackground({
+        kind: 'batch',
+        id: started.id,
+        label: `Batch of ${formatCount(started.counts.total)} (${name})`,
+      });
     } catch (err) {
       setError(err);
     } finally {
@@ -86,86 +105,277 @@ export function BatchesPage() {
     return () => clearTimeout(timer);
   }, [batch]);
 
-  const done = batch ? batch.counts.succeeded + batch.counts.failed + batch.counts.canceled : 0;
+  const done = batch ? finished(batch) : 0;
+  const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
   return (
     <Page title="Batches">
-      <form class="stack" onSubmit={parse}>
-        <label for="batch-template">Template</label>
-        <select
-          id="batch-template"
-          required
-          value={templateId}
-          onChange={(e) => setTemplateId(e.currentTarget.value)}
-        >
-          <option value="">Choose a template…</option>
-          {templates.data?.data.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-        <label for="batch-file">Spreadsheet (CSV or XLSX)</label>
-        <input
-          id="batch-file"
-          type="file"
-          required
-          accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        />
-        <button type="submit" disabled={Boolean(busy)}>
-          Read columns
-        </button>
-      </form>
-      {busy && <Busy label={busy} />}
-      <ErrorText error={error} id="batch-error" />
-      {parsed && (
-        <section aria-labelledby="mapping-title">
-          <h2 id="mapping-title">
-            Map columns ({parsed.row_count} rows, {parsed.format.toUpperCase()})
-          </h2>
-          {parsed.row_count > parsed.max_rows && (
-            <p class="error">The sheet has more than {parsed.max_rows} rows.</p>
-          )}
-          <div class="settings">
-            {parsed.columns.map((column, i) => (
-              <Fragment key={column}>
-                <label for={`map-${i}`}>{column}</label>
-                <select
-                  id={`map-${i}`}
-                  value={mapping[column] ?? ''}
-                  onChange={(e) => setMapping({ ...mapping, [column]: e.currentTarget.value || null })}
-                >
-                  <option value="">(not used)</option>
-                  {parsed.fields.map((f) => (
-                    <option key={f} value={f}>
-                      {f}
-                    </option>
-                  ))}
-                </select>
-              </Fragment>
+      <details class="panel" open={route.query.get('open') === null}>
+        <summary>New batch from a spreadsheet</summary>
+        <form class="stack" onSubmit={parse}>
+          <label for="batch-template">Template</label>
+          <select
+            id="batch-template"
+            required
+            value={templateId}
+            onChange={(e) => setTemplateId(e.currentTarget.value)}
+          >
+            <option value="">Choose a template…</option>
+            {templates.data?.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
             ))}
-          </div>
-          <button type="button" class="primary" onClick={start} disabled={Boolean(busy) || Boolean(batch)}>
-            Start batch of {parsed.row_count} documents
+          </select>
+          <label for="batch-file">Spreadsheet (CSV or XLSX)</label>
+          <input
+            id="batch-file"
+            type="file"
+            required
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          />
+          <button type="submit" disabled={Boolean(busy)}>
+            Read columns
           </button>
-        </section>
-      )}
-      {batch && (
-        <section aria-labelledby="progress-title">
-          <h2 id="progress-title">Batch {batch.id}</h2>
-          <label for="batch-progress">
-            {batch.status}: {done} of {batch.counts.total} done ({batch.counts.failed} failed)
-          </label>
-          <progress id="batch-progress" class="progress" max={batch.counts.total} value={done} />
-          {batch.status === 'completed' && !batch.zip && <Busy label="Packing the ZIP…" />}
-          {batch.zip && (
-            <p>
-              <a href={batch.zip.url} download>
-                Download the ZIP
-              </a>
-            </p>
-          )}
-        </section>
-      )}
+        </form>
+        {busy && <Busy label={busy} />}
+        <ErrorText error={error} id="batch-error" />
+        {parsed && (
+          <section aria-labelledby="mapping-title">
+            <h2 id="mapping-title">
+              Map columns ({parsed.row_count} rows, {parsed.format.toUpperCase()})
+            </h2>
+            {parsed.row_count > parsed.max_rows && (
+              <p class="error">The sheet has more than {parsed.max_rows} rows.</p>
+            )}
+            <div class="settings">
+              {parsed.columns.map((column, i) => (
+                <Fragment key={column}>
+                  <label for={`map-${i}`}>{column}</label>
+                  <select
+                    id={`map-${i}`}
+                    value={mapping[column] ?? ''}
+                    onChange={(e) => setMapping({ ...mapping, [column]: e.currentTarget.value || null })}
+                  >
+                    <option value="">(not used)</option>
+                    {parsed.fields.map((f) => (
+                      <option key={f} value={f}>
+                        {f}
+                      </option>
+                    ))}
+                  </select>
+                </Fragment>
+              ))}
+            </div>
+            <button type="button" class="primary" onClick={start} disabled={Boolean(busy) || Boolean(batch)}>
+              Start batch of {parsed.row_count} documents
+            </button>
+          </section>
+        )}
+        {batch && (
+          <section aria-labelledby="progress-title">
+            <h2 id="progress-title">Batch {batch.id}</h2>
+            <label for="batch-progress">
+              {batch.status}: {done} of {batch.counts.total} done ({batch.counts.failed} failed)
+            </label>
+            <progress id="batch-progress" class="progress" max={batch.counts.total} value={done} />
+            {batch.status === 'completed' && !batch.zip && <Busy label="Packing the ZIP…" />}
+            {batch.zip && (
+              <p>
+                <a href={batch.zip.url} download>
+                  Download the ZIP
+                </a>
+              </p>
+            )}
+          </section>
+        )}
+      </details>
+      <BatchList names={names} open={route.query.get('open')} latest={batch} />
     </Page>
+  );
+}
+
+/** Items that reached a final status. */
+function finished(batch: Batch): number {
+  return batch.counts.succeeded + batch.counts.failed + batch.counts.canceled;
+}
+
+const LIST_SIZE = 20;
+
+/** Past batches, newest first, paged by the API's `before` cursor; a batch's items open below the list. */
+function BatchList({
+  names,
+  open,
+  latest,
+}: {
+  names: Map<string, string>;
+  open: string | null;
+  latest: Batch | null;
+}) {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const before = cursors.at(-1);
+  const [shown, setShown] = useState<string | null>(open);
+  const list = useLoad(
+    () =>
+      call(api.GET('/batches', { params: { query: { limit: LIST_SIZE, ...(before ? { before } : {}) } } })),
+    // The batch started on this page shows in the list as it progresses.
+    [before, latest?.id, latest?.status, latest?.zip?.url],
+  );
+  const rows = list.data?.data ?? [];
+  return (
+    <section aria-labelledby="past-batches-title">
+      <h2 id="past-batches-title">Past batches</h2>
+      {list.loading && !list.data && <Skeleton label="Loading batches…" rows={3} />}
+      <ErrorText error={list.error} />
+      {list.data && rows.length === 0 && cursors.length === 1 && (
+        <EmptyState title="No batches yet">
+          A batch renders one PDF per spreadsheet row (CSV or XLSX) from a template and packs them into a ZIP.
+          Choose a template and a spreadsheet above to start one.
+        </EmptyState>
+      )}
+      {rows.length > 0 && (
+        <div class="table-wrap">
+          <table data-testid="batches">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Template</th>
+                <th scope="col">Status</th>
+                <th scope="col">Documents</th>
+                <th scope="col">ZIP</th>
+                <th scope="col">Items</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((b) => (
+                <tr key={b.id} data-batch={b.id} class={b.id === shown ? 'highlight' : undefined}>
+                  <td>
+                    <time dateTime={b.created_at}>{formatDate(b.created_at)}</time>
+                  </td>
+                  <td>{names.get(b.template_id) ?? 'deleted template'}</td>
+                  <td>
+                    <Badge status={b.status} />
+                    {b.test && ' test'}
+                  </td>
+                  <td>
+                    {formatCount(b.counts.succeeded)} of {formatCount(b.counts.total)} succeeded
+                    {b.counts.failed > 0 && `, ${formatCount(b.counts.failed)} failed`}
+                  </td>
+                  <td>
+                    {b.zip ? (
+                      <a href={b.zip.url} download>
+                        Download ZIP <span class="sr-only">of batch {b.id}</span>
+                      </a>
+                    ) : b.status === 'completed' ? (
+                      'packing…'
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-expanded={b.id === shown}
+                      aria-controls="batch-items"
+                      onClick={() => setShown(b.id === shown ? null : b.id)}
+                    >
+                      {b.id === shown ? 'Hide items' : 'Show items'}
+                      <span class="sr-only"> of batch {b.id}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Batches"
+        page={cursors.length}
+        hasPrevious={cursors.length > 1}
+        hasNext={Boolean(list.data?.next_before)}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+        onNext={() => setCursors([...cursors, list.data!.next_before!])}
+      />
+      {shown && <BatchItems key={shown} id={shown} />}
+    </section>
+  );
+}
+
+const ITEMS_SIZE = 50;
+
+/** One batch's items in item order, paged forwards by the API's `after` cursor. */
+function BatchItems({ id }: { id: string }) {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const after = cursors.at(-1);
+  const items = useLoad(
+    () =>
+      call(
+        api.GET('/batches/{id}/items', {
+          params: { path: { id }, query: { limit: ITEMS_SIZE, ...(after ? { after } : {}) } },
+        }),
+      ),
+    [id, after],
+  );
+  return (
+    <section id="batch-items" class="panel" aria-labelledby="batch-items-title">
+      <h2 id="batch-items-title">Items of batch</h2>
+      <p class="hint">
+        <code>{id}</code> <CopyButton text={id} label="the batch id" />
+      </p>
+      {items.loading && !items.data && <Skeleton label="Loading items…" rows={2} />}
+      <ErrorText error={items.error} />
+      {items.data && (
+        <div class="table-wrap">
+          <table data-testid="batch-items">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Status</th>
+                <th scope="col">File name</th>
+                <th scope="col">Pages</th>
+                <th scope="col">Size</th>
+                <th scope="col">Error</th>
+                <th scope="col">Document</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.data.data.map((item) => (
+                <tr key={item.id}>
+                  <td>{item.index + 1}</td>
+                  <td>
+                    <Badge status={item.status} />
+                  </td>
+                  <td>{item.filename ?? '—'}</td>
+                  <td>{item.pages ?? '—'}</td>
+                  <td>{item.bytes === null ? '—' : formatBytes(item.bytes)}</td>
+                  <td>{item.error_code ? `${item.error_code}: ${item.error_message ?? ''}` : '—'}</td>
+                  <td>
+                    <a href={`#/documents/${item.id}`}>
+                      Details <span class="sr-only">of row {item.index + 1}</span>
+                    </a>
+                    {item.url && (
+                      <>
+                        {' · '}
+                        <a href={item.url} download>
+                          PDF <span class="sr-only">of row {item.index + 1}</span>
+                        </a>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Items"
+        page={cursors.length}
+        hasPrevious={cursors.length > 1}
+        hasNext={Boolean(items.data?.next_after)}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+        onNext={() => setCursors([...cursors, items.data!.next_after!])}
+      />
+    </section>
   );
 }

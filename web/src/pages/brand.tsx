@@ -1,7 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas, type Session } from '../api';
 import { CopyButton, confirmAction, toast } from '../feedback';
-import { Busy, ErrorText, formatDate, liveOnlyReason, Page, Reason, useLoad } from '../ui';
+import {
+  Busy,
+  EmptyState,
+  ErrorText,
+  formatDate,
+  liveOnlyReason,
+  Page,
+  Reason,
+  Skeleton,
+  useLoad,
+} from '../ui';
 
 type Asset = Schemas['BrandAsset'];
 type Kind = Asset['kind'];
@@ -184,9 +194,15 @@ export function BrandPage({ session }: { session: Session }) {
       </p>
       <UploadForm onUploaded={assets.reload} reason={reason} />
       <h2>Assets</h2>
-      {assets.loading && <Busy label="Loading brand assets…" />}
+      {assets.loading && !assets.data && <Skeleton label="Loading brand assets…" rows={2} />}
       <ErrorText error={assets.error} />
-      {assets.data && list.length === 0 && <p>No logo or fonts yet.</p>}
+      {assets.data && list.length === 0 && (
+        <EmptyState title="No logo or fonts yet">
+          Upload a logo (PNG, JPEG or SVG) or a font above: every template of this team can then use it
+          through the <code>brand</code> variable, so a new logo reaches every document without editing
+          templates.
+        </EmptyState>
+      )}
       {list.length > 0 && (
         <div class="table-wrap">
           <table>

@@ -1,6 +1,6 @@
 import { api, call, formatBytes, type Schemas } from '../api';
 import { CopyButton } from '../feedback';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { Badge, Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Entry = Schemas['ActivityEntry'];
 
@@ -81,8 +81,8 @@ export function DocumentDetailPage({ id }: { id: string }) {
             </dd>
             <dt>Status</dt>
             <dd data-testid="document-status">
-              {d.status}
-              {d.test && ' (test)'}
+              <Badge status={d.status} />
+              {d.test && ' test'}
             </dd>
             <dt>Pages</dt>
             <dd>{d.pages ?? '—'}</dd>

@@ -1,16 +1,20 @@
 import { useState } from 'preact/hooks';
 import { api, call, formatBytes, type Schemas } from '../api';
-import { Busy, ErrorText, formatDate, Page, type Route, useLoad } from '../ui';
+import { CopyButton } from '../feedback';
+import { templateChoices } from '../template-actions';
+import { Badge, EmptyState, ErrorText, formatDate, Page, Pager, type Route, Skeleton, useLoad } from '../ui';
 
 type Doc = Schemas['Document'];
 const PAGE_SIZE = 25;
 const STATUSES: Doc['status'][] = ['succeeded', 'failed', 'queued', 'processing', 'canceled'];
 
-type Filter = { status: string; template: string; from: string; to: string };
+type Filter = { q: string; status: string; template: string; from: string; to: string };
+const NO_FILTER: Filter = { q: '', status: '', template: '', from: '', to: '' };
 
 /** The log's filters as GET /documents query parameters (the API filters; UTC days, inclusive). */
 function filterQuery(filter: Filter) {
   return {
+    ...(filter.q.trim() ? { q: filter.q.trim() } : {}),
     ...(filter.status ? { status: filter.status as Doc['status'] } : {}),
     ...(filter.template ? { template_id: filter.template } : {}),
     ...(filter.from ? { from: filter.from } : {}),
@@ -18,10 +22,14 @@ function filterQuery(filter: Filter) {
   };
 }
 
+function filtered(filter: Filter): boolean {
+  return Object.values(filter).some(Boolean);
+}
+
 export function DocumentsPage({ route }: { route: Route }) {
   // Cursors of the pages visited, so "Newer" goes back without the API paging forwards.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [filter, setFilterState] = useState<Filter>({ status: '', template: '', from: '', to: '' });
+  const [filter, setFilterState] = useState<Filter>(NO_FILTER);
   const before = cursors.at(-1);
   const page = useLoad(
     () =>
@@ -37,10 +45,8 @@ export function DocumentsPage({ route }: { route: Route }) {
     setFilterState(next);
     setCursors([undefined]);
   };
-  const templates = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
-  );
+  // All of them, not the first page: the choice must offer every template (paged reads).
+  const templates = useLoad(templateChoices, []);
   const highlight = route.query.get('highlight');
   const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
   const rows = page.data?.data ?? [];
@@ -55,131 +61,166 @@ export function DocumentsPage({ route }: { route: Route }) {
       }
     >
       <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
-        <label for="filter-status">Status</label>
-        <select
-          id="filter-status"
-          value={filter.status}
-          onChange={(e) => setFilter({ ...filter, status: e.currentTarget.value })}
-        >
-          <option value="">Any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <label for="filter-template">Template</label>
-        <select
-          id="filter-template"
-          value={filter.template}
-          onChange={(e) => setFilter({ ...filter, template: e.currentTarget.value })}
-        >
-          <option value="">Any</option>
-          {templates.data?.data.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-        <label for="filter-from">From</label>
-        <input
-          id="filter-from"
-          type="date"
-          value={filter.from}
-          onChange={(e) => setFilter({ ...filter, from: e.currentTarget.value })}
-        />
-        <label for="filter-to">To</label>
-        <input
-          id="filter-to"
-          type="date"
-          value={filter.to}
-          onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
-        />
-      </form>
-      {page.loading && <Busy label="Loading documents…" />}
-      <ErrorText error={page.error} />
-      <p class="hint">Dates are UTC days, both included; page with Older / Newer.</p>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Preview</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">Template</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Size</th>
-              <th scope="col">Notes</th>
-              <th scope="col">File</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
-                <td>
-                  {d.thumbnail_url ? (
-                    <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {/* The date opens the document's detail and activity (no extra column for it). */}
-                  <a href={`#/documents/${d.id}`}>
-                    {formatDate(d.created_at)}
-                    <span class="sr-only"> details of {d.id}</span>
-                  </a>
-                </td>
-                <td>
-                  {d.status}
-                  {d.test && ' (test)'}
-                </td>
-                <td>
-                  {d.template_id
-                    ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
-                    : 'HTML'}
-                </td>
-                <td>{d.pages ?? '—'}</td>
-                <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
-                <td>
-                  {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
-                </td>
-                <td>
-                  {d.url ? (
-                    <>
-                      <a href={d.url} download>
-                        Download <span class="sr-only">{d.id}</span>
-                      </a>{' '}
-                      <a href={d.url} target="_blank" rel="noreferrer">
-                        Open <span class="sr-only">{d.id}</span>
-                      </a>
-                    </>
-                  ) : (
-                    'expired'
-                  )}
-                </td>
-              </tr>
+        <span class="pair">
+          <label for="filter-q">Search</label>
+          <input
+            id="filter-q"
+            type="search"
+            value={filter.q}
+            maxLength={200}
+            placeholder="Id, file name or metadata"
+            aria-describedby="filter-q-hint"
+            onChange={(e) => setFilter({ ...filter, q: e.currentTarget.value })}
+          />
+        </span>
+        <span class="pair">
+          <label for="filter-status">Status</label>
+          <select
+            id="filter-status"
+            value={filter.status}
+            onChange={(e) => setFilter({ ...filter, status: e.currentTarget.value })}
+          >
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
             ))}
-          </tbody>
-        </table>
-      </div>
-      {page.data && rows.length === 0 && <p>No documents match.</p>}
-      <nav class="inline" aria-label="Pages">
-        <button
-          type="button"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors(cursors.slice(0, -1))}
+          </select>
+        </span>
+        <span class="pair">
+          <label for="filter-template">Template</label>
+          <select
+            id="filter-template"
+            value={filter.template}
+            onChange={(e) => setFilter({ ...filter, template: e.currentTarget.value })}
+          >
+            <option value="">Any</option>
+            {templates.data?.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="pair">
+          <label for="filter-from">From</label>
+          <input
+            id="filter-from"
+            type="date"
+            value={filter.from}
+            onChange={(e) => setFilter({ ...filter, from: e.currentTarget.value })}
+          />
+        </span>
+        <span class="pair">
+          <label for="filter-to">To</label>
+          <input
+            id="filter-to"
+            type="date"
+            value={filter.to}
+            onChange={(e) => setFilter({ ...filter, to: e.currentTarget.value })}
+          />
+        </span>
+      </form>
+      {page.loading && !page.data && <Skeleton label="Loading documents…" rows={4} />}
+      <ErrorText error={page.error} />
+      <p class="hint" id="filter-q-hint">
+        Search finds a whole document id, or part of a file name or metadata value (press Enter). Dates are
+        UTC days, both included.
+      </p>
+      {page.data && rows.length === 0 && (
+        <EmptyState
+          title={filtered(filter) ? 'No documents match' : 'No documents yet'}
+          action={
+            filtered(filter) ? (
+              <button type="button" onClick={() => setFilter(NO_FILTER)}>
+                Clear the filters
+              </button>
+            ) : (
+              <a href="#/generate">Generate a PDF</a>
+            )
+          }
         >
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!page.data?.next_before}
-          onClick={() => setCursors([...cursors, page.data!.next_before!])}
-        >
-          Older
-        </button>
-      </nav>
+          {filtered(filter)
+            ? 'Nothing in the log matches this search, status, template and dates.'
+            : 'Every PDF made from the API, the Generate page or a batch is listed here with its thumbnail, status and signed download link.'}
+        </EmptyState>
+      )}
+      {rows.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Preview</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">Template</th>
+                <th scope="col">Pages</th>
+                <th scope="col">Size</th>
+                <th scope="col">Notes</th>
+                <th scope="col">File</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
+                  <td>
+                    {d.thumbnail_url ? (
+                      <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    {/* The date opens the document's detail and activity (no extra column for it). */}
+                    <a href={`#/documents/${d.id}`}>
+                      {formatDate(d.created_at)}
+                      <span class="sr-only"> details of {d.id}</span>
+                    </a>
+                  </td>
+                  <td>
+                    <Badge status={d.status} />
+                    {d.test && ' test'}
+                  </td>
+                  <td>
+                    {d.template_id
+                      ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
+                      : 'HTML'}
+                  </td>
+                  <td>{d.pages ?? '—'}</td>
+                  <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
+                  <td>
+                    {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
+                  </td>
+                  <td>
+                    {d.url ? (
+                      <>
+                        <a href={d.url} download>
+                          Download <span class="sr-only">{d.id}</span>
+                        </a>{' '}
+                        <a href={d.url} target="_blank" rel="noreferrer">
+                          Open <span class="sr-only">{d.id}</span>
+                        </a>
+                        <CopyButton text={d.url} label={`the signed link of ${d.id}`} />
+                      </>
+                    ) : (
+                      'expired'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Documents"
+        page={cursors.length}
+        hasPrevious={cursors.length > 1}
+        hasNext={Boolean(page.data?.next_before)}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+        onNext={() => setCursors([...cursors, page.data!.next_before!])}
+      />
     </Page>
   );
 }

@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
 import { CopyButton, confirmAction, toast } from '../feedback';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { Badge, EmptyState, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 
 type Mode = Session['mode'];
 type ApiKey = Schemas['ApiKey'];
@@ -31,6 +31,10 @@ export function KeysPage({ session }: { session: Session }) {
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const manage = canManage(session);
   const liveRefused = session.mode === 'test';
+  // The form's mode is state, not the select's own: creating a key (form reset) keeps the chosen mode,
+  // and switching the session to test mode moves it to the only mode then allowed.
+  const [mode, setMode] = useState<Mode>(session.mode);
+  useEffect(() => setMode(session.mode), [session.mode]);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -44,13 +48,14 @@ export function KeysPage({ session }: { session: Session }) {
           api.POST('/keys', {
             body: {
               name: String(form.get('name')),
-              mode: String(form.get('mode')) as Mode,
+              mode,
               role: String(form.get('role')) as KeyRole,
             },
           }),
         ),
       );
-      (event.target as HTMLFormElement).reset();
+      // Only the name is cleared: mode and role stay as chosen for the next key.
+      ((event.target as HTMLFormElement).elements.namedItem('name') as HTMLInputElement).value = '';
       keys.reload();
     } catch (err) {
       setError(err);
@@ -87,11 +92,15 @@ export function KeysPage({ session }: { session: Session }) {
           <label for="key-name">Name</label>
           <input id="key-name" name="name" required maxLength={100} />
           <label for="key-mode">Mode</label>
-          <select id="key-mode" name="mode" aria-describedby={liveRefused ? 'key-mode-hint' : undefined}>
-            <option value="test" selected={session.mode === 'test'}>
-              Test
-            </option>
-            <option value="live" selected={session.mode === 'live'} disabled={liveRefused}>
+          <select
+            id="key-mode"
+            name="mode"
+            value={mode}
+            onChange={(e) => setMode(e.currentTarget.value as Mode)}
+            aria-describedby={liveRefused ? 'key-mode-hint' : undefined}
+          >
+            <option value="test">Test</option>
+            <option value="live" disabled={liveRefused}>
               Live
             </option>
           </select>
@@ -132,48 +141,64 @@ export function KeysPage({ session }: { session: Session }) {
           <CopyButton text={created.secret} label="the new key" />
         </div>
       )}
-      {keys.loading && <Busy label="Loading keys…" />}
+      {keys.loading && !keys.data && <Skeleton label="Loading keys…" />}
       <ErrorText error={keys.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created by</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              {manage && <th scope="col">Action</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((k) => (
-              <tr key={k.id} data-key={k.prefix}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.mode}</td>
-                <td>{k.role}</td>
-                <td>{creatorText(k.created_by, keys.data?.data ?? [], members.data?.data ?? [])}</td>
-                <td>{formatDate(k.created_at)}</td>
-                <td>{k.revoked_at ? `revoked ${formatDate(k.revoked_at)}` : 'active'}</td>
-                {manage && (
+      {keys.data && keys.data.data.length === 0 && (
+        <EmptyState title="No API keys yet">
+          A key lets your own code call the API: a test key makes watermarked, uncounted PDFs to try things
+          with; a live key makes the real ones. {manage ? 'Name one above to create it.' : ''}
+        </EmptyState>
+      )}
+      {keys.data && keys.data.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Role</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                {manage && <th scope="col">Action</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data?.data.map((k) => (
+                <tr key={k.id} data-key={k.prefix}>
+                  <td>{k.name}</td>
                   <td>
-                    {!k.revoked_at && (
-                      <button type="button" class="danger" onClick={() => revoke(k)}>
-                        Revoke {k.name}
-                      </button>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>
+                    <Badge status={k.mode} />
+                  </td>
+                  <td>{k.role}</td>
+                  <td>{creatorText(k.created_by, keys.data?.data ?? [], members.data?.data ?? [])}</td>
+                  <td>{formatDate(k.created_at)}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      <Badge status="revoked">revoked {formatDate(k.revoked_at)}</Badge>
+                    ) : (
+                      <Badge status="active" />
                     )}
                   </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  {manage && (
+                    <td>
+                      {!k.revoked_at && (
+                        <button type="button" class="danger" onClick={() => revoke(k)}>
+                          Revoke {k.name}
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </Page>
   );
 }

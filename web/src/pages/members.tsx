@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Session } from '../api';
 import { type ConfirmOptions, confirmAction } from '../feedback';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 
 type Role = Session['role'];
 const ROLES: Role[] = ['member', 'admin', 'owner'];
@@ -89,7 +89,7 @@ export function MembersPage({ session }: { session: Session }) {
       )}
       <ErrorText error={error} id="members-error" />
       {note && <p role="status">{note}</p>}
-      {members.loading && <Busy label="Loading members…" />}
+      {members.loading && !members.data && <Skeleton label="Loading members…" rows={2} />}
       <ErrorText error={members.error} />
       <div class="table-wrap">
         <table>

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, type Schemas, type Session, toApiError } from '../api';
+import { ApiPanel } from '../api-snippets';
 import { CodeEditor, type Marker } from '../code-editor';
 import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
 import { confirmAction, toast } from '../feedback';
 import { type Finishing, FinishingForm } from '../finishing-form';
+import { copyName, duplicateTemplate, renameTemplate } from '../template-actions';
 import {
   Busy,
   ErrorText,
@@ -13,10 +15,11 @@ import {
   Page,
   Reason,
   releaseLeaveGuard,
+  Skeleton,
   useLeaveGuard,
   useLoad,
 } from '../ui';
-import { VersionDiff } from './version-diff';
+import { VersionDiff, VersionSource } from './version-diff';
 
 type Settings = Schemas['TemplateSettings'];
 type Pane = 'html' | 'css' | 'data';
@@ -200,6 +203,11 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
+  // The name after a rename (a name-only change makes no version, so the content is not reloaded).
+  const [name, setName] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  // The old version whose source is shown against the current one.
+  const [viewed, setViewed] = useState<number | null>(null);
   const preview = usePreview(id);
 
   const setHtml = useCallback((html: string) => setContent((c) => ({ ...c, html })), []);
@@ -325,10 +333,54 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     }
   };
 
-  if (loaded.loading && !loaded.data) return <Busy label="Loading template…" />;
+  const rename = async (event: Event) => {
+    event.preventDefault();
+    const next = String(new FormData(event.currentTarget as HTMLFormElement).get('name')).trim();
+    setSaveError(null);
+    try {
+      const t = await renameTemplate(id, next);
+      setName(t.name);
+      setRenaming(false);
+      toast(`Renamed to ${t.name}.`);
+    } catch (err) {
+      setSaveError(err);
+    }
+  };
+
+  const duplicate = async () => {
+    const from = name ?? loaded.data?.name ?? 'Template';
+    setSaveError(null);
+    try {
+      const copy = await duplicateTemplate(id, copyName(from));
+      toast(`Duplicated as ${copy.name} (from the saved version ${baseVersion}).`, {
+        href: `#/templates/${copy.id}`,
+        label: 'Open the copy',
+      });
+    } catch (err) {
+      setSaveError(err);
+    }
+  };
+
+  // A restored version is the new current one: the editor loads it (the old content stays as a draft).
+  const restored = () => {
+    setViewed(null);
+    loaded.reload();
+    versions.reload();
+  };
+
+  useShortcuts({
+    // The shortcut obeys what the button says: nothing in test mode or while a save is under way.
+    save: () => session.mode === 'live' && !saving && void save(),
+    preview: () => renderNow(),
+  });
+  const renderNow = () => {
+    if (parsed.data && html !== '') void preview.render({ html, css, settings, data: parsed.data });
+  };
+
+  if (loaded.loading && !loaded.data) return <Skeleton label="Loading template…" rows={6} />;
   if (!loaded.data) return <ErrorText error={loaded.error} />;
   // The editors are created with the loaded text, not an empty one replaced a moment later.
-  if (!baseline) return <Busy label="Loading template…" />;
+  if (!baseline) return <Skeleton label="Loading template…" rows={6} />;
   const htmlMarkers = [...markersOf(saveError), ...markersOf(preview.error)];
   const markers: Record<Pane, Marker[]> = {
     html: htmlMarkers,
@@ -336,10 +388,11 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     data: parsed.marker ? [parsed.marker] : [],
   };
   const reason = liveOnlyReason(session.mode, 'edit templates');
+  const title = name ?? loaded.data.name;
 
   return (
     <Page
-      title={loaded.data.name}
+      title={title}
       actions={
         <>
           {dirty && (
@@ -350,8 +403,27 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           <a href={`#/generate?template=${id}`}>Generate from this template</a>
           <button
             type="button"
+            onClick={() => setRenaming(!renaming)}
+            aria-expanded={renaming}
+            disabled={reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            onClick={duplicate}
+            disabled={reason !== null}
+            aria-describedby={reason ? 'save-reason' : undefined}
+          >
+            Duplicate
+          </button>
+          <button
+            type="button"
             class="primary"
             onClick={save}
+            title="Ctrl+S"
+            aria-keyshortcuts="Control+S Meta+S"
             disabled={saving || reason !== null}
             aria-describedby={reason ? 'save-reason' : undefined}
           >
@@ -370,6 +442,19 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
         </>
       }
     >
+      {renaming && (
+        <form class="inline" onSubmit={rename} aria-label="Rename the template">
+          <label for="rename-input">New name</label>
+          <input id="rename-input" name="name" required maxLength={100} defaultValue={title} />
+          <button type="submit" class="primary">
+            Save name
+          </button>
+          <button type="button" onClick={() => setRenaming(false)}>
+            Cancel
+          </button>
+          <span class="hint">Renaming makes no new version.</span>
+        </form>
+      )}
       {offer && (
         <section class="draft-offer" aria-labelledby="draft-offer-title">
           <h2 id="draft-offer-title">Unsaved changes were kept</h2>
@@ -441,11 +526,23 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           <h2 id="preview-title">
             Preview {preview.pages ? `(${preview.pages} page${preview.pages === 1 ? '' : 's'})` : ''}
           </h2>
+          <p class="hint" id="preview-note">
+            A draft preview of the unsaved content: always watermarked and never stored or counted, in Test
+            and in Live mode (previews are, by the API's rules). Generate makes the real PDF. Ctrl+Enter
+            renders at once.
+          </p>
           {/* A fixed slot: progress appearing must not move the controls below while someone clicks them. */}
           <div class="busy-slot">{preview.busy && <Busy label="Rendering preview…" />}</div>
           <ErrorText error={preview.error} id="preview-error" />
           {preview.url && (
-            <iframe title="Preview PDF" src={preview.url} data-pages={preview.pages} class="pdf" />
+            // Fit the page width: the viewer's default zoom leaves an A4 page unreadably small.
+            <iframe
+              title="Preview PDF"
+              src={`${preview.url}#view=FitH`}
+              data-pages={preview.pages}
+              class="pdf"
+              aria-describedby="preview-note"
+            />
           )}
         </section>
       </div>
@@ -453,47 +550,76 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
         <h2 id="versions-title">Versions</h2>
         <div class="busy-slot">{versions.loading && <Busy label="Loading versions…" />}</div>
         <ErrorText error={versions.error} />
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Created</th>
-              <th scope="col">Pin</th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.data?.data.map((v) => (
-              <tr key={v.version}>
-                <td>
-                  v{v.version}
-                  {pinned === v.version && <strong> (pinned)</strong>}
-                </td>
-                <td>{formatDate(v.created_at)}</td>
-                <td>
-                  {pinned === v.version ? (
-                    <button
-                      type="button"
-                      onClick={() => pin(null)}
-                      disabled={reason !== null}
-                      aria-describedby={reason ? 'save-reason' : undefined}
-                    >
-                      Unpin v{v.version}
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      onClick={() => pin(v.version)}
-                      disabled={reason !== null}
-                      aria-describedby={reason ? 'save-reason' : undefined}
-                    >
-                      Pin v{v.version}
-                    </button>
-                  )}
-                </td>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Created</th>
+                <th scope="col">Pin</th>
+                <th scope="col">Source</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {versions.data?.data.map((v) => (
+                <tr key={v.version}>
+                  <td>
+                    v{v.version}
+                    {pinned === v.version && <strong> (pinned)</strong>}
+                  </td>
+                  <td>
+                    <time dateTime={v.created_at}>{formatDate(v.created_at)}</time>
+                  </td>
+                  <td>
+                    {pinned === v.version ? (
+                      <button
+                        type="button"
+                        onClick={() => pin(null)}
+                        disabled={reason !== null}
+                        aria-describedby={reason ? 'save-reason' : undefined}
+                      >
+                        Unpin v{v.version}
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        onClick={() => pin(v.version)}
+                        disabled={reason !== null}
+                        aria-describedby={reason ? 'save-reason' : undefined}
+                      >
+                        Pin v{v.version}
+                      </button>
+                    )}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-expanded={viewed === v.version}
+                      aria-controls="version-source"
+                      onClick={() => setViewed(viewed === v.version ? null : v.version)}
+                    >
+                      View v{v.version}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div id="version-source">
+          {viewed !== null && (
+            <VersionSource
+              key={`${viewed}-${baseVersion}`}
+              id={id}
+              version={viewed}
+              current={baseVersion}
+              readOnlyReason={reason}
+              dirty={dirty}
+              onRestored={restored}
+              onClose={() => setViewed(null)}
+            />
+          )}
+        </div>
         {versions.data && versions.data.data.length > 1 && (
           <VersionDiff
             key={versions.data.data.length}
@@ -502,8 +628,30 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           />
         )}
       </section>
+      <ApiPanel templateId={id} data={parsed.data ?? loaded.data.sample_data ?? {}} />
     </Page>
   );
+}
+
+/**
+ * Ctrl/Cmd+S saves and Ctrl/Cmd+Enter previews at once, also while typing in an editor pane. Caught on the
+ * way down (capture), so neither the browser's "save page" nor CodeMirror's own Mod-Enter binding runs.
+ */
+function useShortcuts(actions: { save: () => void; preview: () => void }) {
+  const latest = useRef(actions);
+  latest.current = actions;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const action = event.key === 's' ? 'save' : event.key === 'Enter' ? 'preview' : null;
+      if (!action) return;
+      event.preventDefault();
+      event.stopPropagation();
+      latest.current[action]();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
 }
 
 function SettingsForm({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {

@@ -1,6 +1,20 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Session } from '../api';
-import { Busy, ErrorText, formatDate, go, liveOnlyReason, Page, Reason, useLoad } from '../ui';
+import { toast } from '../feedback';
+import { copyName, duplicateTemplate } from '../template-actions';
+import {
+  EmptyState,
+  ErrorText,
+  formatDate,
+  go,
+  liveOnlyReason,
+  Page,
+  Pager,
+  Reason,
+  type Route,
+  Skeleton,
+  useLoad,
+} from '../ui';
 
 const STARTER_HTML = `<h1>Invoice {{ number }}</h1>
 <p>Bill to: {{ customer.name }}</p>
@@ -15,10 +29,19 @@ const STARTER_DATA = {
   items: [{ name: 'Consulting', price: 100 }],
 };
 
-export function TemplatesPage({ session }: { session: Session }) {
+/** Templates per page of cards (the API lists at most 100 at once). */
+const PAGE_SIZE = 24;
+
+export function TemplatesPage({ session, route }: { session: Session; route: Route }) {
+  const pageNumber = Math.max(1, Number(route.query.get('page') ?? 1) || 1);
   const list = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
+    () =>
+      call(
+        api.GET('/templates', {
+          params: { query: { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE } },
+        }),
+      ),
+    [pageNumber],
   );
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -43,6 +66,18 @@ export function TemplatesPage({ session }: { session: Session }) {
     }
   };
 
+  const duplicate = async (t: { id: string; name: string }) => {
+    setError(null);
+    try {
+      const copy = await duplicateTemplate(t.id, copyName(t.name));
+      toast(`Duplicated ${t.name} as ${copy.name}.`);
+      go(`/templates/${copy.id}`);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const rows = list.data?.data ?? [];
   return (
     <Page title="Templates">
       <form class="inline" onSubmit={create}>
@@ -59,26 +94,56 @@ export function TemplatesPage({ session }: { session: Session }) {
         <Reason id="create-reason" text={reason} />
       </form>
       <ErrorText error={error} id="create-error" />
-      {list.loading && <Busy label="Loading templates…" />}
+      {list.loading && !list.data && <Skeleton label="Loading templates…" rows={4} kind="cards" />}
       <ErrorText error={list.error} />
-      {list.data && list.data.data.length === 0 && <p>No templates yet.</p>}
+      {list.data && rows.length === 0 && pageNumber === 1 && (
+        <EmptyState title="No templates yet">
+          A template is HTML with Liquid placeholders, a stylesheet and sample data. Name your first one
+          above: it starts as a small invoice you can edit with a live preview, then render from the API or
+          the Generate page.
+        </EmptyState>
+      )}
       <ul class="cards">
-        {list.data?.data.map((t) => (
-          <li key={t.id} class="card">
+        {rows.map((t) => (
+          <li key={t.id} class="card" data-template={t.id}>
             <a class="card-link" href={`#/templates/${t.id}`}>
-              {t.thumbnail_url && (
-                <img src={t.thumbnail_url} alt={`Page 1 of ${t.name}`} loading="lazy" width={240} />
-              )}
+              <span class="card-thumb">
+                {t.thumbnail_url ? (
+                  <img src={t.thumbnail_url} alt={`Page 1 of ${t.name}`} loading="lazy" width={240} />
+                ) : (
+                  <span>No preview yet</span>
+                )}
+              </span>
               <strong>{t.name}</strong>
             </a>
-            <span>
+            <span class="meta">
               v{t.current_version}
               {t.pinned_version !== null && ` · pinned v${t.pinned_version}`} · {formatDate(t.updated_at)}
             </span>
-            <a href={`#/generate?template=${t.id}`}>Generate</a>
+            <div class="actions">
+              <a href={`#/generate?template=${t.id}`}>
+                Generate <span class="sr-only">from {t.name}</span>
+              </a>
+              <button
+                type="button"
+                onClick={() => duplicate(t)}
+                disabled={reason !== null}
+                aria-describedby={reason ? 'create-reason' : undefined}
+              >
+                Duplicate <span class="sr-only">{t.name}</span>
+              </button>
+            </div>
           </li>
         ))}
       </ul>
+      <Pager
+        label="Templates"
+        page={pageNumber}
+        hasPrevious={pageNumber > 1}
+        hasNext={Boolean(list.data?.has_more)}
+        onPrevious={() => go(`/templates?page=${pageNumber - 1}`)}
+        onNext={() => go(`/templates?page=${pageNumber + 1}`)}
+      />
     </Page>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { Busy, ErrorText } from '../ui';
+import { api, call, type Schemas } from '../api';
+import { confirmAction, toast } from '../feedback';
+import { type DiffLine, diffCounts, diffLines } from '../text-diff';
+import { Busy, ErrorText, Reason, Skeleton, useLoad } from '../ui';
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -135,6 +137,154 @@ export function VersionDiff({ id, versions }: { id: string; versions: number[] }
             </figcaption>
           </figure>
         </div>
+      )}
+    </section>
+  );
+}
+
+type Template = Schemas['Template'];
+
+/** The parts of a version that make its PDF, as text to compare line by line. */
+function sourcesOf(t: Template): { name: string; text: string }[] {
+  return [
+    { name: 'HTML', text: t.html },
+    { name: 'CSS', text: t.css ?? '' },
+    { name: 'Sample data', text: JSON.stringify(t.sample_data ?? {}, null, 2) },
+    { name: 'Page settings', text: JSON.stringify(t.settings ?? {}, null, 2) },
+  ];
+}
+
+function DiffView({ lines, label }: { lines: DiffLine[]; label: string }) {
+  const sign = { same: ' ', add: '+', del: '−' } as const;
+  const words = { same: '', add: 'added: ', del: 'removed: ' } as const;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the diff scrolls, so it must be reachable by keyboard (axe: scrollable-region-focusable)
+    <section class="text-diff" aria-label={label} tabIndex={0}>
+      <pre>
+        {lines.map((line, i) => (
+          <span key={i} class={`line ${line.kind}`}>
+            <span class="sr-only">{words[line.kind]}</span>
+            <span aria-hidden="true">{sign[line.kind]} </span>
+            {line.text}
+          </span>
+        ))}
+      </pre>
+    </section>
+  );
+}
+
+/**
+ * An old version's source (HTML, CSS, sample data, settings) as a line diff against the current version,
+ * and "Restore as a new version": the old content saved again, so history only grows (spec: versions).
+ */
+export function VersionSource({
+  id,
+  version,
+  current,
+  readOnlyReason,
+  dirty,
+  onRestored,
+  onClose,
+}: {
+  id: string;
+  version: number;
+  current: number;
+  /** Why restoring is off (test mode), or null. */
+  readOnlyReason: string | null;
+  /** The editor has unsaved changes, which a restore replaces. */
+  dirty: boolean;
+  onRestored: (template: Template) => void;
+  onClose: () => void;
+}) {
+  const pair = useLoad(
+    () =>
+      Promise.all(
+        [version, current].map((v) =>
+          call(api.GET('/templates/{id}', { params: { path: { id }, query: { version: v } } })),
+        ),
+      ),
+    [id, version, current],
+  );
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const restore = async () => {
+    const old = pair.data?.[0];
+    if (!old) return;
+    const ok = await confirmAction({
+      title: `Restore version ${version}?`,
+      body:
+        `Its HTML, CSS, sample data and page settings are saved as version ${current + 1}; ` +
+        'the versions in between stay in the history.' +
+        (dirty ? ' Your unsaved changes in the editor are replaced by it.' : ''),
+      action: `Restore v${version}`,
+    });
+    if (!ok) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await call(
+        api.PUT('/templates/{id}', {
+          params: { path: { id } },
+          body: {
+            html: old.html,
+            css: old.css,
+            sample_data: old.sample_data ?? {},
+            settings: old.settings,
+          },
+        }),
+      );
+      toast(`Version ${version} restored as version ${saved.current_version}.`);
+      onRestored(saved);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const [older, newer] = pair.data ?? [];
+  return (
+    <section class="panel" aria-labelledby="version-source-title" data-testid="version-source">
+      <div class="page-head">
+        <h2 id="version-source-title">
+          Version {version} compared with the current version {current}
+        </h2>
+        <div class="actions">
+          {version !== current && (
+            <button
+              type="button"
+              class="primary"
+              onClick={restore}
+              disabled={busy || !older || readOnlyReason !== null}
+              aria-describedby={readOnlyReason ? 'restore-reason' : undefined}
+            >
+              {busy ? 'Restoring…' : `Restore v${version} as a new version`}
+            </button>
+          )}
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+      <Reason id="restore-reason" text={readOnlyReason} />
+      <ErrorText error={error ?? pair.error} />
+      {pair.loading && !pair.data && <Skeleton label="Loading both versions…" rows={4} />}
+      {older && newer && (
+        <>
+          <p class="hint">Lines marked − are only in v{version}; lines marked + were added since.</p>
+          {sourcesOf(older).map((part, i) => {
+            const lines = diffLines(part.text, sourcesOf(newer)[i]!.text);
+            const { added, removed } = diffCounts(lines);
+            return (
+              <details key={part.name} open={i === 0}>
+                <summary>
+                  {part.name}:{' '}
+                  {added === 0 && removed === 0 ? 'unchanged' : `${removed} removed, ${added} added`}
+                </summary>
+                <DiffView lines={lines} label={`${part.name} of v${version} against v${current}`} />
+              </details>
+            );
+          })}
+        </>
       )}
     </section>
   );
