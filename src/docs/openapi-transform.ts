@@ -51,6 +51,7 @@ export function finishDocument(document: Json, documentOnly: readonly object[] =
       if (!operation) continue;
       declareConventions(operation);
       declareSentHeaders(operation);
+      optionalWhenDefaulted(operation);
     }
   }
   for (const [path, item] of Object.entries(OPTIONAL_PATHS)) {
@@ -163,6 +164,17 @@ function declareConventions(operation: Json): void {
     response.headers = headers;
   }
   operation.responses = responses;
+}
+
+/**
+ * A query parameter with a default (`limit`, `offset`) may be left out: @fastify/swagger marks it required
+ * because the schema always has it after defaults are applied, which would make generated clients send it.
+ */
+function optionalWhenDefaulted(operation: Json): void {
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const schema = parameter.schema as Json | undefined;
+    if (parameter.in === 'query' && schema?.default !== undefined) delete parameter.required;
+  }
 }
 
 /**

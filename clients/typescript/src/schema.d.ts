@@ -5578,8 +5578,8 @@ export interface operations {
     };
     listDocuments: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
                 /** @description Only documents in this status */
                 status?: "succeeded" | "failed" | "queued" | "processing" | "canceled";
@@ -5916,9 +5916,9 @@ export interface operations {
     };
     listTemplates: {
         parameters: {
-            query: {
-                limit: number;
-                offset: number;
+            query?: {
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -7355,8 +7355,8 @@ export interface operations {
     };
     listBatches: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
             };
             header?: never;
@@ -7723,8 +7723,8 @@ export interface operations {
     };
     listBatchItems: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 after?: string;
             };
             header?: never;
@@ -8974,8 +8974,8 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
             };
             header?: never;
