@@ -43,7 +43,9 @@ if (dump.status !== 0) throw new Error(`openapi-dump failed:\n${dump.stderr}`);
 const document = JSON.parse(readFileSync(docFile, 'utf8'));
 const problems = referenceProblems(document);
 if (problems.length > 0) {
-  console.error(`The API reference (/docs) is incomplete — ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  console.error(
+    `The API reference (/docs) is incomplete — ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+  );
   process.exitCode = 1;
 }
 const types = await generatedTypes(document);

@@ -3,9 +3,11 @@
 // rules apply to every new route: a reader of /docs must learn from each operation what it does, when to
 // use it and which errors it answers, and see an example of every request body.
 
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const WHERE = (operationId) =>
-  `in the route's schema (grep -rn "operationId: '${operationId}'" src/)`;
+const WHERE = (operationId) => `in the route's schema (grep -rn "operationId: '${operationId}'" src/)`;
 
 /** An operation's problems, each a sentence that tells how to fix it. */
 function operationProblems(label, operation, sections) {
@@ -13,7 +15,8 @@ function operationProblems(label, operation, sections) {
   const id = operation.operationId;
   if (!id) return [`${label}: no operationId. Add \`operationId: 'verbNoun'\` to the route's schema.`];
   const where = WHERE(id);
-  if (!operation.summary?.trim()) problems.push(`${label}: no summary. Add \`summary\` (one line: what it does) ${where}.`);
+  if (!operation.summary?.trim())
+    problems.push(`${label}: no summary. Add \`summary\` (one line: what it does) ${where}.`);
   const description = operation.description?.trim() ?? '';
   if (description.length < 40) {
     problems.push(
@@ -47,7 +50,31 @@ export function referenceProblems(document) {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) problems.push(...operationProblems(`${method.toUpperCase()} ${path}`, operation, sections));
+      if (operation)
+        problems.push(...operationProblems(`${method.toUpperCase()} ${path}`, operation, sections));
+    }
+  }
+  return [...problems, ...exampleProblems(document)];
+}
+
+/**
+ * Examples of named schemas (src/docs/response-examples.ts) that do not match their schema, as the server's
+ * own validator (Ajv) reads it.
+ */
+export function exampleProblems(document) {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'quire-openapi', components: document.components ?? {} });
+  const problems = [];
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+    for (const example of schema.examples ?? []) {
+      const validate = ajv.getSchema(`quire-openapi#/components/schemas/${name}`);
+      if (validate && !validate(example)) {
+        const errors = validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+        problems.push(
+          `components.schemas.${name}: its example does not match the schema (${errors}); fix it in src/docs/response-examples.ts.`,
+        );
+      }
     }
   }
   return problems;

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { COMPONENT_KEY, DOCUMENTED_AS_KEY } from '../http/schemas.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { codeSamples } from './code-samples.js';
+import { RESPONSE_EXAMPLES } from './response-examples.js';
 import { declareSentHeaders, sentHeaderComponents } from './sent-headers.js';
 import { TAG_ORDER } from './tags.js';
 
@@ -71,7 +72,7 @@ export function finishDocument(document: Json, documentOnly: readonly object[] =
     paths: signedLinksLast(paths),
     components: {
       ...components,
-      schemas: sortKeys(schemas),
+      schemas: withExamples(sortKeys(schemas)),
       headers: { ...HEADERS, ...sentHeaderComponents() },
       responses: RESPONSES,
     },
@@ -170,6 +171,15 @@ function declareConventions(operation: Json): void {
     response.headers = headers;
   }
   operation.responses = responses;
+}
+
+/** The named schemas with the reference's examples of them (src/docs/response-examples.ts). */
+function withExamples(schemas: Json): Json {
+  for (const [name, example] of Object.entries(RESPONSE_EXAMPLES)) {
+    const schema = schemas[name] as Json | undefined;
+    if (schema) schemas[name] = { ...schema, examples: [example] };
+  }
+  return schemas;
 }
 
 /**

@@ -1173,6 +1173,32 @@ export interface components {
             } | null;
             revoked_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+         *       "status": "completed",
+         *       "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "template_version": 3,
+         *       "test": false,
+         *       "counts": {
+         *         "total": 120,
+         *         "queued": 0,
+         *         "processing": 0,
+         *         "succeeded": 119,
+         *         "failed": 1,
+         *         "canceled": 0
+         *       },
+         *       "metadata": {
+         *         "run": "november-invoices"
+         *       },
+         *       "created_at": "2026-11-26T09:00:00.000Z",
+         *       "completed_at": "2026-11-26T09:02:41.503Z",
+         *       "zip": {
+         *         "url": "https://pdf.example.com/v1/batches/5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b/zip?exp=1798275600&sig=77d0…",
+         *         "expires_at": "2026-12-26T09:02:41.503Z"
+         *       }
+         *     }
+         */
         Batch: {
             id: string;
             status: "queued" | "processing" | "completed" | "canceled";
@@ -1321,6 +1347,24 @@ export interface components {
                 reply_to?: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "status": "succeeded",
+         *       "pages": 2,
+         *       "bytes": 48213,
+         *       "mode": "print",
+         *       "test": false,
+         *       "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "template_version": 3,
+         *       "error_code": null,
+         *       "created_at": "2026-11-26T09:14:03.120Z",
+         *       "expires_at": "2026-12-26T09:14:03.120Z",
+         *       "url": "https://pdf.example.com/v1/files/8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f?exp=1798276443&sig=9c1f…",
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/documents/8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f.png?exp=1798276443&sig=41ab…",
+         *       "delivery": null
+         *     }
+         */
         Document: {
             id: string;
             status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
@@ -1618,7 +1662,19 @@ export interface components {
             /** @enum {boolean} */
             email_verified: true;
         };
-        /** @description The error object (see /docs/errors) */
+        /**
+         * @description The error object (see /docs/errors)
+         * @example {
+         *       "error": {
+         *         "code": "invalid_request",
+         *         "message": "data.items[0].price must be a number.",
+         *         "docs_url": "https://pdf.example.com/docs/errors#invalid_request",
+         *         "details": {
+         *           "field": "data.items[0].price"
+         *         }
+         *       }
+         *     }
+         */
         Error: {
             error: {
                 code: string;
@@ -1798,6 +1854,13 @@ export interface components {
             /** @description Default all */
             pages?: "all" | "first" | "rest";
         };
+        /**
+         * @example {
+         *       "id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "status": "queued",
+         *       "created_at": "2026-11-26T09:14:03.120Z"
+         *     }
+         */
         QueuedDocument: {
             id: string;
             /** @enum {string} */
@@ -2057,7 +2120,17 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             stamp?: components["schemas"]["PdfStamp"];
         };
-        /** @description Template without content; thumbnail_url shows the version renders use (pinned, else current) */
+        /**
+         * @description Template without content; thumbnail_url shows the version renders use (pinned, else current)
+         * @example {
+         *       "id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "name": "Invoice",
+         *       "current_version": 4,
+         *       "pinned_version": 3,
+         *       "updated_at": "2026-11-20T16:45:12.000Z",
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…"
+         *     }
+         */
         TemplateSummary: {
             /** @description UUID (8-4-4-4-12 hex digits) */
             id: string;
@@ -2129,6 +2202,53 @@ export interface components {
             /** @description Extension, script_error: the first line of the page error */
             message?: string;
         };
+        /**
+         * @example {
+         *       "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+         *       "event_id": "evt_4f6c0e1d2b3a49588776a5b4c3d2e1f0",
+         *       "event_type": "batch.completed",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "response_status": 200,
+         *       "response_body": "ok",
+         *       "last_error": null,
+         *       "duration_ms": 84,
+         *       "test_event": false,
+         *       "created_at": "2026-11-26T09:02:41.600Z",
+         *       "last_attempt_at": "2026-11-26T09:02:41.690Z",
+         *       "next_attempt_at": null,
+         *       "event": {
+         *         "id": "evt_4f6c0e1d2b3a49588776a5b4c3d2e1f0",
+         *         "type": "batch.completed",
+         *         "created_at": "2026-11-26T09:02:41.600Z",
+         *         "livemode": true,
+         *         "data": {
+         *           "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+         *           "status": "completed",
+         *           "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *           "template_version": 3,
+         *           "test": false,
+         *           "counts": {
+         *             "total": 120,
+         *             "queued": 0,
+         *             "processing": 0,
+         *             "succeeded": 119,
+         *             "failed": 1,
+         *             "canceled": 0
+         *           },
+         *           "metadata": {
+         *             "run": "november-invoices"
+         *           },
+         *           "created_at": "2026-11-26T09:00:00.000Z",
+         *           "completed_at": "2026-11-26T09:02:41.503Z",
+         *           "zip": {
+         *             "url": "https://pdf.example.com/v1/batches/5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b/zip?exp=1798275600&sig=77d0…",
+         *             "expires_at": "2026-12-26T09:02:41.503Z"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
         WebhookDelivery: {
             id: string;
             event_id: string;
@@ -2148,6 +2268,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "id": "0f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
+         *       "url": "https://example.com/hooks/quire",
+         *       "description": "Orders system",
+         *       "events": [
+         *         "pdf.created",
+         *         "pdf.failed",
+         *         "batch.completed"
+         *       ],
+         *       "mode": "live",
+         *       "status": "enabled",
+         *       "disabled_reason": null,
+         *       "secret_prefix": "whsec_3kF9",
+         *       "created_at": "2026-11-02T11:00:00.000Z",
+         *       "updated_at": "2026-11-02T11:00:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
             id: string;
             url: string;
