@@ -16,5 +16,3 @@ export const TAG_ORDER = [
   { name: 'Dashboard', description: 'Sign-in and the browser session the dashboard uses (cookie and CSRF token, not API keys).' },
   { name: 'Operations', description: 'For operators, orchestrators and monitoring: health, readiness, version, metrics and this reference.' },
 ] as const;
-
-export type TagName = (typeof TAG_ORDER)[number]['name'];

@@ -110,6 +110,5 @@ export class Quire {
   }
 }
 
-/** The name the client had before resource methods; the same class. */
-export const QuireClient = Quire;
-export type QuireClient = Quire;
+/** The name the client had before its resource methods; kept so that existing code still compiles. */
+export class QuireClient extends Quire {}
