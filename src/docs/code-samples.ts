@@ -15,7 +15,8 @@ interface Sample {
 const CLIENT_CALLS: Record<string, string> = {
   createPdf: "const file = await quire.pdf(BODY);\nawait writeFile('out.pdf', file.bytes);",
   getDocument: 'const document = await quire.documents.retrieve(id);',
-  listDocuments: "for await (const document of quire.documents.list({ status: 'failed' })) console.log(document.id);",
+  listDocuments:
+    "for await (const document of quire.documents.list({ status: 'failed' })) console.log(document.id);",
   getDocumentActivity: 'const { data } = await quire.documents.activity(id);',
   downloadFile: 'const bytes = await quire.documents.download(document);',
   createTemplate: 'const template = await quire.templates.create(BODY);',
@@ -28,21 +29,25 @@ const CLIENT_CALLS: Record<string, string> = {
   getTemplateFields: 'const { fields } = await quire.templates.fields(id);',
   previewTemplate: 'const preview = await quire.templates.preview(id, BODY);',
   previewTemplateDraft: 'const preview = await quire.templates.previewDraft(id, BODY);',
-  createBatch: 'const batch = await quire.batches.create(BODY);\nconst done = await quire.batches.waitFor(batch.id);',
+  createBatch:
+    'const batch = await quire.batches.create(BODY);\nconst done = await quire.batches.waitFor(batch.id);',
   listBatches: 'for await (const batch of quire.batches.list()) console.log(batch.id, batch.status);',
   getBatch: 'const batch = await quire.batches.retrieve(id);',
-  listBatchItems: 'for await (const item of quire.batches.items.list(id)) console.log(item.index, item.status);',
+  listBatchItems:
+    'for await (const item of quire.batches.items.list(id)) console.log(item.index, item.status);',
   cancelBatch: 'const batch = await quire.batches.cancel(id);',
   downloadBatchZip: 'const zip = await quire.batches.downloadZip(batch);',
   parseSpreadsheet: 'const preview = await quire.spreadsheets.parse(BODY);',
   listWebhookEndpoints: 'const endpoints = await quire.webhooks.list().toArray();',
-  createWebhookEndpoint: 'const endpoint = await quire.webhooks.create(BODY);\n// Keep endpoint.secret: it is shown only now.',
+  createWebhookEndpoint:
+    'const endpoint = await quire.webhooks.create(BODY);\n// Keep endpoint.secret: it is shown only now.',
   getWebhookEndpoint: 'const endpoint = await quire.webhooks.retrieve(id);',
   updateWebhookEndpoint: 'const endpoint = await quire.webhooks.update(id, BODY);',
   deleteWebhookEndpoint: 'await quire.webhooks.delete(id);',
   rotateWebhookSecret: 'const { secret } = await quire.webhooks.rotateSecret(id);',
   sendWebhookTestEvent: 'const { delivery_id } = await quire.webhooks.sendTestEvent(id);',
-  listWebhookDeliveries: 'for await (const delivery of quire.webhooks.deliveries.list(id)) console.log(delivery.status);',
+  listWebhookDeliveries:
+    'for await (const delivery of quire.webhooks.deliveries.list(id)) console.log(delivery.status);',
   retryWebhookDelivery: 'await quire.webhooks.deliveries.retry(id, deliveryId);',
   listBrandAssets: 'const assets = await quire.brandAssets.list().toArray();',
   uploadBrandAsset: 'const asset = await quire.brandAssets.upload(BODY);',
@@ -107,7 +112,11 @@ export function codeSamples(method: string, path: string, versioned: boolean, op
   const call = CLIENT_CALLS[String(operation.operationId)];
   if (call) {
     const source = call.replace('BODY', JSON.stringify(body ?? {}, null, 2));
-    samples.push({ lang: 'typescript', label: 'TypeScript (@quire/client)', source: `${CLIENT_SETUP}${source}` });
+    samples.push({
+      lang: 'typescript',
+      label: 'TypeScript (@quire/client)',
+      source: `${CLIENT_SETUP}${source}`,
+    });
   }
   return samples;
 }

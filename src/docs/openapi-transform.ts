@@ -25,7 +25,8 @@ const HEADERS: Json = {
     schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
   },
   RateLimitLimit: {
-    description: 'Requests allowed per minute for this key (on a refusal by the per-address budget: per address).',
+    description:
+      'Requests allowed per minute for this key (on a refusal by the per-address budget: per address).',
     schema: { type: 'integer' },
   },
   RateLimitRemaining: { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
@@ -189,7 +190,8 @@ function withExamples(schemas: Json): Json {
 function sectionsInUse(paths: Record<string, Json>): Json[] {
   const used = new Set<unknown>();
   for (const item of Object.values(paths))
-    for (const method of HTTP_METHODS) for (const tag of ((item[method] as Json | undefined)?.tags ?? []) as unknown[]) used.add(tag);
+    for (const method of HTTP_METHODS)
+      for (const tag of ((item[method] as Json | undefined)?.tags ?? []) as unknown[]) used.add(tag);
   return TAG_ORDER.filter((tag) => used.has(tag.name)).map((tag) => ({ ...tag }));
 }
 

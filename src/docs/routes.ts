@@ -48,10 +48,15 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
       security: [{ bearer: [] }],
     },
     // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.
-    transform: ({ schema, url }) => ({ schema, url: url === '/v1' ? '/' : url.startsWith('/v1/') ? url.slice(3) : url }),
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url === '/v1' ? '/' : url.startsWith('/v1/') ? url.slice(3) : url,
+    }),
     // Named components, and the headers and errors every request shares (src/docs/openapi-transform.ts).
     transformObject: (documentObject) =>
-      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [EInvoiceDoc]),
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [
+        EInvoiceDoc,
+      ]),
     hideUntagged: true,
   });
   void publicUrl;

@@ -1125,6 +1125,19 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: Record<string, never>;
+        /**
+         * @example {
+         *       "team": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "name": "Acme GmbH",
+         *         "plan": "growth"
+         *       },
+         *       "key": {
+         *         "mode": "live",
+         *         "prefix": "qk_live_7Hq2"
+         *       }
+         *     }
+         */
         Account: {
             team: {
                 id: string;
@@ -1155,6 +1168,21 @@ export interface components {
             error_code?: string;
             error_message?: string;
         };
+        /**
+         * @example {
+         *       "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+         *       "name": "CI",
+         *       "mode": "live",
+         *       "role": "member",
+         *       "prefix": "qk_live_7Hq2",
+         *       "created_at": "2026-11-02T11:00:00.000Z",
+         *       "created_by": {
+         *         "kind": "user",
+         *         "id": "usr_0cc175b9c0f1b6a831c399e269772661"
+         *       },
+         *       "revoked_at": null
+         *     }
+         */
         ApiKey: {
             id: string;
             name: string;
@@ -1312,6 +1340,18 @@ export interface components {
                 timeout_ms?: number;
             };
         };
+        /**
+         * @example {
+         *       "id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+         *       "kind": "font",
+         *       "name": "brand_sans",
+         *       "content_type": "font/woff2",
+         *       "bytes": 48120,
+         *       "family": "Brand Sans",
+         *       "url": "https://pdf.example.com/v1/brand-assets/2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f.woff2?sig=5d1a…",
+         *       "created_at": "2026-11-02T11:00:00.000Z"
+         *     }
+         */
         BrandAsset: {
             id: string;
             kind: "logo" | "font";
@@ -1385,6 +1425,37 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /**
+         * @example {
+         *       "document_id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "data": [
+         *         {
+         *           "status": "queued",
+         *           "at": "2026-11-26T09:14:02.950Z",
+         *           "duration_ms": null
+         *         },
+         *         {
+         *           "status": "processing",
+         *           "at": "2026-11-26T09:14:03.010Z",
+         *           "duration_ms": null
+         *         },
+         *         {
+         *           "status": "succeeded",
+         *           "at": "2026-11-26T09:14:03.120Z",
+         *           "duration_ms": 170,
+         *           "pages": 2,
+         *           "warnings": [],
+         *           "timings_ms": {
+         *             "render": 12,
+         *             "load": 61,
+         *             "analyze": 4,
+         *             "pdf": 83,
+         *             "post": 10
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         DocumentActivity: {
             document_id: string;
             /** @description Status transitions, oldest first (30 days) */
@@ -1686,6 +1757,15 @@ export interface components {
             };
         };
         EventType: "pdf.created" | "pdf.failed" | "batch.completed";
+        /**
+         * @example {
+         *       "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "email": "grace@example.com",
+         *       "role": "member",
+         *       "created_at": "2026-11-25T10:00:00.000Z",
+         *       "expires_at": "2026-12-02T10:00:00.000Z"
+         *     }
+         */
         Invitation: {
             id: string;
             email: string;
@@ -1700,6 +1780,30 @@ export interface components {
             email: string;
             role: "owner" | "admin" | "member";
         };
+        /**
+         * @example {
+         *       "team": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "name": "Acme GmbH",
+         *         "plan": "growth"
+         *       },
+         *       "plan": {
+         *         "id": "growth",
+         *         "name": "Growth",
+         *         "docs_per_period": 10000,
+         *         "rate_limit_per_min": 120,
+         *         "webhooks": true,
+         *         "batch_max_items": 5000,
+         *         "emails_per_day": 2000
+         *       },
+         *       "key": {
+         *         "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+         *         "name": "CI",
+         *         "mode": "live",
+         *         "prefix": "qk_live_7Hq2"
+         *       }
+         *     }
+         */
         Me: {
             team: {
                 id: string;
@@ -1723,6 +1827,14 @@ export interface components {
                 prefix: string | null;
             };
         };
+        /**
+         * @example {
+         *       "user_id": "usr_0cc175b9c0f1b6a831c399e269772661",
+         *       "email": "ada@example.com",
+         *       "role": "owner",
+         *       "created_at": "2026-10-01T08:00:00.000Z"
+         *     }
+         */
         Member: {
             user_id: string;
             email: string;
@@ -1906,6 +2018,30 @@ export interface components {
         SpendingCapRequest: {
             spending_cap_cents: number | null;
         };
+        /**
+         * @example {
+         *       "id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "name": "Invoice",
+         *       "current_version": 4,
+         *       "pinned_version": 3,
+         *       "updated_at": "2026-11-20T16:45:12.000Z",
+         *       "version": 4,
+         *       "html": "<h1>Invoice {{ number }}</h1>\n<p>{{ customer.name }}</p>",
+         *       "css": "h1 { font: 600 20pt system-ui; }",
+         *       "sample_data": {
+         *         "number": "2026-0001",
+         *         "customer": {
+         *           "name": "Ada Lovelace"
+         *         }
+         *       },
+         *       "settings": {
+         *         "mode": "print",
+         *         "format": "A4",
+         *         "margin": "20mm"
+         *       },
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…"
+         *     }
+         */
         Template: {
             /** @description UUID (8-4-4-4-12 hex digits) */
             id: string;
@@ -2155,6 +2291,12 @@ export interface components {
             };
             settings?: components["schemas"]["TemplateSettings"];
         };
+        /**
+         * @example {
+         *       "version": 4,
+         *       "created_at": "2026-11-20T16:45:12.000Z"
+         *     }
+         */
         TemplateVersion: {
             version: number;
             /** Format: date-time */
@@ -2180,6 +2322,20 @@ export interface components {
             /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (README: Security). */
             content_base64: string;
         };
+        /**
+         * @example {
+         *       "plan": "growth",
+         *       "period_start": "2026-11-01T00:00:00.000Z",
+         *       "period_end": "2026-12-01T00:00:00.000Z",
+         *       "docs_used": 4120,
+         *       "docs_included": 10000,
+         *       "rollover_docs": 0,
+         *       "overage_docs": 0,
+         *       "overage_cost_cents": 0,
+         *       "spending_cap_cents": 5000,
+         *       "overage_blocked_reason": null
+         *     }
+         */
         Usage: {
             plan: string;
             /** Format: date-time */
