@@ -12,8 +12,9 @@ interface Sample {
 }
 
 /** The client call of an operation; `BODY` stands for the request example, `id` for the path's ids. */
-const CLIENT_CALLS: Record<string, string> = {
-  createPdf: "const file = await quire.pdf(BODY);\nawait writeFile('out.pdf', file.bytes);",
+export const CLIENT_CALLS: Record<string, string> = {
+  createPdf:
+    "const file = await quire.pdf(BODY);\nawait writeFile('out.pdf', file.bytes); // import { writeFile } from 'node:fs/promises'",
   getDocument: 'const document = await quire.documents.retrieve(id);',
   listDocuments:
     "for await (const document of quire.documents.list({ status: 'failed' })) console.log(document.id);",
