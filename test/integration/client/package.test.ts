@@ -19,7 +19,8 @@ async function pack(folder: string, destination: string): Promise<string> {
     cwd: folder,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+  // The JSON report comes last: lifecycle scripts (prepack) may print before it.
+  const [packed] = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1)) as Array<{ filename: string }>;
   assert.ok(packed, `npm pack ${folder} packed nothing`);
   return path.join(destination, packed.filename);
 }
