@@ -60,7 +60,7 @@ const CreatedKey = named(
 );
 
 const ERRORS = { ...COMMON_ERRORS, 404: ErrorResponse };
-const TAGS = ['Dashboard'];
+const TAGS = ['Team'];
 /** A bearer key or the dashboard session (OpenAPI security). */
 const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }];
 
@@ -132,6 +132,8 @@ export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): voi
         operationId: 'listApiKeys',
         security: SECURITY,
         summary: 'List the team’s API keys, newest first (prefixes only)',
+        description:
+          'The team’s API keys with prefix, mode, role, creator and creation and revocation dates. A key is shown in full only once, when created; the prefix tells them apart. Errors: `invalid_api_key`, `unauthenticated` (a dashboard session that expired).',
         response: { 200: Type.Object({ data: Type.Array(KeySchema) }), ...ERRORS },
       },
     },
@@ -147,7 +149,7 @@ export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): voi
         security: SECURITY,
         summary: 'Create an API key (admin live key or admin session; the secret is shown only now)',
         description:
-          'Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`.',
+          'Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`. Errors: `forbidden`, `invalid_request`.',
         body: withExamples(CreateKeyBody, {
           ci: { summary: 'A live key for CI', value: { name: 'CI', mode: 'live' } },
           admin: {
@@ -183,7 +185,7 @@ export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): voi
         security: SECURITY,
         summary: 'Revoke an API key (admin live key or admin session)',
         description:
-          'Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it.',
+          'Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it. Errors: `not_found` (no such key in this team), `forbidden`, `invalid_request`.',
         params: IdParams,
         response: { 200: KeySchema, ...ERRORS },
       },

@@ -91,6 +91,8 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
         tags: ['Account'],
         operationId: 'getMe',
         summary: 'Team, plan and key of the caller',
+        description:
+          'The key’s view of itself: its team, the team’s plan and the key (mode, role, prefix). Call it to check that a key works and whether it is a test or a live key. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
         response: { 200: MeResponse, ...COMMON_ERRORS },
       },
     },
@@ -121,6 +123,8 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
         tags: ['Account'],
         operationId: 'getAccount',
         summary: 'Team and key',
+        description:
+          'The team the key belongs to and the key itself, as the dashboard’s account page shows them. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
         response: { 200: AccountResponse, ...COMMON_ERRORS },
       },
     },
@@ -140,6 +144,8 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
         tags: ['Account'],
         operationId: 'getUsage',
         summary: 'Document usage in the current monthly UTC period',
+        description:
+          'Documents rendered in the current monthly UTC period against the plan’s included documents, with rollover, overage, its cost and the spending cap. Test-key renders are not counted. Check it before a large batch. Errors: `invalid_api_key`.',
         response: { 200: UsageResponse, ...COMMON_ERRORS },
       },
     },
@@ -154,7 +160,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; us
         operationId: 'setSpendingCap',
         summary: 'Set or clear the team’s spending cap (an owner’s session)',
         description:
-          'Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden.',
+          'Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden. Errors: `forbidden`, `unauthenticated`, `invalid_request`.',
         security: [{ session: [] }],
         body: withExamples(SpendingCapBody, {
           cap: { summary: 'Cap overage at 50.00', value: { spending_cap_cents: 5000 } },

@@ -46,6 +46,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'createBatch',
         summary: 'Queue one PDF per item or spreadsheet row',
+        description:
+          'Queues one PDF per item (`items`) or per spreadsheet row (`spreadsheet`, with a column mapping) from one template, rendered in the background into one ZIP. Follow it with GET /batches/{id}, its items, or the `batch.completed` webhook. Send an `Idempotency-Key` so that a retry never queues twice. Errors: `invalid_request` (details.field names the item or column), `template_not_found`, `plan_limit_reached`, `spending_cap_reached`, `payload_too_large`, `idempotency_conflict`, `service_busy`.',
         body: withExamples(BatchRequestBody, {
           items: {
             summary: 'One PDF per item (put the id of one of your templates)',
@@ -97,6 +99,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'listBatches',
         summary: 'Batches, newest first',
+        description:
+          'The team’s batches, newest first, in pages of `limit` (`before`, `next_before`), with status and counts. Errors: `invalid_request` (limit 1 to 100, or a cursor not from this list).',
         querystring: Type.Object(
           { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
           { additionalProperties: false },
@@ -127,6 +131,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'getBatch',
         summary: 'One batch',
+        description:
+          'One batch: status, counts per item status and, once finished, the signed `zip.url`. Poll it (or wait for `batch.completed`) after POST /batches. Errors: `not_found` (unknown id, another team’s, or live with a test key), `invalid_request`.',
         params: IdParams,
         response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -147,6 +153,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'listBatchItems',
         summary: 'Batch items in item order',
+        description:
+          'The items of a batch in item order, in pages of `limit` (`after`, `next_after`), each with its status, error and document link: find out which rows failed and why. Errors: `not_found` (unknown batch), `invalid_request`.',
         params: IdParams,
         querystring: Type.Object(
           { limit: LimitQuery(20), after: Type.Optional(Type.String({ maxLength: 20 })) },
@@ -180,6 +188,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         tags: ['Batches'],
         operationId: 'cancelBatch',
         summary: 'Cancel the queued items',
+        description:
+          'Cancels the items not started yet; items already rendering or done stay, and the ZIP holds what succeeded. `batch.completed` is sent once the batch stops. Errors: `not_found` (unknown batch), `invalid_request`.',
         params: IdParams,
         response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -280,6 +290,8 @@ export function registerSignedBatchRoutes(
         tags: ['Batches'],
         operationId: 'downloadBatchZip',
         summary: 'Download the batch ZIP (signed link)',
+        description:
+          'The ZIP of a finished batch (one file per succeeded item), through the batch’s signed `zip.url`. Needs no key. Errors: `forbidden` (the signature does not match), `file_expired` (the link or the ZIP expired), `invalid_request`.',
         security: [],
         params: Type.Object({ id: Uuid }),
         querystring: SignedQuery,

@@ -47,6 +47,8 @@ export function registerSpreadsheetRoutes(
         tags: ['Batches'],
         operationId: 'parseSpreadsheet',
         summary: 'Read a CSV or XLSX file',
+        description:
+          'Reads a CSV or XLSX file (base64) off the main thread within limits and answers its columns, row count, the first rows and, with a `template_id`, the suggested column-to-field mapping: check a file before sending it as a batch. Nothing is stored. Errors: `invalid_request` (details.field; e.g. a file that is not CSV or XLSX), `payload_too_large`, `template_not_found`.',
         body: withExamples(ParseBody, {
           csv: {
             summary: 'A CSV file (base64)',

@@ -89,6 +89,8 @@ export function registerBrandRoutes(app: App, deps: BrandRouteDeps): void {
         tags: TAGS,
         operationId: 'listBrandAssets',
         summary: "The team's logo and fonts with their signed links",
+        description:
+          'The team’s logos and fonts with the names templates use them by and their signed links. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
         response: { 200: Type.Object({ data: Type.Array(BrandAssetSchema) }), ...COMMON_ERRORS },
       },
     },
@@ -107,6 +109,8 @@ export function registerBrandRoutes(app: App, deps: BrandRouteDeps): void {
         operationId: 'uploadBrandAsset',
         summary:
           'Upload the logo (replaces the current one) or a font (replaces the one of that name); live keys only',
+        description:
+          'Uploads a logo (PNG, JPEG or SVG, stored as PNG) or a font (WOFF2, TTF or OTF) in base64; the file is read off the main thread within size and time limits. Templates then use it by name. Live keys only. Errors: `invalid_request` (details.field; e.g. a file that cannot be read), `payload_too_large`, `plan_limit_reached` (at most 20 fonts), `forbidden` (a test key).',
         body: withExamples(UploadBrandAssetBody, {
           logo: {
             summary: 'An SVG logo (stored as PNG)',
@@ -130,6 +134,8 @@ export function registerBrandRoutes(app: App, deps: BrandRouteDeps): void {
         tags: TAGS,
         operationId: 'deleteBrandAsset',
         summary: 'Delete a logo or font; its link then answers 404; live keys only',
+        description:
+          'Deletes a logo or font: templates that use it by name render without it from now on, and its signed link answers 404. Live keys only. Errors: `not_found` (no such asset in this team), `forbidden` (a test key), `invalid_request` (the id is not a UUID).',
         params: IdParams,
         response: { 204: Type.Null(), 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -150,6 +156,8 @@ export function registerSignedBrandRoutes(app: App, deps: BrandRouteDeps): void 
         tags: TAGS,
         operationId: 'getBrandAssetFile',
         summary: 'A logo or font file (signed link)',
+        description:
+          'The file of a logo or font through its signed `url` (GET /brand-assets lists them). Templates use assets by name; this link is for showing or checking the file. Needs no key. Errors: `forbidden` (the signature does not match), `not_found` (the asset was deleted), `invalid_request`.',
         security: [],
         params: FileParams,
         querystring: Type.Object({ sig: Type.Optional(Type.String()) }, { additionalProperties: true }),

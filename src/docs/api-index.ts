@@ -30,7 +30,7 @@ export function registerApiIndex(app: App, deps: { publicUrl: () => string; vers
         operationId: 'getApiIndex',
         summary: 'Links to the API reference, the OpenAPI document, the error codes and the dashboard',
         description:
-          'The API base. Needs no key: it answers with absolute links (on QUIRE_PUBLIC_URL) to the places a new user looks for first.',
+          'The API base. Needs no key: it answers with absolute links (on QUIRE_PUBLIC_URL) to the places a new user looks for first. Errors: `rate_limited` (the per-address budget).',
         security: [],
         response: { 200: jsonResponse('Where to go next', ApiIndex), 429: ErrorResponse },
       },

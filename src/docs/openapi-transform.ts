@@ -1,6 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { COMPONENT_KEY, DOCUMENTED_AS_KEY } from '../http/schemas.js';
+import { ERROR_CODES } from '../shared/errors.js';
+import { codeSamples } from './code-samples.js';
+import { RESPONSE_EXAMPLES } from './response-examples.js';
 import { declareSentHeaders, sentHeaderComponents } from './sent-headers.js';
+import { TAG_ORDER } from './tags.js';
 
 /**
  * Finishes the document @fastify/swagger builds from the route schemas: named schemas become
@@ -21,7 +25,8 @@ const HEADERS: Json = {
     schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
   },
   RateLimitLimit: {
-    description: 'Requests allowed per minute for this key (on a refusal by the per-address budget: per address).',
+    description:
+      'Requests allowed per minute for this key (on a refusal by the per-address budget: per address).',
     schema: { type: 'integer' },
   },
   RateLimitRemaining: { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
@@ -51,20 +56,24 @@ export function finishDocument(document: Json, documentOnly: readonly object[] =
       if (!operation) continue;
       declareConventions(operation);
       declareSentHeaders(operation);
+      optionalWhenDefaulted(operation);
+      finishReference(method, path, operation);
     }
   }
   for (const [path, item] of Object.entries(OPTIONAL_PATHS)) {
     if (paths[path]) continue;
     const copy = structuredClone(item);
     declareSentHeaders(copy.get as Json);
+    finishReference('get', path, copy.get as Json);
     paths[path] = copy;
   }
   return {
     ...document,
-    paths,
+    tags: sectionsInUse(paths),
+    paths: signedLinksLast(paths),
     components: {
       ...components,
-      schemas: sortKeys(schemas),
+      schemas: withExamples(sortKeys(schemas)),
       headers: { ...HEADERS, ...sentHeaderComponents() },
       responses: RESPONSES,
     },
@@ -83,7 +92,7 @@ const OPTIONAL_PATHS: Record<string, Json> = {
       operationId: 'getMetrics',
       summary: 'Prometheus metrics (optional: off unless enabled)',
       description:
-        'Present only when the server enables metrics; with QUIRE_METRICS_TOKEN set, send it as the bearer token.',
+        'Prometheus metrics (requests, renders, queue depth, Chromium) for scraping. Present only when the server enables metrics; with QUIRE_METRICS_TOKEN set, send it as the bearer token. Errors: 401 `unauthorized` (a wrong or missing token), `not_found` (metrics are off).',
       security: [{ bearer: [] }, {}],
       responses: {
         '200': {
@@ -102,7 +111,7 @@ const OPTIONAL_PATHS: Record<string, Json> = {
       operationId: 'getVersion',
       summary: 'Versions of the service and its Chromium (optional: on servers that have it)',
       description:
-        'Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone.',
+        'The running version, for support requests and compatibility checks. Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: `not_found` (not on this server), `rate_limited`.',
       security: [],
       responses: {
         '200': {
@@ -163,6 +172,70 @@ function declareConventions(operation: Json): void {
     response.headers = headers;
   }
   operation.responses = responses;
+}
+
+/** The named schemas with the reference's examples of them (src/docs/response-examples.ts). */
+function withExamples(schemas: Json): Json {
+  for (const [name, example] of Object.entries(RESPONSE_EXAMPLES)) {
+    const schema = schemas[name] as Json | undefined;
+    if (schema) schemas[name] = { ...schema, examples: [example] };
+  }
+  return schemas;
+}
+
+/**
+ * The reference's sections in the order a user meets them (src/docs/tags.ts), not in route order; a section no
+ * operation has yet (e.g. E-invoices before its routes exist) is left out rather than shown empty.
+ */
+function sectionsInUse(paths: Record<string, Json>): Json[] {
+  const used = new Set<unknown>();
+  for (const item of Object.values(paths))
+    for (const method of HTTP_METHODS)
+      for (const tag of ((item[method] as Json | undefined)?.tags ?? []) as unknown[]) used.add(tag);
+  return TAG_ORDER.filter((tag) => used.has(tag.name)).map((tag) => ({ ...tag }));
+}
+
+/**
+ * Within each section, the operations called with a key first and the signed links (no key: files, thumbnails)
+ * after them: a reader starts with creating and reading, not with a thumbnail URL.
+ */
+function signedLinksLast(paths: Record<string, Json>): Record<string, Json> {
+  const signedLink = ([path, item]: [string, Json]) => {
+    const security = (item.get as Json | undefined)?.security;
+    return path.includes('{') && Array.isArray(security) && security.length === 0;
+  };
+  const entries = Object.entries(paths);
+  return Object.fromEntries([
+    ...entries.filter((entry) => !signedLink(entry)),
+    ...entries.filter((entry) => signedLink(entry)),
+  ]);
+}
+
+const ERROR_CODE_MENTION = /`([a-z_]+)`/g;
+
+/**
+ * What the reference adds to each operation: the error codes a description names (in backticks) become links
+ * to their row of /docs/errors, and the curl and client samples (`x-codeSamples`).
+ */
+function finishReference(method: string, path: string, operation: Json): void {
+  if (typeof operation.description === 'string') {
+    operation.description = operation.description.replace(ERROR_CODE_MENTION, (mention, code: string) =>
+      code in ERROR_CODES ? `[\`${code}\`](/docs/errors#${code})` : mention,
+    );
+  }
+  const samples = codeSamples(method, path, !isUnversioned(path), operation);
+  if (samples.length > 0) operation['x-codeSamples'] = samples;
+}
+
+/**
+ * A query parameter with a default (`limit`, `offset`) may be left out: @fastify/swagger marks it required
+ * because the schema always has it after defaults are applied, which would make generated clients send it.
+ */
+function optionalWhenDefaulted(operation: Json): void {
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const schema = parameter.schema as Json | undefined;
+    if (parameter.in === 'query' && schema?.default !== undefined) delete parameter.required;
+  }
 }
 
 /**

@@ -5,6 +5,20 @@ import type { App } from '../http/server.js';
 import { registerApiIndex } from './api-index.js';
 import { renderErrorsPage } from './errors-page.js';
 import { finishDocument } from './openapi-transform.js';
+import { REFERENCE_UI } from './reference-ui.js';
+
+/** The top of the reference: what a first request needs (README: Quick start, TypeScript client). */
+const INTRODUCTION = [
+  'Self-hosted PDF generation: Liquid templates and HTML to PDF, e-invoices, webhooks.',
+  '',
+  '**Authentication.** Send an API key as `Authorization: Bearer qk_live_…` (or `qk_test_…`: watermarked, not counted). The first start prints the owner’s keys; more are made in the dashboard or with POST /keys.',
+  '',
+  '**Errors.** Every error answers `{"error":{"code","message","docs_url","details?"}}`; [/docs/errors](/docs/errors) lists each code with its status and whether to retry. Quote the `x-request-id` header when reporting a problem.',
+  '',
+  '**Lists** page three ways: `limit`/`offset` with `has_more` (templates), `before`/`next_before` (documents, batches, deliveries) and `after`/`next_after` (batch items); the TypeScript client iterates all of them alike.',
+  '',
+  '**TypeScript client.** `npm install ./quire-client-1.0.0.tgz` (from `npm pack` in clients/typescript), then `const quire = new Quire({ baseUrl, apiKey })`: each operation below shows its call. The raw document: [/v1/openapi.json](/v1/openapi.json).',
+].join('\n');
 
 /** Registers OpenAPI generation. Must run before any route is registered so every route is collected. */
 export async function registerOpenApi(app: App, publicUrl: () => string): Promise<void> {
@@ -14,7 +28,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
       info: {
         title: 'Quire API',
         version: '1.0.0',
-        description: 'Self-hosted PDF generation: Liquid templates and HTML to PDF, e-invoices, webhooks.',
+        description: INTRODUCTION,
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/v1' }],
@@ -34,10 +48,15 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
       security: [{ bearer: [] }],
     },
     // Routes live under /v1 in a prefixed plugin; the document's server url carries the prefix.
-    transform: ({ schema, url }) => ({ schema, url: url === '/v1' ? '/' : url.startsWith('/v1/') ? url.slice(3) : url }),
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url === '/v1' ? '/' : url.startsWith('/v1/') ? url.slice(3) : url,
+    }),
     // Named components, and the headers and errors every request shares (src/docs/openapi-transform.ts).
     transformObject: (documentObject) =>
-      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [EInvoiceDoc]),
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, [
+        EInvoiceDoc,
+      ]),
     hideUntagged: true,
   });
   void publicUrl;
@@ -56,5 +75,5 @@ export async function registerDocsRoutes(
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderErrorsPage()),
   );
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, REFERENCE_UI);
 }

@@ -33,7 +33,10 @@ const INLINE_PREVIEW: readonly ComponentName[] = [
   'XContentTypeOptions',
   'ContentSecurityPolicySandbox',
 ];
-const ok = (status: string, components: readonly ComponentName[]): Sent => ({ statuses: [status], components });
+const ok = (status: string, components: readonly ComponentName[]): Sent => ({
+  statuses: [status],
+  components,
+});
 /** Spec (Webhook endpoints): every response, errors included, is no-store (a route-level onSend sets it). */
 const WEBHOOK: Sent = { statuses: 'every', components: NO_STORE };
 /** Dashboard session routes: their answers carry the CSRF token, so every one is no-store (src/users). */

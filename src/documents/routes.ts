@@ -39,6 +39,8 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         tags: ['Documents'],
         operationId: 'getDocument',
         summary: 'One document record',
+        description:
+          'One document record: status, pages, size, mode, the template and version it came from and, while stored, a signed `url` and `thumbnail_url`. Poll it after an async POST /pdf (or use webhooks); read it again for a fresh link. Errors: `document_not_found` (unknown id, another team’s, or a live document read with a test key), `invalid_request`.',
         params: IdParams,
         response: { 200: DocumentSchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -61,7 +63,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         operationId: 'getDocumentActivity',
         summary: 'Activity log of one document (extension): status transitions, timing, pages, warnings',
         description:
-          'Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents.',
+          'Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents. Errors: `document_not_found`, `invalid_request`.',
         params: IdParams,
         response: { 200: ActivitySchema, 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -84,7 +86,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         operationId: 'listDocuments',
         summary: 'Document log, newest first',
         description:
-          'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on.',
+          'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on. Errors: `invalid_request` (limit 1 to 100, a date that is not YYYY-MM-DD, a search with a NUL character, or a cursor sent with other filters).',
         querystring: Type.Object(
           {
             limit: LimitQuery(20),
@@ -155,6 +157,8 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
         tags: ['Documents'],
         operationId: 'downloadFile',
         summary: 'Download a stored PDF (signed link)',
+        description:
+          'The stored PDF behind a document’s signed `url` (from POST /pdf with `response: url`, GET /pdf/{id} or a webhook). The link carries its signature and expiry, so it needs no key: hand it to a browser or a customer; `download=1` makes it an attachment. Errors: `forbidden` (the signature does not match: use the link unchanged), `file_expired` (the link or the file expired: read the document again for a fresh link, or render again), `invalid_request`.',
         security: [],
         params: Type.Object({ id: Uuid }),
         querystring: SignedQuery,
@@ -202,6 +206,8 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
         tags: ['Documents'],
         operationId: 'getDocumentThumbnail',
         summary: 'First-page PNG of a document (signed link)',
+        description:
+          'The first page of a stored document as a 480 px wide PNG, through the document’s signed `thumbnail_url`; for lists and previews. Needs no key. Errors: `forbidden` (the signature does not match), `file_expired` (the link expired or the document is no longer stored), `invalid_request`.',
         security: [],
         params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
         querystring: SignedQuery,

@@ -19,12 +19,16 @@ export function registerHealthRoutes(
   renderer?: RendererReadiness,
   blobs?: Pick<BlobStore, 'ready'>,
 ): void {
-  app.get('/healthz', { schema: healthSchema('getHealth', 'Liveness: the process is up') }, async () => ({
-    status: 'ok',
-  }));
+  const liveness = healthSchema(
+    'getHealth',
+    'Liveness: the process is up',
+    'Liveness: answers 200 while the process runs, without touching the database or Chromium. Point a liveness probe here; use GET /readyz to decide whether to send traffic. Needs no key. Errors: `rate_limited` (the per-address budget).',
+  );
+  app.get('/healthz', { schema: liveness }, async () => ({ status: 'ok' }));
   const readiness = healthSchema(
     'getReadiness',
     'Readiness: database and blob store reachable, Chromium up, not shutting down',
+    'Readiness: 200 when the service can take requests, 503 while it starts, shuts down or lacks its database, storage or Chromium, with the reason in `status`. Point load balancers and readiness probes here. Needs no key. Errors: `rate_limited` (the per-address budget).',
   );
   app.get('/readyz', { schema: readiness }, async (_request, reply) => {
     const notReady =

@@ -91,11 +91,12 @@ const HealthStatus = Type.Object({
 });
 
 /** The schema of GET /healthz or /readyz: no key, outside /v1, for orchestrators and load balancers. */
-export function healthSchema(operationId: string, summary: string) {
+export function healthSchema(operationId: string, summary: string, description: string) {
   return {
     tags: ['Operations'],
     operationId,
     summary,
+    description,
     security: [],
     response: {
       200: jsonResponse('Up (ready)', HealthStatus),

@@ -64,9 +64,11 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
     '/pdf',
     {
       schema: {
-        tags: ['PDF'],
+        tags: ['PDFs'],
         operationId: 'createPdf',
         summary: 'Generate a PDF',
+        description:
+          'Renders a PDF from a stored template (`template_id` with `data`) or from raw `html`, in `fast` (screen layout) or `print` mode (paged media: running headers, page numbers). `response: binary` (default) answers with the file, its document id and page count in headers; `response: url` with the Document and a signed link; `async: true` queues it (202) and announces the result with `pdf.created` / `pdf.failed` webhooks. Send an `Idempotency-Key` so that a retry never renders or counts twice. Test keys render watermarked and are not counted. Errors: `invalid_request` (details.field names the field), `template_not_found`, `template_render_error` (the Liquid fails with this data), `render_timeout`, `document_too_large`, `payload_too_large`, `plan_limit_reached`, `spending_cap_reached`, `idempotency_conflict`, `idempotency_mismatch`, `service_busy` (retry after Retry-After).',
         body: withExamples(PdfRequestBody, PDF_EXAMPLES),
         headers: IdempotencyHeader,
         response: {

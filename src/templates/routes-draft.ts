@@ -19,6 +19,8 @@ export function registerTemplateDraftRoute(app: App, deps: TemplateRouteDeps): v
         tags: ['Templates'],
         operationId: 'previewTemplateDraft',
         summary: 'Watermarked preview PDF of unsaved content (extension; never stored, counted or logged)',
+        description:
+          'Renders unsaved HTML, CSS, settings and data for a template, watermarked, as a render would; nothing is stored, counted or logged. The dashboard’s editor uses it for its live preview. Errors: `template_not_found`, `template_render_error`, `render_timeout`, `payload_too_large`, `service_busy`, `invalid_request`.',
         params: IdParams,
         body: withExamples(DraftPreviewBody, {
           draft: {

@@ -26,6 +26,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         tags: TAGS,
         operationId: 'listTemplateVersions',
         summary: 'Versions still kept (latest 50 plus the pinned one), newest first',
+        description:
+          'The versions still kept (the latest 50 plus the pinned one), newest first, with when each was made: pick one to pin, preview or render with `template_version`. Errors: `template_not_found`, `invalid_request`.',
         params: IdParams,
         response: { 200: VersionList, 404: ErrorResponse, ...COMMON_ERRORS },
       },
@@ -47,6 +49,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         tags: TAGS,
         operationId: 'pinTemplateVersion',
         summary: 'Pin a version (renders without template_version use it) or unpin with null; live keys only',
+        description:
+          'Pins a version: renders without `template_version` use it whatever is saved later, so edits can be previewed before they reach production. `null` unpins (renders use the current version). Live keys only. Errors: `template_not_found` (unknown template, or the version is not kept), `invalid_request`, `forbidden` (a test key).',
         params: IdParams,
         body: withExamples(PinBody, {
           pin: { summary: 'Pin version 1', value: { version: 1 } },
@@ -76,6 +80,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         tags: TAGS,
         operationId: 'getTemplateFields',
         summary: "Form fields read from a version's sample data (default: pinned, else current version)",
+        description:
+          'The data fields of a version’s sample data, as a flat list and a tree, for building a form (the dashboard’s render form uses it). Errors: `template_not_found`, `invalid_request`.',
         params: IdParams,
         querystring: VersionQuery,
         response: { 200: TemplateFieldsSchema, 404: ErrorResponse, ...COMMON_ERRORS },
@@ -100,6 +106,8 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
         tags: TAGS,
         operationId: 'previewTemplate',
         summary: 'Watermarked preview PDF (never stored, counted or logged)',
+        description:
+          'Renders a stored version (default: pinned, else current) with `data` or its sample data, watermarked. Nothing is stored, counted or logged, so use it freely while editing. Errors: `template_not_found`, `template_render_error`, `render_timeout`, `document_too_large`, `service_busy`, `invalid_request`.',
         params: IdParams,
         body: withExamples(PreviewBody, {
           data: {

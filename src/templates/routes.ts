@@ -30,6 +30,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         tags: TAGS,
         operationId: 'createTemplate',
         summary: 'Create a template (version 1); live keys only',
+        description:
+          'Stores a Liquid template as version 1: HTML and CSS with `{{ fields }}`, sample data for previews and thumbnails, and page settings. Render it with POST /pdf and `template_id`. The HTML is parsed on save, so syntax errors answer here rather than at render time. Live keys only. Errors: `invalid_request`, `template_render_error` (the Liquid does not parse: details say where), `plan_limit_reached` (the plan’s template count), `forbidden` (a test key).',
         body: withExamples(CreateTemplateBody, {
           invoice: {
             summary: 'An invoice template with sample data and page settings',
@@ -61,6 +63,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         tags: TAGS,
         operationId: 'listTemplates',
         summary: 'List templates, most recently updated first, without content',
+        description:
+          'The team’s templates without their content, most recently updated first, in pages of `limit` (`offset`, `has_more`); GET /templates/{id} gives one with its HTML. Errors: `invalid_request` (limit 1 to 100).',
         querystring: ListQuery,
         response: {
           200: Type.Object({ data: Type.Array(TemplateSummarySchema), has_more: Type.Boolean() }),
@@ -88,6 +92,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         tags: TAGS,
         operationId: 'getTemplate',
         summary: 'One template at a version (default: current)',
+        description:
+          'One template with its HTML, CSS, sample data and settings, at the current version or at `version`. Errors: `template_not_found` (unknown id, or the version is no longer kept), `invalid_request`.',
         params: IdParams,
         querystring: VersionQuery,
         response: { 200: TemplateSchema, ...NOT_FOUND, ...COMMON_ERRORS },
@@ -114,6 +120,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         tags: TAGS,
         operationId: 'updateTemplate',
         summary: 'Change a template; content changes make a new version; live keys only',
+        description:
+          'Changes a template. A change of html, css, sample_data or settings makes a new version, which renders without a pin use at once; a rename alone does not. Pin a version (POST /templates/{id}/pin) to keep production renders on it while you edit. Live keys only. Errors: `template_not_found`, `template_render_error` (the new Liquid does not parse), `invalid_request`, `forbidden` (a test key).',
         params: IdParams,
         body: withExamples(UpdateTemplateBody, {
           rename: { summary: 'Rename (no new version)', value: { name: 'Invoice 2026' } },
@@ -146,6 +154,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         tags: TAGS,
         operationId: 'deleteTemplate',
         summary: 'Delete a template (renders fail from now on; erased after 30 days); live keys only',
+        description:
+          'Deletes a template: renders with it answer `template_not_found` from now on and its versions are erased after 30 days; PDFs already rendered stay. Live keys only. Errors: `template_not_found`, `forbidden` (a test key).',
         params: IdParams,
         response: { 204: Type.Null(), ...NOT_FOUND, ...COMMON_ERRORS },
       },

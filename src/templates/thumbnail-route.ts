@@ -26,6 +26,8 @@ export function registerTemplateThumbnailRoute(app: App, deps: TemplateRouteDeps
         tags: ['Templates'],
         operationId: 'getTemplateThumbnail',
         summary: 'First-page PNG (480 px wide) of a template version (signed link)',
+        description:
+          'The first page of a template version, rendered with its sample data, as a 480 px wide PNG, through the template’s signed `thumbnail_url`. Needs no key. Errors: `forbidden` (the signature does not match), `file_expired` (the link expired or the version is gone), `template_render_error` (the version does not render with its sample data), `invalid_request`.',
         security: [],
         params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
         querystring: ThumbnailQuery,

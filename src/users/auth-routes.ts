@@ -41,6 +41,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         operationId: 'signInWithLink',
         security: PUBLIC,
         summary: 'Sign in with a single-use sign-in link (24 h)',
+        description:
+          'Signs in with the token of a single-use sign-in link (printed by the first run or `quire user create`, or emailed; valid 24 hours) and sets the session cookie. The dashboard’s sign-in page calls it. Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request`, `rate_limited`.',
         body: Bodies.token,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -70,7 +72,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         security: SESSION_ONLY,
         summary: 'Set or change the password (rotates the session id)',
         description:
-          'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.',
+          'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in. Errors: `unauthenticated`, `invalid_credentials` (a wrong current_password), `invalid_request` (10 to 200 characters), `rate_limited`.',
         body: Bodies.password,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -113,7 +115,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         operationId: 'requestPasswordReset',
         security: PUBLIC,
         summary: 'Email a password reset link (answers 202 whether or not the account exists)',
-        description: 'The new link replaces any earlier one of the account.',
+        description:
+          'The new link replaces any earlier one of the account. It answers 202 whether or not the account exists, so it tells nobody which addresses have accounts. Errors: `invalid_request`, `email_limit_reached`, `rate_limited`.',
         body: Bodies.reset,
         response: { 202: EmptySchema, ...ERRORS },
       },
@@ -147,7 +150,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         operationId: 'confirmPasswordReset',
         security: PUBLIC,
         summary: 'Choose a new password with a reset link (signs in)',
-        description: 'Ends every other session of the user and every unused reset and sign-in link.',
+        description:
+          'Ends every other session of the user and every unused reset and sign-in link. Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request` (10 to 200 characters).',
         body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -173,6 +177,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         operationId: 'verifyEmail',
         security: PUBLIC,
         summary: 'Confirm the email address with a verification link',
+        description:
+          'Confirms the account’s email address with the token of the emailed verification link; actions that send email wait for it (`email_not_verified`). Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request`.',
         body: Bodies.token,
         response: { 200: VerifiedSchema, ...ERRORS },
       },
@@ -195,6 +201,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         operationId: 'acceptInvitationAsNewUser',
         security: PUBLIC,
         summary: 'Accept an invitation by creating the account (signs in)',
+        description:
+          'Creates the account of an invited address with a password, joins the inviting team with the invited role and signs in. For someone without an account; a signed-in user accepts with POST /auth/invitation/accept. Errors: `invalid_token` (used, expired, withdrawn or unknown invitation), `email_taken` (the address has an account: sign in, then accept), `invalid_request`.',
         body: Bodies.tokenPassword,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -236,7 +244,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
         security: SESSION_ONLY,
         summary: 'Accept an invitation while signed in (switches the session to that team)',
         description:
-          'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open.',
+          'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open. Errors: `unauthenticated`, `forbidden` (another address, or a wrong x-csrf-token), `invalid_token` (used, expired, withdrawn or unknown).',
         body: Bodies.token,
         response: { 200: SessionSchema, ...ERRORS },
       },

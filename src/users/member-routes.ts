@@ -7,7 +7,7 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
 import { createInvitation, openInvitations } from './invitations.js';
-import { Bodies, InvitationSchema, KEY_OR_SESSION, MemberSchema, TAGS, UserIdSchema } from './schemas.js';
+import { Bodies, InvitationSchema, KEY_OR_SESSION, MemberSchema, UserIdSchema } from './schemas.js';
 import { type UserToken, withdrawInvitations } from './tokens.js';
 import { changeKeepingAnOwner, findMembership, findUserByEmail, normalizeEmail } from './users.js';
 
@@ -65,10 +65,12 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'listMembers',
         security: KEY_OR_SESSION,
         summary: 'List the team’s members, oldest first',
+        description:
+          'The team’s members with email, role and when they joined, oldest first. Errors: `invalid_api_key`, `unauthenticated` (a dashboard session that expired).',
         response: { 200: Type.Object({ data: Type.Array(MemberSchema) }), ...ERRORS },
       },
     },
@@ -79,11 +81,11 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members/:user',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'setMemberRole',
         security: KEY_OR_SESSION,
         summary: 'Change a member’s role (admins and owners; owner changes by owners)',
-        description: `${MANAGERS} A demotion withdraws the open invitations the member made.`,
+        description: `${MANAGERS} A demotion withdraws the open invitations the member made. Errors: \`not_found\` (not a member of this team), \`forbidden\` (also: the last owner cannot be demoted), \`invalid_request\`.`,
         params: UserParams,
         body: Bodies.memberRole,
         response: { 200: MemberSchema, ...ERRORS },
@@ -114,11 +116,11 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members/:user',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'removeMember',
         security: KEY_OR_SESSION,
         summary: 'Remove a member from the team (admins and owners)',
-        description: `${MANAGERS} The open invitations the member made are withdrawn.`,
+        description: `${MANAGERS} The open invitations the member made are withdrawn. Errors: \`not_found\` (not a member of this team), \`forbidden\` (also: the last owner cannot be removed), \`invalid_request\`.`,
         params: UserParams,
         response: { 204: Type.Null(), ...ERRORS },
       },
@@ -151,12 +153,12 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members/invitations',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'listInvitations',
         security: KEY_OR_SESSION,
         summary: 'List open invitations, oldest first',
         description:
-          'Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed.',
+          'Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed. Errors: `forbidden` (a test or member key), `invalid_api_key`.',
         response: { 200: Type.Object({ data: Type.Array(InvitationSchema) }), ...ERRORS },
       },
     },
@@ -169,11 +171,11 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members/invitations',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'createInvitation',
         security: KEY_OR_SESSION,
         summary: 'Invite someone by email (admins and owners; the link is emailed, valid 7 days)',
-        description: `${MANAGERS} The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After.`,
+        description: `${MANAGERS} The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After. Errors: \`forbidden\`, \`email_taken\` (already a member), \`email_limit_reached\`, \`email_not_verified\`, \`invalid_request\`.`,
         body: Bodies.invite,
         response: { 201: InvitationSchema, ...ERRORS },
       },
@@ -201,11 +203,11 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
     '/members/invitations/:id',
     {
       schema: {
-        tags: TAGS,
+        tags: ['Team'],
         operationId: 'deleteInvitation',
         security: KEY_OR_SESSION,
         summary: 'Withdraw an open invitation (admins and owners)',
-        description: `${MANAGERS} A withdrawn invitation still counts in the day's invitation quota.`,
+        description: `${MANAGERS} A withdrawn invitation still counts in the day's invitation quota. Errors: \`not_found\` (no open invitation with this id), \`forbidden\`.`,
         params: IdParams,
         response: { 204: Type.Null(), ...ERRORS },
       },

@@ -37,7 +37,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         security: PUBLIC,
         summary: 'Sign in with email and password (sets the session cookie)',
         description:
-          'The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked.',
+          'The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked. Errors: `invalid_credentials` (the answer does not say which of email or password is wrong), `rate_limited` (too many failures: wait Retry-After), `invalid_request`.',
         body: Bodies.signIn,
         response: { 200: SessionSchema, ...ERRORS },
       },
@@ -71,6 +71,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'getSession',
         security: SESSION_ONLY,
         summary: 'The current session',
+        description:
+          'The signed-in user, their team and role, the mode (test or live) and the CSRF token the dashboard sends with every change. The dashboard reads it on load; API keys cannot call it. Errors: `unauthenticated` (no session, or it expired: sign in again).',
         response: { 200: SessionSchema, ...ERRORS },
       },
     },
@@ -87,6 +89,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'signOut',
         security: SESSION_ONLY,
         summary: 'Sign out (clears the cookie)',
+        description:
+          'Ends this session and clears its cookie; the user’s other sessions stay signed in. Send the session’s x-csrf-token. Errors: `unauthenticated`, `forbidden` (a missing or wrong x-csrf-token).',
         response: { 204: Type.Null(), ...ERRORS },
       },
     },
@@ -134,6 +138,8 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         operationId: 'setSessionTeam',
         security: SESSION_ONLY,
         summary: 'Switch the session to another team of the user',
+        description:
+          'Switches the session to another team the user belongs to: what the dashboard shows and changes from then on is that team’s. Errors: `unauthenticated`, `forbidden` (not a member of that team, or a wrong x-csrf-token), `invalid_request`.',
         body: Bodies.team,
         response: { 200: SessionSchema, ...ERRORS },
       },

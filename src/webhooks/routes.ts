@@ -56,6 +56,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'listWebhookEndpoints',
         summary: 'List endpoints, newest first',
+        description:
+          'The team’s webhook endpoints, newest first, with their events, mode and status (a disabled endpoint says why). The secret is shown only by its prefix. Errors: `feature_not_available` (the plan has no webhooks), `invalid_api_key`.',
         response: { 200: Type.Object({ data: Type.Array(EndpointSchema) }), ...ERRORS },
       },
     },
@@ -71,7 +73,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         operationId: 'createWebhookEndpoint',
         summary: 'Create an endpoint (the secret is shown only now)',
         description:
-          'The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role.',
+          'The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role. Errors: `invalid_request` (details.field; e.g. a url that is not https or points at a private address; or the team has 10 endpoints already), `forbidden`, `feature_not_available` (the plan has no webhooks).',
         body: withExamples(CreateBody, {
           pdfs: {
             summary: 'Receive PDF events',
@@ -97,6 +99,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'getWebhookEndpoint',
         summary: 'One endpoint',
+        description:
+          'One webhook endpoint with its events, mode, status and secret prefix. Errors: `webhook_not_found` (unknown id, or another team’s), `invalid_request`.',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
       },
@@ -112,6 +116,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'updateWebhookEndpoint',
         summary: 'Change url, events, description or enabled',
+        description:
+          'Changes an endpoint’s url, events or description, or switches it off and on (`enabled`; switching on again re-enables one that was disabled after repeated failures). Errors: `webhook_not_found`, `invalid_request` (details.field; e.g. a url that is not https or points at a private address).',
         params: IdParams,
         body: withExamples(UpdateBody, {
           disable: { summary: 'Disable the endpoint', value: { enabled: false } },
@@ -131,6 +137,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'deleteWebhookEndpoint',
         summary: 'Delete an endpoint and its delivery log',
+        description:
+          'Deletes an endpoint and its delivery log; events are no longer sent to it, including pending retries. Errors: `webhook_not_found`, `invalid_request`.',
         params: IdParams,
         response: { 204: Type.Null(), ...ERRORS },
       },
@@ -149,6 +157,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'rotateWebhookSecret',
         summary: 'New signing secret; the old one signs too for 24 hours',
+        description:
+          'A new signing secret, shown only in this answer. For 24 hours every delivery is signed with both the old and the new secret, so receivers can switch without missing events. Errors: `webhook_not_found`, `invalid_request`.',
         params: IdParams,
         response: { 200: EndpointSchema, ...ERRORS },
       },
@@ -164,6 +174,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'sendWebhookTestEvent',
         summary: 'Send a test event once (never retried)',
+        description:
+          'Sends one sample `pdf.created` event with `test_event: true` and made-up data to the endpoint, without retries: check a receiver and its signature check. The delivery appears in the log. Errors: `webhook_not_found`, `invalid_request`.',
         params: IdParams,
         response: { 202: Started, ...ERRORS },
       },
@@ -180,6 +192,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'listWebhookDeliveries',
         summary: 'Delivery log, newest first (30 days)',
+        description:
+          'The endpoint’s deliveries of the last 30 days, newest first, in pages of `limit` (`before`, `next_before`): status, attempts, the receiver’s answer and the event as sent. Errors: `webhook_not_found`, `invalid_request`.',
         params: IdParams,
         querystring: LogQuery,
         response: {
@@ -199,6 +213,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: TAGS,
         operationId: 'retryWebhookDelivery',
         summary: 'One more attempt of a finished delivery',
+        description:
+          'Sends a finished (delivered or failed) delivery’s event once more, now, with the same event id, so receivers that drop duplicates stay correct. Errors: `webhook_not_found` (unknown endpoint), `not_found` (unknown delivery, or one still being attempted), `invalid_request`.',
         params: RetryParams,
         response: { 202: Started, ...ERRORS },
       },

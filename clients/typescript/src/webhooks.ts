@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { clientError } from './errors.js';
+import type { Batch, DocumentResult } from './types.js';
 
 /**
  * Checks a webhook request (spec: Events, Delivery 2): the `Quire-Signature` header is
@@ -64,4 +66,59 @@ export function verifyWebhookSignature(
     if (matches.includes(true)) return { ok: true, timestamp: parsed.timestamp };
   }
   return { ok: false, reason: 'mismatch' };
+}
+
+/** The data of a `pdf.created` / `pdf.failed` event: the Document as `response: url` answers it, plus its batch. */
+export type PdfEventData = DocumentResult & { batch_id: string | null };
+
+interface EventEnvelope<T extends string, D> {
+  /** `evt_` plus 32 hex characters; the same on re-sends: use it to drop duplicates. */
+  id: string;
+  type: T;
+  created_at: string;
+  livemode: boolean;
+  /** Present (true) only on events from POST /webhooks/{id}/test. */
+  test_event?: true;
+  data: D;
+}
+
+/** What a webhook delivery carries (spec: Event envelope), narrowed by `type`. */
+export type WebhookEvent =
+  | EventEnvelope<'pdf.created', PdfEventData>
+  | EventEnvelope<'pdf.failed', PdfEventData>
+  | EventEnvelope<'batch.completed', Batch>;
+
+export type ConstructEventOptions = Omit<VerifyOptions, 'secret'>;
+
+/**
+ * Verifies a delivery and parses its event; throws QuireError `webhook_signature_invalid` (with
+ * `details.reason`: malformed, mismatch or too_old) or `webhook_payload_invalid`.
+ */
+export function constructEvent(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  secret: string | readonly string[],
+  options: ConstructEventOptions = {},
+): WebhookEvent {
+  const verdict = verifyWebhookSignature(rawBody, signatureHeader, { ...options, secret });
+  if (!verdict.ok) {
+    throw clientError(
+      'webhook_signature_invalid',
+      `The Quire-Signature header does not verify (${verdict.reason}): pass the raw request body, unparsed, and the endpoint's secret.`,
+      { reason: verdict.reason },
+    );
+  }
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    throw clientError('webhook_payload_invalid', 'The signed body is not JSON.');
+  }
+  // An event type newer than this client is returned as it came: keep a `default` branch when switching on type.
+  const { id, type } = (event ?? {}) as { id?: unknown; type?: unknown };
+  if (typeof id !== 'string' || typeof type !== 'string') {
+    throw clientError('webhook_payload_invalid', 'The signed body is not an event (no id or type).');
+  }
+  return event as WebhookEvent;
 }

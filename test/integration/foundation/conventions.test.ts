@@ -157,6 +157,11 @@ describe('request conventions', () => {
     const ui = await api(server.base, 'GET', '/docs/');
     assert.equal(ui.status, 200);
     assert.ok(!/https?:\/\/(cdn|unpkg|jsdelivr)/.test(ui.text), 'docs UI must not load from a CDN');
+    assert.match(ui.text, /<title>Quire API<\/title>/);
+    // Sections in the order a user meets them; operations last (issue 31).
+    const sections = (r.json.tags as Array<{ name: string }>).map((tag) => tag.name);
+    assert.deepEqual(sections.slice(0, 5), ['PDFs', 'Templates', 'Documents', 'Batches', 'Webhooks']);
+    assert.equal(sections.at(-1), 'Operations');
   });
 
   it('answers the API base GET /v1 with working links, without a key', async () => {
