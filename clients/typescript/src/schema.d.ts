@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Document log, newest first
-         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on. Errors: [`invalid_request`](/docs/errors#invalid_request) (limit 1 to 100, a date that is not YYYY-MM-DD, or a cursor sent with other filters).
+         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on. Errors: [`invalid_request`](/docs/errors#invalid_request) (limit 1 to 100, a date that is not YYYY-MM-DD, a search with a NUL character, or a cursor sent with other filters).
          */
         get: operations["listDocuments"];
         put?: never;
@@ -1255,7 +1255,7 @@ export interface components {
         };
         BatchItem: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -1323,6 +1323,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             deliver?: components["schemas"]["Deliver"];
             metadata?: {
                 [key: string]: unknown;
@@ -1407,7 +1411,7 @@ export interface components {
          */
         Document: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -1475,8 +1479,8 @@ export interface components {
             };
         };
         EInvoice: {
-            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself */
-            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl";
+            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B) */
+            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl" | "peppol" | "en16931-ubl" | "en16931-cii";
             /** @description Default: the standard's */
             profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung";
             invoice: components["schemas"]["EInvoiceInvoice"];
@@ -1523,7 +1527,7 @@ export interface components {
             currency: string;
             /** @description UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed */
             type_code?: string;
-            /** @description BT-10; required for XRechnung (Leitweg-ID) */
+            /** @description BT-10; required for XRechnung (Leitweg-ID); for peppol, buyer_reference or purchase_order_reference is required */
             buyer_reference?: string;
             /** @description BT-13 */
             purchase_order_reference?: string;
@@ -1659,7 +1663,7 @@ export interface components {
             electronic_address?: {
                 /** @description The address */
                 value: string;
-                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN */
+                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN. Extension standard peppol: required for seller and buyer (the Peppol participant id, written as EndpointID), with a scheme from the Peppol EAS list (not EM, AN, AQ, AS, AU) */
                 scheme?: string;
             };
             contact?: {
@@ -1860,6 +1864,14 @@ export interface components {
             description?: string;
             relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "Unspecified";
         };
+        /** @description Extension: one PDF merged into the document — a stored document by id, or the file itself. */
+        PdfMergeSource: {
+            /** @description One of the team's own stored, succeeded PDF documents of the same mode (test documents for a test document) */
+            document_id: string;
+        } | {
+            /** @description A PDF, base64 (within the 5 MB request body); not encrypted */
+            pdf_base64: string;
+        };
         /** @description Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values. */
         PdfMetadata: {
             /** @description Info /Title and XMP dc:title; default the <title>, else the file name */
@@ -1938,6 +1950,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             /** @description Extension: an http(s) page to render instead of `html` or `template_id` (public addresses only, unless the operator lists the host in QUIRE_URL_ALLOW_HOSTS). The filename defaults to the page title. */
             source_url?: string;
             /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
@@ -2255,6 +2271,10 @@ export interface components {
             /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
             attachments?: components["schemas"]["PdfAttachment"][];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
         };
         /**
          * @description Template without content; thumbnail_url shows the version renders use (pinned, else current)
@@ -5479,13 +5499,15 @@ export interface operations {
                 limit?: number;
                 before?: string;
                 /** @description Only documents in this status */
-                status?: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+                status?: "queued" | "processing" | "succeeded" | "failed" | "canceled";
                 /** @description UUID (8-4-4-4-12 hex digits) */
                 template_id?: string;
                 /** @description First UTC day (YYYY-MM-DD) */
                 from?: string;
                 /** @description Last UTC day (YYYY-MM-DD) */
                 to?: string;
+                /** @description Extension: a document id (whole), or text found in the file name or in a metadata key or value (case-insensitive) */
+                q?: string;
             };
             header?: never;
             path?: never;
