@@ -1,4 +1,5 @@
 import { CONFIG_KEYS, effectiveSettings, loadConfig } from '../config/config.js';
+import { createAnnouncer } from '../shared/log-output.js';
 import { quireVersion } from '../shared/version.js';
 import { teamBilling, teamSetBilling, usageExport } from './billing-commands.js';
 import { type AccountContext, type CliIo, withAccounts } from './context.js';
@@ -56,13 +57,14 @@ export const COMMANDS: readonly Command[] = [
     section: 'Run Quire',
     summary: 'Run the HTTP API (and in-process background workers).',
     details:
-      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link.',
+      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (README: Logs). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones).',
     args: '',
     json: false,
     examples: ['quire serve', 'QUIRE_PORT=8080 QUIRE_PUBLIC_URL=https://pdf.example.com quire serve'],
-    run: async (_args, io) => {
+    run: async () => {
       const { serve } = await import('./serve.js');
-      return serve(loadConfig(), io.print);
+      const config = loadConfig();
+      return serve(config, createAnnouncer(config.logFormat));
     },
   },
   {
@@ -74,9 +76,10 @@ export const COMMANDS: readonly Command[] = [
     args: '',
     json: false,
     examples: ['QUIRE_WORKERS=2 quire worker'],
-    run: async (_args, io) => {
+    run: async () => {
       const { runWorkerProcess } = await import('./worker.js');
-      return runWorkerProcess(loadConfig(), io.print);
+      const config = loadConfig();
+      return runWorkerProcess(config, createAnnouncer(config.logFormat));
     },
   },
   {
