@@ -14,7 +14,7 @@ const START =
 const END = '<!-- /cli-table -->';
 
 register();
-const { readmeTable } = await import(path.join(root, 'src', 'cli', 'usage.ts'));
+const { readmeTable } = await import('../src/cli/usage.ts');
 const readme = readFileSync(readmePath, 'utf8');
 const start = readme.indexOf(START);
 const end = readme.indexOf(END);

@@ -46,11 +46,8 @@ describe('log lines', () => {
   function jsonLines(text: string, stream: string): Record<string, unknown>[] {
     const lines = text.split('\n').filter((line) => line !== '');
     return lines.map((line) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        assert.fail(`a ${stream} line that is not JSON: ${line}`);
-      }
+      assert.doesNotThrow(() => JSON.parse(line), `a ${stream} line that is not JSON: ${line}`);
+      return JSON.parse(line) as Record<string, unknown>;
     });
   }
 
