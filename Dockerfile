@@ -3,9 +3,12 @@
 #         docker run -v quire-data:/data quire worker                   (background workers only)
 # Proven here without a registry by scripts/verify-image.sh (README: Container; recorded run: deploy/verify-image.log).
 
-# Node 24, an LTS line (maintained until April 2028; Node 20 reached its end of life in April 2026). Both stages
-# use it, so better-sqlite3 is compiled for the Node that runs it. package.json `engines` accepts it.
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Node 22, an LTS line maintained until April 2027 (Node 20 reached its end of life in April 2026). Not 24:
+# better-sqlite3 12 aborts on Node 24.19+ when the garbage collector finalizes a statement (an assertion in
+# RemoveEnvironmentCleanupHook; seen with scripts/test-on-image-node.sh on 24.21.0), and better-sqlite3 13 needs
+# Node 22+, which would drop Node 20. Both stages use it, so better-sqlite3 is compiled for the Node that runs it.
+# scripts/test-on-image-node.sh runs the bundle's tests on this line's newest release, without a container engine.
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # --- build: type-check, bundle the server and the dashboard, build better-sqlite3 from source, drop dev dependencies ---
 FROM ${NODE_IMAGE} AS build
