@@ -104,7 +104,8 @@ describe('Dockerfile', () => {
     assert.equal(major % 2, 0, 'even Node majors become LTS; odd ones never do');
     assert.ok(major >= 22, 'Node 20 is past its end of life (April 2026)');
     const engines = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node as string;
-    assert.ok(semver.satisfies(`${major}.0.0`, engines), `engines ${engines} accepts Node ${major}`);
+    // The tag follows the line's newest release, so some release of the line must be accepted.
+    assert.ok(semver.intersects(`^${major}.0.0`, engines), `engines ${engines} accepts Node ${major}.x`);
     // Dockerfile's own variable syntax, not a JavaScript template.
     const fromNodeImage = ['$', '{NODE_IMAGE}'].join('');
     assert.deepEqual(
