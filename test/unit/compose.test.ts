@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { loadConfig } from '../../src/config/config.js';
 
 /**
  * The compose files cannot be run here (no container registry): this parses them as YAML (merge keys
@@ -20,6 +21,7 @@ interface Service {
   volumes?: string[];
   configs?: { source: string }[];
   deploy?: { replicas?: number };
+  stop_grace_period?: string;
 }
 interface ComposeFile {
   services: Record<string, Service>;
@@ -111,6 +113,21 @@ describe('compose files', () => {
       assert.ok(read.length > 0);
       for (const variable of read)
         assert.ok(defined.has(variable), `${name} reads ${variable}: add it to .env.example`);
+    }
+  });
+
+  it('Docker waits longer than Quire drains before it kills an API or a worker', () => {
+    for (const name of ['compose.yaml', 'compose.scale.yaml']) {
+      for (const [service, spec] of Object.entries(load(name).services)) {
+        if (!spec.image?.startsWith('quire:')) continue;
+        const grace = spec.environment?.QUIRE_SHUTDOWN_GRACE_MS;
+        const drainMs = loadConfig(grace ? { QUIRE_SHUTDOWN_GRACE_MS: grace } : {}).shutdownGraceMs;
+        const stopSeconds = Number(/^(\d+)s$/.exec(spec.stop_grace_period ?? '')?.[1] ?? 10);
+        assert.ok(
+          stopSeconds * 1000 >= drainMs + 5000,
+          `${name}: ${service} stop_grace_period ${stopSeconds}s`,
+        );
+      }
     }
   });
 });
