@@ -2,7 +2,7 @@ import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
-import type { Announce } from '../shared/log-output.js';
+import { type Announce, logProcessWarnings } from '../shared/log-output.js';
 import { withKeyLock } from '../storage/db.js';
 import { recordServerState } from '../storage/index.js';
 import type { SignInLink } from '../users/index.js';
@@ -107,6 +107,7 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);
   });
+  logProcessWarnings(built.app.log);
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
   warnAboutTrustingEveryHop(config, (message) => built.app.log.warn(message));
   // The CLI's `user create` links to where this server is reachable, not to its own environment's defaults.

@@ -1,6 +1,6 @@
 import { buildApp } from '../app.js';
 import { type Config, redactUrl } from '../config/config.js';
-import type { Announce } from '../shared/log-output.js';
+import { type Announce, logProcessWarnings } from '../shared/log-output.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
@@ -12,6 +12,7 @@ export async function runWorkerProcess(config: Config, announce: Announce): Prom
   const built = await buildApp({ ...config, workers: Math.max(1, config.workers) }).catch((err: unknown) => {
     throw explainStartupFailure(err, config);
   });
+  logProcessWarnings(built.app.log);
   const database = config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir;
   const workers = Math.max(1, config.workers);
   announce('worker_started', [`Quire worker running against ${database} with ${workers} worker(s).`], {

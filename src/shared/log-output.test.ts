@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createAnnouncer, logDestination, prettyLine } from './log-output.js';
+import { createAnnouncer, logDestination, logProcessWarnings, prettyLine } from './log-output.js';
 
 function sink(isTTY?: boolean) {
   const out = { text: '', isTTY, write: (t: string) => (out.text += t) };
@@ -54,5 +54,25 @@ describe('QUIRE_LOG_FORMAT', () => {
     );
     assert.equal(line, '00:00:00.000 ERROR failed\n    Error: x\n      at y\n');
     assert.equal(prettyLine('not json'), 'not json\n');
+  });
+});
+
+describe('process warnings', () => {
+  it('become log records instead of plain-text lines on stderr', async () => {
+    const logged: { fields: object; msg: string }[] = [];
+    logProcessWarnings({ warn: (fields, msg) => logged.push({ fields, msg }) });
+    const stderr: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => stderr.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      process.emitWarning('something is deprecated', { type: 'DeprecationWarning', code: 'DEP0999' });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.deepEqual(logged, [
+      { fields: { warning: 'DeprecationWarning', code: 'DEP0999' }, msg: 'something is deprecated' },
+    ]);
+    assert.deepEqual(stderr, []);
   });
 });

@@ -82,3 +82,14 @@ export function createAnnouncer(
     err.write(`${JSON.stringify(record)}\n`);
   };
 }
+
+/**
+ * Node's process warnings (deprecations, listener leaks) go to the log as records instead of Node's own
+ * plain-text lines on stderr, which would be the only lines of a JSON stream that are not JSON.
+ */
+export function logProcessWarnings(log: { warn(fields: object, msg: string): void }): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning: Error & { code?: string }) => {
+    log.warn({ warning: warning.name, code: warning.code }, warning.message);
+  });
+}
