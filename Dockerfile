@@ -3,8 +3,15 @@
 #         docker run -v quire-data:/data quire worker                   (background workers only)
 # Proven here without a registry by scripts/verify-image.sh (README: Container; recorded run: deploy/verify-image.log).
 
+# Node 22, an LTS line maintained until April 2027 (Node 20 reached its end of life in April 2026). Not 24:
+# better-sqlite3 12 aborts on Node 24.19+ when the garbage collector finalizes a statement (an assertion in
+# RemoveEnvironmentCleanupHook; seen with scripts/test-on-image-node.sh on 24.21.0), and better-sqlite3 13 needs
+# Node 22+, which would drop Node 20. Both stages use it, so better-sqlite3 is compiled for the Node that runs it.
+# scripts/test-on-image-node.sh runs the bundle's tests on this line's newest release, without a container engine.
+ARG NODE_IMAGE=node:22-bookworm-slim
+
 # --- build: type-check, bundle the server and the dashboard, build better-sqlite3 from source, drop dev dependencies ---
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 # Build-time only (ARG, not ENV): apt's debconf asks nothing and prints no terminal warnings.
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
@@ -27,13 +34,14 @@ ARG COMMIT=""
 # GET /version reports it (images carry no .git).
 RUN printf '%s\n' "$COMMIT" > COMMIT
 
-# --- runtime: Debian's Chromium, fonts, poppler (thumbnails), qpdf (protect, merging), a non-root user ---
-FROM node:20-bookworm-slim
+# --- runtime: exactly the Debian packages the development bootstrap installs (deploy/debian-packages.txt:
+# Chromium, fonts with CJK and emoji, poppler-utils, qpdf), plus tini and CA certificates for the container ---
+FROM ${NODE_IMAGE}
 ARG DEBIAN_FRONTEND=noninteractive
+COPY deploy/debian-packages.txt /tmp/debian-packages.txt
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends \
-     chromium fonts-liberation2 fonts-dejavu-core fonts-noto-core poppler-utils qpdf tini ca-certificates \
-  && rm -rf /var/lib/apt/lists/*
+  && sed -e 's/#.*//' /tmp/debian-packages.txt | xargs apt-get install -y --no-install-recommends tini ca-certificates \
+  && rm -rf /var/lib/apt/lists/* /tmp/debian-packages.txt
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home quire \
   && mkdir -p /data && chown quire:quire /data && chmod 0700 /data
 WORKDIR /app

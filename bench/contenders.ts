@@ -76,13 +76,14 @@ export async function startQuire(root: string, scale: Record<string, number> = {
   const nodeArgs = process.env.QUIRE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'quire.mjs'), 'serve'], {
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The serving line and the first run's keys are announced on stderr (README: Logs); the JSON log is not needed.
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let out = '';
   const { base, liveKey, testKey } = await new Promise<{ base: string; liveKey: string; testKey: string }>(
     (resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`Quire did not start:\n${out}`)), 60_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const url = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1];
         const key = /Live key: (qk_live_\w+)/.exec(out)?.[1];

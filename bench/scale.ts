@@ -319,13 +319,14 @@ function newCluster(root: string, url: string | null): Cluster {
   const spawnQuire = (args: string[], extra: Record<string, string>, ready: RegExp) => {
     const child = spawn(process.execPath, [path.join(root, 'bin', 'quire.mjs'), ...args], {
       env: { ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // The serving line and the first run's keys are announced on stderr (README: Logs); the JSON log is not needed.
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     children.push(child);
     return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`quire ${args[0]} did not start:\n${out}`)), 120_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (ready.test(out) && (args[0] !== 'serve' || /Live key: /.test(out))) {
           clearTimeout(timer);

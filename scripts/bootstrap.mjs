@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Idempotent, non-interactive set-up that `npm start`, `npm test` and `npm run bench` run first:
 //   1. `npm ci` when node_modules is missing or was installed from another package.json/package-lock.json;
-//   2. the Debian packages Quire needs (Chromium, fonts, poppler-utils, qpdf) when absent — installed with
+//   2. the Debian packages Quire needs (deploy/debian-packages.txt: Chromium, fonts, poppler-utils, qpdf) when absent — installed with
 //      apt-get as root or with passwordless sudo, else a clear message naming them;
 //   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
 //      (tools/einvoice-validate/validate --setup: its Debian packages — Java, Saxon — and its Java helper);
 //   4. the server bundle (scripts/bundle.mjs → dist/server/) when any source file is newer than the last one;
 //   5. the dashboard's Vite build (web/ → dist/dashboard/) when any of its sources is newer than the last one.
 // Plain Node (no dependencies), so it runs before anything is installed. QUIRE_SKIP_BOOTSTRAP=1 skips it.
+// `--list-debian-packages` prints step 2's list (deploy/debian-packages.txt, shared with the Dockerfile) and exits.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,17 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEBIAN_PACKAGES = [
-  'chromium',
-  'fonts-liberation2',
-  'fonts-dejavu-core',
-  'fonts-noto-core',
-  'fonts-noto-cjk',
-  'fonts-noto-color-emoji',
-  'poppler-utils',
-  'qpdf',
-  'icc-profiles-free',
-];
+/** deploy/debian-packages.txt: the one list the Dockerfile's runtime stage installs too (one a line, `#` comments). */
+const DEBIAN_PACKAGES = readFileSync(path.join(root, 'deploy', 'debian-packages.txt'), 'utf8')
+  .split('\n')
+  .map((line) => line.replace(/#.*/, '').trim())
+  .filter(Boolean);
 
 const log = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 
@@ -209,12 +204,18 @@ function step(number, total, label, ensure) {
   log(`${number}/${total} ${label}: ${outcome} (${seconds(started)})`);
 }
 
-if (process.env.QUIRE_SKIP_BOOTSTRAP !== '1') {
+if (process.argv.includes('--list-debian-packages')) {
+  // What step 2 installs, one a line (test/unit/debian-packages.test.ts compares it with the Dockerfile's).
+  process.stdout.write(`${DEBIAN_PACKAGES.join('\n')}\n`);
+} else if (process.env.QUIRE_SKIP_BOOTSTRAP !== '1') {
   const started = Date.now();
   checkNode();
   const steps = [
     ['npm packages', ensureNodeModules],
-    ['Debian packages (Chromium, fonts, poppler-utils, qpdf)', ensureDebianPackages],
+    [
+      'Debian packages (deploy/debian-packages.txt: Chromium, fonts, poppler-utils, qpdf)',
+      ensureDebianPackages,
+    ],
     ...(process.argv.includes('--test') ? [['e-invoice validator', ensureEInvoiceValidator]] : []),
     ['server bundle', ensureBuild],
     ['dashboard', ensureWebBuild],

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves the Dockerfile without a container registry (none is reachable here); not part of CI (minutes of CPU).
-#  1. debootstrap a Debian bookworm root and add the host's Node 20 (binary, headers, npm) at the places the
-#     official node:20-bookworm-slim image has them (/usr/local/bin/node, /usr/local/lib/node_modules/npm);
-#  2. import it into buildah as node:20-bookworm-slim (the name the Dockerfile expects);
+#  1. debootstrap a Debian bookworm root and add the host's Node (binary, headers, npm) at the places the
+#     official node images have them (/usr/local/bin/node, /usr/local/lib/node_modules/npm);
+#  2. import it into buildah under the Dockerfile's NODE_IMAGE name (its Node is the host's, printed below);
 #  3. buildah bud the Dockerfile unchanged (--storage-driver vfs --isolation chroot, --pull-never);
 #  4. run `quire --version`, start `quire serve` and render a PDF inside the image with `buildah run`, reading
 #     the PDF's text back with the image's own pdftotext; when running is impossible here, mount the image's
@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mkdir -p "${1:-/var/tmp/quire-verify-image}" && cd "${1:-/var/tmp/quire-verify-image}" && pwd)"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 BUILDAH=(buildah --root "$WORK/storage" --runroot "$WORK/runroot" --storage-driver vfs)
-BASE_NAME="docker.io/library/node:20-bookworm-slim"
+BASE_NAME="docker.io/library/$(sed -n 's/^ARG NODE_IMAGE=//p' "$ROOT/Dockerfile")"
 STARTED=$SECONDS
 log() { printf '[verify-image +%ss] %s\n' "$((SECONDS - STARTED))" "$*"; }
 
@@ -83,7 +83,8 @@ node /app/bin/quire.mjs serve > /tmp/serve.log 2>&1 &
 SERVER=$!
 for i in $(seq 1 90); do grep -q "Quire is serving" /tmp/serve.log && break; sleep 1; done
 grep -E "Quire is serving|Created the default team" /tmp/serve.log || { cat /tmp/serve.log; exit 1; }
-KEY=$(sed -n "s/.*Live key: //p" /tmp/serve.log)
+# Start-up announcements are JSON records on stderr (no terminal here): the key is their live_key field.
+KEY=$(sed -n "s/.*\"live_key\":\"\([^\"]*\)\".*/\1/p" /tmp/serve.log)
 node -e "
   const base = \"http://127.0.0.1:3999\";
   const t0 = Date.now();

@@ -152,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const signer = new LinkSigner(serverSecret);
   const app = createServer({
     logLevel: config.logLevel,
+    logFormat: config.logFormat,
     publicUrl,
     clock,
     rate,

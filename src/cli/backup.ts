@@ -1,8 +1,7 @@
 import type { Config } from '../config/config.js';
 import { BackupError, backupDataDir, restoreDataDir } from '../storage/backup.js';
+import type { CliIo } from './context.js';
 import { UsageError } from './usage-error.js';
-
-type Print = (line: string) => void;
 
 function targetOf(args: string[], usage: string): string {
   const [dir, ...extra] = args;
@@ -11,17 +10,19 @@ function targetOf(args: string[], usage: string): string {
 }
 
 /** `quire backup DIR`: safe while the server runs. */
-export async function backupCommand(config: Config, args: string[], print: Print): Promise<void> {
+export async function backupCommand(config: Config, args: string[], io: CliIo): Promise<void> {
   const dir = targetOf(args, 'quire backup DIR');
   refuseExternalStores(config);
   const summary = await backupDataDir(config.dataDir, dir).catch(asUsage);
-  print(
-    `Backed up ${config.dataDir} to ${dir}: database ${summary.databaseBytes} bytes, ${summary.files} stored files, server secret.`,
+  io.print(
+    io.json
+      ? JSON.stringify({ backup: dir, database_bytes: summary.databaseBytes, files: summary.files })
+      : `Backed up ${config.dataDir} to ${dir}: database ${summary.databaseBytes} bytes, ${summary.files} stored files, server secret.`,
   );
 }
 
 /** `quire restore DIR`: into an empty QUIRE_DATA_DIR, with the server stopped. */
-export async function restoreCommand(config: Config, args: string[], print: Print): Promise<void> {
+export async function restoreCommand(config: Config, args: string[], io: CliIo): Promise<void> {
   const dir = targetOf(args, 'quire restore DIR');
   refuseExternalStores(config);
   let summary: ReturnType<typeof restoreDataDir>;
@@ -30,8 +31,10 @@ export async function restoreCommand(config: Config, args: string[], print: Prin
   } catch (err) {
     return asUsage(err);
   }
-  print(
-    `Restored ${dir} into ${config.dataDir}: ${summary.files} stored files. Start Quire on it (migrations run at start).`,
+  io.print(
+    io.json
+      ? JSON.stringify({ restored: dir, data_dir: config.dataDir, files: summary.files })
+      : `Restored ${dir} into ${config.dataDir}: ${summary.files} stored files. Start Quire on it (migrations run at start).`,
   );
 }
 

@@ -16,15 +16,10 @@ export interface BillingContext {
 }
 
 /** `quire team billing TEAM_ID [--json]`: the team's billing state and its usage this period. */
-export async function teamBilling(ctx: BillingContext, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: 'boolean', default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
+export async function teamBilling(ctx: BillingContext & { json: boolean }, args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
   const team = await requireTeam(ctx.db, positionals);
-  await printBilling(ctx, team, values.json);
+  await printBilling(ctx, team, ctx.json);
 }
 
 /**
@@ -39,7 +34,6 @@ export async function teamSetBilling(ctx: BillingContext, args: string[]): Promi
       'spending-cap-cents': { type: 'string' },
       'no-spending-cap': { type: 'boolean', default: false },
       'overage-billed': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: true },
     },
     allowPositionals: true,
     strict: true,
@@ -61,16 +55,16 @@ export async function teamSetBilling(ctx: BillingContext, args: string[]): Promi
   await printBilling(ctx, { ...team, ...changes }, true);
 }
 
-/** `quire usage export --period YYYY-MM [--format csv|json]`: one line per team (CSV with a header line). */
-export async function usageExport(ctx: BillingContext, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+/**
+ * `quire usage export --period YYYY-MM [--format csv|json]`: one line per team (CSV with a header line, or
+ * one JSON object a line; `--json` is `--format json`).
+ */
+export async function usageExport(ctx: BillingContext & { json: boolean }, args: string[]): Promise<void> {
+  const { values } = parseArgs({
     args,
-    options: { period: { type: 'string' }, format: { type: 'string', default: 'csv' } },
-    allowPositionals: true,
+    options: { period: { type: 'string' }, format: { type: 'string', default: ctx.json ? 'json' : 'csv' } },
     strict: true,
   });
-  if (positionals[0] !== 'export')
-    throw new UsageError('Usage: quire usage export --period YYYY-MM [--format csv|json]');
   const period = parsePeriod(values.period ?? '');
   if (!period) throw new UsageError('--period YYYY-MM is required (a month, e.g. 2026-04).');
   if (values.format !== 'csv' && values.format !== 'json')

@@ -7,6 +7,7 @@ import { copyRows, TargetNotEmpty } from '../storage/copy-rows.js';
 import { type Db, openDatabase } from '../storage/index.js';
 import { openBlobStore } from '../storage/open-blob-store.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import type { CliIo } from './context.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = 'Usage: quire migrate-data --to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]';
@@ -64,11 +65,16 @@ async function targetBlobs(
  * DATA_DIR/blobs) to another database and blob store, verifying row counts and each blob's size and SHA-256.
  * Run it with the server and workers stopped: rows written during the copy would be missed.
  */
-export async function migrateData(
-  config: Config,
-  args: string[],
-  print: (line: string) => void,
-): Promise<void> {
+export async function migrateData(config: Config, args: string[], io: CliIo): Promise<void> {
+  // With --json, one document at the end instead of a line per step.
+  const report: { tables: { table: string; rows: number }[]; blobs: unknown; server_secret: string } = {
+    tables: [],
+    blobs: null,
+    server_secret: 'copied',
+  };
+  const print = (line: string) => {
+    if (!io.json) io.print(line);
+  };
   const { values } = parseArgs({
     args,
     options: { to: { type: 'string' }, storage: { type: 'string' } },
@@ -89,9 +95,11 @@ export async function migrateData(
   const to = await targetBlobs(target, values.storage);
   try {
     const counts = await copyRows(source, target.db);
+    report.tables = counts;
     for (const { table, rows } of counts) print(`${table.padEnd(22)} ${rows} row(s), counts match`);
     if (to) {
       const blobs = await copyBlobs(from.blobs, to.blobs);
+      report.blobs = { objects: blobs.objects, bytes: blobs.bytes };
       print(
         `blobs                  ${blobs.objects} object(s), ${blobs.bytes} bytes, sizes and SHA-256 match`,
       );
@@ -99,10 +107,13 @@ export async function migrateData(
       print('blobs                  left in place (no --storage): keep this data directory for them');
     }
     if (target.dataDir) carryServerSecret(config.dataDir, target.dataDir);
-    else
+    else {
+      report.server_secret = 'keep';
       print(
         `Keep ${path.join(config.dataDir, 'server-secret')} in the new install's QUIRE_DATA_DIR: links and webhook secrets depend on it.`,
       );
+    }
+    if (io.json) io.print(JSON.stringify(report));
   } catch (err) {
     if (err instanceof TargetNotEmpty) throw new UsageError(err.message);
     throw err;

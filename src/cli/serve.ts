@@ -2,6 +2,7 @@ import type { PlanId } from '../accounts/plans.js';
 import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
 import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
+import { type Announce, logProcessWarnings } from '../shared/log-output.js';
 import { withKeyLock } from '../storage/db.js';
 import { recordServerState } from '../storage/index.js';
 import type { SignInLink } from '../users/index.js';
@@ -42,22 +43,25 @@ type UsersModule = typeof import('../users/index.js');
  * After listening: the first run's team, keys and owner link; on any later start, a fresh owner link while
  * the owner has never signed in (the first link may have expired unused, or gone with the terminal).
  */
-async function announceAccess(built: BuiltApp, config: Config, print: (line: string) => void): Promise<void> {
+async function announceAccess(built: BuiltApp, config: Config, announce: Announce): Promise<void> {
   // Loaded here, like app.js, off the path to listening.
   const users = await import('../users/index.js');
   const created = await createDefaultTeam(built, config, users);
   if (created) {
-    print('');
-    print(
-      `Created the default team "${created.team.name}" (${created.team.id}) on the ${created.plan} plan.`,
+    const { team, plan, live, test } = created;
+    announce(
+      'default_team_created',
+      [
+        '',
+        `Created the default team "${team.name}" (${team.id}) on the ${plan} plan.`,
+        `  Live key: ${live}`,
+        `  Test key: ${test}`,
+        'These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.',
+        '',
+      ],
+      { team_id: team.id, plan, live_key: live, test_key: test },
     );
-    print(`  Live key: ${created.live}`);
-    print(`  Test key: ${created.test}`);
-    print(
-      'These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.',
-    );
-    print('');
-    printOwnerLink(created.owner, print);
+    printOwnerLink(created.owner, announce);
     return;
   }
   const { db, clock } = built.services;
@@ -65,13 +69,19 @@ async function announceAccess(built: BuiltApp, config: Config, print: (line: str
     email: config.adminEmail,
     publicUrl: built.services.publicUrl(),
   });
-  if (renewed) printOwnerLink(renewed, print, ' (a new link at every start until the owner signs in)');
+  if (renewed) printOwnerLink(renewed, announce, ' (a new link at every start until the owner signs in)');
 }
 
-function printOwnerLink(link: SignInLink, print: (line: string) => void, note = ''): void {
-  print(`Dashboard owner ${link.user.email}: sign in within 24 hours (the link works once)${note}:`);
-  print(`  ${link.sign_in_url}`);
-  print('');
+function printOwnerLink(link: SignInLink, announce: Announce, note = ''): void {
+  announce(
+    'owner_sign_in_link',
+    [
+      `Dashboard owner ${link.user.email}: sign in within 24 hours (the link works once)${note}:`,
+      `  ${link.sign_in_url}`,
+      '',
+    ],
+    { email: link.user.email, sign_in_url: link.sign_in_url },
+  );
 }
 
 /**
@@ -82,7 +92,7 @@ function printOwnerLink(link: SignInLink, print: (line: string) => void, note = 
  * Chromium boots on another core; buildApp awaits the browser only at its end, and meanwhile does the
  * first request's one-time work (a Liquid worker, the PDF route's schemas).
  */
-export async function serve(config: Config, print: (line: string) => void): Promise<void> {
+export async function serve(config: Config, announce: Announce): Promise<void> {
   const started = Date.now();
   checkPlansFile(config);
   const { startRendererEarly } = await import('../render/early-start.js');
@@ -97,14 +107,19 @@ export async function serve(config: Config, print: (line: string) => void): Prom
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config);
   });
+  logProcessWarnings(built.app.log);
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
   warnAboutTrustingEveryHop(config, (message) => built.app.log.warn(message));
   // The CLI's `user create` links to where this server is reachable, not to its own environment's defaults.
   await recordServerState(built.services.db, built.services.clock, 'public_url', built.services.publicUrl());
-  await announceAccess(built, config, print);
-  print(
-    `Quire is serving ${built.services.publicUrl()}/v1 (API docs: ${built.services.publicUrl()}/docs) — ready in ${Date.now() - started} ms`,
-  );
+  await announceAccess(built, config, announce);
+  const base = built.services.publicUrl();
+  const readyMs = Date.now() - started;
+  announce('serving', [`Quire is serving ${base}/v1 (API docs: ${base}/docs) — ready in ${readyMs} ms`], {
+    api_url: `${base}/v1`,
+    docs_url: `${base}/docs`,
+    ready_ms: readyMs,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/index.js';
+import { openBlobStore } from '../storage/open-blob-store.js';
+import type { AccountContext } from './context.js';
+import { formatTable, tableDate } from './table.js';
 import { eraseTeam } from './team-erase.js';
 import { UsageError } from './usage-error.js';
-
-type Print = (line: string) => void;
 
 /** The rule POST /pdf's `deliver.email.to` uses (src/pdf/schema.ts), so the CLI accepts what the API accepts. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -17,7 +16,7 @@ export function checkEmailAddress(address: string): string {
 }
 
 /** `quire team delete TEAM_ID --yes`: erases the team and its data; refuses without --yes. */
-export async function teamDelete(db: Db, blobs: BlobStore, args: string[], print: Print): Promise<void> {
+export async function teamDelete(ctx: AccountContext, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     options: { yes: { type: 'boolean', default: false } },
@@ -30,19 +29,25 @@ export async function teamDelete(db: Db, blobs: BlobStore, args: string[], print
     throw new UsageError(
       `Refusing to delete team ${teamId} without --yes: it erases all its documents, files, templates, keys, webhooks and batches for good.`,
     );
-  const erased = await eraseTeam(db, blobs, teamId);
-  if (!erased) throw new UsageError(`No team ${teamId}.`);
-  print(`Team ${teamId} deleted (${erased.rows} records, ${erased.files} stored files).`);
+  const store = await openBlobStore(ctx.config.dataDir, ctx.config.storage);
+  try {
+    const erased = await eraseTeam(ctx.db, store.blobs, teamId);
+    if (!erased) throw new UsageError(`No team ${teamId}.`);
+    ctx.print(
+      ctx.json
+        ? JSON.stringify({ deleted: true, team_id: teamId, records: erased.rows, files: erased.files })
+        : `Team ${teamId} deleted (${erased.rows} records, ${erased.files} stored files).`,
+    );
+  } finally {
+    store.close();
+  }
 }
 
-/** `quire key list --team TEAM_ID [--json]`: prefixes, modes, roles and states; never the keys themselves. */
-export async function keyList(db: Db, args: string[], print: Print): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { team: { type: 'string' }, json: { type: 'boolean', default: false } },
-    strict: true,
-  });
-  if (!values.team) throw new UsageError('--team TEAM_ID is required.');
+/** `quire key list --team TEAM_ID`: prefixes, modes, roles, names and dates; never the keys themselves. */
+export async function keyList(ctx: AccountContext, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { team: { type: 'string' } }, strict: true });
+  if (!values.team) throw new UsageError('--team TEAM_ID is required (`quire team list` shows the ids).');
+  const { db } = ctx;
   const team = await db.selectFrom('teams').select('id').where('id', '=', values.team).executeTakeFirst();
   if (!team) throw new UsageError(`No team ${values.team}.`);
   const keys = await db
@@ -51,12 +56,16 @@ export async function keyList(db: Db, args: string[], print: Print): Promise<voi
     .where('team_id', '=', values.team)
     .orderBy('created_at')
     .execute();
-  if (values.json) {
-    print(JSON.stringify({ keys }));
-    return;
-  }
-  for (const k of keys)
-    print(
-      `${k.prefix}…  ${k.mode.padEnd(4)}  ${k.role.padEnd(6)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.name}`,
-    );
+  if (ctx.json) return ctx.print(JSON.stringify({ keys }));
+  const rows = keys.map((k) => [
+    `${k.prefix}…`,
+    k.mode,
+    k.role,
+    k.revoked_at ? 'revoked' : 'active',
+    tableDate(k.created_at),
+    tableDate(k.revoked_at),
+    k.name,
+  ]);
+  const headers = ['PREFIX', 'MODE', 'ROLE', 'STATUS', 'CREATED', 'REVOKED', 'NAME'];
+  for (const line of formatTable(headers, rows)) ctx.print(line);
 }

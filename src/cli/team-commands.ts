@@ -1,69 +1,74 @@
 import { parseArgs } from 'node:util';
 import { changePlan } from '../accounts/billing.js';
 import { isPlanId } from '../accounts/plans.js';
-import { createApiKey, createTeam, listTeams, revokeApiKey, updateTeam } from '../accounts/teams.js';
-import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/index.js';
-import { type BillingContext, teamBilling, teamSetBilling } from './billing-commands.js';
+import {
+  createApiKey,
+  createTeam,
+  findTeam,
+  listTeams,
+  revokeApiKey,
+  type Team,
+  updateTeam,
+} from '../accounts/teams.js';
+import type { AccountContext } from './context.js';
+import { formatTable, tableDate } from './table.js';
 import { checkEmailAddress } from './team-admin.js';
 import { UsageError } from './usage-error.js';
 
-export async function teamCommand(ctx: BillingContext, args: string[]): Promise<void> {
-  const { db, clock, print } = ctx;
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'billing':
-      return teamBilling(ctx, rest);
-    case 'set-billing':
-      return teamSetBilling(ctx, rest);
-    case 'create':
-      return teamCreate(db, clock, rest, print);
-    case 'suspend':
-    case 'unsuspend':
-      return setTeam(db, requireArg(rest[0], 'TEAM_ID'), { suspended: sub === 'suspend' }, print);
-    case 'set-plan': {
-      const plan = requireArg(rest[1], 'PLAN');
-      if (!isPlanId(plan))
-        throw new UsageError(`Unknown plan "${plan}" (free, starter, growth, pro, scale).`);
-      const id = requireArg(rest[0], 'TEAM_ID');
-      // The change time is recorded: the period's included documents are prorated around it.
-      if (!(await changePlan(db, clock, id, plan))) throw new UsageError(`No team ${id}.`);
-      print(`Team ${id} updated.`);
-      return;
-    }
-    case 'list': {
-      const teams = await listTeams(db);
-      if (rest.includes('--json')) {
-        print(
-          JSON.stringify({
-            teams: teams.map((t) => ({
-              id: t.id,
-              name: t.name,
-              plan: t.plan,
-              suspended: t.suspended,
-              email: t.email,
-              email_verified: t.emailVerified,
-              created_at: t.createdAt,
-            })),
-          }),
-        );
-      } else {
-        for (const t of teams)
-          print(`${t.id}  ${t.plan.padEnd(8)} ${t.suspended ? 'suspended ' : ''}${t.name}`);
-      }
-      return;
-    }
-    default:
-      throw new UsageError('Usage: quire team create|suspend|unsuspend|set-plan|billing|set-billing|list …');
-  }
+/** A team as `team list --json` and the team-changing commands print it. */
+function teamJson(t: Team) {
+  return {
+    id: t.id,
+    name: t.name,
+    plan: t.plan,
+    suspended: t.suspended,
+    email: t.email,
+    email_verified: t.emailVerified,
+    created_at: t.createdAt,
+  };
 }
 
-async function teamCreate(
-  db: Db,
-  clock: Clock,
-  args: string[],
-  print: (line: string) => void,
-): Promise<void> {
+/** `quire team list`: a table with a header line and creation dates, or `{"teams": […]}`. */
+export async function teamList(ctx: AccountContext, args: string[]): Promise<void> {
+  noArguments(args, 'quire team list [--json]');
+  const teams = await listTeams(ctx.db);
+  if (ctx.json) return ctx.print(JSON.stringify({ teams: teams.map(teamJson) }));
+  if (teams.length === 0) return ctx.print('No teams yet: `quire team create --name NAME --plan PLAN`.');
+  const rows = teams.map((t) => [
+    t.id,
+    t.plan,
+    t.suspended ? 'suspended' : 'active',
+    t.email ?? '-',
+    tableDate(t.createdAt),
+    t.name,
+  ]);
+  for (const line of formatTable(['ID', 'PLAN', 'STATUS', 'EMAIL', 'CREATED', 'NAME'], rows)) ctx.print(line);
+}
+
+/** `quire team suspend|unsuspend TEAM_ID`. */
+export async function teamSuspend(ctx: AccountContext, args: string[], suspended: boolean): Promise<void> {
+  const id = onePositional(args, 'TEAM_ID');
+  if (!(await updateTeam(ctx.db, id, { suspended }))) throw new UsageError(`No team ${id}.`);
+  await printUpdated(ctx, id);
+}
+
+/** `quire team set-plan TEAM_ID PLAN`: the change time is kept, so the period's included documents are prorated. */
+export async function teamSetPlan(ctx: AccountContext, args: string[]): Promise<void> {
+  const [id, plan, ...extra] = args;
+  if (!id || !plan || extra.length > 0) throw new UsageError('Usage: quire team set-plan TEAM_ID PLAN');
+  if (!isPlanId(plan)) throw new UsageError(`Unknown plan "${plan}" (free, starter, growth, pro, scale).`);
+  if (!(await changePlan(ctx.db, ctx.clock, id, plan))) throw new UsageError(`No team ${id}.`);
+  await printUpdated(ctx, id);
+}
+
+async function printUpdated(ctx: AccountContext, id: string): Promise<void> {
+  const team = await findTeam(ctx.db, id);
+  if (ctx.json && team) return ctx.print(JSON.stringify({ team: teamJson(team) }));
+  ctx.print(`Team ${id} updated.`);
+}
+
+/** `quire team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified]`: the team and its two keys. */
+export async function teamCreate(ctx: AccountContext, args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -71,7 +76,6 @@ async function teamCreate(
       plan: { type: 'string' },
       email: { type: 'string' },
       'email-verified': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -79,6 +83,7 @@ async function teamCreate(
   if (!name || name.length > 100) throw new UsageError('--name NAME is required (1 to 100 characters).');
   const plan = values.plan ?? '';
   if (!isPlanId(plan)) throw new UsageError('--plan must be one of free, starter, growth, pro, scale.');
+  const { db, clock } = ctx;
   const team = await createTeam(db, clock, {
     name,
     plan,
@@ -87,91 +92,78 @@ async function teamCreate(
   });
   const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
   const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
-  if (values.json) {
-    print(
+  if (ctx.json) {
+    ctx.print(
       JSON.stringify({
         team: { id: team.id, name: team.name, plan: team.plan },
         keys: { live: live.key, test: test.key },
       }),
     );
-  } else {
-    print(`Team ${team.name} (${team.id}), plan ${team.plan}`);
-    print(`  live key: ${live.key}`);
-    print(`  test key: ${test.key}`);
-    print('Keep these keys safe: they are shown only once.');
-  }
-}
-
-async function setTeam(
-  db: Db,
-  id: string,
-  changes: Parameters<typeof updateTeam>[2],
-  print: (line: string) => void,
-): Promise<void> {
-  if (!(await updateTeam(db, id, changes))) throw new UsageError(`No team ${id}.`);
-  print(`Team ${id} updated.`);
-}
-
-export async function keyCommand(
-  db: Db,
-  clock: Clock,
-  args: string[],
-  print: (line: string) => void,
-): Promise<void> {
-  const [sub, ...rest] = args;
-  if (sub === 'create') {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        team: { type: 'string' },
-        mode: { type: 'string' },
-        role: { type: 'string', default: 'admin' },
-        name: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-      strict: true,
-    });
-    const mode = values.mode;
-    if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode must be live or test.');
-    const role = values.role;
-    if (role !== 'admin' && role !== 'member') throw new UsageError('--role must be admin or member.');
-    const teamId = requireArg(values.team, '--team TEAM_ID');
-    const teams = await listTeams(db);
-    if (!teams.some((t) => t.id === teamId)) throw new UsageError(`No team ${teamId}.`);
-    const created = await createApiKey(db, clock, {
-      teamId,
-      mode,
-      role,
-      ...(values.name ? { name: values.name } : {}),
-    });
-    if (values.json) {
-      print(
-        JSON.stringify({
-          key: created.key,
-          id: created.apiKey.id,
-          team_id: teamId,
-          mode,
-          role,
-          prefix: created.apiKey.prefix,
-        }),
-      );
-    } else {
-      print(`${mode} key (${role}) for team ${teamId}: ${created.key}`);
-    }
     return;
   }
-  if (sub === 'revoke') {
-    const target = requireArg(rest[0], 'KEY_OR_PREFIX');
-    const n = await revokeApiKey(db, clock, target);
-    if (n === -1) throw new UsageError('That prefix matches several keys; pass the whole key.');
-    if (n === 0) throw new UsageError('No active key matches.');
-    print('Key revoked.');
-    return;
-  }
-  throw new UsageError('Usage: quire key create|revoke …');
+  ctx.print(`Team ${team.name} (${team.id}), plan ${team.plan}`);
+  ctx.print(`  live key: ${live.key}`);
+  ctx.print(`  test key: ${test.key}`);
+  ctx.print('Keep these keys safe: they are shown only once.');
 }
 
-function requireArg(value: string | undefined, name: string): string {
-  if (!value) throw new UsageError(`${name} is required.`);
+/** `quire key create --team TEAM_ID --mode live|test [--role admin|member] [--name NAME]`: shown once. */
+export async function keyCreate(ctx: AccountContext, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      team: { type: 'string' },
+      mode: { type: 'string' },
+      role: { type: 'string', default: 'admin' },
+      name: { type: 'string' },
+    },
+    strict: true,
+  });
+  const mode = values.mode;
+  if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode must be live or test.');
+  const role = values.role;
+  if (role !== 'admin' && role !== 'member') throw new UsageError('--role must be admin or member.');
+  const teamId = values.team;
+  if (!teamId) throw new UsageError('--team TEAM_ID is required (`quire team list` shows the ids).');
+  if (!(await findTeam(ctx.db, teamId))) throw new UsageError(`No team ${teamId}.`);
+  const created = await createApiKey(ctx.db, ctx.clock, {
+    teamId,
+    mode,
+    role,
+    ...(values.name ? { name: values.name } : {}),
+  });
+  if (ctx.json) {
+    ctx.print(
+      JSON.stringify({
+        key: created.key,
+        id: created.apiKey.id,
+        team_id: teamId,
+        mode,
+        role,
+        prefix: created.apiKey.prefix,
+      }),
+    );
+    return;
+  }
+  ctx.print(`${mode} key (${role}) for team ${teamId}: ${created.key}`);
+  ctx.print('Keep it safe: it is shown only once.');
+}
+
+/** `quire key revoke KEY_OR_PREFIX`. */
+export async function keyRevoke(ctx: AccountContext, args: string[]): Promise<void> {
+  const target = onePositional(args, 'KEY_OR_PREFIX');
+  const n = await revokeApiKey(ctx.db, ctx.clock, target);
+  if (n === -1) throw new UsageError('That prefix matches several keys; pass the whole key.');
+  if (n === 0) throw new UsageError('No active key matches.');
+  ctx.print(ctx.json ? JSON.stringify({ revoked: true, prefix: target.slice(0, 12) }) : 'Key revoked.');
+}
+
+function onePositional(args: string[], name: string): string {
+  const [value, ...extra] = args;
+  if (!value || value.startsWith('-') || extra.length > 0) throw new UsageError(`Pass exactly one ${name}.`);
   return value;
+}
+
+function noArguments(args: string[], usage: string): void {
+  if (args.length > 0) throw new UsageError(`Unexpected "${args[0]}". Usage: ${usage}`);
 }

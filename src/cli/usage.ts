@@ -1,65 +1,75 @@
-/**
- * Usage text of every command, keyed by its words (`team delete`). `--help`/`-h` anywhere on a command line
- * prints the entry of the longest matching words and exits 0 before anything runs (no config, no database).
- * A new command adds one entry here.
- */
-const USAGE: Record<string, string> = {
-  serve:
-    'quire serve\n  Run the HTTP API (and in-process workers). Configuration: environment variables (`quire config`).',
-  worker: 'quire worker\n  Run background workers only, against the same data directory as `quire serve`.',
-  team: 'quire team create|list|suspend|unsuspend|set-plan|billing|set-billing|delete …\n  Manage teams. `quire team SUBCOMMAND --help` for each.',
-  'team create':
-    'quire team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified] [--json]\n  Create a team with a live and a test key (shown once).',
-  'team list': 'quire team list [--json]\n  List the teams.',
-  'team suspend':
-    'quire team suspend TEAM_ID\n  Refuse every request of the team’s keys (403) until unsuspended.',
-  'team unsuspend': 'quire team unsuspend TEAM_ID\n  Lift a suspension.',
-  'team set-plan':
-    'quire team set-plan TEAM_ID PLAN\n  Move the team to another plan (the change time is kept: the period is prorated).',
-  'team billing':
-    'quire team billing TEAM_ID [--json]\n  Show the team’s subscription, spending cap and this period’s usage (as GET /v1/account/usage).',
-  'team set-billing':
-    'quire team set-billing TEAM_ID [--subscription active|past_due|cancel_scheduled|none] [--spending-cap-cents N | --no-spending-cap] [--overage-billed]\n  Change the team’s billing state; --overage-billed marks this period’s overage as billed.',
-  usage: 'quire usage export …\n  Usage for billing. `quire usage export --help`.',
-  'usage export':
-    'quire usage export --period YYYY-MM [--format csv|json]\n  One line per team: id, name, plan, period, docs_used, docs_included, rollover_docs, overage_docs, overage_cost_cents.',
-  'team delete':
-    'quire team delete TEAM_ID --yes\n  Erase the team and all its data: documents and their files, templates, keys, webhooks, batches, jobs, emails. Cannot be undone.',
-  key: 'quire key create|list|revoke …\n  Manage API keys. `quire key SUBCOMMAND --help` for each.',
-  'key create':
-    'quire key create --team TEAM_ID --mode live|test [--role admin|member] [--name NAME] [--json]\n  Create a key (shown once; role admin unless --role member).',
-  'key list':
-    'quire key list --team TEAM_ID [--json]\n  List a team’s keys (prefixes only; keys are stored hashed).',
-  'key revoke': 'quire key revoke KEY_OR_PREFIX\n  Revoke a key by the whole key or its 12-character prefix.',
-  user: 'quire user create …\n  Manage dashboard users. `quire user create --help`.',
-  'user create':
-    'quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]\n  Add a dashboard user to a team and print a single-use sign-in link (valid 24 h) that asks for a password.',
-  config:
-    'quire config [--effective]\n  Print every setting (environment variable) with its default and description; --effective: the values in effect here, secrets hidden.',
-  'migrate-data':
-    'quire migrate-data --to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]\n  Copy this install (every table, every blob) to another database and blob store, verifying counts and SHA-256s. Run it with Quire stopped.',
-  backup:
-    'quire backup DIR\n  Copy the database (SQLite online backup), stored files and server secret into DIR (new or empty); safe while Quire runs.',
-  restore:
-    'quire restore DIR\n  Restore a `quire backup` into QUIRE_DATA_DIR (new or empty) with Quire stopped; migrations run at the next start.',
-};
+import { COMMANDS, type Command, findCommand, SECTIONS, type Subcommand } from './commands.js';
 
-/** The overview printed by `quire`, `quire help` and `quire --help`. */
+/**
+ * Help texts, all built from COMMANDS (commands.ts): the overview (`quire`, `quire help`, `quire --help`), a
+ * command group's help (`quire help team`, `quire team --help`) and one subcommand's (`quire team create
+ * --help`). `--help`/`-h` anywhere before `--` prints help and exits 0 before anything runs (no config, no
+ * database).
+ */
+
+const HELP_FOOTER = [
+  '`quire help COMMAND` or `quire COMMAND --help`: its subcommands, options and examples.',
+  '--json: every command that prints data prints JSON instead (serve and worker log JSON lines).',
+  'Configuration comes from environment variables (`quire config`).',
+];
+
+/** `quire team create --name NAME … [--json]`: the whole command line of a command or subcommand. */
+export function commandLine(command: Command, sub?: Subcommand): string {
+  const words = ['quire', command.name, sub?.name, sub ? sub.args : command.args].filter(Boolean);
+  return `${words.join(' ')}${command.json ? ' [--json]' : ''}`;
+}
+
+/** What a group's first line lists: `team create|list|…` or `backup DIR`. */
+function synopsis(command: Command): string {
+  if (command.subcommands) return `${command.name} ${command.subcommands.map((s) => s.name).join('|')}`;
+  return [command.name, command.args].filter(Boolean).join(' ');
+}
+
+function indented(lines: readonly string[], by = '  '): string[] {
+  return lines.map((line) => `${by}${line}`);
+}
+
+/** The overview: every command under its section with all its subcommands, then examples. */
 export function overview(): string {
-  const names = Object.keys(USAGE);
-  // Group entries (`team`) are left out: their subcommands are listed one by one.
-  const leaves = names.filter((name) => !names.some((other) => other.startsWith(`${name} `)));
-  const lines = leaves.map((name) => {
-    const [usage = '', summary = ''] = (USAGE[name] ?? '').split('\n');
-    return `  ${usage.replace(/^quire /, '')}\n      ${summary.trim()}`;
-  });
-  return [
-    'Usage: quire <command> [options]   (quire <command> --help for one command; quire --version)',
-    '',
-    ...lines,
-    '',
-    'Configuration comes from environment variables (see `quire config`).',
-  ].join('\n');
+  const lines = ['Usage: quire <command> [subcommand] [options]', ''];
+  for (const section of SECTIONS) {
+    lines.push(`${section}:`);
+    for (const command of COMMANDS.filter((c) => c.section === section))
+      lines.push(`  ${synopsis(command)}`, `      ${command.summary}`);
+    lines.push('');
+  }
+  lines.push('Examples:', ...indented(COMMANDS.flatMap((c) => c.examples.slice(0, 1))), '', ...HELP_FOOTER);
+  return lines.join('\n');
+}
+
+/** A command's help: its usage, what it does and, for a group, each subcommand with its usage. */
+export function commandHelp(command: Command): string {
+  const lines: string[] = [];
+  if (command.subcommands) {
+    lines.push(
+      `Usage: quire ${command.name} <subcommand> [options]`,
+      '',
+      command.summary,
+      '',
+      'Subcommands:',
+    );
+    for (const sub of command.subcommands)
+      lines.push(`  ${commandLine(command, sub)}`, `      ${sub.summary}`);
+  } else {
+    lines.push(`Usage: ${commandLine(command)}`, '', command.summary);
+    if (command.details) lines.push(command.details);
+  }
+  lines.push('', 'Examples:', ...indented(command.examples));
+  if (command.subcommands) lines.push('', `\`quire ${command.name} SUBCOMMAND --help\` for one subcommand.`);
+  return lines.join('\n');
+}
+
+/** One subcommand's help. */
+function subcommandHelp(command: Command, sub: Subcommand): string {
+  const lines = [`Usage: ${commandLine(command, sub)}`, '', sub.summary];
+  if (sub.details) lines.push(sub.details);
+  if (sub.examples?.length) lines.push('', 'Examples:', ...indented(sub.examples));
+  return lines.join('\n');
 }
 
 /** True when the arguments ask for help (before any `--`). */
@@ -68,12 +78,23 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
-/** The usage of the longest known command the leading words name, else the overview. */
+/** The help of the command (and subcommand) the leading words name, else the overview. */
 export function usageFor(argv: readonly string[]): string {
-  const words = argv.filter((a) => !a.startsWith('-'));
-  for (let n = Math.min(words.length, 3); n > 0; n--) {
-    const text = USAGE[words.slice(0, n).join(' ')];
-    if (text) return `Usage: ${text}`;
-  }
-  return overview();
+  const [name, subName] = argv.filter((a) => !a.startsWith('-'));
+  const command = findCommand(name);
+  if (!command) return overview();
+  const sub = command.subcommands?.find((s) => s.name === subName);
+  return sub ? subcommandHelp(command, sub) : commandHelp(command);
+}
+
+/** The README's CLI table (scripts/cli-readme.mjs writes it between its markers; a unit test keeps them equal). */
+export function readmeTable(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = COMMANDS.flatMap((command) =>
+    (command.subcommands ?? [undefined]).map((sub) => {
+      const text = [sub?.summary ?? command.summary, sub ? sub.details : command.details].filter(Boolean);
+      return `| \`${cell(commandLine(command, sub))}\` | ${cell(text.join(' '))} |`;
+    }),
+  );
+  return ['| Command | What it does |', '| --- | --- |', ...rows].join('\n');
 }

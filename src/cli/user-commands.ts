@@ -2,28 +2,17 @@ import { parseArgs } from 'node:util';
 import { ROLES, type Role } from '../accounts/auth-context.js';
 import { findTeam } from '../accounts/teams.js';
 import { type Config, derivePublicUrl } from '../config/config.js';
-import type { Clock } from '../shared/clock.js';
 import { isAppError } from '../shared/errors.js';
 import { type Db, readServerState } from '../storage/index.js';
 import { createSignInLink, isEmailAddress } from '../users/index.js';
+import type { AccountContext } from './context.js';
 import { UsageError } from './usage-error.js';
 
 /** `quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]`. */
-export async function userCommand(
-  ctx: { db: Db; clock: Clock; config: Config; print: (line: string) => void },
-  args: string[],
-): Promise<void> {
-  const [sub, ...rest] = args;
-  if (sub !== 'create')
-    throw new UsageError('Usage: quire user create --email ADDRESS --team TEAM_ID --role ROLE');
+export async function userCreate(ctx: AccountContext, args: string[]): Promise<void> {
   const { values } = parseArgs({
-    args: rest,
-    options: {
-      email: { type: 'string' },
-      team: { type: 'string' },
-      role: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+    args,
+    options: { email: { type: 'string' }, team: { type: 'string' }, role: { type: 'string' } },
     strict: true,
   });
   const email = values.email?.trim() ?? '';
@@ -43,7 +32,7 @@ export async function userCommand(
     // A refusal (the last owner's demotion) is the operator's to fix, like a usage error.
     throw isAppError(err) ? new UsageError(err.message) : err;
   });
-  if (values.json) {
+  if (ctx.json) {
     ctx.print(JSON.stringify({ user: link.user, sign_in_url: link.sign_in_url }));
     return;
   }

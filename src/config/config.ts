@@ -459,6 +459,13 @@ const schema = {
     description: 'pino log level (silent to turn off).',
     parse: logLevel,
   },
+  logFormat: {
+    env: 'QUIRE_LOG_FORMAT',
+    default: 'json',
+    description:
+      'json: every stdout line is a JSON log record (one per request, with status and time); start-up notices (keys, sign-in link) go to stderr, as JSON unless stderr is a terminal. pretty: readable lines for development.',
+    parse: oneOf(['json', 'pretty'] as const),
+  },
 } satisfies Record<string, Key<unknown>>;
 
 type Schema = typeof schema;

@@ -1,9 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HTTPMethods,
+  LogController,
+} from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newRequestId } from '../shared/ids.js';
+import { type LogFormat, logDestination } from '../shared/log-output.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import { ipBudgetKey } from './client-address.js';
 import { createClientErrorHandler } from './client-error.js';
@@ -27,6 +34,8 @@ declare module 'fastify' {
 
 export interface ServerOptions {
   logLevel: string;
+  /** QUIRE_LOG_FORMAT: pino's JSON lines on stdout, or readable lines (shared/log-output.ts). */
+  logFormat?: LogFormat;
   publicUrl: () => string;
   clock: Clock;
   rate: RateCounter;
@@ -63,9 +72,11 @@ export type App = ReturnType<typeof createServer>;
 
 /** The Fastify instance with the conventions every request shares (spec: Conventions 1–9). */
 export function createServer(options: ServerOptions) {
+  const destination = logDestination(options.logFormat ?? 'json');
   const app = Fastify({
     logger: {
       level: options.logLevel,
+      ...(destination ? { stream: destination } : {}),
       // API keys, signatures and secrets never reach the logs.
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
       serializers: {
@@ -76,6 +87,7 @@ export function createServer(options: ServerOptions) {
         }),
       },
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdOf(req),
     requestIdHeader: false,
@@ -126,6 +138,31 @@ export function createServer(options: ServerOptions) {
     await enforceIpBudget(options, request.ip, reply);
   });
   return app;
+}
+
+/** Probes and scrapes arrive every few seconds from the orchestrator: logged at debug, unless they fail. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Fastify logs two lines per request (received, completed); this logs one, once the response is sent:
+ * method, path (no query: it may carry signed-link tokens), status and milliseconds, under the request's
+ * id (reqId). Fastify's other log lines (errors, shutdown) keep their default behaviour.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const path = request.url.split('?')[0] ?? '';
+    const status = reply.statusCode;
+    const fields = { method: request.method, url: path, status, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else if (PROBE_PATHS.has(path) && status < 400) reply.log.debug(fields, 'request completed');
+    else reply.log.info(fields, 'request completed');
+  }
 }
 
 /** " Did you mean /v1/…?" when the path exists under /v1 (every API route is versioned; spec: Versioning). */

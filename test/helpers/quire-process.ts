@@ -8,10 +8,13 @@ const bin = path.join(root, 'bin', 'quire.mjs');
 
 export interface Started {
   child: ChildProcess;
+  /** Its log lines (JSON unless QUIRE_LOG_FORMAT=pretty) or, for other commands, their output. */
   stdout: () => string;
-  /** Everything the process wrote, for failure messages. */
+  /** Its start-up announcements (serving address, keys, sign-in link: JSON records here, no terminal) and errors. */
+  stderr: () => string;
+  /** Everything the process wrote (stdout, then stderr): where tests look for the announced keys. */
   output: () => string;
-  /** Resolves with the stdout match once `ready` appears; rejects when the process exits first. */
+  /** Resolves with the match once `ready` appears on stdout or stderr; rejects when the process exits first. */
   ready: Promise<RegExpExecArray>;
   exit: Promise<number | null>;
   /** Resolves once the process has exited and its output streams are closed (all its output is read). */
@@ -77,16 +80,20 @@ export function startQuire(env: NodeJS.ProcessEnv, args: string[], ready: RegExp
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const readyPromise = new Promise<RegExpExecArray>((resolve, reject) => {
+    const check = () => {
+      const match = ready.exec(stdout) ?? ready.exec(stderr);
+      if (match) resolve(match);
+    };
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = ready.exec(stdout);
-      if (match) resolve(match);
+      check();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      check();
     });
     void exit.then((code) => {
-      const match = ready.exec(stdout);
+      const match = ready.exec(stdout) ?? ready.exec(stderr);
       if (match) resolve(match);
       else reject(new Error(`quire ${args.join(' ')} exited with ${code}:\n${stdout}${stderr}`));
     });
@@ -95,6 +102,7 @@ export function startQuire(env: NodeJS.ProcessEnv, args: string[], ready: RegExp
   return {
     child,
     stdout: () => stdout,
+    stderr: () => stderr,
     output: () => `${stdout}${stderr}`,
     ready: readyPromise,
     exit,
@@ -125,7 +133,7 @@ export interface Serving extends Started {
 export async function serveQuire(env: NodeJS.ProcessEnv): Promise<Serving> {
   const started = startQuire({ QUIRE_DATABASE_URL: '', ...env }, ['serve'], SERVING);
   const match = await started.ready;
-  const liveKey = /Live key: (qk_live_\w+)/.exec(started.stdout())?.[1] ?? null;
+  const liveKey = /Live key: (qk_live_\w+)/.exec(started.output())?.[1] ?? null;
   return { ...started, base: match[1] as string, liveKey };
 }
 
@@ -147,8 +155,7 @@ export async function quire(env: Record<string, string>, ...args: string[]): Pro
   const code = await started.exit;
   await started.closed;
   clearTimeout(timer);
-  const stdout = started.stdout();
-  return { code: code ?? -1, stdout, stderr: started.output().slice(stdout.length) };
+  return { code: code ?? -1, stdout: started.stdout(), stderr: started.stderr() };
 }
 
 /** process.exit called by the CLI under quireInProcess: unwinds main() instead of ending the test. */

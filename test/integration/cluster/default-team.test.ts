@@ -93,9 +93,9 @@ async function assertOneDefaultTeam(holder: pg.Client, processes: Started[]): Pr
     teams.rows.map((r) => r.name),
     ['Default team'],
   );
-  const announced = processes.filter((p) => p.stdout().includes('Created the default team'));
+  const announced = processes.filter((p) => p.output().includes('Created the default team'));
   assert.equal(announced.length, 1, processes.map((p) => p.output()).join('\n---\n'));
-  const liveKey = /Live key: (qk_live_\w+)/.exec(announced[0]?.stdout() ?? '')?.[1];
+  const liveKey = /Live key: (qk_live_\w+)/.exec(announced[0]?.output() ?? '')?.[1];
   assert.ok(liveKey);
   for (const base of bases) {
     const me = await api(base, 'GET', '/v1/me', { key: liveKey });

@@ -27,7 +27,7 @@ describe('the quire CLI against a running server process', () => {
   before(async () => {
     server = await serveQuire(env);
     base = server.base;
-    firstRunOutput = server.stdout();
+    firstRunOutput = server.output();
   });
   after(async () => {
     if (server) await kill(server);

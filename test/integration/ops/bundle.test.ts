@@ -37,7 +37,7 @@ describe('the server bundle that npm start runs', () => {
       SERVING,
     );
     base = (await server.ready)[1] as string;
-    key = /Live key: (qk_live_\w+)/.exec(server.stdout())?.[1] ?? '';
+    key = /Live key: (qk_live_\w+)/.exec(server.output())?.[1] ?? '';
     assert.ok(key, server.output());
   });
   after(async () => {

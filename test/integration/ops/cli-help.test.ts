@@ -4,27 +4,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { COMMANDS } from '../../../src/cli/commands.js';
 import { usageFor, wantsHelp } from '../../../src/cli/usage.js';
 import { quire, quireInProcess } from '../../helpers/quire-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-const COMMANDS: string[][] = [
+/** Every command and subcommand the CLI knows, as the words that name it ([] is the overview). */
+const COMMAND_WORDS: string[][] = [
   [],
-  ['serve'],
-  ['worker'],
-  ['config'],
-  ['team'],
-  ['team', 'create'],
-  ['team', 'list'],
-  ['team', 'suspend'],
-  ['team', 'unsuspend'],
-  ['team', 'set-plan'],
-  ['team', 'delete'],
-  ['key'],
-  ['key', 'create'],
-  ['key', 'list'],
-  ['key', 'revoke'],
+  ...COMMANDS.flatMap((c) => [[c.name], ...(c.subcommands ?? []).map((s) => [c.name, s.name])]),
 ];
 
 describe('quire --help, --version and start-up problems', () => {
@@ -34,7 +23,8 @@ describe('quire --help, --version and start-up problems', () => {
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('every command and subcommand has its own usage text', () => {
-    for (const words of COMMANDS) {
+    assert.ok(COMMAND_WORDS.length > 20);
+    for (const words of COMMAND_WORDS) {
       const text = usageFor([...words, '--help']);
       assert.match(text, /^Usage: quire/, words.join(' '));
       if (words.length > 0) assert.ok(text.includes(`quire ${words.join(' ')}`), text);
@@ -60,6 +50,67 @@ describe('quire --help, --version and start-up problems', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Usage: quire serve/);
     assert.equal(existsSync(env.QUIRE_DATA_DIR), false);
+  });
+
+  it('quire help team, quire team --help and quire team list every subcommand with examples', async () => {
+    const teamSubcommands = [
+      'create',
+      'list',
+      'billing',
+      'set-billing',
+      'set-plan',
+      'suspend',
+      'unsuspend',
+      'delete',
+    ];
+    for (const args of [
+      ['help', 'team'],
+      ['team', '--help'],
+    ]) {
+      const result = await quireInProcess(env, ...args);
+      assert.equal(result.code, 0, result.stderr);
+      for (const sub of teamSubcommands)
+        assert.match(result.stdout, new RegExp(`^  quire team ${sub} `, 'm'));
+      assert.match(result.stdout, /\nExamples:\n {2}quire team create --name "Acme Ltd" --plan starter\n/);
+    }
+    // Without a subcommand: a usage error (exit 2) that still lists all of them.
+    const bare = await quireInProcess(env, 'team');
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /^quire team needs a subcommand\./);
+    for (const sub of teamSubcommands) assert.match(bare.stderr, new RegExp(`quire team ${sub} `));
+    const key = await quireInProcess(env, 'key');
+    assert.equal(key.code, 2);
+    for (const sub of ['create', 'list', 'revoke']) assert.match(key.stderr, new RegExp(`quire key ${sub} `));
+    const unknown = await quireInProcess(env, 'key', 'rotate');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^quire key has no subcommand "rotate"\./);
+  });
+
+  it('the overview groups commands by topic and lists every subcommand and an example of each group', async () => {
+    const result = await quireInProcess(env, 'help');
+    assert.equal(result.code, 0);
+    for (const heading of ['Run Quire:', 'Teams, keys and users:', 'Billing:', 'Data:', 'Settings:'])
+      assert.match(result.stdout, new RegExp(`^${heading}$`, 'm'));
+    assert.match(
+      result.stdout,
+      /^ {2}team create\|list\|billing\|set-billing\|set-plan\|suspend\|unsuspend\|delete$/m,
+    );
+    assert.match(result.stdout, /^ {2}key create\|list\|revoke$/m);
+    assert.match(result.stdout, /^ {2}user create$/m);
+    assert.match(result.stdout, /^ {2}quire key create --team team_123 --mode live$/m);
+    assert.equal((await quireInProcess(env)).stdout, result.stdout);
+  });
+
+  it('--json: version and config print JSON', async () => {
+    const version = await quireInProcess(env, 'version', '--json');
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(JSON.parse(version.stdout).version, /^\d+\.\d+\.\d+/);
+    const config = await quireInProcess({}, 'config', '--json');
+    const { settings } = JSON.parse(config.stdout) as { settings: { env: string; default: string }[] };
+    assert.ok(settings.some((s) => s.env === 'QUIRE_PORT' && s.default === '3000'));
+    const effective = await quireInProcess({ QUIRE_PORT: '4321' }, 'config', '--effective', '--json');
+    const values = JSON.parse(effective.stdout).settings as { env: string; value: string }[];
+    assert.equal(values.find((s) => s.env === 'QUIRE_PORT')?.value, '4321');
   });
 
   it('--version prints the package version', async () => {

@@ -31,6 +31,37 @@ describe('quire key list, team delete and email checks (real CLI against a runni
     assert.match(missing.stderr, /--team TEAM_ID is required/);
   });
 
+  it('key list and team list print tables with a header line and UTC dates', async () => {
+    const keys = await quire(env, 'key', 'list', '--team', team.team.id);
+    assert.equal(keys.code, 0, keys.stderr);
+    const [header, ...rows] = keys.stdout.trimEnd().split('\n');
+    assert.match(header ?? '', /^PREFIX\s+MODE\s+ROLE\s+STATUS\s+CREATED\s+REVOKED\s+NAME$/);
+    assert.equal(rows.length, 2, keys.stdout);
+    for (const row of rows)
+      assert.match(
+        row,
+        /^qk_(live|test)_\S*…\s+(live|test)\s+admin\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+-/,
+      );
+    const teams = await quire(env, 'team', 'list');
+    assert.equal(teams.code, 0, teams.stderr);
+    const lines = teams.stdout.trimEnd().split('\n');
+    assert.match(lines[0] ?? '', /^ID\s+PLAN\s+STATUS\s+EMAIL\s+CREATED\s+NAME$/);
+    const row = lines.find((line) => line.startsWith(team.team.id)) ?? '';
+    assert.match(row, /\sgrowth\s+active\s+.*\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  });
+
+  it('--json on the commands that change a team or a key prints what changed', async () => {
+    const other = await server.team('free');
+    const suspended = await quire(env, 'team', 'suspend', other.team.id, '--json');
+    assert.equal(suspended.code, 0, suspended.stderr);
+    assert.equal(JSON.parse(suspended.stdout).team.suspended, true);
+    const moved = await quire(env, 'team', 'set-plan', other.team.id, 'pro', '--json');
+    assert.equal(JSON.parse(moved.stdout).team.plan, 'pro');
+    const revoked = await quire(env, 'key', 'revoke', other.test, '--json');
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.deepEqual(JSON.parse(revoked.stdout), { revoked: true, prefix: other.test.slice(0, 12) });
+  });
+
   it('team create refuses an address that is not an email', async () => {
     const result = await quire(
       env,

@@ -1,0 +1,308 @@
+import { CONFIG_KEYS, effectiveSettings, loadConfig } from '../config/config.js';
+import { createAnnouncer } from '../shared/log-output.js';
+import { quireVersion } from '../shared/version.js';
+import { teamBilling, teamSetBilling, usageExport } from './billing-commands.js';
+import { type AccountContext, type CliIo, withAccounts } from './context.js';
+import { keyList, teamDelete } from './team-admin.js';
+import { keyCreate, keyRevoke, teamCreate, teamList, teamSetPlan, teamSuspend } from './team-commands.js';
+import { UsageError } from './usage-error.js';
+import { userCreate } from './user-commands.js';
+
+/**
+ * Every `quire` command: its help (usage, summary, details, examples) and what runs it. The overview, `quire
+ * help COMMAND`, `COMMAND --help`, the dispatch in main.ts and the README's CLI table (scripts/cli-readme.mjs)
+ * all come from this list, so a subcommand cannot be runnable yet missing from its group's help.
+ * A new command or command group is one entry in COMMANDS.
+ */
+export interface Subcommand {
+  name: string;
+  /** Its arguments and options after `quire GROUP NAME` (`--json` is added when the group supports it). */
+  args: string;
+  /** One line: what it does. */
+  summary: string;
+  /** More sentences for its own help and the README. */
+  details?: string;
+  examples?: readonly string[];
+  run: (args: string[], io: CliIo) => Promise<void>;
+}
+
+export interface Command {
+  name: string;
+  /** The overview's heading it is listed under. */
+  section: Section;
+  summary: string;
+  details?: string;
+  /** Arguments of a command without subcommands. */
+  args?: string;
+  /** Whether `--json` switches its output to JSON (every command that prints data; not serve and worker). */
+  json: boolean;
+  examples: readonly string[];
+  /** Either subcommands (`quire team create`) or its own run (`quire serve`). */
+  subcommands?: readonly Subcommand[];
+  run?: (args: string[], io: CliIo) => Promise<void>;
+}
+
+export const SECTIONS = ['Run Quire', 'Teams, keys and users', 'Billing', 'Data', 'Settings'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** A subcommand that works on the configured database. */
+const onAccounts =
+  (run: (ctx: AccountContext, args: string[]) => Promise<void>) =>
+  (args: string[], io: CliIo): Promise<void> =>
+    withAccounts(io, (ctx) => run(ctx, args));
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'serve',
+    section: 'Run Quire',
+    summary: 'Run the HTTP API (and in-process background workers).',
+    details:
+      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (README: Logs). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones).',
+    args: '',
+    json: false,
+    examples: ['quire serve', 'QUIRE_PORT=8080 QUIRE_PUBLIC_URL=https://pdf.example.com quire serve'],
+    run: async () => {
+      const { serve } = await import('./serve.js');
+      const config = loadConfig();
+      return serve(config, createAnnouncer(config.logFormat));
+    },
+  },
+  {
+    name: 'worker',
+    section: 'Run Quire',
+    summary: 'Run background workers only (renders, webhooks, emails, batches).',
+    details:
+      'Uses the same database and store as `quire serve`; job leases keep several processes from running one job twice (README: Running several processes).',
+    args: '',
+    json: false,
+    examples: ['QUIRE_WORKERS=2 quire worker'],
+    run: async () => {
+      const { runWorkerProcess } = await import('./worker.js');
+      const config = loadConfig();
+      return runWorkerProcess(config, createAnnouncer(config.logFormat));
+    },
+  },
+  {
+    name: 'team',
+    section: 'Teams, keys and users',
+    summary: 'Manage teams: create, list, change plan, suspend, delete.',
+    json: true,
+    examples: ['quire team create --name "Acme Ltd" --plan starter', 'quire team list'],
+    subcommands: [
+      {
+        name: 'create',
+        args: '--name NAME --plan PLAN [--email ADDRESS] [--email-verified]',
+        summary: 'Create a team with a live and a test key (shown once).',
+        details: 'With --json: `{"team":{"id","name","plan"},"keys":{"live","test"}}`.',
+        examples: ['quire team create --name "Acme Ltd" --plan starter --email billing@acme.example --json'],
+        run: onAccounts(teamCreate),
+      },
+      {
+        name: 'list',
+        args: '',
+        summary: 'List the teams: id, plan, status, email, creation date, name.',
+        examples: ['quire team list --json'],
+        run: onAccounts(teamList),
+      },
+      {
+        name: 'billing',
+        args: 'TEAM_ID',
+        summary: 'Show the team’s subscription, spending cap and this period’s usage.',
+        details:
+          'With --json: `{"team_id","subscription","spending_cap_cents","usage"}`, `usage` as GET /v1/account/usage (README: Usage and billing).',
+        run: onAccounts(teamBilling),
+      },
+      {
+        name: 'set-billing',
+        args: 'TEAM_ID [--subscription active|past_due|cancel_scheduled|none] [--spending-cap-cents N | --no-spending-cap] [--overage-billed]',
+        summary: 'Change the team’s billing state and print it as `team billing --json` does.',
+        details: '--overage-billed marks this period’s overage as billed.',
+        examples: ['quire team set-billing team_123 --subscription active --spending-cap-cents 50000'],
+        run: onAccounts(teamSetBilling),
+      },
+      {
+        name: 'set-plan',
+        args: 'TEAM_ID PLAN',
+        summary: 'Move the team to another plan: free, starter, growth, pro or scale.',
+        details: 'The change time is recorded: the period’s included documents are prorated around it.',
+        examples: ['quire team set-plan team_123 growth'],
+        run: onAccounts(teamSetPlan),
+      },
+      {
+        name: 'suspend',
+        args: 'TEAM_ID',
+        summary: 'Refuse every request of the team’s keys (403 forbidden) until unsuspended.',
+        run: onAccounts((ctx, args) => teamSuspend(ctx, args, true)),
+      },
+      {
+        name: 'unsuspend',
+        args: 'TEAM_ID',
+        summary: 'Lift a suspension.',
+        run: onAccounts((ctx, args) => teamSuspend(ctx, args, false)),
+      },
+      {
+        name: 'delete',
+        args: 'TEAM_ID --yes',
+        summary:
+          'Erase the team and everything it owns: documents and their files, templates, keys, webhooks, batches, jobs, emails.',
+        details: 'Cannot be undone; without --yes it refuses.',
+        examples: ['quire team delete team_123 --yes'],
+        run: onAccounts(teamDelete),
+      },
+    ],
+  },
+  {
+    name: 'key',
+    section: 'Teams, keys and users',
+    summary: 'Manage API keys: create, list, revoke.',
+    json: true,
+    examples: ['quire key create --team team_123 --mode live', 'quire key list --team team_123'],
+    subcommands: [
+      {
+        name: 'create',
+        args: '--team TEAM_ID --mode live|test [--role admin|member] [--name NAME]',
+        summary: 'Create a key (shown only here; role admin unless --role member).',
+        details: 'With --json: `{"key","id","team_id","mode","role","prefix"}`.',
+        examples: ['quire key create --team team_123 --mode test --role member --name CI --json'],
+        run: onAccounts(keyCreate),
+      },
+      {
+        name: 'list',
+        args: '--team TEAM_ID',
+        summary: 'List a team’s keys: prefix, mode, role, status, created and revoked dates, name.',
+        details: 'Never the keys themselves: they are stored hashed.',
+        examples: ['quire key list --team team_123'],
+        run: onAccounts(keyList),
+      },
+      {
+        name: 'revoke',
+        args: 'KEY_OR_PREFIX',
+        summary:
+          'Revoke a key by the whole key, or by its 12-character prefix when only one active key has it.',
+        examples: ['quire key revoke qk_live_AbCd'],
+        run: onAccounts(keyRevoke),
+      },
+    ],
+  },
+  {
+    name: 'user',
+    section: 'Teams, keys and users',
+    summary: 'Manage dashboard users.',
+    json: true,
+    examples: ['quire user create --email owner@acme.example --team team_123 --role owner'],
+    subcommands: [
+      {
+        name: 'create',
+        args: '--email ADDRESS --team TEAM_ID --role owner|admin|member',
+        summary:
+          'Add a user to a team (or change an existing member’s role) and print a single-use sign-in link (valid 24 h).',
+        details:
+          'The link points at QUIRE_PUBLIC_URL, else at the address the server last listened on. It is the way back in for a locked-out owner.',
+        examples: ['quire user create --email owner@acme.example --team team_123 --role owner'],
+        run: onAccounts(userCreate),
+      },
+    ],
+  },
+  {
+    name: 'usage',
+    section: 'Billing',
+    summary: 'Usage for billing.',
+    json: true,
+    examples: ['quire usage export --period 2026-10 > usage-2026-10.csv'],
+    subcommands: [
+      {
+        name: 'export',
+        args: '--period YYYY-MM [--format csv|json]',
+        summary:
+          'One line per team with the period’s numbers: id, name, plan, period, docs_used, docs_included, rollover_docs, overage_docs, overage_cost_cents.',
+        details: 'CSV with a header line, or one JSON object a line (--format json, or --json).',
+        examples: ['quire usage export --period 2026-10 --json'],
+        run: onAccounts(usageExport),
+      },
+    ],
+  },
+  {
+    name: 'backup',
+    section: 'Data',
+    summary:
+      'Copy the database, stored files and server secret into DIR (new or empty); safe while Quire runs.',
+    details: 'SQLite installs only (README: Backups and upgrades).',
+    args: 'DIR',
+    json: true,
+    examples: ['quire backup /var/backups/quire-$(date +%F)'],
+    run: async (args, io) => {
+      const { backupCommand } = await import('./backup.js');
+      return backupCommand(loadConfig(), args, io);
+    },
+  },
+  {
+    name: 'restore',
+    section: 'Data',
+    summary: 'Restore a `quire backup` into QUIRE_DATA_DIR (new or empty), with Quire stopped.',
+    details: 'Migrations run at the next start.',
+    args: 'DIR',
+    json: true,
+    examples: ['QUIRE_DATA_DIR=/srv/quire quire restore /var/backups/quire-2026-11-01'],
+    run: async (args, io) => {
+      const { restoreCommand } = await import('./backup.js');
+      return restoreCommand(loadConfig(), args, io);
+    },
+  },
+  {
+    name: 'migrate-data',
+    section: 'Data',
+    summary:
+      'Copy this install (every table, every blob) to another database and blob store, verifying counts and SHA-256s.',
+    details: 'Run it with Quire stopped (README: Moving an install).',
+    args: '--to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]',
+    json: true,
+    examples: [
+      'quire migrate-data --to postgres://quire@db/quire --storage "s3://quire/pdfs/?region=eu-west-1"',
+    ],
+    run: async (args, io) => {
+      const { migrateData } = await import('./migrate-data.js');
+      return migrateData(loadConfig(), args, io);
+    },
+  },
+  {
+    name: 'config',
+    section: 'Settings',
+    summary: 'Print every setting (environment variable) with its default and description.',
+    details: '--effective: the values in effect here instead, secrets hidden.',
+    args: '[--effective]',
+    json: true,
+    examples: ['quire config', 'quire config --effective --json'],
+    run: async (args, io) => printConfig(args, io),
+  },
+  {
+    name: 'version',
+    section: 'Settings',
+    summary: 'Print Quire’s version (also `quire --version`).',
+    args: '',
+    json: true,
+    examples: ['quire version'],
+    run: async (_args, io) =>
+      io.print(io.json ? JSON.stringify({ version: quireVersion() }) : quireVersion()),
+  },
+];
+
+/** `quire config [--effective]`: the settings table (Markdown rows), or the values in effect. */
+async function printConfig(args: string[], io: CliIo): Promise<void> {
+  const effective = args.includes('--effective');
+  const unknown = args.find((a) => a !== '--effective');
+  if (unknown !== undefined)
+    throw new UsageError(`Unexpected "${unknown}". Usage: quire config [--effective] [--json]`);
+  if (effective) {
+    const settings = effectiveSettings(loadConfig());
+    if (io.json) return io.print(JSON.stringify({ settings }));
+    for (const s of settings) io.print(`${s.env}=${s.value}`);
+    return;
+  }
+  if (io.json) return io.print(JSON.stringify({ settings: CONFIG_KEYS }));
+  for (const k of CONFIG_KEYS) io.print(`| \`${k.env}\` | ${k.default} | ${k.description} |`);
+}
+
+/** The command named `name`, if any. */
+export function findCommand(name: string | undefined): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Issue 31 item 6: the README's CLI table is the CLI's own help, not a hand-kept copy. */
+describe('README CLI table', () => {
+  it('equals the table generated from the CLI help (node scripts/cli-readme.mjs --check)', () => {
+    const result = spawnSync(process.execPath, [path.join(root, 'scripts/cli-readme.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+  });
+});
