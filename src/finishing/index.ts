@@ -15,6 +15,7 @@ export {
   type FinishingOptions,
 } from './schema.js';
 export type { FinishingContext };
+export type { SigningKey } from './cms.js';
 
 /**
  * Runs the plan's finishing steps (pipeline.ts). pdf-lib is loaded on the first document that needs

@@ -1,10 +1,12 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { AppError } from '../shared/errors.js';
+import type { SigningKey } from './cms.js';
 import { attachFiles, writeDocumentInfo, writeXmp } from './document-info.js';
 import { convertToPdfA, PDFUA_DESCRIPTION, withPdfUaExtension } from './pdfa.js';
 import { checkPdfA } from './pdfa-check.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 import { protectPdf } from './protect.js';
+import { addSignaturePlaceholder, signPdf } from './signature.js';
 import { drawStamp } from './stamp.js';
 
 export interface FinishingContext {
@@ -12,6 +14,8 @@ export interface FinishingContext {
   createdAt: Date;
   /** Told each step's time (the benchmark); `parse`, `save` and `check` are pdf-lib's load, write and the PDF/A check. */
   onStep?: (step: string, ms: number) => void;
+  /** The certificate's key and chain when the plan signs (opened for this document only). */
+  signingKey?: SigningKey;
 }
 
 /** A step over the loaded document (pdf-lib), run in order; the file is parsed and written once for all. */
@@ -21,7 +25,7 @@ type DocumentStep = (
   context: FinishingContext,
 ) => Promise<void> | void;
 /** A step over the finished bytes (another program, or an incremental update that must come last). */
-type ByteStep = (pdf: Buffer, plan: FinishingPlan) => Promise<Buffer>;
+type ByteStep = (pdf: Buffer, plan: FinishingPlan, context: FinishingContext) => Promise<Buffer>;
 
 /*
  * The order (issue 26, ARCHITECTURE "Finishing pipeline"):
@@ -29,7 +33,9 @@ type ByteStep = (pdf: Buffer, plan: FinishingPlan) => Promise<Buffer>;
  *   2. attachments + PDF metadata
  *   3. stamp
  *   4. PDF/A conversion (last change to the content: it fixes the XMP to the final Info)
- *   5. protect, or a signature (the next issue: always last, as an incremental update so PDF/A survives)
+ *   5. protect, or a signature (always last). The signature's field and dictionary, with room for the
+ *      signature, are written with the document after PDF/A (so the PDF/A check sees them); the last byte
+ *      step then only fills the byte ranges and the signature in place, changing no structure.
  */
 const DOCUMENT_STEPS: Array<[string, DocumentStep]> = [
   // ['merge', …] goes here.
@@ -38,12 +44,23 @@ const DOCUMENT_STEPS: Array<[string, DocumentStep]> = [
   ['stamp', (doc, plan) => (plan.stamp ? drawStamp(doc, plan.stamp) : undefined)],
   ['pdf_a', applyPdfA],
   ['xmp', (doc, plan) => (plan.pdfA === null && needsXmp(plan) ? writeXmp(doc, xmpExtras(plan)) : undefined)],
+  [
+    'signature_field',
+    (doc, plan, context) =>
+      plan.sign ? addSignaturePlaceholder(doc, plan.sign, keyOf(context), context.createdAt) : undefined,
+  ],
 ];
 
 const BYTE_STEPS: Array<[string, ByteStep]> = [
   ['protect', (pdf, plan) => (plan.protect ? protectPdf(pdf, plan.protect) : Promise.resolve(pdf))],
-  // ['signature', …] goes here: always the last step.
+  // Always the last step: nothing may change the file after it is signed.
+  ['signature', (pdf, plan, context) => (plan.sign ? signPdf(pdf, keyOf(context)) : Promise.resolve(pdf))],
 ];
+
+function keyOf(context: FinishingContext): SigningKey {
+  if (!context.signingKey) throw new Error('A signing plan reached finishing without its key.');
+  return context.signingKey;
+}
 
 function needsXmp(plan: FinishingPlan): boolean {
   return plan.pdfUa || Object.keys(plan.metadata).length > 0 || plan.xmpExtensions.length > 0;
@@ -93,6 +110,6 @@ export async function finishPdf(
         { field: 'pdf_a', problems: problems.slice(0, 20) },
       );
   }
-  for (const [name, step] of BYTE_STEPS) out = await timed(name, () => step(out, plan));
+  for (const [name, step] of BYTE_STEPS) out = await timed(name, () => step(out, plan, context));
   return out;
 }

@@ -5,6 +5,7 @@ import type {
   PdfALevelName,
   PdfMetadataOptions,
   ProtectOption,
+  SignOption,
   StampOption,
 } from './schema.js';
 
@@ -49,6 +50,8 @@ export interface FinishingPlan {
   xmpExtensions: string[];
   stamp: StampOption | null;
   protect: ProtectOption | null;
+  /** Signed with a team certificate: always the last step (its key is opened at signing time). */
+  sign: SignOption | null;
 }
 
 function refuse(field: string, message: string): AppError {
@@ -102,6 +105,11 @@ export function planFinishing(
         ? '"protect" cannot be used with an e-invoice: PDF/A-3 forbids encryption.'
         : '"protect" cannot be used with "pdf_a": PDF/A forbids encryption.',
     );
+  if (options.protect && options.sign)
+    throw refuse(
+      'sign',
+      '"sign" cannot be used with "protect": an encrypted file cannot carry this signature. Send one of them.',
+    );
   const attachments = [
     ...(contribution?.attachments ?? []),
     ...(options.attachments ?? []).map(decodeAttachment),
@@ -130,6 +138,7 @@ export function planFinishing(
     xmpExtensions: contribution?.xmpExtensions ?? [],
     stamp: options.stamp ?? null,
     protect: options.protect ?? null,
+    sign: options.sign ?? null,
   };
 }
 
@@ -153,7 +162,8 @@ export function finishesNothing(plan: FinishingPlan): boolean {
     Object.keys(plan.metadata).length === 0 &&
     plan.attachments.length === 0 &&
     plan.stamp === null &&
-    plan.protect === null
+    plan.protect === null &&
+    plan.sign === null
   );
 }
 
@@ -166,6 +176,7 @@ const FINISHING_KEYS = [
   'attachments',
   'protect',
   'stamp',
+  'sign',
 ] as const satisfies ReadonlyArray<keyof FinishingOptions>;
 
 /** The finishing fields of a request, batch or template settings object (nothing else). */

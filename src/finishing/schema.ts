@@ -145,6 +145,48 @@ export const StampBody = named(
   ),
 );
 
+/** A CSS length as page options take it (spec: "Page option values"; render/lengths.ts). */
+const LENGTH_PATTERN = '^(?:0|(?:\\d+(?:\\.\\d+)?|\\.\\d+)(mm|cm|in|px|pt))$';
+const BoxLength = (description: string) =>
+  Type.String({ pattern: LENGTH_PATTERN, maxLength: 20, description: `${description}, e.g. 20mm` });
+
+export const SignBody = named(
+  'PdfSign',
+  Type.Object(
+    {
+      certificate_id: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'One of the team\'s certificates (POST /v1/certificates)',
+      }),
+      reason: Type.Optional(Text(200, 'The signature\'s /Reason, e.g. "Invoice issued"')),
+      location: Type.Optional(Text(200, 'The signature\'s /Location')),
+      contact: Type.Optional(Text(200, 'The signature\'s /ContactInfo')),
+      visible: Type.Optional(
+        Type.Object(
+          {
+            page: Type.Integer({ minimum: 1, maximum: 10_000, description: 'Page number, from 1' }),
+            x: BoxLength('From the left edge of the page'),
+            y: BoxLength('From the top edge of the page'),
+            width: BoxLength('Width'),
+            height: BoxLength('Height'),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'Draw the signature: a framed box with the signer, the time and the reason. Absent: an invisible signature.',
+          },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Extension: a PAdES baseline signature (ETSI.CAdES.detached, SHA-256, certificate chain embedded) with a team certificate, the last finishing step. With QUIRE_TSA_URL set, an RFC 3161 timestamp is added (PAdES B-T). Not with protect.',
+    },
+  ),
+);
+
 /** Spread into a request body (POST /pdf, batches) and template settings. */
 export const FinishingFields = {
   pdf_a: Type.Optional({
@@ -177,6 +219,7 @@ export const FinishingFields = {
   ),
   protect: Type.Optional(ProtectBody),
   stamp: Type.Optional(StampBody),
+  sign: Type.Optional(SignBody),
 };
 
 export const FinishingOptionsSchema = Type.Object(FinishingFields, { additionalProperties: false });
@@ -185,4 +228,5 @@ export type PdfMetadataOptions = NonNullable<FinishingOptions['pdf_metadata']>;
 export type AttachmentOption = NonNullable<FinishingOptions['attachments']>[number];
 export type ProtectOption = NonNullable<FinishingOptions['protect']>;
 export type StampOption = NonNullable<FinishingOptions['stamp']>;
+export type SignOption = NonNullable<FinishingOptions['sign']>;
 export type PdfALevelName = Static<typeof PdfALevel>;
