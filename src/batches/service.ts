@@ -20,6 +20,7 @@ import {
   type BackgroundDeps,
   type BulkItem,
   type Caller,
+  checkSigningCertificate,
   enqueueDocuments,
   expiryFor,
   RENDER_JOB,
@@ -109,6 +110,7 @@ export class BatchService {
     const { options } = input;
     refuseStoredPasswords(options, 'in a batch (its items are queued, and passwords are never stored)');
     planFinishing(options);
+    await checkSigningCertificate(this.deps.production, caller.teamId, options);
     const pattern =
       options.filename_pattern === undefined ? null : parseFilenamePattern(options.filename_pattern);
     // template_not_found before anything is queued; every item then follows the version resolved per render.

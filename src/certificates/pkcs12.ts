@@ -10,6 +10,8 @@ export interface CertificateFacts {
   notAfter: string;
   /** SHA-256 of the signing certificate's DER, lowercase hex. */
   fingerprintSha256: string;
+  /** The signing certificate's common name (else its subject): the signature's /Name. */
+  signerName: string;
 }
 
 /** A PKCS#12 file read and checked: the facts, the key (PKCS#8 DER) and the chain (DER, signing cert first). */
@@ -160,9 +162,11 @@ export function readPkcs12(bytes: Uint8Array, passphrase: string, now: Date): Re
   const signing = chain[0] as forge.pki.Certificate;
   checkUsable(signing, now);
   const der = chain.map(derOf);
+  const commonName = signing.subject.getField('CN') as { value?: unknown } | null;
   const pkcs8 = forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key));
   return {
     subject: nameText(signing.subject),
+    signerName: typeof commonName?.value === 'string' ? commonName.value : nameText(signing.subject),
     issuer: nameText(signing.issuer),
     notBefore: signing.validity.notBefore.toISOString(),
     notAfter: signing.validity.notAfter.toISOString(),

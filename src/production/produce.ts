@@ -34,7 +34,14 @@ import {
   planEInvoice,
 } from './einvoice.js';
 import { reserveLiveDocuments } from './plan-limits.js';
-import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
+import type {
+  Caller,
+  CertificatePort,
+  DeliveryPort,
+  DocumentRequest,
+  RendererPort,
+  UsagePort,
+} from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
 import {
   assertStorageAvailable,
@@ -63,6 +70,7 @@ export interface ProduceDeps extends PrepareDeps {
   lifecycle: DocumentLifecycle;
   admission: Admission;
   delivery: DeliveryPort;
+  certificates: CertificatePort;
 }
 
 /**
@@ -189,6 +197,11 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     run.prepared = prepared;
     const finishing = withTemplateFinishing(run, input.request, prepared);
     checkLanguage(finishing, htmlLanguage(prepared.html));
+    // The certificate is looked up (and its key opened) before rendering: an unknown or expired one
+    // fails the request without a render. The key lives only as long as this document.
+    const signingKey = finishing.sign
+      ? await deps.certificates.signingKey(input.caller.teamId, finishing.sign.certificate_id, deps.clock.now())
+      : undefined;
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
@@ -209,7 +222,7 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     });
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
-    const pdf = await finishPdf(result.pdf, finishing, { createdAt });
+    const pdf = await finishPdf(result.pdf, finishing, { createdAt, ...(signingKey ? { signingKey } : {}) });
     run.stage = 'store';
     const produced: Produced = {
       file: pdf,
@@ -324,6 +337,7 @@ async function storeAndRecord(
     usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
     mode: context.prepared?.page.mode ?? null,
     templateVersion: context.prepared?.template?.version ?? null,
+    signed: Boolean(context.run.finishing?.sign),
     // A queued source_url document learns its name (the page title) only now.
     ...(context.prepared?.sourceUrl ? { filename: produced.filename } : {}),
   };
