@@ -23,6 +23,7 @@ export const TemplateSettingsSchema = named(
       pdf_metadata: FinishingFields.pdf_metadata,
       attachments: FinishingFields.attachments,
       stamp: FinishingFields.stamp,
+      sign: FinishingFields.sign,
     },
     {
       additionalProperties: false,
