@@ -24,7 +24,7 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
     await server?.close();
   });
 
-  const upload = (key: string, body: Record<string, unknown>) =>
+  const upload = (key: string, body: unknown) =>
     api(server.base, 'POST', '/v1/certificates', { key, body });
 
   const refused = (
