@@ -51,7 +51,11 @@ function openPfx(asn1: forge.asn1.Asn1, passphrase: string): forge.pkcs12.Pkcs12
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/password|MAC could not be verified/i.test(message))
-      throw refuse(PASSPHRASE_FIELD, 'The passphrase does not open this PKCS#12 file: check it.', 'passphrase');
+      throw refuse(
+        PASSPHRASE_FIELD,
+        'The passphrase does not open this PKCS#12 file: check it.',
+        'passphrase',
+      );
     if (/RSAPrivateKey|private key/i.test(message))
       throw refuse(
         FILE_FIELD,
@@ -84,7 +88,11 @@ function privateKeyOf(pfx: forge.pkcs12.Pkcs12Pfx): forge.pki.rsa.PrivateKey {
       'no_key',
     );
   if (keys.length > 1)
-    throw refuse(FILE_FIELD, 'The PKCS#12 file holds more than one private key: export only one.', 'many_keys');
+    throw refuse(
+      FILE_FIELD,
+      'The PKCS#12 file holds more than one private key: export only one.',
+      'many_keys',
+    );
   if (key.n.bitLength() < 2048)
     throw refuse(FILE_FIELD, 'The RSA key is shorter than 2048 bits: use a stronger key.', 'key_size');
   return key;
@@ -94,7 +102,7 @@ function privateKeyOf(pfx: forge.pkcs12.Pkcs12Pfx): forge.pki.rsa.PrivateKey {
 function orderChain(certs: forge.pki.Certificate[], key: forge.pki.rsa.PrivateKey): forge.pki.Certificate[] {
   const signing = certs.find((c) => {
     const pub = c.publicKey as forge.pki.rsa.PublicKey;
-    return pub.n !== undefined && pub.n.equals(key.n) && pub.e.equals(key.e);
+    return pub.n?.equals(key.n) === true && pub.e.equals(key.e);
   });
   if (!signing)
     throw refuse(
@@ -115,9 +123,7 @@ function orderChain(certs: forge.pki.Certificate[], key: forge.pki.rsa.PrivateKe
 
 /** `CN=Ada, O=Example` from a certificate's name. */
 function nameText(name: forge.pki.Certificate['subject']): string {
-  return name.attributes
-    .map((a) => `${a.shortName ?? a.name ?? a.type}=${String(a.value)}`)
-    .join(', ');
+  return name.attributes.map((a) => `${a.shortName ?? a.name ?? a.type}=${String(a.value)}`).join(', ');
 }
 
 /** Validity and key usage at upload: a certificate that cannot make a valid signature now is refused. */
@@ -135,7 +141,10 @@ function checkUsable(cert: forge.pki.Certificate, now: Date): void {
       `The certificate expired on ${notAfter.toISOString()}: upload a current one.`,
       'expired',
     );
-  const usage = cert.getExtension('keyUsage') as { digitalSignature?: boolean; nonRepudiation?: boolean } | null;
+  const usage = cert.getExtension('keyUsage') as {
+    digitalSignature?: boolean;
+    nonRepudiation?: boolean;
+  } | null;
   if (usage && !usage.digitalSignature && !usage.nonRepudiation)
     throw refuse(
       FILE_FIELD,
@@ -155,9 +164,7 @@ function derOf(cert: forge.pki.Certificate): Uint8Array {
 export function readPkcs12(bytes: Uint8Array, passphrase: string, now: Date): ReadPkcs12 {
   const pfx = openPfx(parseDer(bytes), passphrase);
   const key = privateKeyOf(pfx);
-  const certs = bagsOf(pfx, forge.pki.oids.certBag ?? '').flatMap((bag) =>
-    bag.cert ? [bag.cert] : [],
-  );
+  const certs = bagsOf(pfx, forge.pki.oids.certBag ?? '').flatMap((bag) => (bag.cert ? [bag.cert] : []));
   const chain = orderChain(certs, key);
   const signing = chain[0] as forge.pki.Certificate;
   checkUsable(signing, now);

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { authOf, requireManager } from '../accounts/auth-context.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import { EXAMPLE_PASSPHRASE, EXAMPLE_PKCS12_BASE64 } from './example.js';
 import type { CertificateRow } from './repository.js';
 import { listCertificates } from './repository.js';
 import {
@@ -21,11 +23,15 @@ const CertificateSchema = named(
   Type.Object({
     id: Type.String({ description: 'Use it as `sign.certificate_id`' }),
     name: Type.String(),
-    subject: Type.String({ description: 'The signing certificate’s subject, e.g. `CN=Ada Lovelace, O=Example, C=DE`' }),
+    subject: Type.String({
+      description: 'The signing certificate’s subject, e.g. `CN=Ada Lovelace, O=Example, C=DE`',
+    }),
     issuer: Type.String(),
     not_before: DateTime,
     not_after: DateTime,
-    fingerprint_sha256: Type.String({ description: 'SHA-256 of the signing certificate (DER), lowercase hex' }),
+    fingerprint_sha256: Type.String({
+      description: 'SHA-256 of the signing certificate (DER), lowercase hex',
+    }),
   }),
 );
 
@@ -86,7 +92,12 @@ export function registerCertificateRoutes(app: App, deps: CertificateServiceDeps
         operationId: 'uploadCertificate',
         summary: 'Extension: upload a PKCS#12 signing certificate for `sign`',
         description: `${ROLES_TEXT} At most ${MAX_CERTIFICATES} per team (402 plan_limit_reached). A damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key: 400 invalid_request with \`details.field\` (\`pkcs12_base64\` or \`passphrase\`) and \`details.reason\`. The private key is stored encrypted with the server secret.`,
-        body: UploadCertificateBody,
+        body: withExamples(UploadCertificateBody, {
+          example: {
+            summary: 'A self-signed example certificate (its key is public: for trying only)',
+            value: { name: 'Example', pkcs12_base64: EXAMPLE_PKCS12_BASE64, passphrase: EXAMPLE_PASSPHRASE },
+          },
+        }),
         response: { 201: CertificateSchema, 402: ErrorResponse, ...COMMON_ERRORS },
       },
     },

@@ -97,7 +97,11 @@ export async function uploadCertificate(
   return row;
 }
 
-export async function removeCertificate(deps: CertificateServiceDeps, teamId: string, id: string): Promise<void> {
+export async function removeCertificate(
+  deps: CertificateServiceDeps,
+  teamId: string,
+  id: string,
+): Promise<void> {
   if (!(await deleteCertificate(deps.db, teamId, id)))
     throw new AppError('not_found', `No certificate ${id} in this team.`);
 }

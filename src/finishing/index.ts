@@ -1,6 +1,7 @@
 import type { FinishingContext } from './pipeline.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 
+export type { SigningKey } from './cms.js';
 export {
   checkLanguage,
   type FinishingContribution,
@@ -15,7 +16,6 @@ export {
   type FinishingOptions,
 } from './schema.js';
 export type { FinishingContext };
-export type { SigningKey } from './cms.js';
 
 /**
  * Runs the plan's finishing steps (pipeline.ts). pdf-lib is loaded on the first document that needs

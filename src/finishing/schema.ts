@@ -157,11 +157,11 @@ export const SignBody = named(
       certificate_id: Type.String({
         minLength: 1,
         maxLength: 100,
-        description: 'One of the team\'s certificates (POST /v1/certificates)',
+        description: "One of the team's certificates (POST /v1/certificates)",
       }),
       reason: Type.Optional(Text(200, 'The signature\'s /Reason, e.g. "Invoice issued"')),
-      location: Type.Optional(Text(200, 'The signature\'s /Location')),
-      contact: Type.Optional(Text(200, 'The signature\'s /ContactInfo')),
+      location: Type.Optional(Text(200, "The signature's /Location")),
+      contact: Type.Optional(Text(200, "The signature's /ContactInfo")),
       visible: Type.Optional(
         Type.Object(
           {
@@ -182,7 +182,7 @@ export const SignBody = named(
     {
       additionalProperties: false,
       description:
-        'Extension: a PAdES baseline signature (ETSI.CAdES.detached, SHA-256, certificate chain embedded) with a team certificate, the last finishing step. With QUIRE_TSA_URL set, an RFC 3161 timestamp is added (PAdES B-T). Not with protect.',
+        'Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. It carries the claimed signing time only (no RFC 3161 timestamp). Not with protect.',
     },
   ),
 );

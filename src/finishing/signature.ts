@@ -1,8 +1,11 @@
 import {
-  type PDFDocument,
-  type PDFFont,
+  beginText,
+  endText,
+  moveText,
   PDFArray,
   PDFDict,
+  type PDFDocument,
+  type PDFFont,
   PDFHexString,
   PDFName,
   PDFNumber,
@@ -12,15 +15,12 @@ import {
   popGraphicsState,
   pushGraphicsState,
   rectangle,
+  setFillingRgbColor,
   setFontAndSize,
   setLineWidth,
   setStrokingRgbColor,
-  setFillingRgbColor,
   showText,
   stroke,
-  beginText,
-  endText,
-  moveText,
 } from '@cantoo/pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer } from '@signpdf/utils';
@@ -48,7 +48,10 @@ function points(length: string): number {
  * The widget's rectangle in PDF coordinates. `visible` is measured like the page options, from the page's
  * top-left corner as a reader sees it; PDF pages count from the bottom-left.
  */
-function widgetRect(doc: PDFDocument, visible: VisibleBox | undefined): { pageIndex: number; rect: number[] } {
+function widgetRect(
+  doc: PDFDocument,
+  visible: VisibleBox | undefined,
+): { pageIndex: number; rect: number[] } {
   if (!visible) return { pageIndex: 0, rect: [0, 0, 0, 0] };
   const count = doc.getPageCount();
   if (visible.page > count)

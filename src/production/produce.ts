@@ -200,7 +200,11 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     // The certificate is looked up (and its key opened) before rendering: an unknown or expired one
     // fails the request without a render. The key lives only as long as this document.
     const signingKey = finishing.sign
-      ? await deps.certificates.signingKey(input.caller.teamId, finishing.sign.certificate_id, deps.clock.now())
+      ? await deps.certificates.signingKey(
+          input.caller.teamId,
+          finishing.sign.certificate_id,
+          deps.clock.now(),
+        )
       : undefined;
     await input.queued?.onStart();
     run.stage = 'render';

@@ -725,6 +725,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the team’s signing certificates (never their keys)
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list.
+         */
+        get: operations["listCertificates"];
+        put?: never;
+        /**
+         * Extension: upload a PKCS#12 signing certificate for `sign`
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. At most 10 per team (402 plan_limit_reached). A damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key: 400 invalid_request with `details.field` (`pkcs12_base64` or `passphrase`) and `details.reason`. The private key is stored encrypted with the server secret.
+         */
+        post: operations["uploadCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/certificates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Extension: delete a certificate and its key; documents it signed stay signed
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. Queued documents and batches that name it fail with invalid_request.
+         */
+        delete: operations["deleteCertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batches": {
         parameters: {
             query?: never;
@@ -1077,6 +1121,11 @@ export interface components {
             delivery: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description Extension: present (true) when the file carries a PAdES signature (`sign`).
+             * @enum {boolean}
+             */
+            signed?: true;
             index: number;
             filename: string | null;
             document_url: string | null;
@@ -1128,6 +1177,7 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            sign?: components["schemas"]["PdfSign"];
             deliver?: components["schemas"]["Deliver"];
             metadata?: {
                 [key: string]: unknown;
@@ -1158,6 +1208,20 @@ export interface components {
             url: string;
             /** Format: date-time */
             created_at: string;
+        };
+        Certificate: {
+            /** @description Use it as `sign.certificate_id` */
+            id: string;
+            name: string;
+            /** @description The signing certificate’s subject, e.g. `CN=Ada Lovelace, O=Example, C=DE` */
+            subject: string;
+            issuer: string;
+            /** Format: date-time */
+            not_before: string;
+            /** Format: date-time */
+            not_after: string;
+            /** @description SHA-256 of the signing certificate (DER), lowercase hex */
+            fingerprint_sha256: string;
         };
         CreateApiKeyRequest: {
             name: string;
@@ -1199,6 +1263,11 @@ export interface components {
             delivery: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description Extension: present (true) when the file carries a PAdES signature (`sign`).
+             * @enum {boolean}
+             */
+            signed?: true;
         };
         DocumentActivity: {
             document_id: string;
@@ -1629,6 +1698,7 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            sign?: components["schemas"]["PdfSign"];
             /** @description Extension: an http(s) page to render instead of `html` or `template_id` (public addresses only, unless the operator lists the host in QUIRE_URL_ALLOW_HOSTS). The filename defaults to the page title. */
             source_url?: string;
             /** @description Extension: wait for the page before printing (source_url, html and templates). Conditions given are awaited in order: selector, expression, network_idle. */
@@ -1641,6 +1711,30 @@ export interface components {
                 network_idle?: boolean;
                 /** @description Longest wait in ms (never past the render time limit); then render_timeout */
                 timeout_ms?: number;
+            };
+        };
+        /** @description Extension: a PAdES baseline signature (ETSI.CAdES.detached, SHA-256, certificate chain embedded) with a team certificate, the last finishing step. With QUIRE_TSA_URL set, an RFC 3161 timestamp is added (PAdES B-T). Not with protect. */
+        PdfSign: {
+            /** @description One of the team's certificates (POST /v1/certificates) */
+            certificate_id: string;
+            /** @description The signature's /Reason, e.g. "Invoice issued" */
+            reason?: string;
+            /** @description The signature's /Location */
+            location?: string;
+            /** @description The signature's /ContactInfo */
+            contact?: string;
+            /** @description Draw the signature: a framed box with the signer, the time and the reason. Absent: an invisible signature. */
+            visible?: {
+                /** @description Page number, from 1 */
+                page: number;
+                /** @description From the left edge of the page, e.g. 20mm */
+                x: string;
+                /** @description From the top edge of the page, e.g. 20mm */
+                y: string;
+                /** @description Width, e.g. 20mm */
+                width: string;
+                /** @description Height, e.g. 20mm */
+                height: string;
             };
         };
         /** @description Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well). */
@@ -1915,6 +2009,7 @@ export interface components {
             /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
             attachments?: components["schemas"]["PdfAttachment"][];
             stamp?: components["schemas"]["PdfStamp"];
+            sign?: components["schemas"]["PdfSign"];
         };
         /** @description Template without content; thumbnail_url shows the version renders use (pinned, else current) */
         TemplateSummary: {
@@ -1965,6 +2060,14 @@ export interface components {
             name: string;
             /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (README: Security). */
             content_base64: string;
+        };
+        UploadCertificateRequest: {
+            /** @description A label for the dashboard and lists */
+            name: string;
+            /** @description A PKCS#12 (.p12/.pfx) file in standard base64, at most 256 KB: an RSA private key (2048 bits or more), its certificate (valid now, with a key usage that allows signing) and optionally the issuing chain. Read off the main thread within time and memory limits. */
+            pkcs12_base64: string;
+            /** @description Opens the file; used once and never stored, logged or returned */
+            passphrase: string;
         };
         Usage: {
             plan: string;
@@ -7324,6 +7427,310 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCertificates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Certificate"][];
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadCertificateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Certificate"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The error object (see /docs/errors) */
             429: {
                 headers: {

@@ -24,11 +24,13 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
     await server?.close();
   });
 
-  const upload = (key: string, body: unknown) =>
-    api(server.base, 'POST', '/v1/certificates', { key, body });
+  const upload = (key: string, body: unknown) => api(server.base, 'POST', '/v1/certificates', { key, body });
 
   const refused = (
-    r: { status: number; json: { error: { code: string; message: string; details?: Record<string, unknown> } } },
+    r: {
+      status: number;
+      json: { error: { code: string; message: string; details?: Record<string, unknown> } };
+    },
     field: string,
     message: RegExp,
   ) => {
@@ -40,7 +42,11 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
 
   it('stores a chain of two: the facts come back, the key and passphrase never do', async () => {
     const file = p12();
-    const r = await upload(team.live, { name: 'Billing', pkcs12_base64: b64(file), passphrase: 'pass phrase ü' });
+    const r = await upload(team.live, {
+      name: 'Billing',
+      pkcs12_base64: b64(file),
+      passphrase: 'pass phrase ü',
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.name, 'Billing');
     assert.equal(r.json.subject, 'CN=Quire Test Signer, O=Quire Tests, C=DE');
@@ -79,18 +85,32 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
 
   it('refuses each broken file with invalid_request that says which', async () => {
     const good = b64(p12());
-    refused(await upload(team.live, { name: 'x', pkcs12_base64: 'not base64!', passphrase: 'p' }), 'pkcs12_base64', /base64/);
     refused(
-      await upload(team.live, { name: 'x', pkcs12_base64: b64(Buffer.from('%PDF-1.7 not a p12')), passphrase: 'p' }),
+      await upload(team.live, { name: 'x', pkcs12_base64: 'not base64!', passphrase: 'p' }),
+      'pkcs12_base64',
+      /base64/,
+    );
+    refused(
+      await upload(team.live, {
+        name: 'x',
+        pkcs12_base64: b64(Buffer.from('%PDF-1.7 not a p12')),
+        passphrase: 'p',
+      }),
       'pkcs12_base64',
       /not a PKCS#12|damaged/,
     );
-    refused(await upload(team.live, { name: 'x', pkcs12_base64: good, passphrase: 'wrong' }), 'passphrase', /passphrase/);
+    refused(
+      await upload(team.live, { name: 'x', pkcs12_base64: good, passphrase: 'wrong' }),
+      'passphrase',
+      /passphrase/,
+    );
     const now = Date.now();
     refused(
       await upload(team.live, {
         name: 'x',
-        pkcs12_base64: b64(makePkcs12({ notBefore: new Date(now - 30 * DAY), notAfter: new Date(now - DAY) })),
+        pkcs12_base64: b64(
+          makePkcs12({ notBefore: new Date(now - 30 * DAY), notAfter: new Date(now - DAY) }),
+        ),
         passphrase: 'secret',
       }),
       'pkcs12_base64',
@@ -99,7 +119,9 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
     refused(
       await upload(team.live, {
         name: 'x',
-        pkcs12_base64: b64(makePkcs12({ notBefore: new Date(now + DAY), notAfter: new Date(now + 30 * DAY) })),
+        pkcs12_base64: b64(
+          makePkcs12({ notBefore: new Date(now + DAY), notAfter: new Date(now + 30 * DAY) }),
+        ),
         passphrase: 'secret',
       }),
       'pkcs12_base64',
@@ -115,12 +137,20 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
       /key usage does not allow signing/,
     );
     refused(
-      await upload(team.live, { name: 'x', pkcs12_base64: b64(makePkcs12({ withoutKey: true })), passphrase: 'secret' }),
+      await upload(team.live, {
+        name: 'x',
+        pkcs12_base64: b64(makePkcs12({ withoutKey: true })),
+        passphrase: 'secret',
+      }),
       'pkcs12_base64',
       /no private key/,
     );
     const truncated = p12().subarray(0, 900);
-    refused(await upload(team.live, { name: 'x', pkcs12_base64: b64(truncated), passphrase: 'p' }), 'pkcs12_base64', /./);
+    refused(
+      await upload(team.live, { name: 'x', pkcs12_base64: b64(truncated), passphrase: 'p' }),
+      'pkcs12_base64',
+      /./,
+    );
   });
 
   it('lets only an admin live key or an admin/owner session upload and delete', async () => {
@@ -178,7 +208,10 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
         body = { name: `Fuzz ${i}`, pkcs12_base64: b64(cut), passphrase: r.int(2) ? 'pass phrase ü' : 'x' };
       }
       const res = await upload(own.live, body);
-      assert.ok([201, 400, 402].includes(res.status), `${JSON.stringify(body).slice(0, 200)}: ${res.status} ${res.text}`);
+      assert.ok(
+        [201, 400, 402].includes(res.status),
+        `${JSON.stringify(body).slice(0, 200)}: ${res.status} ${res.text}`,
+      );
       if (res.status === 400) {
         assert.equal(res.json.error.code, 'invalid_request');
         if (typeof body === 'object' && body && 'pkcs12_base64' in body && i % 3 !== 0)

@@ -46,7 +46,11 @@ describe('sign: PAdES signatures with team certificates', () => {
     const upload = async (name: string, chain: boolean, commonName: string) => {
       const r = await api(server.base, 'POST', '/v1/certificates', {
         key: team.live,
-        body: { name, pkcs12_base64: makePkcs12({ chain, commonName }).toString('base64'), passphrase: 'secret' },
+        body: {
+          name,
+          pkcs12_base64: makePkcs12({ chain, commonName }).toString('base64'),
+          passphrase: 'secret',
+        },
       });
       assert.equal(r.status, 201, r.text);
       return r.json.id as string;
@@ -123,7 +127,10 @@ describe('sign: PAdES signatures with team certificates', () => {
   });
 
   it('refuses sign with protect, an unknown or another team’s certificate, and a page beyond the end', async () => {
-    const withProtect = await render({ sign: { certificate_id: selfSigned }, protect: { owner_password: 'o' } });
+    const withProtect = await render({
+      sign: { certificate_id: selfSigned },
+      protect: { owner_password: 'o' },
+    });
     assert.equal(withProtect.status, 400, withProtect.text);
     assert.equal(withProtect.json.error.details.field, 'sign');
     const other = await server.team('growth');
@@ -140,12 +147,18 @@ describe('sign: PAdES signatures with team certificates', () => {
       assert.equal(queued.json.error.details.field, 'sign.certificate_id');
     }
     const page = await render({
-      sign: { certificate_id: selfSigned, visible: { page: 9, x: '0', y: '0', width: '50mm', height: '20mm' } },
+      sign: {
+        certificate_id: selfSigned,
+        visible: { page: 9, x: '0', y: '0', width: '50mm', height: '20mm' },
+      },
     });
     assert.equal(page.status, 400, page.text);
     assert.equal(page.json.error.details.field, 'sign.visible.page');
     const badLength = await render({
-      sign: { certificate_id: selfSigned, visible: { page: 1, x: '1 cm', y: '0', width: '5', height: '2cm' } },
+      sign: {
+        certificate_id: selfSigned,
+        visible: { page: 1, x: '1 cm', y: '0', width: '5', height: '2cm' },
+      },
     });
     assert.equal(badLength.status, 400, badLength.text);
   });
@@ -168,7 +181,11 @@ describe('sign: PAdES signatures with team certificates', () => {
 
     const template = await api(server.base, 'POST', '/v1/templates', {
       key: team.live,
-      body: { name: 'Signed', html: REPORT_HTML, settings: { mode: 'fast', sign: { certificate_id: selfSigned } } },
+      body: {
+        name: 'Signed',
+        html: REPORT_HTML,
+        settings: { mode: 'fast', sign: { certificate_id: selfSigned } },
+      },
     });
     assert.equal(template.status, 201, template.text);
     const fromTemplate = await api(server.base, 'POST', '/v1/pdf', {
@@ -183,7 +200,10 @@ describe('sign: PAdES signatures with team certificates', () => {
       key: team.live,
       body: {
         template_id: templateId,
-        items: [{ data: { number: 'A-1', customer: { name: 'Ada' } } }, { data: { number: 'A-2', customer: { name: 'Bob' } } }],
+        items: [
+          { data: { number: 'A-1', customer: { name: 'Ada' } } },
+          { data: { number: 'A-2', customer: { name: 'Bob' } } },
+        ],
         sign: { certificate_id: chained, reason: 'Batch' },
       },
     });
@@ -206,8 +226,14 @@ describe('sign: PAdES signatures with team certificates', () => {
       body: { name: 'Gone', html: REPORT_HTML, settings: { sign: { certificate_id: extra.json.id } } },
     });
     assert.equal(template.status, 201, template.text);
-    assert.equal((await api(server.base, 'DELETE', `/v1/certificates/${extra.json.id}`, { key: team.live })).status, 204);
-    const r = await api(server.base, 'POST', '/v1/pdf', { key: team.live, body: { template_id: template.json.id } });
+    assert.equal(
+      (await api(server.base, 'DELETE', `/v1/certificates/${extra.json.id}`, { key: team.live })).status,
+      204,
+    );
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { template_id: template.json.id },
+    });
     assert.equal(r.status, 400, r.text);
     assert.equal(r.json.error.details.field, 'sign.certificate_id');
   });
