@@ -5,6 +5,7 @@ import { ConfirmHost, ToastHost } from './feedback';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
+import { CertificatesPage } from './pages/certificates';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
 import { GeneratePage } from './pages/generate';
@@ -24,6 +25,7 @@ const NAV: { path: string; label: string }[] = [
   { path: '/batches', label: 'Batches' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/brand', label: 'Brand' },
+  { path: '/certificates', label: 'Certificates' },
   { path: '/keys', label: 'API keys' },
   { path: '/usage', label: 'Usage' },
   { path: '/members', label: 'Members' },
@@ -178,6 +180,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return <WebhooksPage session={session} />;
     case 'brand':
       return <BrandPage session={session} />;
+    case 'certificates':
+      return <CertificatesPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
     case 'usage':
