@@ -193,7 +193,13 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
       assert.match((await row.textContent()) ?? '', /CN=Quire Test CA/);
       await checkPage(page, 'certificates');
 
-      await page.getByRole('link', { name: 'Generate' }).click();
+      const template = await api(server.base, 'POST', '/v1/templates', {
+        key: team.live,
+        body: { name: 'Signed letter', html: '<p>Letter</p>' },
+      });
+      assert.equal(template.status, 201, template.text);
+      await page.goto(`${server.base}/app/#/generate?template=${template.json.id}`);
+      await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
       await page.getByText(/^PDF output: .*signature/).click();
       const sign = page.getByLabel('Sign with (a team certificate; not with a password)');
       await waitFor('the certificate in the select', async () =>
