@@ -197,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     box: createSecretBox(serverSecret, 'quire certificate keys v1'),
     reader: untrusted,
+    ...(config.tsaUrl ? { timestampUrl: config.tsaUrl } : {}),
   });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({

@@ -15,6 +15,8 @@ export interface CertificatesOptions {
   /** Seals private keys with a key derived from the server secret (a SecretBox of its own purpose). */
   box: KeyBox;
   reader: CertificateReader;
+  /** QUIRE_TSA_URL: signatures get an RFC 3161 timestamp from it (PAdES B-T); empty: none. */
+  timestampUrl?: string;
 }
 
 /** Team certificates (issue 27): upload, list, delete, and the key of one for `sign`. */

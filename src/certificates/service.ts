@@ -116,7 +116,7 @@ function refuseCertificate(message: string): AppError {
  * signature every reader shows as invalid.
  */
 export async function openSigningKey(
-  deps: Pick<CertificateServiceDeps, 'db' | 'box'>,
+  deps: Pick<CertificateServiceDeps, 'db' | 'box'> & { timestampUrl?: string },
   teamId: string,
   id: string,
   at: Date,
@@ -136,5 +136,6 @@ export async function openSigningKey(
     keyPkcs8: Buffer.from(deps.box.open(row.key_sealed), 'base64'),
     chain: (JSON.parse(row.chain_json) as string[]).map((b64) => Buffer.from(b64, 'base64')),
     signerName: row.signer_name,
+    ...(deps.timestampUrl ? { timestampUrl: deps.timestampUrl } : {}),
   };
 }

@@ -1,6 +1,7 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { AppError } from '../shared/errors.js';
 
 /**
  * The key and certificates a signature is made with: decrypted for one document only (the certificates
@@ -13,6 +14,8 @@ export interface SigningKey {
   chain: Uint8Array[];
   /** The signing certificate's subject common name: the signature's /Name and its visible text. */
   signerName: string;
+  /** An RFC 3161 timestamp authority (QUIRE_TSA_URL): the signature gets its token (PAdES B-T). */
+  timestampUrl?: string;
 }
 
 const OID = {
@@ -23,7 +26,14 @@ const OID = {
   /** id-aa-signingCertificateV2 (RFC 5035): PAdES baseline requires it (ETSI EN 319 142-1 §6.3). */
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   sha256: '2.16.840.1.101.3.4.2.1',
+  /** id-aa-signatureTimeStampToken (RFC 3161 appendix A): an unsigned attribute of the signer. */
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
+
+/** How long a timestamp authority has to answer; a signature is the last step of a render. */
+const TSA_TIMEOUT_MS = 10_000;
+/** Room for a timestamp token in the placeholder (a TSA's chain and signature; typically 3–6 KB). */
+const TIMESTAMP_ROOM = 12_288;
 
 const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 
@@ -95,6 +105,7 @@ export async function signDetached(content: Uint8Array, key: SigningKey): Promis
     ['sign'],
   );
   await signedData.sign(privateKey as unknown as CryptoKey, 0, 'SHA-256', undefined, engine);
+  if (key.timestampUrl) await addTimestamp(signedData, key.timestampUrl);
   const contentInfo = new pkijs.ContentInfo({
     contentType: OID.signedData,
     content: signedData.toSchema(true),
@@ -108,5 +119,59 @@ export async function signDetached(content: Uint8Array, key: SigningKey): Promis
  */
 export function signatureSizeOf(key: SigningKey): number {
   const certificates = key.chain.reduce((sum, der) => sum + der.length, 0);
-  return certificates + key.keyPkcs8.length + 2048;
+  return certificates + key.keyPkcs8.length + 2048 + (key.timestampUrl ? TIMESTAMP_ROOM : 0);
+}
+
+function timestampFailed(url: string, why: string): AppError {
+  return new AppError(
+    'render_failed',
+    `The timestamp authority (QUIRE_TSA_URL ${new URL(url).host}) ${why}; the document was not signed.`,
+    { field: 'sign' },
+  );
+}
+
+/** Asks the TSA for a token over the SHA-256 of the signature value (RFC 3161 §2.4.1). */
+async function requestTimestamp(url: string, signature: Uint8Array): Promise<pkijs.ContentInfo> {
+  const request = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
+      hashedMessage: new asn1js.OctetString({ valueHex: createHash('sha256').update(signature).digest() }),
+    }),
+    nonce: new asn1js.Integer({ valueHex: randomBytes(8) }),
+    certReq: true,
+  });
+  let reply: Response;
+  try {
+    reply = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/timestamp-query' },
+      body: Buffer.from(request.toSchema().toBER(false)),
+      signal: AbortSignal.timeout(TSA_TIMEOUT_MS),
+    });
+  } catch (err) {
+    throw timestampFailed(url, `could not be reached (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!reply.ok) throw timestampFailed(url, `answered HTTP ${reply.status}`);
+  let response: pkijs.TimeStampResp;
+  try {
+    response = pkijs.TimeStampResp.fromBER(new Uint8Array(await reply.arrayBuffer()));
+  } catch {
+    throw timestampFailed(url, 'sent an answer that is not a timestamp response');
+  }
+  // PKIStatus granted (0) or grantedWithMods (1) carry a token; anything else is a refusal.
+  if (response.status.status > 1 || !response.timeStampToken)
+    throw timestampFailed(url, `refused the request (status ${response.status.status})`);
+  return response.timeStampToken;
+}
+
+/** PAdES B-T: the TSA's token over the signature value, as the signer's unsigned attribute. */
+async function addTimestamp(signedData: pkijs.SignedData, url: string): Promise<void> {
+  const signer = signedData.signerInfos[0];
+  if (!signer) return;
+  const token = await requestTimestamp(url, new Uint8Array(signer.signature.valueBlock.valueHexView));
+  signer.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+    type: 1,
+    attributes: [attribute(OID.signatureTimeStampToken, token.toSchema())],
+  });
 }

@@ -108,3 +108,31 @@ export function makePkcs12(options: TestCertificateOptions = {}): Buffer {
   );
   return Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary');
 }
+
+/**
+ * A timestamp authority's identity for tests (test/helpers/tsa.ts): a self-signed certificate whose
+ * extended key usage is timeStamping (critical, as RFC 3161 §2.3 requires), with its key as PKCS#8 DER.
+ */
+export function makeTsaIdentity(): { certDer: Buffer; keyPkcs8: Buffer } {
+  const tsa = keyPair(2);
+  const name = [{ name: 'commonName', value: 'Quire Test TSA' }];
+  const cert = certificate(
+    tsa.publicKey,
+    name,
+    { name, key: tsa.privateKey },
+    {
+      serial: '0a',
+      notBefore: new Date(Date.now() - DAY),
+      notAfter: new Date(Date.now() + 365 * DAY),
+      extensions: [
+        { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+        { name: 'extKeyUsage', critical: true, timeStamping: true },
+      ],
+    },
+  );
+  const der = (asn1: forge.asn1.Asn1) => Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+  return {
+    certDer: der(forge.pki.certificateToAsn1(cert)),
+    keyPkcs8: der(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(tsa.privateKey))),
+  };
+}

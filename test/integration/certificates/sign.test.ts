@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { extractSignature } from '@signpdf/utils';
 import * as pkijs from 'pkijs';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { pdfTool } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { startTsa, type TestTsa } from '../../helpers/tsa.js';
 import { waitFor } from '../../helpers/wait.js';
 import { createTemplate, unzipAll, waitForBatch } from '../batches/helpers.js';
 import { checkPdfAConformance, REPORT_HTML } from '../pdf/finishing-checks.js';
 
 const SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
 const SIGNING_TIME = '1.2.840.113549.1.9.5';
+const SIGNATURE_TIMESTAMP_TOKEN = '1.2.840.113549.1.9.16.2.14';
 
 /** The CMS SignedData in the file's /Contents. */
 function signedData(pdf: Buffer): pkijs.SignedData {
@@ -236,5 +239,66 @@ describe('sign: PAdES signatures with team certificates', () => {
     });
     assert.equal(r.status, 400, r.text);
     assert.equal(r.json.error.details.field, 'sign.certificate_id');
+  });
+});
+
+/** QUIRE_TSA_URL: PAdES B-T, an RFC 3161 token over the signature value from a real TSA on loopback. */
+describe('sign with a timestamp authority (QUIRE_TSA_URL)', () => {
+  let tsa: TestTsa;
+  let server: TestServer;
+  let team: TestTeam;
+  let certificateId: string;
+  before(async () => {
+    tsa = await startTsa();
+    server = await startTestServer({ tsaUrl: tsa.url });
+    team = await server.team('growth');
+    const r = await api(server.base, 'POST', '/v1/certificates', {
+      key: team.live,
+      body: { name: 'B-T', pkcs12_base64: makePkcs12().toString('base64'), passphrase: 'secret' },
+    });
+    assert.equal(r.status, 201, r.text);
+    certificateId = r.json.id;
+  });
+  after(async () => {
+    await server?.close();
+    await tsa?.close();
+  });
+
+  it('embeds the TSA token over the signature value; pdfsig still reports the signature valid', async () => {
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { html: REPORT_HTML, pdf_a: '3b', sign: { certificate_id: certificateId } },
+    });
+    assert.equal(r.status, 200, r.text);
+    await assertSignedBy(r.buffer, 'Quire Test Signer');
+    await checkPdfAConformance(r.buffer, '3b');
+    const signer = signedData(r.buffer).signerInfos[0];
+    assert.ok(signer);
+    const imprint = createHash('sha256')
+      .update(Buffer.from(signer.signature.valueBlock.valueHexView))
+      .digest('hex');
+    assert.deepEqual(tsa.imprints, [imprint], 'one request, over the signature value');
+    const token = signer.unsignedAttrs?.attributes.find((a) => a.type === SIGNATURE_TIMESTAMP_TOKEN);
+    assert.ok(token, 'the signatureTimeStampToken attribute');
+    const tokenData = new pkijs.SignedData({
+      schema: new pkijs.ContentInfo({ schema: token.values[0] }).content,
+    });
+    const eContent = tokenData.encapContentInfo.eContent;
+    assert.ok(eContent);
+    const tstInfo = pkijs.TSTInfo.fromBER(new Uint8Array(eContent.getValue()));
+    assert.equal(
+      Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView).toString('hex'),
+      imprint,
+    );
+  });
+
+  it('a TSA that cannot be reached fails the render with render_failed naming it, never an unstamped file', async () => {
+    await tsa.close();
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { html: REPORT_HTML, sign: { certificate_id: certificateId } },
+    });
+    assert.equal(r.json?.error?.code, 'render_failed', r.text);
+    assert.match(r.json.error.message, /timestamp authority/);
   });
 });
