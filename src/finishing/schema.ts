@@ -182,7 +182,7 @@ export const SignBody = named(
     {
       additionalProperties: false,
       description:
-        'Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. With the operator's QUIRE_TSA_URL, an RFC 3161 timestamp token is added (PAdES B-T); without it the signature carries the claimed signing time only. Not with protect.',
+        'Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. With the operator’s QUIRE_TSA_URL, an RFC 3161 timestamp token is added (PAdES B-T); without it the signature carries the claimed signing time only. Not with protect.',
     },
   ),
 );

@@ -1713,7 +1713,7 @@ export interface components {
                 timeout_ms?: number;
             };
         };
-        /** @description Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. It carries the claimed signing time only (no RFC 3161 timestamp). Not with protect. */
+        /** @description Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. With the operator’s QUIRE_TSA_URL, an RFC 3161 timestamp token is added (PAdES B-T); without it the signature carries the claimed signing time only. Not with protect. */
         PdfSign: {
             /** @description One of the team's certificates (POST /v1/certificates) */
             certificate_id: string;
