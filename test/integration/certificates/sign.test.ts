@@ -149,6 +149,12 @@ describe('sign: PAdES signatures with team certificates', () => {
       assert.equal(queued.status, 400, 'refused before it is queued');
       assert.equal(queued.json.error.details.field, 'sign.certificate_id');
     }
+    const xml = await api(server.base, 'POST', '/v1/pdf', {
+      key: team.live,
+      body: { e_invoice: { standard: 'xrechnung-cii', invoice: {} }, sign: { certificate_id: selfSigned } },
+    });
+    assert.equal(xml.status, 400, xml.text);
+    assert.equal(xml.json.error.details.field, 'sign', 'an XRechnung is XML: nothing to sign');
     const page = await render({
       sign: {
         certificate_id: selfSigned,
