@@ -11,10 +11,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { readPkcs12 } from '../src/certificates/index.js';
 import { loadConfig } from '../src/config/config.js';
-import { type FinishingOptions, finishPdf, planFinishing } from '../src/finishing/index.js';
+import { type FinishingOptions, finishPdf, planFinishing, type SigningKey } from '../src/finishing/index.js';
 import { htmlLanguage, Renderer, resolvePageOptions } from '../src/render/index.js';
+import { makePkcs12 } from '../test/helpers/certificates.js';
 import { treeCpuMs } from './proc.js';
+
+/** A chain of two made here (node-forge), as a team would upload it; the key as signing opens it. */
+function benchSigningKey(): SigningKey {
+  const read = readPkcs12(makePkcs12({ chain: true }), 'secret', new Date());
+  return { keyPkcs8: read.keyPkcs8, chain: read.chain, signerName: read.signerName };
+}
 
 const CSV = Buffer.from('id,amount\n1,9.50\n2,12.00\n').toString('base64');
 
@@ -33,6 +41,15 @@ export const FINISHING_VARIANTS: Record<string, FinishingOptions> = {
     ],
   },
   stamp: { stamp: { text: 'COPY' } },
+  sign: { sign: { certificate_id: 'bench' } },
+  'pdf_a 3b + sign (visible)': {
+    pdf_a: '3b',
+    sign: {
+      certificate_id: 'bench',
+      reason: 'Invoice issued',
+      visible: { page: 1, x: '20mm', y: '240mm', width: '80mm', height: '25mm' },
+    },
+  },
   protect: { protect: { owner_password: 'owner-secret', user_password: 'user' } },
   'all (archival: pdf_a 3u)': {
     pdf_a: '3u',
@@ -75,6 +92,7 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
   const renderer = await Renderer.start(loadConfig({}));
   const page = resolvePageOptions({});
   const out: FinishingFigures = {};
+  const signingKey = benchSigningKey();
   try {
     for (const [docName, html] of Object.entries(docs)) {
       const once = async (options: FinishingOptions, onStep?: (step: string, ms: number) => void) => {
@@ -87,7 +105,11 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
           tagged: plan.tagged,
           outline: plan.outline,
         });
-        return finishPdf(rendered.pdf, plan, { createdAt: new Date(), ...(onStep ? { onStep } : {}) });
+        return finishPdf(rendered.pdf, plan, {
+          createdAt: new Date(),
+          ...(plan.sign ? { signingKey } : {}),
+          ...(onStep ? { onStep } : {}),
+        });
       };
       const names = Object.keys(FINISHING_VARIANTS);
       for (const name of names) await once(FINISHING_VARIANTS[name]!); // warm-up (and pdf-lib loaded)
@@ -126,6 +148,56 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
   return out;
 }
 
+export interface SigningFigures {
+  /** CPU of this process per document: finishing with `sign` (pdf-lib parse + field + save + CMS). */
+  signCpuMs: number;
+  /** The same finishing without `sign` (pdf_metadata: one pdf-lib parse and save): the baseline. */
+  baselineCpuMs: number;
+  /** signCpuMs − baselineCpuMs: what signing adds (issue 27 target: ≤ 20 ms per invoice). */
+  signingCpuMs: number;
+}
+
+/**
+ * Signing's CPU per document, without Chromium: the invoice rendered once, then finished `rounds` times
+ * with and without `sign`, alternating, measuring this process's CPU (the CMS is made in-process).
+ */
+export async function signingCost(html: string, rounds: number): Promise<SigningFigures> {
+  const renderer = await Renderer.start(loadConfig({}));
+  let pdf: Buffer;
+  try {
+    pdf = (await renderer.render({ html, page: resolvePageOptions({}), watermark: false })).pdf;
+  } finally {
+    await renderer.close();
+  }
+  const signingKey = benchSigningKey();
+  const signed = planFinishing({ pdf_metadata: { title: 'Bench' }, sign: { certificate_id: 'bench' } });
+  const baseline = planFinishing({ pdf_metadata: { title: 'Bench' } });
+  const cpuOf = async (plan: typeof signed) => {
+    const c0 = process.cpuUsage();
+    await finishPdf(pdf, plan, { createdAt: new Date(), signingKey });
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  // Warm-up: modules loaded, JIT compiled.
+  for (let i = 0; i < 5; i++) {
+    await cpuOf(signed);
+    await cpuOf(baseline);
+  }
+  let signCpu = 0;
+  let baseCpu = 0;
+  for (let round = 0; round < rounds; round++) {
+    signCpu += await cpuOf(signed);
+    baseCpu += await cpuOf(baseline);
+  }
+  const signCpuMs = signCpu / rounds;
+  const baselineCpuMs = baseCpu / rounds;
+  return { signCpuMs, baselineCpuMs, signingCpuMs: signCpuMs - baselineCpuMs };
+}
+
+export function signingReport(f: SigningFigures): string {
+  return `Signing the invoice (no Chromium; CPU of this process per document): finishing with sign ${f.signCpuMs.toFixed(1)} ms, without ${f.baselineCpuMs.toFixed(1)} ms — signing adds ${f.signingCpuMs.toFixed(1)} ms (target ≤ 20 ms).`;
+}
+
 export function finishingReport(figures: FinishingFigures): string[] {
   const docs = Object.keys(figures);
   const lines = [
@@ -158,5 +230,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     Number(process.env.QUIRE_BENCH_N ?? 15),
   );
   for (const line of finishingReport(figures)) console.log(line);
-  console.log(JSON.stringify(figures));
+  const signing = await signingCost(read('invoice.html'), Number(process.env.QUIRE_BENCH_N ?? 15) * 4);
+  console.log('', signingReport(signing));
+  console.log(JSON.stringify({ ...figures, signing }));
 }

@@ -31,7 +31,7 @@ import { chromiumArgs } from '../src/render/browser-supervisor.js';
 import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
-import { finishingCost, finishingReport } from './finishing.js';
+import { finishingCost, finishingReport, signingCost, signingReport } from './finishing.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { mergeCost, mergeReport } from './merge.js';
@@ -98,6 +98,10 @@ if (wants('finishing')) {
   log('### Finishing options (render engine + src/finishing, alternating rounds)');
   log();
   for (const line of finishingReport(figures)) log(line);
+  const signing = await signingCost(invoiceHtml, quick ? 20 : 60);
+  results.signing = signing;
+  log();
+  log(signingReport(signing));
 }
 if (wants('merge')) {
   const figures = await mergeCost(invoiceHtml, quick ? 3 : 20);

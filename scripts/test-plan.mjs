@@ -55,6 +55,11 @@ export const POSTGRES_PASS = [
     reason: '`quire migrate-data` copies every table between SQLite and PostgreSQL',
   },
   {
+    paths: ['test/integration/certificates/'],
+    reason:
+      'the 10-certificate limit (count-then-insert in a transaction), team-scoped lookups and documents.signed',
+  },
+  {
     paths: ['test/integration/postgres/'],
     reason: 'written for PostgreSQL: queue claims and shared rate windows across processes',
   },

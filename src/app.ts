@@ -14,6 +14,7 @@ import {
   registerSpreadsheetRoutes,
 } from './batches/index.js';
 import { createBrand } from './brand/index.js';
+import { createCertificates } from './certificates/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
@@ -192,6 +193,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
   });
   const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });
+  const certificates = createCertificates({
+    db,
+    clock,
+    box: createSecretBox(serverSecret, 'quire certificate keys v1'),
+    reader: untrusted,
+    ...(config.tsaUrl ? { timestampUrl: config.tsaUrl } : {}),
+  });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   const delivery = new EmailDelivery({
     db,
@@ -236,6 +244,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
     }),
     delivery,
+    certificates: certificates.port,
     findDocument: documents.findById,
     storedPdfs: {
       find: async (teamId, id) => {
@@ -386,6 +395,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         });
         templates.registerRoutes(authed);
         brand.registerRoutes(authed);
+        certificates.registerRoutes(authed);
         registerBatchRoutes(authed, {
           service: batches,
           idempotency,

@@ -21,6 +21,7 @@ import {
   type BulkItem,
   type Caller,
   checkMergeSources,
+  checkSigningCertificate,
   enqueueDocuments,
   expiryFor,
   RENDER_JOB,
@@ -116,6 +117,7 @@ export class BatchService {
       test: input.test,
       watermark: input.test,
     });
+    await checkSigningCertificate(this.deps.production, caller.teamId, options);
     const pattern =
       options.filename_pattern === undefined ? null : parseFilenamePattern(options.filename_pattern);
     // template_not_found before anything is queued; every item then follows the version resolved per render.

@@ -17,6 +17,7 @@ const TEAM_TABLES = [
   'document_activity',
   'documents',
   'brand_assets',
+  'certificates',
   'templates',
   'batches',
   'usage_records',

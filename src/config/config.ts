@@ -254,6 +254,13 @@ const schema = {
       'Comma-separated host or host:port names that source_url pages and their resources may reach even on private or loopback addresses (intranet pages). Every API key can then read those hosts: list only what any key holder may see.',
     parse: hostList,
   },
+  tsaUrl: {
+    env: 'QUIRE_TSA_URL',
+    default: '',
+    description:
+      'RFC 3161 timestamp authority for signed documents (sign): each signature gets a timestamp token (PAdES B-T). Unset: signatures carry the claimed signing time only.',
+    parse: url,
+  },
   smtpUrl: {
     env: 'QUIRE_SMTP_URL',
     default: null,

@@ -55,7 +55,11 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
   const lifecycle = new DocumentLifecycle({
     db,
     clock,
-    present: (row) => ({ ...present(row) }),
+    // Webhook payloads stay as the spec defines them: the `signed` extension is for GET /pdf only.
+    present: (row) => {
+      const { signed: _signed, ...document } = present(row);
+      return document;
+    },
     ...(options.usage ? { usage: options.usage } : {}),
   });
   const routeDeps = {

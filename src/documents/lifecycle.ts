@@ -75,6 +75,8 @@ export interface ProducedFile {
   templateVersion: number | null;
   /** A name known only after the render (a source_url page's title): replaces the queued one. */
   filename?: string;
+  /** The file carries a PAdES signature (extension `signed`). */
+  signed?: boolean;
 }
 
 /** What a render reported besides the file; event data carries it (spec: extra fields of event data). */
@@ -395,6 +397,7 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
     blob_key: null,
     stored_bytes: 0,
     counted: 0,
+    signed: 0,
     expires_at: null,
     thumbnail_key: null,
     created_at: at,
@@ -421,6 +424,7 @@ function fileColumns(file: ProducedFile) {
     stored_bytes: file.blobKey ? file.bytes : 0,
     expires_at: file.blobKey && file.expiresAt ? file.expiresAt.toISOString() : null,
     counted: file.usagePeriod ? 1 : 0,
+    signed: file.signed ? 1 : 0,
     ...(file.filename === undefined ? {} : { filename: file.filename }),
   };
 }

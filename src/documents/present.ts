@@ -22,6 +22,11 @@ export const DocumentSchema = named(
     url: Nullable(Type.String()),
     thumbnail_url: Type.Optional(Nullable(Type.String())),
     delivery: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    signed: Type.Optional(
+      Type.Literal(true, {
+        description: 'Extension: present (true) when the file carries a PAdES signature (`sign`).',
+      }),
+    ),
   }),
 );
 
@@ -40,6 +45,7 @@ export interface DocumentJson {
   url: string | null;
   thumbnail_url?: string | null;
   delivery: Record<string, unknown> | null;
+  signed?: true;
 }
 
 /** Whether the stored file still exists for download at `nowMs`. */
@@ -71,6 +77,7 @@ export function presentDocument(
         ? `${links.publicUrl}/v1/files/${row.id}${links.signer.query(`file:${row.id}`, expires)}`
         : null,
     delivery: row.delivery_json ? (JSON.parse(row.delivery_json) as Record<string, unknown>) : null,
+    ...(row.signed === 1 ? { signed: true as const } : {}),
   };
   if (row.status !== 'queued') {
     const thumbable = stored && expires && row.content_type === 'application/pdf';

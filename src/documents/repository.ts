@@ -3,9 +3,10 @@ import type { PageCursor } from '../shared/page-cursor.js';
 import type { Db } from '../storage/db.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
 
-export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted'> & {
+export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted' | 'signed'> & {
   stored_bytes: number;
   counted: number;
+  signed: number;
 };
 
 /** The cached first-page PNG of a stored document (not a status change). */

@@ -33,6 +33,8 @@ export interface DocumentsTable {
   /** When the stored file is deleted; null when never stored. */
   expires_at: string | null;
   thumbnail_key: string | null;
+  /** 1 when the file carries a PAdES signature (extension `signed` of the Document). */
+  signed: Generated<number>;
   created_at: string;
   updated_at: string;
 }

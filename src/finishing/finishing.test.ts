@@ -47,6 +47,10 @@ describe('finishing plan', () => {
     );
     assert.match(refusal(() => planFinishing({ pdf_a: '2b', attachments: [csv] })).message, /"3b"/);
     assert.equal(refusal(() => planFinishing({ pdf_ua: true, tagged: false })).field, 'tagged');
+    assert.equal(
+      refusal(() => planFinishing({ sign: { certificate_id: 'c' }, protect: { owner_password: 'x' } })).field,
+      'sign',
+    );
     assert.equal(refusal(() => planFinishing({ outline: true, tagged: false })).field, 'outline');
     const contribution = { attachments: [], xmpExtensions: [], metadata: {}, pdfA: '3b' as const };
     assert.equal(refusal(() => planFinishing({ pdf_a: '2u' }, contribution)).field, 'pdf_a');

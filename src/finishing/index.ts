@@ -1,6 +1,7 @@
 import type { FinishingContext } from './pipeline.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 
+export type { SigningKey } from './cms.js';
 export {
   inspectMergeSource,
   type MergeInput,

@@ -1,11 +1,13 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { AppError } from '../shared/errors.js';
+import type { SigningKey } from './cms.js';
 import { attachFiles, writeDocumentInfo, writeXmp } from './document-info.js';
 import { markMergedPages, mergePdfs, type ResolvedMerge } from './merge.js';
 import { convertToPdfA, PDFUA_DESCRIPTION, withPdfUaExtension } from './pdfa.js';
 import { checkPdfA } from './pdfa-check.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 import { protectPdf } from './protect.js';
+import { addSignaturePlaceholder, signPdf } from './signature.js';
 import { drawStamp, drawTestMark } from './stamp.js';
 
 export interface FinishingContext {
@@ -15,6 +17,8 @@ export interface FinishingContext {
   onStep?: (step: string, ms: number) => void;
   /** The plan's `prepend`/`append` sources, read and checked (production resolves them before rendering). */
   merge?: ResolvedMerge;
+  /** The certificate's key and chain when the plan signs (opened for this document only). */
+  signingKey?: SigningKey;
 }
 
 /** A step over the loaded document (pdf-lib), run in order; the file is parsed and written once for all. */
@@ -24,7 +28,7 @@ type DocumentStep = (
   context: FinishingContext,
 ) => Promise<void> | void;
 /** A step over the finished bytes (another program, or an incremental update that must come last). */
-type ByteStep = (pdf: Buffer, plan: FinishingPlan) => Promise<Buffer>;
+type ByteStep = (pdf: Buffer, plan: FinishingPlan, context: FinishingContext) => Promise<Buffer>;
 
 /*
  * The order (issue 26, ARCHITECTURE "Finishing pipeline"):
@@ -33,7 +37,9 @@ type ByteStep = (pdf: Buffer, plan: FinishingPlan) => Promise<Buffer>;
  *   2. attachments + PDF metadata
  *   3. stamp
  *   4. PDF/A conversion (last change to the content: it fixes the XMP to the final Info)
- *   5. protect, or a signature (the next issue: always last, as an incremental update so PDF/A survives)
+ *   5. protect, or a signature (always last). The signature's field and dictionary, with room for the
+ *      signature, are written with the document after PDF/A (so the PDF/A check sees them); the last byte
+ *      step then only fills the byte ranges and the signature in place, changing no structure.
  */
 const DOCUMENT_STEPS: Array<[string, DocumentStep]> = [
   // 'merge' itself runs on the bytes before this (qpdf); here the test mark goes on merged pages that need it.
@@ -46,17 +52,28 @@ const DOCUMENT_STEPS: Array<[string, DocumentStep]> = [
   ['stamp', (doc, plan) => (plan.stamp ? drawStamp(doc, plan.stamp) : undefined)],
   ['pdf_a', applyPdfA],
   ['xmp', (doc, plan) => (plan.pdfA === null && needsXmp(plan) ? writeXmp(doc, xmpExtras(plan)) : undefined)],
+  [
+    'signature_field',
+    (doc, plan, context) =>
+      plan.sign ? addSignaturePlaceholder(doc, plan.sign, keyOf(context), context.createdAt) : undefined,
+  ],
 ];
 
 const BYTE_STEPS: Array<[string, ByteStep]> = [
   ['protect', (pdf, plan) => (plan.protect ? protectPdf(pdf, plan.protect) : Promise.resolve(pdf))],
-  // ['signature', …] goes here: always the last step.
+  // Always the last step: nothing may change the file after it is signed.
+  ['signature', (pdf, plan, context) => (plan.sign ? signPdf(pdf, keyOf(context)) : Promise.resolve(pdf))],
 ];
 
 /** Whether pdf-lib has anything to do: a merge alone (or with protect) stays qpdf's output as it is. */
 function needsDocumentSteps(plan: FinishingPlan, merge: ResolvedMerge | undefined): boolean {
   const marks = [...(merge?.prepend ?? []), ...(merge?.append ?? [])].some((s) => s.marked);
   return marks || !finishesNothing({ ...plan, merge: null, protect: null });
+}
+
+function keyOf(context: FinishingContext): SigningKey {
+  if (!context.signingKey) throw new Error('A signing plan reached finishing without its key.');
+  return context.signingKey;
 }
 
 function needsXmp(plan: FinishingPlan): boolean {
@@ -114,6 +131,6 @@ export async function finishPdf(
         { field: 'pdf_a', problems: problems.slice(0, 20) },
       );
   }
-  for (const [name, step] of BYTE_STEPS) out = await timed(name, () => step(out, plan));
+  for (const [name, step] of BYTE_STEPS) out = await timed(name, () => step(out, plan, context));
   return out;
 }

@@ -6,6 +6,7 @@ import type {
   PdfALevelName,
   PdfMetadataOptions,
   ProtectOption,
+  SignOption,
   StampOption,
 } from './schema.js';
 
@@ -52,6 +53,8 @@ export interface FinishingPlan {
   protect: ProtectOption | null;
   /** `prepend`/`append` (merge.ts): production resolves the sources before rendering. */
   merge: MergeRequest | null;
+  /** Signed with a team certificate: always the last step (its key is opened at signing time). */
+  sign: SignOption | null;
 }
 
 function refuse(field: string, message: string): AppError {
@@ -113,6 +116,11 @@ export function planFinishing(
         ? '"protect" cannot be used with an e-invoice: PDF/A-3 forbids encryption.'
         : '"protect" cannot be used with "pdf_a": PDF/A forbids encryption.',
     );
+  if (options.protect && options.sign)
+    throw refuse(
+      'sign',
+      '"sign" cannot be used with "protect": an encrypted file cannot carry this signature. Send one of them.',
+    );
   const attachments = [
     ...(contribution?.attachments ?? []),
     ...(options.attachments ?? []).map(decodeAttachment),
@@ -142,6 +150,7 @@ export function planFinishing(
     stamp: options.stamp ?? null,
     protect: options.protect ?? null,
     merge,
+    sign: options.sign ?? null,
   };
 }
 
@@ -166,7 +175,8 @@ export function finishesNothing(plan: FinishingPlan): boolean {
     plan.attachments.length === 0 &&
     plan.stamp === null &&
     plan.protect === null &&
-    plan.merge === null
+    plan.merge === null &&
+    plan.sign === null
   );
 }
 
@@ -181,6 +191,7 @@ const FINISHING_KEYS = [
   'stamp',
   'prepend',
   'append',
+  'sign',
 ] as const satisfies ReadonlyArray<keyof FinishingOptions>;
 
 /** The finishing fields of a request, batch or template settings object (nothing else). */

@@ -178,6 +178,48 @@ export const MergeSourceBody = named(
   ),
 );
 
+/** A CSS length as page options take it (spec: "Page option values"; render/lengths.ts). */
+const LENGTH_PATTERN = '^(?:0|(?:\\d+(?:\\.\\d+)?|\\.\\d+)(mm|cm|in|px|pt))$';
+const BoxLength = (description: string) =>
+  Type.String({ pattern: LENGTH_PATTERN, maxLength: 20, description: `${description}, e.g. 20mm` });
+
+export const SignBody = named(
+  'PdfSign',
+  Type.Object(
+    {
+      certificate_id: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "One of the team's certificates (POST /v1/certificates)",
+      }),
+      reason: Type.Optional(Text(200, 'The signature\'s /Reason, e.g. "Invoice issued"')),
+      location: Type.Optional(Text(200, "The signature's /Location")),
+      contact: Type.Optional(Text(200, "The signature's /ContactInfo")),
+      visible: Type.Optional(
+        Type.Object(
+          {
+            page: Type.Integer({ minimum: 1, maximum: 10_000, description: 'Page number, from 1' }),
+            x: BoxLength('From the left edge of the page'),
+            y: BoxLength('From the top edge of the page'),
+            width: BoxLength('Width'),
+            height: BoxLength('Height'),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'Draw the signature: a framed box with the signer, the time and the reason. Absent: an invisible signature.',
+          },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. With the operator’s QUIRE_TSA_URL, an RFC 3161 timestamp token is added (PAdES B-T); without it the signature carries the claimed signing time only. Not with protect.',
+    },
+  ),
+);
+
 const MergeSources = (where: string) =>
   Type.Optional(
     Type.Array(MergeSourceBody, {
@@ -221,6 +263,7 @@ export const FinishingFields = {
   stamp: Type.Optional(StampBody),
   prepend: MergeSources('before'),
   append: MergeSources('after'),
+  sign: Type.Optional(SignBody),
 };
 
 export const FinishingOptionsSchema = Type.Object(FinishingFields, { additionalProperties: false });
@@ -229,5 +272,6 @@ export type PdfMetadataOptions = NonNullable<FinishingOptions['pdf_metadata']>;
 export type AttachmentOption = NonNullable<FinishingOptions['attachments']>[number];
 export type ProtectOption = NonNullable<FinishingOptions['protect']>;
 export type StampOption = NonNullable<FinishingOptions['stamp']>;
+export type SignOption = NonNullable<FinishingOptions['sign']>;
 export type PdfALevelName = Static<typeof PdfALevel>;
 export type MergeSourceOption = Static<typeof MergeSourceBody>;

@@ -60,11 +60,16 @@ export function stampedPages(count: number, pages: StampOption['pages']): number
  * `stamp`: the text drawn once across the middle of each chosen page, rotated about its own centre.
  * Real text in an embedded font: it can be found, copied, and survives PDF/A conversion.
  */
-export async function drawStamp(doc: PDFDocument, stamp: StampOption): Promise<void> {
+/** The stamp's typeface embedded (subset) in `doc`: also the text of a visible signature. */
+export async function embedTextFont(doc: PDFDocument): Promise<PDFFont> {
   doc.registerFontkit(cachingFontkit);
+  return doc.embedFont(stampFontBytes(), { subset: true });
+}
+
+export async function drawStamp(doc: PDFDocument, stamp: StampOption): Promise<void> {
   let font: PDFFont;
   try {
-    font = await doc.embedFont(stampFontBytes(), { subset: true });
+    font = await embedTextFont(doc);
     font.encodeText(stamp.text);
   } catch (err) {
     if (err instanceof AppError) throw err;

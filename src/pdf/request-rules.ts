@@ -35,6 +35,13 @@ export function checkPdfRequestRules(body: PdfRequest): void {
       `"deliver" cannot be used with e_invoice.standard ${standard}: its result is XML, not a PDF.`,
     );
   }
+  if (body.sign !== undefined && typeof standard === 'string' && standard.startsWith('xrechnung-')) {
+    throw new AppError(
+      'invalid_request',
+      '"sign" cannot be used with an XRechnung e-invoice (it is XML, not a PDF): use a Factur-X or ZUGFeRD standard to sign.',
+      { field: 'sign' },
+    );
+  }
   if (body.async === true) refuseStoredPasswords(body, 'with "async": true (a queued request is stored)');
   if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > METADATA_MAX_BYTES) {
     throw new AppError('invalid_request', '"metadata" is larger than 8 KB as JSON.');

@@ -1,6 +1,6 @@
 import type { NewDocument } from '../documents/lifecycle.js';
 import type { DocumentRow } from '../documents/repository.js';
-import { planFinishing } from '../finishing/index.js';
+import { type FinishingOptions, planFinishing } from '../finishing/index.js';
 import {
   assertWithinJobLimits,
   backoffTable,
@@ -25,6 +25,18 @@ import { NoRenderSlot, type ProduceDeps, produceDocument } from './produce.js';
 import { assertStorageAvailable } from './storage-policy.js';
 
 export const RENDER_JOB = 'render';
+
+/**
+ * Queued work that signs names a certificate the team has now (invalid_request otherwise): only its id is
+ * stored with the job; the key is opened again when the document is signed.
+ */
+export async function checkSigningCertificate(
+  deps: Pick<ProduceDeps, 'certificates' | 'clock'>,
+  teamId: string,
+  options: FinishingOptions,
+): Promise<void> {
+  if (options.sign) await deps.certificates.signingKey(teamId, options.sign.certificate_id, deps.clock.now());
+}
 
 /** What the render job carries: the queued document and the validated request. */
 interface RenderJobPayload {
@@ -57,6 +69,7 @@ export async function enqueueDocument(
   // Finishing combinations are refused now, not when the job runs (the e-invoice's part is added then).
   const merge = planFinishing(request).merge;
   if (merge) await resolveMerge(deps.storedPdfs, merge, { teamId: caller.teamId, test, watermark: test });
+  await checkSigningCertificate(deps, caller.teamId, request);
   const prepared = einv?.kind === 'xml' ? null : await prepareHtml(deps, caller.teamId, request, einv);
   const email = request.deliver?.email;
   if (email) await assertEmailsAllowed(deps, caller, [email.to]);

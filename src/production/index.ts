@@ -6,6 +6,7 @@ export { createAdmission } from './admission.js';
 export {
   type BackgroundDeps,
   type BulkItem,
+  checkSigningCertificate,
   createRenderJobHandler,
   enqueueDocument,
   enqueueDocuments,

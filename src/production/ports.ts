@@ -1,6 +1,6 @@
 import type { Plan } from '../accounts/plans.js';
 import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
-import type { FinishingOptions } from '../finishing/index.js';
+import type { FinishingOptions, SigningKey } from '../finishing/index.js';
 import type { PageDefaults } from '../render/page-options.js';
 import type { LocalResources, PageOptions, RenderJob, RenderResult, WaitFor } from '../render/types.js';
 import type { Warning } from '../shared/warnings.js';
@@ -29,6 +29,12 @@ export interface DocumentRequest extends FinishingOptions {
   source_url?: string;
   /** Extension: wait for the page before printing. */
   wait_for?: WaitFor;
+}
+
+/** Team certificates (extension `sign`): the key of one, opened for one document at signing time. */
+export interface CertificatePort {
+  /** Throws invalid_request (`details.field` sign.certificate_id) for an unknown, other team's or expired one. */
+  signingKey(teamId: string, certificateId: string, at: Date): Promise<SigningKey>;
 }
 
 /** deliver.email: checks before rendering, and the email queued with the document's record. */

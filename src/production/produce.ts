@@ -38,7 +38,14 @@ import {
 } from './einvoice.js';
 import { assertMergedSize, lookUpMerge, MergeInspection, type StoredPdfPort } from './merge-sources.js';
 import { reserveLiveDocuments } from './plan-limits.js';
-import type { Caller, DeliveryPort, DocumentRequest, RendererPort, UsagePort } from './ports.js';
+import type {
+  Caller,
+  CertificatePort,
+  DeliveryPort,
+  DocumentRequest,
+  RendererPort,
+  UsagePort,
+} from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
 import {
   assertStorageAvailable,
@@ -69,6 +76,7 @@ export interface ProduceDeps extends PrepareDeps {
   delivery: DeliveryPort;
   /** Stored documents named by `prepend`/`append` (extension, README "Merging"). */
   storedPdfs: StoredPdfPort;
+  certificates: CertificatePort;
 }
 
 /**
@@ -210,6 +218,15 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       : null;
     // A queued document's sources are checked before it turns processing (a refusal removes it, as before).
     if (input.queued) await inspection?.done();
+    // The certificate is looked up (and its key opened) before rendering: an unknown or expired one
+    // fails the request without a render. The key lives only as long as this document.
+    const signingKey = finishing.sign
+      ? await deps.certificates.signingKey(
+          input.caller.teamId,
+          finishing.sign.certificate_id,
+          deps.clock.now(),
+        )
+      : undefined;
     await input.queued?.onStart();
     run.stage = 'render';
     run.leavePreparation();
@@ -235,7 +252,11 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
     const renderMs = performance.now() - renderStart;
     const createdAt = input.queued?.createdAt ?? deps.clock.now();
     const pages = mergedPages(result.pages, merge);
-    const pdf = await finishPdf(result.pdf, finishing, { createdAt, ...(merge ? { merge } : {}) });
+    const pdf = await finishPdf(result.pdf, finishing, {
+      createdAt,
+      ...(merge ? { merge } : {}),
+      ...(signingKey ? { signingKey } : {}),
+    });
     if (merge) assertMergedSize(pdf);
     run.stage = 'store';
     const produced: Produced = {
@@ -383,6 +404,7 @@ async function storeAndRecord(
     usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
     mode: context.prepared?.page.mode ?? null,
     templateVersion: context.prepared?.template?.version ?? null,
+    signed: Boolean(context.run.finishing?.sign),
     // A queued source_url document learns its name (the page title) only now.
     ...(context.prepared?.sourceUrl ? { filename: produced.filename } : {}),
   };

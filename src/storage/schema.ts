@@ -1,6 +1,7 @@
 import type { AccountsTables } from '../accounts/tables.js';
 import type { BatchesTables } from '../batches/tables.js';
 import type { BrandTables } from '../brand/tables.js';
+import type { CertificatesTables } from '../certificates/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
 import type { EmailTables } from '../email/tables.js';
 import type { IdempotencyTables } from '../idempotency/tables.js';
@@ -20,6 +21,7 @@ export interface Database
   extends AccountsTables,
     BatchesTables,
     BrandTables,
+    CertificatesTables,
     DocumentsTables,
     EmailTables,
     IdempotencyTables,

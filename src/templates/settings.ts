@@ -25,6 +25,7 @@ export const TemplateSettingsSchema = named(
       stamp: FinishingFields.stamp,
       prepend: FinishingFields.prepend,
       append: FinishingFields.append,
+      sign: FinishingFields.sign,
     },
     {
       additionalProperties: false,

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Sheet } from '../batches/spreadsheet.js';
 import type { StoredFile } from '../brand/files.js';
-import { AppError } from '../shared/errors.js';
+import type { ReadPkcs12 } from '../certificates/index.js';
+import { AppError, isAppError } from '../shared/errors.js';
 import { TaskDeadline } from '../shared/task-deadline.js';
 import { workerEntry } from '../shared/worker-entry.js';
 import type { ParseBody, ParseKind, ParseReply, ParseResults, ParseTask } from './protocol.js';
@@ -14,7 +15,13 @@ import type { ParseBody, ParseKind, ParseReply, ParseResults, ParseTask } from '
  */
 export const PARSE_LIMITS = {
   /** A 10,000 × 20 XLSX takes about 2 s on a loaded machine; the largest sheets allowed up to ~10× that. */
-  timeMs: { spreadsheet: 30_000, logo: 10_000, font: 10_000 } satisfies Record<ParseKind, number>,
+  timeMs: {
+    spreadsheet: 30_000,
+    logo: 10_000,
+    font: 10_000,
+    // Key derivation of a PKCS#12 (PBKDF2, often 2,048+ iterations) and one RSA key: well under a second.
+    certificate: 10_000,
+  } satisfies Record<ParseKind, number>,
   heapMb: 256,
 } as const;
 
@@ -68,6 +75,20 @@ export class UntrustedFiles {
   /** A WOFF2, TTF or OTF font with its family name. */
   async font(bytes: Uint8Array, field: string): Promise<StoredFile> {
     return asBuffers(await this.#run({ kind: 'font', bytes }, field));
+  }
+
+  /**
+   * A PKCS#12 signing certificate opened with its passphrase and checked as of `now`. A wrong passphrase
+   * names the `passphrase` field; every other refusal names `field` (the file).
+   */
+  async certificate(bytes: Uint8Array, passphrase: string, field: string, now: Date): Promise<ReadPkcs12> {
+    try {
+      return await this.#run({ kind: 'certificate', bytes, passphrase, nowMs: now.getTime() }, field);
+    } catch (err) {
+      if (isAppError(err) && err.details?.reason === 'passphrase')
+        throw new AppError(err.code, err.message, { ...err.details, field: 'passphrase' });
+      throw err;
+    }
   }
 
   /** Waits for started tasks, then stops the workers; later calls are refused. */

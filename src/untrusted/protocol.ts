@@ -1,5 +1,6 @@
 import type { Sheet } from '../batches/spreadsheet.js';
 import type { StoredFile } from '../brand/files.js';
+import type { ReadPkcs12 } from '../certificates/index.js';
 import type { ErrorCode, ErrorDetails } from '../shared/errors.js';
 import type { StartStamp } from '../shared/task-deadline.js';
 
@@ -11,7 +12,8 @@ import type { StartStamp } from '../shared/task-deadline.js';
 export type ParseBody =
   | { kind: 'spreadsheet'; bytes: Uint8Array; maxRows: number }
   | { kind: 'logo'; bytes: Uint8Array }
-  | { kind: 'font'; bytes: Uint8Array };
+  | { kind: 'font'; bytes: Uint8Array }
+  | { kind: 'certificate'; bytes: Uint8Array; passphrase: string; nowMs: number };
 
 export type ParseKind = ParseBody['kind'];
 
@@ -22,6 +24,7 @@ export interface ParseResults {
   spreadsheet: Sheet;
   logo: StoredFile;
   font: StoredFile;
+  certificate: ReadPkcs12;
 }
 
 export type ParseReply =

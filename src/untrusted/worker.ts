@@ -1,5 +1,6 @@
 import { readSpreadsheet } from '../batches/spreadsheet.js';
 import { inspectFont, inspectLogo } from '../brand/files.js';
+import { readPkcs12 } from '../certificates/index.js';
 import { AppError } from '../shared/errors.js';
 import { markStarted } from '../shared/task-deadline.js';
 import type { ParseBody, ParseReply, ParseResults, ParseTask } from './protocol.js';
@@ -18,6 +19,8 @@ async function parse(task: ParseBody): Promise<ParseResults[ParseBody['kind']]> 
       return inspectLogo(bytes);
     case 'font':
       return inspectFont(bytes);
+    case 'certificate':
+      return readPkcs12(bytes, task.passphrase, new Date(task.nowMs));
   }
 }
 

@@ -14,8 +14,12 @@ const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-export function createSecretBox(serverSecret: Buffer): SecretBox {
-  const key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'quire webhook secrets v1', 32));
+/**
+ * `purpose` separates the keys of different secrets (HKDF info): a sealed webhook secret cannot be opened
+ * as a certificate's private key, or the other way round.
+ */
+export function createSecretBox(serverSecret: Buffer, purpose = 'quire webhook secrets v1'): SecretBox {
+  const key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), purpose, 32));
   return {
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);

@@ -51,5 +51,7 @@ describe('webhook signing', () => {
     assert.notEqual(box.seal(secret), sealed, 'random IV per seal');
     assert.equal(box.open(sealed), secret);
     assert.throws(() => createSecretBox(Buffer.alloc(32, 2)).open(sealed));
+    // Another purpose (certificate keys) derives another key from the same server secret.
+    assert.throws(() => createSecretBox(Buffer.alloc(32, 1), 'quire certificate keys v1').open(sealed));
   });
 });

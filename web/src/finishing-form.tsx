@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { Schemas } from './api';
+import { api, call, type Schemas } from './api';
+import { useLoad } from './ui';
 
 /** The finishing options (README "Finishing options") the dashboard offers; attachments only through the API. */
 export type Finishing = Pick<
   Schemas['PdfRequest'],
-  'pdf_a' | 'pdf_ua' | 'tagged' | 'outline' | 'pdf_metadata' | 'stamp' | 'protect'
+  'pdf_a' | 'pdf_ua' | 'tagged' | 'outline' | 'pdf_metadata' | 'stamp' | 'protect' | 'sign'
 >;
 
 type Metadata = NonNullable<Finishing['pdf_metadata']>;
@@ -34,6 +35,7 @@ export function FinishingForm(props: {
     onChange(next as Finishing);
   };
   const metadata: Metadata = value.pdf_metadata ?? {};
+  const certificates = useLoad(() => call(api.GET('/certificates')), []);
   const setMetadata = (patch: Partial<Metadata>) => set({ pdf_metadata: compact({ ...metadata, ...patch }) });
   const flag = (name: 'pdf_ua' | 'outline', label: string) => (
     <label>
@@ -48,7 +50,9 @@ export function FinishingForm(props: {
   );
   return (
     <details class="finishing">
-      <summary>PDF output: PDF/A, accessibility, metadata, stamp{withProtect ? ', password' : ''}</summary>
+      <summary>
+        PDF output: PDF/A, accessibility, metadata, stamp, signature{withProtect ? ', password' : ''}
+      </summary>
       <fieldset class="settings">
         <legend>PDF output (extensions)</legend>
         <label for={id('pdf-a')}>PDF/A</label>
@@ -137,6 +141,22 @@ export function FinishingForm(props: {
           <option value="all">All pages</option>
           <option value="first">The first page</option>
           <option value="rest">All but the first</option>
+        </select>
+        <label for={id('sign')}>Sign with (a team certificate; not with a password)</label>
+        <select
+          id={id('sign')}
+          value={value.sign?.certificate_id ?? ''}
+          onChange={(e) => {
+            const certificateId = e.currentTarget.value;
+            set({ sign: certificateId ? { ...value.sign, certificate_id: certificateId } : undefined });
+          }}
+        >
+          <option value="">Not signed</option>
+          {(certificates.data?.data ?? []).map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name} ({c.subject})
+            </option>
+          ))}
         </select>
         {withProtect && (
           <>

@@ -6,6 +6,7 @@ import { ConfirmHost, ToastHost } from './feedback';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
+import { CertificatesPage } from './pages/certificates';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
 import { GeneratePage } from './pages/generate';
@@ -265,6 +266,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return <WebhooksPage session={session} />;
     case 'brand':
       return <BrandPage session={session} />;
+    case 'certificates':
+      return <CertificatesPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
     case 'usage':

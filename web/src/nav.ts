@@ -24,6 +24,7 @@ export const NAV: readonly NavItem[] = [
   { path: '/batches', label: 'Batches', icon: 'batches', section: 'Create' },
   { path: '/webhooks', label: 'Webhooks', icon: 'webhooks', section: 'Deliver' },
   { path: '/brand', label: 'Brand', icon: 'brand', section: 'Deliver' },
+  { path: '/certificates', label: 'Certificates', icon: 'certificate', section: 'Deliver' },
   { path: '/keys', label: 'API keys', icon: 'keys', section: 'Team' },
   { path: '/usage', label: 'Usage', icon: 'usage', section: 'Team' },
   { path: '/members', label: 'Members', icon: 'members', section: 'Team' },

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { createSignInLink } from '../../../src/users/index.js';
+import { makePkcs12 } from '../../helpers/certificates.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Browser, checkPage as checkShared, openBrowser } from './browser.js';
@@ -39,7 +40,7 @@ function checkPage(page: Page, name: string): Promise<void> {
   return checkShared(page, name, dynamic(page));
 }
 
-describe('dashboard: brand assets and document activity', { timeout: 300_000 }, () => {
+describe('dashboard: brand assets, certificates and document activity', { timeout: 300_000 }, () => {
   let server: TestServer;
   let team: TestTeam;
   let browser: Browser;
@@ -145,6 +146,55 @@ describe('dashboard: brand assets and document activity', { timeout: 300_000 }, 
         ['logo'],
         'the font is gone, the logo stays',
       );
+    }));
+
+  it('uploads a signing certificate, lists it, offers it under "Sign with", and deletes it after confirming', () =>
+    step('certificates', async () => {
+      await page.getByRole('link', { name: 'Certificates' }).click();
+      await page.getByRole('heading', { name: 'Certificates', level: 1 }).waitFor();
+      await page.getByText('No certificates yet.').waitFor();
+      await page.getByLabel('Name').fill('Billing');
+      await page.getByLabel('PKCS#12 file (.p12 or .pfx, with the private key)').setInputFiles({
+        name: 'billing.p12',
+        mimeType: 'application/x-pkcs12',
+        buffer: makePkcs12({ chain: true, passphrase: 'dashboard pass' }),
+      });
+      await page.getByLabel('Passphrase').fill('wrong');
+      await page.getByRole('button', { name: 'Upload certificate' }).click();
+      await page
+        .locator('#certificates-error')
+        .filter({ hasText: /passphrase/ })
+        .waitFor();
+      await page.getByLabel('Passphrase').fill('dashboard pass');
+      await page.getByRole('button', { name: 'Upload certificate' }).click();
+      const row = page.locator('tr').filter({ hasText: 'CN=Quire Test Signer' });
+      await row.waitFor();
+      assert.match((await row.textContent()) ?? '', /CN=Quire Test CA/);
+      await checkPage(page, 'certificates');
+
+      const template = await api(server.base, 'POST', '/v1/templates', {
+        key: team.live,
+        body: { name: 'Signed letter', html: '<p>Letter</p>' },
+      });
+      assert.equal(template.status, 201, template.text);
+      await page.goto(`${server.base}/app/#/generate?template=${template.json.id}`);
+      await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
+      await page.getByText(/^PDF output: .*signature/).click();
+      const sign = page.getByLabel('Sign with (a team certificate; not with a password)');
+      await waitFor('the certificate in the select', async () =>
+        (await sign.locator('option').count()) === 2 ? true : null,
+      );
+      assert.match((await sign.locator('option').nth(1).textContent()) ?? '', /Billing/);
+
+      await page.getByRole('link', { name: 'Certificates' }).click();
+      await page.getByRole('button', { name: 'Delete Billing' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete certificate Billing?' })
+        .getByRole('button', { name: 'Delete certificate' })
+        .click();
+      await row.waitFor({ state: 'detached' });
+      const listed = await api(server.base, 'GET', '/v1/certificates', { key: team.live });
+      assert.deepEqual(listed.json.data, []);
     }));
 
   it('opens a document from the log and shows its activity from processing to succeeded', () =>

@@ -267,7 +267,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('button', { name: 'Add Items row' }).click();
       await checkPage(page, 'generate');
       // Finishing options (extensions): a stamp on the generated PDF.
-      await page.getByText('PDF output: PDF/A, accessibility, metadata, stamp, password').click();
+      await page.getByText('PDF output: PDF/A, accessibility, metadata, stamp, signature, password').click();
       await page.getByLabel('Stamp text').fill('COPY');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Generate PDF' }).click();

@@ -66,6 +66,7 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
     usage,
     lifecycle: documents.lifecycle,
     admission: createAdmission({ clock: systemClock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+    certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
     delivery: {
       assertAllowed: async () => {},
       queue: async () => ({ email: { status: 'queued' } }),

@@ -118,6 +118,7 @@ describe('background render job', () => {
       usage,
       lifecycle: documents.lifecycle,
       admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+      certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
       delivery: {
         assertAllowed: async () => {},
         queue: async () => ({ email: { status: 'queued' } }),

@@ -1,0 +1,34 @@
+import type { App } from '../http/server.js';
+import type { CertificatePort } from '../production/ports.js';
+import type { Clock } from '../shared/clock.js';
+import type { Db } from '../storage/db.js';
+import { registerCertificateRoutes } from './routes.js';
+import { type CertificateReader, type KeyBox, openSigningKey } from './service.js';
+
+export type { ReadPkcs12 } from './pkcs12.js';
+export { readPkcs12 } from './pkcs12.js';
+export type { CertificateReader, KeyBox } from './service.js';
+
+export interface CertificatesOptions {
+  db: Db;
+  clock: Clock;
+  /** Seals private keys with a key derived from the server secret (a SecretBox of its own purpose). */
+  box: KeyBox;
+  reader: CertificateReader;
+  /** QUIRE_TSA_URL: signatures get an RFC 3161 timestamp from it (PAdES B-T); empty: none. */
+  timestampUrl?: string;
+}
+
+/** Team certificates (issue 27): upload, list, delete, and the key of one for `sign`. */
+export interface CertificatesModule {
+  /** What production asks for when a document is signed. */
+  port: CertificatePort;
+  registerRoutes(app: App): void;
+}
+
+export function createCertificates(options: CertificatesOptions): CertificatesModule {
+  return {
+    port: { signingKey: (teamId, id, at) => openSigningKey(options, teamId, id, at) },
+    registerRoutes: (app) => registerCertificateRoutes(app, options),
+  };
+}
