@@ -74,7 +74,7 @@ export function registerCertificateRoutes(app: App, deps: CertificateServiceDeps
         tags: TAGS,
         operationId: 'listCertificates',
         summary: 'Extension: the team’s signing certificates (never their keys)',
-        description: ROLES_TEXT,
+        description: `${ROLES_TEXT} Use one as \`sign.certificate_id\` on POST /v1/pdf, a template's settings or a batch. Errors: \`unauthorized\`, \`rate_limited\`.`,
         response: { 200: Type.Object({ data: Type.Array(CertificateSchema) }), ...COMMON_ERRORS },
       },
     },
@@ -91,7 +91,7 @@ export function registerCertificateRoutes(app: App, deps: CertificateServiceDeps
         tags: TAGS,
         operationId: 'uploadCertificate',
         summary: 'Extension: upload a PKCS#12 signing certificate for `sign`',
-        description: `${ROLES_TEXT} At most ${MAX_CERTIFICATES} per team (402 plan_limit_reached). A damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key: 400 invalid_request with \`details.field\` (\`pkcs12_base64\` or \`passphrase\`) and \`details.reason\`. The private key is stored encrypted with the server secret.`,
+        description: `${ROLES_TEXT} At most ${MAX_CERTIFICATES} per team (402 plan_limit_reached). The private key is stored encrypted with the server secret. Errors: \`invalid_request\` (a damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key; \`details.field\` is \`pkcs12_base64\` or \`passphrase\` and \`details.reason\` says which), \`plan_limit_reached\` (the 10 certificates), \`forbidden\` (a test key, or a member session).`,
         body: withExamples(UploadCertificateBody, {
           example: {
             summary: 'A self-signed example certificate (its key is public: for trying only)',
@@ -116,7 +116,7 @@ export function registerCertificateRoutes(app: App, deps: CertificateServiceDeps
         tags: TAGS,
         operationId: 'deleteCertificate',
         summary: 'Extension: delete a certificate and its key; documents it signed stay signed',
-        description: `${ROLES_TEXT} Queued documents and batches that name it fail with invalid_request.`,
+        description: `${ROLES_TEXT} Queued documents and batches that name it fail with invalid_request. Errors: \`not_found\` (no such certificate in this team), \`forbidden\` (a test key, or a member session).`,
         params: IdParams,
         response: { 204: Type.Null(), 404: ErrorResponse, ...COMMON_ERRORS },
       },

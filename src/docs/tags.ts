@@ -33,6 +33,11 @@ export const TAG_ORDER = [
     description: 'Structured invoices (Factur-X/ZUGFeRD, XRechnung, Peppol): validating and reading them.',
   },
   { name: 'Brand assets', description: 'Logos and fonts that templates use by name.' },
+  {
+    name: 'Certificates',
+    description:
+      'Extension: the team’s PKCS#12 signing certificates, used by `sign` for PAdES signatures (keys are never returned).',
+  },
   { name: 'Account', description: 'The team a key belongs to: plan, usage this period, spending cap.' },
   {
     name: 'Team',

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up */
+        /**
+         * Liveness: the process is up
+         * @description Liveness: answers 200 while the process runs, without touching the database or Chromium. Point a liveness probe here; use GET /readyz to decide whether to send traffic. Needs no key. Errors: [`rate_limited`](/docs/errors#rate_limited) (the per-address budget).
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -28,94 +31,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database and blob store reachable, Chromium up, not shutting down */
+        /**
+         * Readiness: database and blob store reachable, Chromium up, not shutting down
+         * @description Readiness: 200 when the service can take requests, 503 while it starts, shuts down or lacks its database, storage or Chromium, with the reason in `status`. Point load balancers and readiness probes here. Needs no key. Errors: [`rate_limited`](/docs/errors#rate_limited) (the per-address budget).
+         */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/files/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Download a stored PDF (signed link) */
-        get: operations["downloadFile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/thumbnails/documents/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** First-page PNG of a document (signed link) */
-        get: operations["getDocumentThumbnail"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/thumbnails/templates/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** First-page PNG (480 px wide) of a template version (signed link) */
-        get: operations["getTemplateThumbnail"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/brand-assets/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A logo or font file (signed link) */
-        get: operations["getBrandAssetFile"];
-        put?: never;
-        post?: never;
-        /** Delete a logo or font; its link then answers 404; live keys only */
-        delete: operations["deleteBrandAsset"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batches/{id}/zip": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Download the batch ZIP (signed link) */
-        get: operations["downloadBatchZip"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,15 +51,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current session */
+        /**
+         * The current session
+         * @description The signed-in user, their team and role, the mode (test or live) and the CSRF token the dashboard sends with every change. The dashboard reads it on load; API keys cannot call it. Errors: [`unauthenticated`](/docs/errors#unauthenticated) (no session, or it expired: sign in again).
+         */
         get: operations["getSession"];
         put?: never;
         /**
          * Sign in with email and password (sets the session cookie)
-         * @description The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked.
+         * @description The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked. Errors: [`invalid_credentials`](/docs/errors#invalid_credentials) (the answer does not say which of email or password is wrong), [`rate_limited`](/docs/errors#rate_limited) (too many failures: wait Retry-After), [`invalid_request`](/docs/errors#invalid_request).
          */
         post: operations["signIn"];
-        /** Sign out (clears the cookie) */
+        /**
+         * Sign out (clears the cookie)
+         * @description Ends this session and clears its cookie; the user’s other sessions stay signed in. Send the session’s x-csrf-token. Errors: [`unauthenticated`](/docs/errors#unauthenticated), [`forbidden`](/docs/errors#forbidden) (a missing or wrong x-csrf-token).
+         */
         delete: operations["signOut"];
         options?: never;
         head?: never;
@@ -156,7 +82,7 @@ export interface paths {
         get?: never;
         /**
          * Switch the session between test and live mode
-         * @description Extension: the choice is remembered per person and team, and their next session starts in it. Before any choice a session starts in live mode for an owner and in test mode for other roles. In test mode template and brand-asset changes are refused with `forbidden`, in words about the mode.
+         * @description Extension: the choice is remembered per person and team, and their next session starts in it. Before any choice a session starts in live mode for an owner and in test mode for other roles. In test mode template and brand-asset changes are refused with [`forbidden`](/docs/errors#forbidden), in words about the mode.
          */
         put: operations["setSessionMode"];
         post?: never;
@@ -174,7 +100,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Switch the session to another team of the user */
+        /**
+         * Switch the session to another team of the user
+         * @description Switches the session to another team the user belongs to: what the dashboard shows and changes from then on is that team’s. Errors: [`unauthenticated`](/docs/errors#unauthenticated), [`forbidden`](/docs/errors#forbidden) (not a member of that team, or a wrong x-csrf-token), [`invalid_request`](/docs/errors#invalid_request).
+         */
         put: operations["setSessionTeam"];
         post?: never;
         delete?: never;
@@ -192,7 +121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a single-use sign-in link (24 h) */
+        /**
+         * Sign in with a single-use sign-in link (24 h)
+         * @description Signs in with the token of a single-use sign-in link (printed by the first run or `quire user create`, or emailed; valid 24 hours) and sets the session cookie. The dashboard’s sign-in page calls it. Errors: [`invalid_token`](/docs/errors#invalid_token) (used, expired or unknown: ask for a new link), [`invalid_request`](/docs/errors#invalid_request), [`rate_limited`](/docs/errors#rate_limited).
+         */
         post: operations["signInWithLink"];
         delete?: never;
         options?: never;
@@ -210,7 +142,7 @@ export interface paths {
         get?: never;
         /**
          * Set or change the password (rotates the session id)
-         * @description Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in.
+         * @description Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in. Errors: [`unauthenticated`](/docs/errors#unauthenticated), [`invalid_credentials`](/docs/errors#invalid_credentials) (a wrong current_password), [`invalid_request`](/docs/errors#invalid_request) (10 to 200 characters), [`rate_limited`](/docs/errors#rate_limited).
          */
         put: operations["setPassword"];
         post?: never;
@@ -231,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Email a password reset link (answers 202 whether or not the account exists)
-         * @description The new link replaces any earlier one of the account.
+         * @description The new link replaces any earlier one of the account. It answers 202 whether or not the account exists, so it tells nobody which addresses have accounts. Errors: [`invalid_request`](/docs/errors#invalid_request), [`email_limit_reached`](/docs/errors#email_limit_reached), [`rate_limited`](/docs/errors#rate_limited).
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -251,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * Choose a new password with a reset link (signs in)
-         * @description Ends every other session of the user and every unused reset and sign-in link.
+         * @description Ends every other session of the user and every unused reset and sign-in link. Errors: [`invalid_token`](/docs/errors#invalid_token) (used, expired or unknown: ask for a new link), [`invalid_request`](/docs/errors#invalid_request) (10 to 200 characters).
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -269,7 +201,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the email address with a verification link */
+        /**
+         * Confirm the email address with a verification link
+         * @description Confirms the account’s email address with the token of the emailed verification link; actions that send email wait for it ([`email_not_verified`](/docs/errors#email_not_verified)). Errors: [`invalid_token`](/docs/errors#invalid_token) (used, expired or unknown: ask for a new link), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -286,7 +221,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation by creating the account (signs in) */
+        /**
+         * Accept an invitation by creating the account (signs in)
+         * @description Creates the account of an invited address with a password, joins the inviting team with the invited role and signs in. For someone without an account; a signed-in user accepts with POST /auth/invitation/accept. Errors: [`invalid_token`](/docs/errors#invalid_token) (used, expired, withdrawn or unknown invitation), [`email_taken`](/docs/errors#email_taken) (the address has an account: sign in, then accept), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["acceptInvitationAsNewUser"];
         delete?: never;
         options?: never;
@@ -305,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation while signed in (switches the session to that team)
-         * @description Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open.
+         * @description Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open. Errors: [`unauthenticated`](/docs/errors#unauthenticated), [`forbidden`](/docs/errors#forbidden) (another address, or a wrong x-csrf-token), [`invalid_token`](/docs/errors#invalid_token) (used, expired, withdrawn or unknown).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -321,7 +259,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Team, plan and key of the caller */
+        /**
+         * Team, plan and key of the caller
+         * @description The key’s view of itself: its team, the team’s plan and the key (mode, role, prefix). Call it to check that a key works and whether it is a test or a live key. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key) (missing, malformed, unknown or revoked key).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -338,7 +279,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Team and key */
+        /**
+         * Team and key
+         * @description The team the key belongs to and the key itself, as the dashboard’s account page shows them. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key) (missing, malformed, unknown or revoked key).
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -355,7 +299,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Document usage in the current monthly UTC period */
+        /**
+         * Document usage in the current monthly UTC period
+         * @description Documents rendered in the current monthly UTC period against the plan’s included documents, with rollover, overage, its cost and the spending cap. Test-key renders are not counted. Check it before a large batch. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key).
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -375,7 +322,7 @@ export interface paths {
         get?: never;
         /**
          * Set or clear the team’s spending cap (an owner’s session)
-         * @description Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden.
+         * @description Owners only. An API key is never an owner (its role is admin or member), so only an owner signed into the dashboard can change the cap; a key gets 403 forbidden. Errors: [`forbidden`](/docs/errors#forbidden), [`unauthenticated`](/docs/errors#unauthenticated), [`invalid_request`](/docs/errors#invalid_request).
          */
         put: operations["setSpendingCap"];
         post?: never;
@@ -392,12 +339,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the team’s API keys, newest first (prefixes only) */
+        /**
+         * List the team’s API keys, newest first (prefixes only)
+         * @description The team’s API keys with prefix, mode, role, creator and creation and revocation dates. A key is shown in full only once, when created; the prefix tells them apart. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key), [`unauthenticated`](/docs/errors#unauthenticated) (a dashboard session that expired).
+         */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (admin live key or admin session; the secret is shown only now)
-         * @description Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`.
+         * @description Needs an admin or owner session or an admin live key; a test key gets 403 forbidden, and so does a test-mode session asking for a live key. `role` defaults to member. The new key records its creator in `created_by`. Errors: [`forbidden`](/docs/errors#forbidden), [`invalid_request`](/docs/errors#invalid_request).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -418,7 +368,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key (admin live key or admin session)
-         * @description Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it.
+         * @description Needs an admin or owner session or an admin live key (a test key gets 403 forbidden). Invitations the key made are withdrawn with it. Errors: [`not_found`](/docs/errors#not_found) (no such key in this team), [`forbidden`](/docs/errors#forbidden), [`invalid_request`](/docs/errors#invalid_request).
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -433,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the team’s members, oldest first */
+        /**
+         * List the team’s members, oldest first
+         * @description The team’s members with email, role and when they joined, oldest first. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key), [`unauthenticated`](/docs/errors#unauthenticated) (a dashboard session that expired).
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -453,13 +406,13 @@ export interface paths {
         get?: never;
         /**
          * Change a member’s role (admins and owners; owner changes by owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A demotion withdraws the open invitations the member made.
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A demotion withdraws the open invitations the member made. Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be demoted), [`invalid_request`](/docs/errors#invalid_request).
          */
         put: operations["setMemberRole"];
         post?: never;
         /**
          * Remove a member from the team (admins and owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The open invitations the member made are withdrawn.
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The open invitations the member made are withdrawn. Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be removed), [`invalid_request`](/docs/errors#invalid_request).
          */
         delete: operations["removeMember"];
         options?: never;
@@ -476,13 +429,13 @@ export interface paths {
         };
         /**
          * List open invitations, oldest first
-         * @description Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed.
+         * @description Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed. Errors: [`forbidden`](/docs/errors#forbidden) (a test or member key), [`invalid_api_key`](/docs/errors#invalid_api_key).
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Invite someone by email (admins and owners; the link is emailed, valid 7 days)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After.
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After. Errors: [`forbidden`](/docs/errors#forbidden), [`email_taken`](/docs/errors#email_taken) (already a member), [`email_limit_reached`](/docs/errors#email_limit_reached), [`email_not_verified`](/docs/errors#email_not_verified), [`invalid_request`](/docs/errors#invalid_request).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -503,7 +456,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw an open invitation (admins and owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A withdrawn invitation still counts in the day's invitation quota.
+         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A withdrawn invitation still counts in the day's invitation quota. Errors: [`not_found`](/docs/errors#not_found) (no open invitation with this id), [`forbidden`](/docs/errors#forbidden).
          */
         delete: operations["deleteInvitation"];
         options?: never;
@@ -518,7 +471,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One document record */
+        /**
+         * One document record
+         * @description One document record: status, pages, size, mode, the template and version it came from and, while stored, a signed `url` and `thumbnail_url`. Poll it after an async POST /pdf (or use webhooks); read it again for a fresh link. Errors: [`document_not_found`](/docs/errors#document_not_found) (unknown id, another team’s, or a live document read with a test key), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["getDocument"];
         put?: never;
         post?: never;
@@ -537,7 +493,7 @@ export interface paths {
         };
         /**
          * Activity log of one document (extension): status transitions, timing, pages, warnings
-         * @description Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents.
+         * @description Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents. Errors: [`document_not_found`](/docs/errors#document_not_found), [`invalid_request`](/docs/errors#invalid_request).
          */
         get: operations["getDocumentActivity"];
         put?: never;
@@ -557,7 +513,7 @@ export interface paths {
         };
         /**
          * Document log, newest first
-         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log; send the same filters with `before` to page on.
+         * @description Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on. Errors: [`invalid_request`](/docs/errors#invalid_request) (limit 1 to 100, a date that is not YYYY-MM-DD, a search with a NUL character, or a cursor sent with other filters).
          */
         get: operations["listDocuments"];
         put?: never;
@@ -577,7 +533,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Generate a PDF */
+        /**
+         * Generate a PDF
+         * @description Renders a PDF from a stored template (`template_id` with `data`) or from raw `html`, in `fast` (screen layout) or `print` mode (paged media: running headers, page numbers). `response: binary` (default) answers with the file, its document id and page count in headers; `response: url` with the Document and a signed link; `async: true` queues it (202) and announces the result with `pdf.created` / `pdf.failed` webhooks. Send an `Idempotency-Key` so that a retry never renders or counts twice. Test keys render watermarked and are not counted. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field names the field), [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error) (the Liquid fails with this data), [`render_timeout`](/docs/errors#render_timeout), [`document_too_large`](/docs/errors#document_too_large), [`payload_too_large`](/docs/errors#payload_too_large), [`plan_limit_reached`](/docs/errors#plan_limit_reached), [`spending_cap_reached`](/docs/errors#spending_cap_reached), [`idempotency_conflict`](/docs/errors#idempotency_conflict), [`idempotency_mismatch`](/docs/errors#idempotency_mismatch), [`service_busy`](/docs/errors#service_busy) (retry after Retry-After).
+         */
         post: operations["createPdf"];
         delete?: never;
         options?: never;
@@ -592,10 +551,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List templates, most recently updated first, without content */
+        /**
+         * List templates, most recently updated first, without content
+         * @description The team’s templates without their content, most recently updated first, in pages of `limit` (`offset`, `has_more`); GET /templates/{id} gives one with its HTML. Errors: [`invalid_request`](/docs/errors#invalid_request) (limit 1 to 100).
+         */
         get: operations["listTemplates"];
         put?: never;
-        /** Create a template (version 1); live keys only */
+        /**
+         * Create a template (version 1); live keys only
+         * @description Stores a Liquid template as version 1: HTML and CSS with `{{ fields }}`, sample data for previews and thumbnails, and page settings. Render it with POST /pdf and `template_id`. The HTML is parsed on save, so syntax errors answer here rather than at render time. Live keys only. Errors: [`invalid_request`](/docs/errors#invalid_request), [`template_render_error`](/docs/errors#template_render_error) (the Liquid does not parse: details say where), [`plan_limit_reached`](/docs/errors#plan_limit_reached) (the plan’s template count), [`forbidden`](/docs/errors#forbidden) (a test key).
+         */
         post: operations["createTemplate"];
         delete?: never;
         options?: never;
@@ -610,12 +575,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One template at a version (default: current) */
+        /**
+         * One template at a version (default: current)
+         * @description One template with its HTML, CSS, sample data and settings, at the current version or at `version`. Errors: [`template_not_found`](/docs/errors#template_not_found) (unknown id, or the version is no longer kept), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["getTemplate"];
-        /** Change a template; content changes make a new version; live keys only */
+        /**
+         * Change a template; content changes make a new version; live keys only
+         * @description Changes a template. A change of html, css, sample_data or settings makes a new version, which renders without a pin use at once; a rename alone does not. Pin a version (POST /templates/{id}/pin) to keep production renders on it while you edit. Live keys only. Errors: [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error) (the new Liquid does not parse), [`invalid_request`](/docs/errors#invalid_request), [`forbidden`](/docs/errors#forbidden) (a test key).
+         */
         put: operations["updateTemplate"];
         post?: never;
-        /** Delete a template (renders fail from now on; erased after 30 days); live keys only */
+        /**
+         * Delete a template (renders fail from now on; erased after 30 days); live keys only
+         * @description Deletes a template: renders with it answer [`template_not_found`](/docs/errors#template_not_found) from now on and its versions are erased after 30 days; PDFs already rendered stay. Live keys only. Errors: [`template_not_found`](/docs/errors#template_not_found), [`forbidden`](/docs/errors#forbidden) (a test key).
+         */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
@@ -629,7 +603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Versions still kept (latest 50 plus the pinned one), newest first */
+        /**
+         * Versions still kept (latest 50 plus the pinned one), newest first
+         * @description The versions still kept (the latest 50 plus the pinned one), newest first, with when each was made: pick one to pin, preview or render with `template_version`. Errors: [`template_not_found`](/docs/errors#template_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["listTemplateVersions"];
         put?: never;
         post?: never;
@@ -648,7 +625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pin a version (renders without template_version use it) or unpin with null; live keys only */
+        /**
+         * Pin a version (renders without template_version use it) or unpin with null; live keys only
+         * @description Pins a version: renders without `template_version` use it whatever is saved later, so edits can be previewed before they reach production. `null` unpins (renders use the current version). Live keys only. Errors: [`template_not_found`](/docs/errors#template_not_found) (unknown template, or the version is not kept), [`invalid_request`](/docs/errors#invalid_request), [`forbidden`](/docs/errors#forbidden) (a test key).
+         */
         post: operations["pinTemplateVersion"];
         delete?: never;
         options?: never;
@@ -663,7 +643,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Form fields read from a version's sample data (default: pinned, else current version) */
+        /**
+         * Form fields read from a version's sample data (default: pinned, else current version)
+         * @description The data fields of a version’s sample data, as a flat list and a tree, for building a form (the dashboard’s render form uses it). Errors: [`template_not_found`](/docs/errors#template_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["getTemplateFields"];
         put?: never;
         post?: never;
@@ -682,7 +665,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Watermarked preview PDF (never stored, counted or logged) */
+        /**
+         * Watermarked preview PDF (never stored, counted or logged)
+         * @description Renders a stored version (default: pinned, else current) with `data` or its sample data, watermarked. Nothing is stored, counted or logged, so use it freely while editing. Errors: [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error), [`render_timeout`](/docs/errors#render_timeout), [`document_too_large`](/docs/errors#document_too_large), [`service_busy`](/docs/errors#service_busy), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["previewTemplate"];
         delete?: never;
         options?: never;
@@ -699,7 +685,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Watermarked preview PDF of unsaved content (extension; never stored, counted or logged) */
+        /**
+         * Watermarked preview PDF of unsaved content (extension; never stored, counted or logged)
+         * @description Renders unsaved HTML, CSS, settings and data for a template, watermarked, as a render would; nothing is stored, counted or logged. The dashboard’s editor uses it for its live preview. Errors: [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error), [`render_timeout`](/docs/errors#render_timeout), [`payload_too_large`](/docs/errors#payload_too_large), [`service_busy`](/docs/errors#service_busy), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["previewTemplateDraft"];
         delete?: never;
         options?: never;
@@ -714,10 +703,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's logo and fonts with their signed links */
+        /**
+         * The team's logo and fonts with their signed links
+         * @description The team’s logos and fonts with the names templates use them by and their signed links. Errors: [`invalid_api_key`](/docs/errors#invalid_api_key) (missing, malformed, unknown or revoked key).
+         */
         get: operations["listBrandAssets"];
         put?: never;
-        /** Upload the logo (replaces the current one) or a font (replaces the one of that name); live keys only */
+        /**
+         * Upload the logo (replaces the current one) or a font (replaces the one of that name); live keys only
+         * @description Uploads a logo (PNG, JPEG or SVG, stored as PNG) or a font (WOFF2, TTF or OTF) in base64; the file is read off the main thread within size and time limits. Templates then use it by name. Live keys only. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field; e.g. a file that cannot be read), [`payload_too_large`](/docs/errors#payload_too_large), [`plan_limit_reached`](/docs/errors#plan_limit_reached) (at most 20 fonts), [`forbidden`](/docs/errors#forbidden) (a test key).
+         */
         post: operations["uploadBrandAsset"];
         delete?: never;
         options?: never;
@@ -734,13 +729,13 @@ export interface paths {
         };
         /**
          * Extension: the team’s signing certificates (never their keys)
-         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list.
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. Use one as `sign.certificate_id` on POST /v1/pdf, a template's settings or a batch. Errors: `unauthorized`, [`rate_limited`](/docs/errors#rate_limited).
          */
         get: operations["listCertificates"];
         put?: never;
         /**
          * Extension: upload a PKCS#12 signing certificate for `sign`
-         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. At most 10 per team (402 plan_limit_reached). A damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key: 400 invalid_request with `details.field` (`pkcs12_base64` or `passphrase`) and `details.reason`. The private key is stored encrypted with the server secret.
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. At most 10 per team (402 plan_limit_reached). The private key is stored encrypted with the server secret. Errors: [`invalid_request`](/docs/errors#invalid_request) (a damaged file, a wrong passphrase, an expired or not-yet-valid certificate, a key without signing usage or a non-RSA key; `details.field` is `pkcs12_base64` or `passphrase` and `details.reason` says which), [`plan_limit_reached`](/docs/errors#plan_limit_reached) (the 10 certificates), [`forbidden`](/docs/errors#forbidden) (a test key, or a member session).
          */
         post: operations["uploadCertificate"];
         delete?: never;
@@ -761,7 +756,7 @@ export interface paths {
         post?: never;
         /**
          * Extension: delete a certificate and its key; documents it signed stay signed
-         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. Queued documents and batches that name it fail with invalid_request.
+         * @description Uploading and deleting need an admin live key or an admin or owner dashboard session; any key (a test key too) may list. Queued documents and batches that name it fail with invalid_request. Errors: [`not_found`](/docs/errors#not_found) (no such certificate in this team), [`forbidden`](/docs/errors#forbidden) (a test key, or a member session).
          */
         delete: operations["deleteCertificate"];
         options?: never;
@@ -776,10 +771,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Batches, newest first */
+        /**
+         * Batches, newest first
+         * @description The team’s batches, newest first, in pages of `limit` (`before`, `next_before`), with status and counts. Errors: [`invalid_request`](/docs/errors#invalid_request) (limit 1 to 100, or a cursor not from this list).
+         */
         get: operations["listBatches"];
         put?: never;
-        /** Queue one PDF per item or spreadsheet row */
+        /**
+         * Queue one PDF per item or spreadsheet row
+         * @description Queues one PDF per item (`items`) or per spreadsheet row (`spreadsheet`, with a column mapping) from one template, rendered in the background into one ZIP. Follow it with GET /batches/{id}, its items, or the `batch.completed` webhook. Send an `Idempotency-Key` so that a retry never queues twice. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field names the item or column), [`template_not_found`](/docs/errors#template_not_found), [`plan_limit_reached`](/docs/errors#plan_limit_reached), [`spending_cap_reached`](/docs/errors#spending_cap_reached), [`payload_too_large`](/docs/errors#payload_too_large), [`idempotency_conflict`](/docs/errors#idempotency_conflict), [`service_busy`](/docs/errors#service_busy).
+         */
         post: operations["createBatch"];
         delete?: never;
         options?: never;
@@ -794,7 +795,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One batch */
+        /**
+         * One batch
+         * @description One batch: status, counts per item status and, once finished, the signed `zip.url`. Poll it (or wait for `batch.completed`) after POST /batches. Errors: [`not_found`](/docs/errors#not_found) (unknown id, another team’s, or live with a test key), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["getBatch"];
         put?: never;
         post?: never;
@@ -811,7 +815,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Batch items in item order */
+        /**
+         * Batch items in item order
+         * @description The items of a batch in item order, in pages of `limit` (`after`, `next_after`), each with its status, error and document link: find out which rows failed and why. Errors: [`not_found`](/docs/errors#not_found) (unknown batch), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["listBatchItems"];
         put?: never;
         post?: never;
@@ -830,7 +837,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel the queued items */
+        /**
+         * Cancel the queued items
+         * @description Cancels the items not started yet; items already rendering or done stay, and the ZIP holds what succeeded. `batch.completed` is sent once the batch stops. Errors: [`not_found`](/docs/errors#not_found) (unknown batch), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["cancelBatch"];
         delete?: never;
         options?: never;
@@ -847,7 +857,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a CSV or XLSX file */
+        /**
+         * Read a CSV or XLSX file
+         * @description Reads a CSV or XLSX file (base64) off the main thread within limits and answers its columns, row count, the first rows and, with a `template_id`, the suggested column-to-field mapping: check a file before sending it as a batch. Nothing is stored. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field; e.g. a file that is not CSV or XLSX), [`payload_too_large`](/docs/errors#payload_too_large), [`template_not_found`](/docs/errors#template_not_found).
+         */
         post: operations["parseSpreadsheet"];
         delete?: never;
         options?: never;
@@ -862,12 +875,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List endpoints, newest first */
+        /**
+         * List endpoints, newest first
+         * @description The team’s webhook endpoints, newest first, with their events, mode and status (a disabled endpoint says why). The secret is shown only by its prefix. Errors: [`feature_not_available`](/docs/errors#feature_not_available) (the plan has no webhooks), [`invalid_api_key`](/docs/errors#invalid_api_key).
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Create an endpoint (the secret is shown only now)
-         * @description The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role.
+         * @description The endpoint takes the key’s mode. A test key (or a test-mode dashboard session) asking for `mode: live` gets 403 forbidden; a live key asking for `mode: test` gets 400 invalid_request. Any key manages its own mode’s endpoints, whatever its role; a dashboard session needs the admin or owner role. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field; e.g. a url that is not https or points at a private address; or the team has 10 endpoints already), [`forbidden`](/docs/errors#forbidden), [`feature_not_available`](/docs/errors#feature_not_available) (the plan has no webhooks).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -883,12 +899,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One endpoint */
+        /**
+         * One endpoint
+         * @description One webhook endpoint with its events, mode, status and secret prefix. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found) (unknown id, or another team’s), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["getWebhookEndpoint"];
-        /** Change url, events, description or enabled */
+        /**
+         * Change url, events, description or enabled
+         * @description Changes an endpoint’s url, events or description, or switches it off and on (`enabled`; switching on again re-enables one that was disabled after repeated failures). Errors: [`webhook_not_found`](/docs/errors#webhook_not_found), [`invalid_request`](/docs/errors#invalid_request) (details.field; e.g. a url that is not https or points at a private address).
+         */
         put: operations["updateWebhookEndpoint"];
         post?: never;
-        /** Delete an endpoint and its delivery log */
+        /**
+         * Delete an endpoint and its delivery log
+         * @description Deletes an endpoint and its delivery log; events are no longer sent to it, including pending retries. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -904,7 +929,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New signing secret; the old one signs too for 24 hours */
+        /**
+         * New signing secret; the old one signs too for 24 hours
+         * @description A new signing secret, shown only in this answer. For 24 hours every delivery is signed with both the old and the new secret, so receivers can switch without missing events. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -921,7 +949,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event once (never retried) */
+        /**
+         * Send a test event once (never retried)
+         * @description Sends one sample `pdf.created` event with `test_event: true` and made-up data to the endpoint, without retries: check a receiver and its signature check. The delivery appears in the log. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
         options?: never;
@@ -936,7 +967,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery log, newest first (30 days) */
+        /**
+         * Delivery log, newest first (30 days)
+         * @description The endpoint’s deliveries of the last 30 days, newest first, in pages of `limit` (`before`, `next_before`): status, attempts, the receiver’s answer and the event as sent. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found), [`invalid_request`](/docs/errors#invalid_request).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -955,7 +989,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One more attempt of a finished delivery */
+        /**
+         * One more attempt of a finished delivery
+         * @description Sends a finished (delivered or failed) delivery’s event once more, now, with the same event id, so receivers that drop duplicates stay correct. Errors: [`webhook_not_found`](/docs/errors#webhook_not_found) (unknown endpoint), [`not_found`](/docs/errors#not_found) (unknown delivery, or one still being attempted), [`invalid_request`](/docs/errors#invalid_request).
+         */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -972,7 +1009,7 @@ export interface paths {
         };
         /**
          * Links to the API reference, the OpenAPI document, the error codes and the dashboard
-         * @description The API base. Needs no key: it answers with absolute links (on QUIRE_PUBLIC_URL) to the places a new user looks for first.
+         * @description The API base. Needs no key: it answers with absolute links (on QUIRE_PUBLIC_URL) to the places a new user looks for first. Errors: [`rate_limited`](/docs/errors#rate_limited) (the per-address budget).
          */
         get: operations["getApiIndex"];
         put?: never;
@@ -992,7 +1029,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics (optional: off unless enabled)
-         * @description Present only when the server enables metrics; with QUIRE_METRICS_TOKEN set, send it as the bearer token.
+         * @description Prometheus metrics (requests, renders, queue depth, Chromium) for scraping. Present only when the server enables metrics; with QUIRE_METRICS_TOKEN set, send it as the bearer token. Errors: 401 `unauthorized` (a wrong or missing token), [`not_found`](/docs/errors#not_found) (metrics are off).
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1012,9 +1049,113 @@ export interface paths {
         };
         /**
          * Versions of the service and its Chromium (optional: on servers that have it)
-         * @description Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone.
+         * @description The running version, for support requests and compatibility checks. Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: [`not_found`](/docs/errors#not_found) (not on this server), [`rate_limited`](/docs/errors#rate_limited).
          */
         get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a stored PDF (signed link)
+         * @description The stored PDF behind a document’s signed `url` (from POST /pdf with `response: url`, GET /pdf/{id} or a webhook). The link carries its signature and expiry, so it needs no key: hand it to a browser or a customer; `download=1` makes it an attachment. Errors: [`forbidden`](/docs/errors#forbidden) (the signature does not match: use the link unchanged), [`file_expired`](/docs/errors#file_expired) (the link or the file expired: read the document again for a fresh link, or render again), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/thumbnails/documents/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * First-page PNG of a document (signed link)
+         * @description The first page of a stored document as a 480 px wide PNG, through the document’s signed `thumbnail_url`; for lists and previews. Needs no key. Errors: [`forbidden`](/docs/errors#forbidden) (the signature does not match), [`file_expired`](/docs/errors#file_expired) (the link expired or the document is no longer stored), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        get: operations["getDocumentThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/thumbnails/templates/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * First-page PNG (480 px wide) of a template version (signed link)
+         * @description The first page of a template version, rendered with its sample data, as a 480 px wide PNG, through the template’s signed `thumbnail_url`. Needs no key. Errors: [`forbidden`](/docs/errors#forbidden) (the signature does not match), [`file_expired`](/docs/errors#file_expired) (the link expired or the version is gone), [`template_render_error`](/docs/errors#template_render_error) (the version does not render with its sample data), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        get: operations["getTemplateThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/brand-assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A logo or font file (signed link)
+         * @description The file of a logo or font through its signed `url` (GET /brand-assets lists them). Templates use assets by name; this link is for showing or checking the file. Needs no key. Errors: [`forbidden`](/docs/errors#forbidden) (the signature does not match), [`not_found`](/docs/errors#not_found) (the asset was deleted), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        get: operations["getBrandAssetFile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a logo or font; its link then answers 404; live keys only
+         * @description Deletes a logo or font: templates that use it by name render without it from now on, and its signed link answers 404. Live keys only. Errors: [`not_found`](/docs/errors#not_found) (no such asset in this team), [`forbidden`](/docs/errors#forbidden) (a test key), [`invalid_request`](/docs/errors#invalid_request) (the id is not a UUID).
+         */
+        delete: operations["deleteBrandAsset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the batch ZIP (signed link)
+         * @description The ZIP of a finished batch (one file per succeeded item), through the batch’s signed `zip.url`. Needs no key. Errors: [`forbidden`](/docs/errors#forbidden) (the signature does not match), [`file_expired`](/docs/errors#file_expired) (the link or the ZIP expired), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        get: operations["downloadBatchZip"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1028,6 +1169,19 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: Record<string, never>;
+        /**
+         * @example {
+         *       "team": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "name": "Acme GmbH",
+         *         "plan": "growth"
+         *       },
+         *       "key": {
+         *         "mode": "live",
+         *         "prefix": "qk_live_7Hq2"
+         *       }
+         *     }
+         */
         Account: {
             team: {
                 id: string;
@@ -1058,6 +1212,21 @@ export interface components {
             error_code?: string;
             error_message?: string;
         };
+        /**
+         * @example {
+         *       "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+         *       "name": "CI",
+         *       "mode": "live",
+         *       "role": "member",
+         *       "prefix": "qk_live_7Hq2",
+         *       "created_at": "2026-11-02T11:00:00.000Z",
+         *       "created_by": {
+         *         "kind": "user",
+         *         "id": "usr_0cc175b9c0f1b6a831c399e269772661"
+         *       },
+         *       "revoked_at": null
+         *     }
+         */
         ApiKey: {
             id: string;
             name: string;
@@ -1076,6 +1245,32 @@ export interface components {
             } | null;
             revoked_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+         *       "status": "completed",
+         *       "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "template_version": 3,
+         *       "test": false,
+         *       "counts": {
+         *         "total": 120,
+         *         "queued": 0,
+         *         "processing": 0,
+         *         "succeeded": 119,
+         *         "failed": 1,
+         *         "canceled": 0
+         *       },
+         *       "metadata": {
+         *         "run": "november-invoices"
+         *       },
+         *       "created_at": "2026-11-26T09:00:00.000Z",
+         *       "completed_at": "2026-11-26T09:02:41.503Z",
+         *       "zip": {
+         *         "url": "https://pdf.example.com/v1/batches/5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b/zip?exp=1798275600&sig=77d0…",
+         *         "expires_at": "2026-12-26T09:02:41.503Z"
+         *       }
+         *     }
+         */
         Batch: {
             id: string;
             status: "queued" | "processing" | "completed" | "canceled";
@@ -1104,7 +1299,7 @@ export interface components {
         };
         BatchItem: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -1177,6 +1372,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             sign?: components["schemas"]["PdfSign"];
             deliver?: components["schemas"]["Deliver"];
             metadata?: {
@@ -1195,6 +1394,18 @@ export interface components {
                 timeout_ms?: number;
             };
         };
+        /**
+         * @example {
+         *       "id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+         *       "kind": "font",
+         *       "name": "brand_sans",
+         *       "content_type": "font/woff2",
+         *       "bytes": 48120,
+         *       "family": "Brand Sans",
+         *       "url": "https://pdf.example.com/v1/brand-assets/2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f.woff2?sig=5d1a…",
+         *       "created_at": "2026-11-02T11:00:00.000Z"
+         *     }
+         */
         BrandAsset: {
             id: string;
             kind: "logo" | "font";
@@ -1244,9 +1455,27 @@ export interface components {
                 reply_to?: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "status": "succeeded",
+         *       "pages": 2,
+         *       "bytes": 48213,
+         *       "mode": "print",
+         *       "test": false,
+         *       "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "template_version": 3,
+         *       "error_code": null,
+         *       "created_at": "2026-11-26T09:14:03.120Z",
+         *       "expires_at": "2026-12-26T09:14:03.120Z",
+         *       "url": "https://pdf.example.com/v1/files/8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f?exp=1798276443&sig=9c1f…",
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/documents/8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f.png?exp=1798276443&sig=41ab…",
+         *       "delivery": null
+         *     }
+         */
         Document: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -1269,6 +1498,37 @@ export interface components {
              */
             signed?: true;
         };
+        /**
+         * @example {
+         *       "document_id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "data": [
+         *         {
+         *           "status": "queued",
+         *           "at": "2026-11-26T09:14:02.950Z",
+         *           "duration_ms": null
+         *         },
+         *         {
+         *           "status": "processing",
+         *           "at": "2026-11-26T09:14:03.010Z",
+         *           "duration_ms": null
+         *         },
+         *         {
+         *           "status": "succeeded",
+         *           "at": "2026-11-26T09:14:03.120Z",
+         *           "duration_ms": 170,
+         *           "pages": 2,
+         *           "warnings": [],
+         *           "timings_ms": {
+         *             "render": 12,
+         *             "load": 61,
+         *             "analyze": 4,
+         *             "pdf": 83,
+         *             "post": 10
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         DocumentActivity: {
             document_id: string;
             /** @description Status transitions, oldest first (30 days) */
@@ -1288,8 +1548,8 @@ export interface components {
             };
         };
         EInvoice: {
-            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself */
-            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl";
+            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B) */
+            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl" | "peppol" | "en16931-ubl" | "en16931-cii";
             /** @description Default: the standard's */
             profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung";
             invoice: components["schemas"]["EInvoiceInvoice"];
@@ -1336,7 +1596,7 @@ export interface components {
             currency: string;
             /** @description UNTDID 1001, default 380; 381 credit note, 384 corrected, 389 self-billed */
             type_code?: string;
-            /** @description BT-10; required for XRechnung (Leitweg-ID) */
+            /** @description BT-10; required for XRechnung (Leitweg-ID); for peppol, buyer_reference or purchase_order_reference is required */
             buyer_reference?: string;
             /** @description BT-13 */
             purchase_order_reference?: string;
@@ -1472,7 +1732,7 @@ export interface components {
             electronic_address?: {
                 /** @description The address */
                 value: string;
-                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN */
+                /** @description EAS scheme: EM (default, e-mail), 0204 Leitweg-ID, 9930 German VAT number, 0088 GLN. Extension standard peppol: required for seller and buyer (the Peppol participant id, written as EndpointID), with a scheme from the Peppol EAS list (not EM, AN, AQ, AS, AU) */
                 scheme?: string;
             };
             contact?: {
@@ -1546,7 +1806,19 @@ export interface components {
             /** @enum {boolean} */
             email_verified: true;
         };
-        /** @description The error object (see /docs/errors) */
+        /**
+         * @description The error object (see /docs/errors)
+         * @example {
+         *       "error": {
+         *         "code": "invalid_request",
+         *         "message": "data.items[0].price must be a number.",
+         *         "docs_url": "https://pdf.example.com/docs/errors#invalid_request",
+         *         "details": {
+         *           "field": "data.items[0].price"
+         *         }
+         *       }
+         *     }
+         */
         Error: {
             error: {
                 code: string;
@@ -1558,6 +1830,15 @@ export interface components {
             };
         };
         EventType: "pdf.created" | "pdf.failed" | "batch.completed";
+        /**
+         * @example {
+         *       "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "email": "grace@example.com",
+         *       "role": "member",
+         *       "created_at": "2026-11-25T10:00:00.000Z",
+         *       "expires_at": "2026-12-02T10:00:00.000Z"
+         *     }
+         */
         Invitation: {
             id: string;
             email: string;
@@ -1572,6 +1853,30 @@ export interface components {
             email: string;
             role: "owner" | "admin" | "member";
         };
+        /**
+         * @example {
+         *       "team": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "name": "Acme GmbH",
+         *         "plan": "growth"
+         *       },
+         *       "plan": {
+         *         "id": "growth",
+         *         "name": "Growth",
+         *         "docs_per_period": 10000,
+         *         "rate_limit_per_min": 120,
+         *         "webhooks": true,
+         *         "batch_max_items": 5000,
+         *         "emails_per_day": 2000
+         *       },
+         *       "key": {
+         *         "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+         *         "name": "CI",
+         *         "mode": "live",
+         *         "prefix": "qk_live_7Hq2"
+         *       }
+         *     }
+         */
         Me: {
             team: {
                 id: string;
@@ -1595,6 +1900,14 @@ export interface components {
                 prefix: string | null;
             };
         };
+        /**
+         * @example {
+         *       "user_id": "usr_0cc175b9c0f1b6a831c399e269772661",
+         *       "email": "ada@example.com",
+         *       "role": "owner",
+         *       "created_at": "2026-10-01T08:00:00.000Z"
+         *     }
+         */
         Member: {
             user_id: string;
             email: string;
@@ -1619,6 +1932,14 @@ export interface components {
             mime_type: string;
             description?: string;
             relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "Unspecified";
+        };
+        /** @description Extension: one PDF merged into the document — a stored document by id, or the file itself. */
+        PdfMergeSource: {
+            /** @description One of the team's own stored, succeeded PDF documents of the same mode (test documents for a test document) */
+            document_id: string;
+        } | {
+            /** @description A PDF, base64 (within the 5 MB request body); not encrypted */
+            pdf_base64: string;
         };
         /** @description Extension: what the PDF itself says (Info and XMP). The spec's `metadata` stays the caller's key-values. */
         PdfMetadata: {
@@ -1698,6 +2019,10 @@ export interface components {
             attachments?: components["schemas"]["PdfAttachment"][];
             protect?: components["schemas"]["PdfProtect"];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             sign?: components["schemas"]["PdfSign"];
             /** @description Extension: an http(s) page to render instead of `html` or `template_id` (public addresses only, unless the operator lists the host in QUIRE_URL_ALLOW_HOSTS). The filename defaults to the page title. */
             source_url?: string;
@@ -1751,6 +2076,13 @@ export interface components {
             /** @description Default all */
             pages?: "all" | "first" | "rest";
         };
+        /**
+         * @example {
+         *       "id": "8d1c2f7e-4b5a-4c3d-9e8f-0a1b2c3d4e5f",
+         *       "status": "queued",
+         *       "created_at": "2026-11-26T09:14:03.120Z"
+         *     }
+         */
         QueuedDocument: {
             id: string;
             /** @enum {string} */
@@ -1796,6 +2128,30 @@ export interface components {
         SpendingCapRequest: {
             spending_cap_cents: number | null;
         };
+        /**
+         * @example {
+         *       "id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "name": "Invoice",
+         *       "current_version": 4,
+         *       "pinned_version": 3,
+         *       "updated_at": "2026-11-20T16:45:12.000Z",
+         *       "version": 4,
+         *       "html": "<h1>Invoice {{ number }}</h1>\n<p>{{ customer.name }}</p>",
+         *       "css": "h1 { font: 600 20pt system-ui; }",
+         *       "sample_data": {
+         *         "number": "2026-0001",
+         *         "customer": {
+         *           "name": "Ada Lovelace"
+         *         }
+         *       },
+         *       "settings": {
+         *         "mode": "print",
+         *         "format": "A4",
+         *         "margin": "20mm"
+         *       },
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…"
+         *     }
+         */
         Template: {
             /** @description UUID (8-4-4-4-12 hex digits) */
             id: string;
@@ -2009,9 +2365,23 @@ export interface components {
             /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
             attachments?: components["schemas"]["PdfAttachment"][];
             stamp?: components["schemas"]["PdfStamp"];
+            /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            /** @description Extension: PDFs whose pages go after the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
+            append?: components["schemas"]["PdfMergeSource"][];
             sign?: components["schemas"]["PdfSign"];
         };
-        /** @description Template without content; thumbnail_url shows the version renders use (pinned, else current) */
+        /**
+         * @description Template without content; thumbnail_url shows the version renders use (pinned, else current)
+         * @example {
+         *       "id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *       "name": "Invoice",
+         *       "current_version": 4,
+         *       "pinned_version": 3,
+         *       "updated_at": "2026-11-20T16:45:12.000Z",
+         *       "thumbnail_url": "https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…"
+         *     }
+         */
         TemplateSummary: {
             /** @description UUID (8-4-4-4-12 hex digits) */
             id: string;
@@ -2036,6 +2406,12 @@ export interface components {
             };
             settings?: components["schemas"]["TemplateSettings"];
         };
+        /**
+         * @example {
+         *       "version": 4,
+         *       "created_at": "2026-11-20T16:45:12.000Z"
+         *     }
+         */
         TemplateVersion: {
             version: number;
             /** Format: date-time */
@@ -2069,6 +2445,20 @@ export interface components {
             /** @description Opens the file; used once and never stored, logged or returned */
             passphrase: string;
         };
+        /**
+         * @example {
+         *       "plan": "growth",
+         *       "period_start": "2026-11-01T00:00:00.000Z",
+         *       "period_end": "2026-12-01T00:00:00.000Z",
+         *       "docs_used": 4120,
+         *       "docs_included": 10000,
+         *       "rollover_docs": 0,
+         *       "overage_docs": 0,
+         *       "overage_cost_cents": 0,
+         *       "spending_cap_cents": 5000,
+         *       "overage_blocked_reason": null
+         *     }
+         */
         Usage: {
             plan: string;
             /** Format: date-time */
@@ -2091,6 +2481,53 @@ export interface components {
             /** @description Extension, script_error: the first line of the page error */
             message?: string;
         };
+        /**
+         * @example {
+         *       "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+         *       "event_id": "evt_4f6c0e1d2b3a49588776a5b4c3d2e1f0",
+         *       "event_type": "batch.completed",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "response_status": 200,
+         *       "response_body": "ok",
+         *       "last_error": null,
+         *       "duration_ms": 84,
+         *       "test_event": false,
+         *       "created_at": "2026-11-26T09:02:41.600Z",
+         *       "last_attempt_at": "2026-11-26T09:02:41.690Z",
+         *       "next_attempt_at": null,
+         *       "event": {
+         *         "id": "evt_4f6c0e1d2b3a49588776a5b4c3d2e1f0",
+         *         "type": "batch.completed",
+         *         "created_at": "2026-11-26T09:02:41.600Z",
+         *         "livemode": true,
+         *         "data": {
+         *           "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+         *           "status": "completed",
+         *           "template_id": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f",
+         *           "template_version": 3,
+         *           "test": false,
+         *           "counts": {
+         *             "total": 120,
+         *             "queued": 0,
+         *             "processing": 0,
+         *             "succeeded": 119,
+         *             "failed": 1,
+         *             "canceled": 0
+         *           },
+         *           "metadata": {
+         *             "run": "november-invoices"
+         *           },
+         *           "created_at": "2026-11-26T09:00:00.000Z",
+         *           "completed_at": "2026-11-26T09:02:41.503Z",
+         *           "zip": {
+         *             "url": "https://pdf.example.com/v1/batches/5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b/zip?exp=1798275600&sig=77d0…",
+         *             "expires_at": "2026-12-26T09:02:41.503Z"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
         WebhookDelivery: {
             id: string;
             event_id: string;
@@ -2110,6 +2547,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "id": "0f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
+         *       "url": "https://example.com/hooks/quire",
+         *       "description": "Orders system",
+         *       "events": [
+         *         "pdf.created",
+         *         "pdf.failed",
+         *         "batch.completed"
+         *       ],
+         *       "mode": "live",
+         *       "status": "enabled",
+         *       "disabled_reason": null,
+         *       "secret_prefix": "whsec_3kF9",
+         *       "created_at": "2026-11-02T11:00:00.000Z",
+         *       "updated_at": "2026-11-02T11:00:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
             id: string;
             url: string;
@@ -2265,544 +2720,6 @@ export interface operations {
                         /** @description `ok`, or why the service is not ready */
                         status: string;
                     };
-                };
-            };
-        };
-    };
-    downloadFile: {
-        parameters: {
-            query?: {
-                exp?: string;
-                sig?: string;
-                download?: string;
-            };
-            header?: never;
-            path: {
-                /** @description UUID (8-4-4-4-12 hex digits) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The stored PDF (the XML of an XRechnung e-invoice) */
-            200: {
-                headers: {
-                    /** @description attachment or inline, with the file name. */
-                    "content-disposition"?: string;
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "cache-control": components["headers"]["CacheControlPrivate"];
-                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
-                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                    "application/xml": string;
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            410: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getDocumentThumbnail: {
-        parameters: {
-            query?: {
-                exp?: string;
-                sig?: string;
-                download?: string;
-            };
-            header?: never;
-            path: {
-                file: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description First page, 480 px wide */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "cache-control": components["headers"]["CacheControlPrivate"];
-                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            410: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTemplateThumbnail: {
-        parameters: {
-            query?: {
-                /** @description Template version */
-                v?: string;
-                exp?: string;
-                sig?: string;
-            };
-            header?: never;
-            path: {
-                file: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description First page, 480 px wide */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "cache-control": components["headers"]["CacheControlPrivate"];
-                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            410: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getBrandAssetFile: {
-        parameters: {
-            query?: {
-                sig?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The asset id plus its extension (`<id>.png`), as in the signed link */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The logo or font */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "font/woff2": string;
-                    "font/ttf": string;
-                    "font/otf": string;
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteBrandAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description UUID (8-4-4-4-12 hex digits) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    downloadBatchZip: {
-        parameters: {
-            query?: {
-                exp?: string;
-                sig?: string;
-            };
-            header?: never;
-            path: {
-                /** @description UUID (8-4-4-4-12 hex digits) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The ZIP of the batch PDFs */
-            200: {
-                headers: {
-                    /** @description attachment or inline, with the file name. */
-                    "content-disposition"?: string;
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "cache-control": components["headers"]["CacheControlPrivate"];
-                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/zip": string;
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            410: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The error object (see /docs/errors) */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5681,17 +5598,19 @@ export interface operations {
     };
     listDocuments: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
                 /** @description Only documents in this status */
-                status?: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+                status?: "queued" | "processing" | "succeeded" | "failed" | "canceled";
                 /** @description UUID (8-4-4-4-12 hex digits) */
                 template_id?: string;
                 /** @description First UTC day (YYYY-MM-DD) */
                 from?: string;
                 /** @description Last UTC day (YYYY-MM-DD) */
                 to?: string;
+                /** @description Extension: a document id (whole), or text found in the file name or in a metadata key or value (case-insensitive) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -6019,9 +5938,9 @@ export interface operations {
     };
     listTemplates: {
         parameters: {
-            query: {
-                limit: number;
-                offset: number;
+            query?: {
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -7762,8 +7681,8 @@ export interface operations {
     };
     listBatches: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
             };
             header?: never;
@@ -8130,8 +8049,8 @@ export interface operations {
     };
     listBatchItems: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 after?: string;
             };
             header?: never;
@@ -9381,8 +9300,8 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 before?: string;
             };
             header?: never;
@@ -9775,6 +9694,544 @@ export interface operations {
             /** @description Not available on this server */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: {
+                exp?: string;
+                sig?: string;
+                download?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored PDF (the XML of an XRechnung e-invoice) */
+            200: {
+                headers: {
+                    /** @description attachment or inline, with the file name. */
+                    "content-disposition"?: string;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    "content-security-policy": components["headers"]["ContentSecurityPolicySandbox"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentThumbnail: {
+        parameters: {
+            query?: {
+                exp?: string;
+                sig?: string;
+                download?: string;
+            };
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description First page, 480 px wide */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTemplateThumbnail: {
+        parameters: {
+            query?: {
+                /** @description Template version */
+                v?: string;
+                exp?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description First page, 480 px wide */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrandAssetFile: {
+        parameters: {
+            query?: {
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The asset id plus its extension (`<id>.png`), as in the signed link */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo or font */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "font/woff2": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBrandAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadBatchZip: {
+        parameters: {
+            query?: {
+                exp?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP of the batch PDFs */
+            200: {
+                headers: {
+                    /** @description attachment or inline, with the file name. */
+                    "content-disposition"?: string;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "cache-control": components["headers"]["CacheControlPrivate"];
+                    "x-content-type-options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
