@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
 import { type Finishing, FinishingForm } from '../finishing-form';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
+import { parseWarningsHeader, WarningList } from '../warnings';
 
 type Node = Schemas['TemplateFields']['tree'][number];
 type Json = Record<string, unknown>;
@@ -143,7 +144,7 @@ function FieldNode({
 interface Generated {
   id: string;
   pages: number;
-  warnings: string;
+  warnings: unknown[];
   blocked: number;
   bytes: number;
 }
@@ -197,7 +198,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       setResult({
         id,
         pages: Number(response.headers.get('x-pages') ?? 0),
-        warnings: response.headers.get('x-warnings') ?? '',
+        warnings: parseWarningsHeader(response.headers.get('x-warnings')),
         blocked: Number(response.headers.get('x-blocked-resources') ?? 0),
         bytes: file.size,
       });
@@ -250,7 +251,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
             KB), document <a href={`#/documents?highlight=${result.id}`}>{result.id}</a>. The download has
             started.
           </p>
-          {result.warnings && <p>Warnings: {result.warnings}</p>}
+          <WarningList warnings={result.warnings} />
           {result.blocked > 0 && <p>Blocked resources: {result.blocked}</p>}
         </div>
       )}
