@@ -2036,6 +2036,24 @@ export interface components {
             /** @description Extension, script_error: the first line of the page error */
             message?: string;
         };
+        /** @description Extension: what the last attempt sent (headers, body; never the secret) and received (status, headers, the first 4 KB of the body); `response` is null when no answer came. Absent or null before the first attempt. */
+        WebhookAttemptDetail: {
+            request: {
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The body exactly as sent (its bytes are what the signature covers) */
+                body: string;
+            };
+            response: {
+                status: number;
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The first 4 KB of the answer, as text */
+                body: string;
+            } | null;
+        };
         WebhookDelivery: {
             id: string;
             event_id: string;
@@ -2054,6 +2072,7 @@ export interface components {
             event: {
                 [key: string]: unknown;
             };
+            last_attempt_detail?: components["schemas"]["WebhookAttemptDetail"] | null;
         };
         WebhookEndpoint: {
             id: string;
