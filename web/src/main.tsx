@@ -2,11 +2,13 @@ import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
 import { ConfirmHost, ToastHost } from './feedback';
+import { FirstRunChecklist } from './onboarding';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
+import { GalleryPage } from './pages/gallery';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
@@ -19,6 +21,7 @@ import { Busy, confirmLeave, ErrorText, go, type Route, useRoute } from './ui';
 
 const NAV: { path: string; label: string }[] = [
   { path: '/templates', label: 'Templates' },
+  { path: '/gallery', label: 'Gallery' },
   { path: '/generate', label: 'Generate' },
   { path: '/documents', label: 'Documents' },
   { path: '/batches', label: 'Batches' },
@@ -150,12 +153,18 @@ function Shell({
         </p>
       )}
       <main id="main" tabIndex={-1}>
+        {isHome(route) && <FirstRunChecklist session={session} />}
         <Routes session={session} route={route} />
       </main>
       <ToastHost />
       <ConfirmHost />
     </div>
   );
+}
+
+/** The page a session lands on (the templates list): the first-run checklist shows there. */
+function isHome(route: Route): boolean {
+  return route.path === '' || route.path === '/' || route.path === '/templates';
 }
 
 function Routes({ session, route }: { session: Session; route: Route }) {
@@ -168,6 +177,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       ) : (
         <TemplatesPage session={session} />
       );
+    case 'gallery':
+      return <GalleryPage session={session} />;
     case 'generate':
       return <GeneratePage templateId={route.query.get('template')} />;
     case 'documents':
