@@ -86,13 +86,19 @@ function starterOf(
  */
 export class StarterThumbnails {
   private readonly cache = new Map<string, Promise<Buffer>>();
+  /**
+   * One starter renders at a time: a gallery asks for every thumbnail at once, and in parallel they would
+   * take all of the team's render slots (its own requests would get rate_limited meanwhile).
+   */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: { production: ProduceDeps; make: ThumbnailMaker }) {}
 
   forStarter(starter: Starter, caller: { teamId: string; plan: Plan }): Promise<Buffer> {
     const cached = this.cache.get(starter.id);
     if (cached) return cached;
-    const work = this.render(starter, caller);
+    const work = this.queue.then(() => this.render(starter, caller));
+    this.queue = work.catch(() => {});
     this.cache.set(starter.id, work);
     // A failure (a busy renderer) is not remembered: the next request tries again.
     work.catch(() => this.cache.delete(starter.id));

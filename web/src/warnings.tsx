@@ -1,12 +1,22 @@
 /** Render warnings as a user reads them: a list of sentences, never raw JSON, nothing when there are none. */
 
-/** A warning as the API wrote it (an object with a code and message, or any JSON). */
+/**
+ * A warning as a sentence: "code: message", or for warnings that name a place instead of a message
+ * (`{code: "missing_variable", path: "seller.name"}`) "code: seller.name" — never raw JSON.
+ */
 export function warningText(warning: unknown): string {
-  if (warning && typeof warning === 'object' && 'message' in warning) {
-    const w = warning as { code?: unknown; message?: unknown };
-    return w.code ? `${String(w.code)}: ${String(w.message)}` : String(w.message);
-  }
-  return typeof warning === 'string' ? warning : JSON.stringify(warning);
+  if (typeof warning === 'string') return warning;
+  if (!warning || typeof warning !== 'object') return String(warning);
+  const { code, message, ...rest } = warning as Record<string, unknown>;
+  const where = Object.entries(rest)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    .map(([k, v]) => (k === 'path' ? String(v) : `${k.replace(/_/g, ' ')} ${String(v)}`))
+    .join(', ');
+  const text = [message, where]
+    .filter((part) => part !== undefined && part !== '')
+    .map(String)
+    .join(' — ');
+  return code ? `${String(code)}: ${text}` : text;
 }
 
 /** The `X-Warnings` header (a JSON array, spec: POST /pdf responses) as a list; unreadable text stays text. */
