@@ -42,7 +42,7 @@ export function DeliveryExchange({ detail }: { detail: Detail | null | undefined
       <h4>Request headers</h4>
       <HeaderList headers={request.headers} />
       <h4>Request body</h4>
-      <pre class="body" data-testid="request-body" tabIndex={0} aria-label="Request body">
+      <pre class="body" data-testid="request-body">
         {pretty(request.body)}
       </pre>
       {response ? (
@@ -52,7 +52,7 @@ export function DeliveryExchange({ detail }: { detail: Detail | null | undefined
           </h4>
           <HeaderList headers={response.headers} />
           <h4>Response body (first 4 KB)</h4>
-          <pre class="body" data-testid="response-body" tabIndex={0} aria-label="Response body">
+          <pre class="body" data-testid="response-body">
             {response.body === '' ? '(empty)' : pretty(response.body)}
           </pre>
         </>
