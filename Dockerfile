@@ -51,6 +51,8 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
 # Read at run time from the source tree's place (the PDF/A colour profile).
 COPY --from=build /app/src/einvoice/assets ./src/einvoice/assets
+# The template gallery's starters (src/templates/starters.ts).
+COPY --from=build /app/src/templates/starters ./src/templates/starters
 ENV NODE_ENV=production \
     QUIRE_DATA_DIR=/data \
     QUIRE_HOST=0.0.0.0 \

@@ -383,7 +383,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             sessions: createSessionLookup(db, clock, https),
           }),
         );
-        registerAccountRoutes(authed, { db, clock, usage });
+        registerAccountRoutes(authed, {
+          db,
+          clock,
+          usage,
+          testDocumentsPerDay: documents.ledger.testDocumentsPerDay,
+        });
         registerKeyRoutes(authed, { db, clock });
         registerMemberRoutes(authed, { db, clock, mail, invitationsPerDay: config.invitationsPerDay });
         documents.registerRoutes(authed);

@@ -7,6 +7,7 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/db.js';
 import { authOf, requireRole } from './auth-context.js';
 import { updateBilling } from './billing.js';
+import { registerDailyUsageRoute, type TestDocumentsPerDay } from './usage-daily.js';
 import type { UsageService } from './usage-service.js';
 
 const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() });
@@ -82,8 +83,12 @@ const UsageResponse = named(
   }),
 );
 
-/** GET /me, /account, /account/usage (spec: Account, plan, usage). */
-export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; usage: UsageService }): void {
+/** GET /me, /account, /account/usage (spec: Account, plan, usage) and the daily usage extension. */
+export function registerAccountRoutes(
+  app: App,
+  deps: { db: Db; clock: Clock; usage: UsageService; testDocumentsPerDay: TestDocumentsPerDay },
+): void {
+  registerDailyUsageRoute(app, deps);
   app.get(
     '/me',
     {

@@ -4,7 +4,13 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { Db } from '../storage/db.js';
 import { DocumentLifecycle, type UsageLedgerPort } from './lifecycle.js';
 import { type DocumentJson, isStored, presentDocument } from './present.js';
-import { type DocumentRow, findDocument, findDocumentById, storedBytes } from './repository.js';
+import {
+  type DocumentRow,
+  findDocument,
+  findDocumentById,
+  storedBytes,
+  testDocumentsPerDay,
+} from './repository.js';
 import { type SweepReport, sweepDocuments } from './retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.js';
 import type { LinkSigner } from './signed-links.js';
@@ -42,6 +48,8 @@ export interface DocumentsModule {
   /** Storage counts for plan checks (usage is counted by the usage ledger, which retention never sweeps). */
   ledger: {
     storedBytes(teamId: string, test: boolean): Promise<number>;
+    /** Succeeded test documents per UTC day (`YYYY-MM-DD` → count), both days inclusive. */
+    testDocumentsPerDay(teamId: string, fromDay: string, toDay: string): Promise<Map<string, number>>;
   };
   sweep(now: Date): Promise<SweepReport>;
   registerRoutes(app: App): void;
@@ -76,6 +84,7 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
       row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null,
     ledger: {
       storedBytes: (teamId, test) => storedBytes(db, teamId, test),
+      testDocumentsPerDay: (teamId, fromDay, toDay) => testDocumentsPerDay(db, teamId, fromDay, toDay),
     },
     sweep: (now) => sweepDocuments({ db, blobs, lifecycle }, now),
     registerRoutes: (app) => registerDocumentRoutes(app, routeDeps),

@@ -50,6 +50,12 @@ export interface NewDocument {
   teamId: string;
   test: boolean;
   createdAt: Date;
+  /**
+   * A direct render's request arrival: its `processing` activity entry, so "processing → succeeded after"
+   * spans the whole request (Liquid, render, finishing, storing), never less than the render's own timing.
+   * Absent for queued documents (a worker's start() records theirs).
+   */
+  startedAt?: Date;
   filename: string;
   contentType: string;
   templateId: string | null;
@@ -135,7 +141,7 @@ export class DocumentLifecycle {
     await trx.insertInto('documents').values(row).execute();
     // A direct render was processing from its request on; both entries in one insert.
     await insertActivity(trx, [
-      activityRow(doc, 'processing', doc.createdAt),
+      activityRow(doc, 'processing', doc.startedAt ?? doc.createdAt),
       activityRow(doc, 'succeeded', this.now(), successDetails(file, report)),
     ]);
     await this.count(trx, row, file);
@@ -149,7 +155,7 @@ export class DocumentLifecycle {
     const row: DocumentRow = { ...baseRow(doc, TRANSITIONS.completeFailed.to), error_code: code };
     await trx.insertInto('documents').values(row).execute();
     await insertActivity(trx, [
-      activityRow(doc, 'processing', doc.createdAt),
+      activityRow(doc, 'processing', doc.startedAt ?? doc.createdAt),
       activityRow(doc, 'failed', this.now(), { error_code: code }),
     ]);
     await this.emit(trx, row, 'pdf.failed');

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { PageCursor } from '../shared/page-cursor.js';
+import { dayAfter } from '../shared/utc-days.js';
 import type { Db } from '../storage/db.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
 
@@ -61,12 +62,6 @@ function searchCondition(search: string) {
   return sql<boolean>`(id = ${search} or lower(filename) like ${containsPattern(needle)} escape '\\' or lower(metadata_json) like ${containsPattern(inJson)} escape '\\')`;
 }
 
-function dayAfter(day: string): string {
-  const next = new Date(`${day}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
-}
-
 /** Newest first; the (created_at, id) cursor stays stable when documents are inserted meanwhile. */
 export async function listDocuments(
   db: Db,
@@ -93,6 +88,31 @@ export async function listDocuments(
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
   return rows as DocumentRow[];
+}
+
+/**
+ * Succeeded test documents per UTC day from `fromDay` to `toDay` (inclusive), for the usage chart (test
+ * documents are never counted, so the ledger has none; their records live 120 days). Portable SQL: the
+ * day is the ISO text's first ten characters on SQLite and PostgreSQL alike.
+ */
+export async function testDocumentsPerDay(
+  db: Db,
+  teamId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<Map<string, number>> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('documents')
+    .select([day.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('team_id', '=', teamId)
+    .where('test', '=', 1)
+    .where('status', '=', 'succeeded')
+    .where('created_at', '>=', fromDay)
+    .where('created_at', '<', dayAfter(toDay))
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((r) => [r.day, Number(r.n)]));
 }
 
 /** Bytes of stored files: live documents for the plan quota, or test documents for the 200 MB cap. */

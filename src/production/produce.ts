@@ -149,6 +149,8 @@ interface Run {
   /** What the e-invoice adds to the finishing (its XML, PDF/A-3b). */
   contribution: FinishingContribution | null;
   leavePreparation: () => void;
+  /** When the request arrived: a direct document's `processing` entry (it was processing from then on). */
+  startedAt: Date;
 }
 
 export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
@@ -160,6 +162,7 @@ export async function produceDocument(deps: ProduceDeps, input: ProduceInput): P
     finishing: null,
     contribution: null,
     leavePreparation: () => {},
+    startedAt: deps.clock.now(),
   };
   try {
     // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
@@ -423,7 +426,12 @@ async function storeAndRecord(
     });
     return produced;
   }
-  const doc = newDocument(input, produced, { id, createdAt: context.createdAt, prepared: context.prepared });
+  const doc = newDocument(input, produced, {
+    id,
+    createdAt: context.createdAt,
+    startedAt: context.run.startedAt,
+    prepared: context.prepared,
+  });
   const row = await lifecycle.transact(async (trx) => {
     const recorded = await lifecycle.complete(trx, { ...doc, delivery: await deliver(trx) }, file, report);
     await input.onRecorded?.(trx, recorded.id);
@@ -437,13 +445,14 @@ async function storeAndRecord(
 function newDocument(
   input: ProduceInput,
   produced: Pick<Produced, 'filename' | 'contentType' | 'eInvoice'>,
-  context: { id: string; createdAt: Date; prepared: PreparedHtml | null },
+  context: { id: string; createdAt: Date; startedAt: Date; prepared: PreparedHtml | null },
 ): NewDocument {
   return {
     id: context.id,
     teamId: input.caller.teamId,
     test: input.test,
     createdAt: context.createdAt,
+    startedAt: context.startedAt,
     filename: produced.filename,
     contentType: produced.contentType,
     templateId: context.prepared?.template?.id ?? null,
@@ -529,7 +538,7 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
       contentType: 'application/pdf',
       eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
     },
-    { id: newId(), createdAt: deps.clock.now(), prepared },
+    { id: newId(), createdAt: deps.clock.now(), startedAt: run.startedAt, prepared },
   );
   await lifecycle.transact((trx) =>
     lifecycle.completeFailed(trx, { ...doc, delivery: deliveryOfFailure(input) }, code),

@@ -6,7 +6,9 @@ import type { TemplateRouteDeps, TemplateServices } from './deps.js';
 import type { TemplateEngine } from './engine-port.js';
 import { registerTemplateCrudRoutes } from './routes.js';
 import { registerTemplateDraftRoute } from './routes-draft.js';
+import { registerStarterRoutes } from './routes-starters.js';
 import { registerTemplateVersionRoutes } from './routes-versions.js';
+import { StarterThumbnails } from './starters.js';
 import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
 import { TemplateThumbnails } from './thumbnails.js';
@@ -15,7 +17,10 @@ export { sweepTemplates } from './retention.js';
 export type { TemplateEngine };
 
 export interface TemplatesModule {
-  /** The nine /templates routes plus the draft-preview extension; register inside the authenticated /v1 scope. */
+  /**
+   * The nine /templates routes plus the draft-preview and template-gallery extensions; register inside the
+   * authenticated /v1 scope.
+   */
   registerRoutes(app: App): void;
   /** GET /thumbnails/templates/<id>.png; register in the public /v1 scope (signed link, no key). */
   registerSignedRoutes(app: App): void;
@@ -45,11 +50,13 @@ export function createTemplates(options: TemplatesOptions): TemplatesModule {
     make: options.make,
   });
   const deps: TemplateRouteDeps = { services, engine, production, signer: services.signer, thumbnails };
+  const starterThumbnails = new StarterThumbnails({ production, make: options.make });
   return {
     registerRoutes(app) {
       registerTemplateCrudRoutes(app, deps);
       registerTemplateVersionRoutes(app, deps);
       registerTemplateDraftRoute(app, deps);
+      registerStarterRoutes(app, { thumbnails: starterThumbnails });
     },
     registerSignedRoutes(app) {
       registerTemplateThumbnailRoute(app, deps);

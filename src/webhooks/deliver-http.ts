@@ -15,6 +15,12 @@ export interface AttemptResult {
   body: string | null;
   error: string | null;
   durationMs: number;
+  /** Extension (delivery log detail): the headers sent; null when nothing was sent (a refused URL). */
+  requestHeaders: Record<string, string> | null;
+  /** Extension: the answer's headers (at most MAX_KEPT_HEADERS, values cut to MAX_HEADER_VALUE_CHARS). */
+  responseHeaders: Record<string, string> | null;
+  /** Extension: the first 4 KB of the answer's body as text (`body` keeps the spec's 1,024 characters). */
+  bodyPreview: string | null;
 }
 
 export interface AttemptRequest {
@@ -29,6 +35,9 @@ export interface AttemptRequest {
 
 export const MAX_RESPONSE_READ_BYTES = 4 * 1024;
 export const RESPONSE_BODY_KEPT_CHARS = 1024;
+/** A receiver's answer headers kept for the log: enough to debug, bounded so a hostile answer stays small. */
+const MAX_KEPT_HEADERS = 50;
+const MAX_HEADER_VALUE_CHARS = 512;
 /**
  * The spec writes the headers with a neutral word in place of the brand (`Service-Signature`, …); Quire
  * sends its own: `Quire-Signature`, `Quire-Event-Id`, `Quire-Event-Type`, `User-Agent: Quire-Webhooks/1.0`.
@@ -70,21 +79,22 @@ async function attemptDelivery(
   if (literal) return failure(`refused URL: private_address (${literal})`, elapsed());
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    [SIGNATURE_HEADER]: req.signature,
+    [EVENT_ID_HEADER]: req.eventId,
+    [EVENT_TYPE_HEADER]: req.eventType,
+  };
   try {
     const response = await request(shape.url, {
       dispatcher: agent,
       method: 'POST',
       body: req.rawBody,
       signal,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        [SIGNATURE_HEADER]: req.signature,
-        [EVENT_ID_HEADER]: req.eventId,
-        [EVENT_TYPE_HEADER]: req.eventType,
-      },
+      headers,
     });
-    const body = await readCapped(response.body);
+    const preview = await readCapped(response.body);
     const status = response.statusCode;
     const ok = status >= 200 && status < 300;
     const error = ok
@@ -92,13 +102,35 @@ async function attemptDelivery(
       : status >= 300 && status < 400
         ? `redirect ${status} not followed`
         : `HTTP ${status}`;
-    return { ok, status, body, error, durationMs: elapsed() };
+    return {
+      ok,
+      status,
+      body: preview.slice(0, RESPONSE_BODY_KEPT_CHARS),
+      error,
+      durationMs: elapsed(),
+      requestHeaders: headers,
+      responseHeaders: keptHeaders(response.headers),
+      bodyPreview: preview,
+    };
   } catch (err) {
-    return failure(describeError(err, timeout, options.timeoutMs), elapsed());
+    return { ...failure(describeError(err, timeout, options.timeoutMs), elapsed()), requestHeaders: headers };
   }
 }
 
-/** Reads at most 4 KB, then destroys the stream, which drops the connection (spec: Delivery 3). */
+/** The answer's headers as text, bounded in number and length (a receiver controls them). */
+function keptHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw).slice(0, MAX_KEPT_HEADERS)) {
+    if (value === undefined) continue;
+    kept[name] = (Array.isArray(value) ? value.join(', ') : value).slice(0, MAX_HEADER_VALUE_CHARS);
+  }
+  return kept;
+}
+
+/**
+ * Reads at most 4 KB, then destroys the stream, which drops the connection (spec: Delivery 3). Returns the
+ * 4 KB as text: the log's preview (extension); its first 1,024 characters are the spec's `response_body`.
+ */
 async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -114,12 +146,20 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
   } finally {
     if (!body.destroyed) body.destroy();
   }
-  const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_READ_BYTES).toString('utf8');
-  return text.slice(0, RESPONSE_BODY_KEPT_CHARS);
+  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_READ_BYTES).toString('utf8');
 }
 
 function failure(error: string, durationMs: number): AttemptResult {
-  return { ok: false, status: null, body: null, error, durationMs };
+  return {
+    ok: false,
+    status: null,
+    body: null,
+    error,
+    durationMs,
+    requestHeaders: null,
+    responseHeaders: null,
+    bodyPreview: null,
+  };
 }
 
 function describeError(err: unknown, timeout: AbortSignal, timeoutMs: number): string {

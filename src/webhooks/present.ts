@@ -26,6 +26,34 @@ export const EndpointSchema = named(
   }),
 );
 
+const Headers = Type.Record(Type.String(), Type.String());
+
+/** Extension (issue 30 item 6): the last attempt's exchange, so a developer can debug a receiver from the log. */
+const AttemptDetailSchema = named(
+  'WebhookAttemptDetail',
+  Type.Object(
+    {
+      request: Type.Object({
+        headers: Headers,
+        body: Type.String({
+          description: 'The body exactly as sent (its bytes are what the signature covers)',
+        }),
+      }),
+      response: Nullable(
+        Type.Object({
+          status: Type.Integer(),
+          headers: Headers,
+          body: Type.String({ description: 'The first 4 KB of the answer, as text' }),
+        }),
+      ),
+    },
+    {
+      description:
+        'Extension: what the last attempt sent (headers, body; never the secret) and received (status, headers, the first 4 KB of the body); `response` is null when no answer came. Absent or null before the first attempt.',
+    },
+  ),
+);
+
 export const DeliverySchema = named(
   'WebhookDelivery',
   Type.Object({
@@ -43,6 +71,7 @@ export const DeliverySchema = named(
     last_attempt_at: Nullable(DateTime),
     next_attempt_at: Nullable(DateTime),
     event: Type.Record(Type.String(), Type.Unknown()),
+    last_attempt_detail: Type.Optional(Nullable(AttemptDetailSchema)),
   }),
 );
 
@@ -88,5 +117,26 @@ export function presentDelivery(row: DeliveryWithEvent): DeliveryJson {
     // A delivery being sent right now, or finished, has no next attempt to show.
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
     event: JSON.parse(row.envelope_json) as Record<string, unknown>,
+    last_attempt_detail: attemptDetail(row),
+  };
+}
+
+function attemptDetail(row: DeliveryWithEvent): DeliveryJson['last_attempt_detail'] {
+  if (!row.request_headers_json) return null;
+  return {
+    request: {
+      headers: JSON.parse(row.request_headers_json) as Record<string, string>,
+      body: row.envelope_json,
+    },
+    response:
+      row.response_status === null
+        ? null
+        : {
+            status: row.response_status,
+            headers: row.response_headers_json
+              ? (JSON.parse(row.response_headers_json) as Record<string, string>)
+              : {},
+            body: row.response_body_preview ?? row.response_body ?? '',
+          },
   };
 }

@@ -41,6 +41,12 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   response_status: number | null;
   response_body: string | null;
+  /** Extension (migration 0019): the last attempt's request headers, a JSON object; null if none was sent. */
+  request_headers_json: string | null;
+  /** Extension: the last answer's headers, a JSON object (capped, see deliver-http.ts). */
+  response_headers_json: string | null;
+  /** Extension: the first 4 KB of the last answer's body as text (the spec's response_body keeps 1,024 characters). */
+  response_body_preview: string | null;
   last_error: string | null;
   duration_ms: number | null;
   test_event: number;

@@ -36,8 +36,17 @@ const MESSAGES: Record<UrlRefusal, string> = {
   dns: 'The URL host name does not resolve.',
 };
 
-function refuse(reason: UrlRefusal): UrlVerdict {
-  return { ok: false, reason, message: MESSAGES[reason] };
+/**
+ * Said whenever a target is refused for being on this machine or a private network (issue 30 item 6): a
+ * developer's receiver on localhost is the common case, and only the operator can allow it.
+ */
+export const PRIVATE_TARGET_HINT =
+  ' Receivers on loopback or private networks (e.g. http://localhost:3000 while developing) are refused ' +
+  'unless the operator starts Quire with QUIRE_ALLOW_PRIVATE_WEBHOOKS=true (development and tests only); ' +
+  'otherwise use a public https URL, e.g. a tunnel to your machine.';
+
+function refuse(reason: UrlRefusal, privateTarget = false): UrlVerdict {
+  return { ok: false, reason, message: MESSAGES[reason] + (privateTarget ? PRIVATE_TARGET_HINT : '') };
 }
 
 export const systemResolver: Resolver = async (host) => {
@@ -67,7 +76,10 @@ interface ShapeInspection {
  * rules for loopback and private targets only: a public target keeps every rule.
  */
 function inspectShape(raw: string, allowPrivate: boolean): ShapeInspection {
-  const refused = (reason: UrlRefusal): ShapeInspection => ({ verdict: refuse(reason), pendingWaiver: null });
+  const refused = (reason: UrlRefusal, privateTarget = false): ShapeInspection => ({
+    verdict: refuse(reason, privateTarget),
+    pendingWaiver: null,
+  });
   if (raw.length > MAX_URL_LENGTH) return refused('too_long');
   let url: URL;
   try {
@@ -83,15 +95,15 @@ function inspectShape(raw: string, allowPrivate: boolean): ShapeInspection {
   const mayWaive = allowPrivate && (privateHost || !isIpLiteral(host));
   let waived: 'https_required' | 'port' | null = null;
   if (url.protocol === 'http:') {
-    if (!mayWaive) return refused('https_required');
+    if (!mayWaive) return refused('https_required', privateHost);
     waived = 'https_required';
   }
   if (url.username || url.password) return refused('credentials');
   if (!ALLOWED_PORTS.has(effectivePort(url))) {
-    if (!mayWaive) return refused('port');
+    if (!mayWaive) return refused('port', privateHost);
     waived ??= 'port';
   }
-  if (!allowPrivate && privateHost) return refused('private_address');
+  if (!allowPrivate && privateHost) return refused('private_address', true);
   return { verdict: { ok: true, url: url.href }, pendingWaiver: privateHost ? null : waived };
 }
 
@@ -131,7 +143,7 @@ export async function checkWebhookUrl(
   const anyPublic = addresses.some((a) => classifyAddress(a).ok);
   const anyRefused = addresses.some((a) => !classifyAddress(a).ok);
   // A name with any refused address is refused: the connection could land on that one.
-  if (!options.allowPrivate && anyRefused) return refuse('private_address');
+  if (!options.allowPrivate && anyRefused) return refuse('private_address', true);
   // The waiver was for a private target; any public address makes the name a public target.
   if (shape.pendingWaiver && anyPublic) return refuse(shape.pendingWaiver);
   return shape.verdict;

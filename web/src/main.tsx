@@ -3,12 +3,14 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api';
 import { resumeWatching } from './background';
 import { ConfirmHost, ToastHost } from './feedback';
+import { FirstRunChecklist } from './onboarding';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
 import { CertificatesPage } from './pages/certificates';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
+import { GalleryPage } from './pages/gallery';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
@@ -237,6 +239,7 @@ function Shell({
           </p>
         )}
         <main id="main" tabIndex={-1}>
+          {isHome(route) && <FirstRunChecklist session={session} />}
           <Routes session={session} route={route} />
         </main>
       </div>
@@ -244,6 +247,11 @@ function Shell({
       <ConfirmHost />
     </div>
   );
+}
+
+/** The page a session lands on (the templates list): the first-run checklist shows there. */
+function isHome(route: Route): boolean {
+  return route.path === '' || route.path === '/' || route.path === '/templates';
 }
 
 function Routes({ session, route }: { session: Session; route: Route }) {
@@ -256,6 +264,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       ) : (
         <TemplatesPage session={session} route={route} />
       );
+    case 'gallery':
+      return <GalleryPage session={session} />;
     case 'generate':
       return <GeneratePage templateId={route.query.get('template')} />;
     case 'documents':

@@ -19,6 +19,7 @@ export const NAV_SECTIONS: readonly NavSection[] = ['Create', 'Deliver', 'Team']
 
 export const NAV: readonly NavItem[] = [
   { path: '/templates', label: 'Templates', icon: 'templates', section: 'Create' },
+  { path: '/gallery', label: 'Gallery', icon: 'templates', section: 'Create' },
   { path: '/generate', label: 'Generate', icon: 'generate', section: 'Create' },
   { path: '/documents', label: 'Documents', icon: 'documents', section: 'Create' },
   { path: '/batches', label: 'Batches', icon: 'batches', section: 'Create' },

@@ -66,7 +66,9 @@ async function startReceiver(): Promise<{ url: string; hooks: Hook[]; server: Se
 /** Dynamic parts of a page (dates, ids, secrets, rendered images) are masked in reference screenshots. */
 function dynamic(page: Page) {
   return [
-    page.locator('td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .chart'),
+    page.locator(
+      'td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .bar-chart, [data-testid="chart-totals"]',
+    ),
   ];
 }
 
@@ -368,7 +370,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
     step('step7', async () => {
       await page.goto(`${server.base}/app/#/usage`);
       await page.getByTestId('docs-used').waitFor();
-      await page.locator('ol.chart li').first().waitFor();
+      await page.getByTestId('bar-chart').waitFor();
       await checkPage(page, 'usage');
     }),
   );

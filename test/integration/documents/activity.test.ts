@@ -151,3 +151,58 @@ describe('document activity log', () => {
     assert.equal(doc.json.status, 'succeeded');
   });
 });
+
+/**
+ * Issue 30 item 5: a direct render's "processing → succeeded after" spans the request, so it is never less
+ * than the render's own timing (it used to start when the render had already finished: "after 27 ms" beside
+ * "render 305 ms"). The real clock: the durations are what a user reads.
+ */
+describe('document activity durations (real clock)', () => {
+  let server: TestServer;
+  let t: TestTeam;
+  before(async () => {
+    server = await startTestServer({ workers: 1, renderTimeoutMs: 2_000 });
+    t = await server.team('growth');
+  });
+  after(async () => server.close());
+
+  it('a direct render lasts at least as long as its render timing', async () => {
+    // The script keeps the page busy for 300 ms before the load finishes: a render that takes time.
+    const slow = '<p>slow</p><script>const t0 = Date.now(); while (Date.now() - t0 < 300) {}</script>';
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: slow, response: 'url' },
+    });
+    assert.equal(r.status, 200, r.text);
+    const entries = await activityOf(server, t.live, r.json.id);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ['processing', 'succeeded'],
+    );
+    const done = entries[1];
+    const render = done?.timings_ms?.render ?? 0;
+    assert.ok(render >= 300, `the render took the script's 300 ms (${render} ms)`);
+    assert.ok(
+      (done?.duration_ms ?? 0) >= render,
+      `processing → succeeded (${done?.duration_ms} ms) covers the render (${render} ms)`,
+    );
+  });
+
+  it('a direct render that failed shows how long it ran before failing', async () => {
+    const r = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { html: '<script>while(true){}</script>' },
+    });
+    assert.equal(r.json.error.code, 'render_timeout');
+    const log = await api(server.base, 'GET', '/v1/documents?limit=5', { key: t.live });
+    const failed = log.json.data.find(
+      (d: { error_code: string | null }) => d.error_code === 'render_timeout',
+    );
+    const entries = await activityOf(server, t.live, failed.id);
+    const timeoutMs = server.config.renderTimeoutMs;
+    assert.ok(
+      (entries[1]?.duration_ms ?? 0) >= timeoutMs,
+      `failed after ${entries[1]?.duration_ms} ms, not before the ${timeoutMs} ms timeout`,
+    );
+  });
+});

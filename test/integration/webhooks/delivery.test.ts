@@ -361,8 +361,66 @@ describe('webhook delivery', () => {
     const [logged] = await deliveries();
     assert.equal(logged.status, 'succeeded');
     assert.equal(logged.response_body.length, 1024);
+    assert.equal(logged.last_attempt_detail.response.body.length, 4096, 'the log shows the first 4 KB');
     assert.equal(closedEarly, true, 'the connection was dropped before the answer ended');
     assert.ok(sent < 1024 * 1024, `sent ${sent} bytes before the drop`);
+  });
+
+  it('logs what the last attempt sent and received (extension: last_attempt_detail)', async () => {
+    rx.behave((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'x-receiver': 'dev box' });
+      res.end(JSON.stringify({ error: 'database down', hint: 'x'.repeat(2000) }));
+    });
+    await h.emit(team.id);
+    await h.settle();
+    const [r] = mine();
+    assert.ok(r);
+    const [logged] = await deliveries();
+    assert.equal(logged.status, 'pending', 'a 503 is retried');
+    const detail = logged.last_attempt_detail;
+    // The request exactly as the receiver got it: its headers (signature included) and its raw body.
+    assert.equal(detail.request.body, r.rawBody);
+    for (const name of [
+      'content-type',
+      'user-agent',
+      'quire-signature',
+      'quire-event-id',
+      'quire-event-type',
+    ])
+      assert.equal(detail.request.headers[name], r.headers[name], name);
+    assert.equal(JSON.stringify(detail).includes(endpoint.secret), false, 'the secret is never shown');
+    assert.equal(detail.response.status, 503);
+    assert.equal(detail.response.headers['x-receiver'], 'dev box');
+    assert.equal(detail.response.headers['content-type'], 'application/json');
+    assert.equal(JSON.parse(detail.response.body).error, 'database down', 'more than 1,024 characters kept');
+    assert.equal(logged.response_body.length, 1024, 'the spec field keeps its 1,024 characters');
+
+    // The receiver fixed, the scheduled retry is logged with the new answer.
+    rx.behave(answer(200, 'thanks'));
+    h.clock.advance(MINUTE);
+    await h.settle();
+    const [after] = await deliveries();
+    assert.equal(after.status, 'succeeded');
+    assert.equal(after.last_attempt_detail.response.status, 200);
+    assert.equal(after.last_attempt_detail.response.body, 'thanks');
+    assert.equal(after.last_attempt_detail.request.headers['quire-event-id'], r.headers['quire-event-id']);
+  });
+
+  it('logs the request but no response when the receiver cannot be reached', async () => {
+    const closed = await api(h.base, 'POST', '/v1/webhooks', {
+      key: team.test,
+      body: { url: 'http://127.0.0.1:1/nothing-listens', events: ['pdf.created'] },
+    });
+    assert.equal(closed.status, 201, closed.text);
+    const sent = await api(h.base, 'POST', `/v1/webhooks/${closed.json.id}/test`, { key: team.test });
+    assert.equal(sent.status, 202, sent.text);
+    await h.settle();
+    const list = await api(h.base, 'GET', `/v1/webhooks/${closed.json.id}/deliveries`, { key: team.test });
+    const [failed] = list.json.data;
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.last_error, 'connection refused');
+    assert.equal(failed.last_attempt_detail.response, null);
+    assert.match(failed.last_attempt_detail.request.headers['quire-signature'], /^t=\d+,v1=/);
   });
 
   it('gives up on a slow receiver at the timeout', async () => {

@@ -235,6 +235,31 @@ describe('webhook endpoints API', () => {
         body: { url },
       });
       assert.deepEqual(update.json.error.details, { field: 'url', reason }, url);
+      // Issue 30 item 6: a private target's refusal names the operator setting that allows it; a public
+      // target's does not (the setting would not help).
+      const privateTarget = reason === 'private_address';
+      assert.equal(
+        create.json.error.message.includes('QUIRE_ALLOW_PRIVATE_WEBHOOKS=true'),
+        privateTarget,
+        `${url}: ${create.json.error.message}`,
+      );
+    }
+  });
+
+  it('names QUIRE_ALLOW_PRIVATE_WEBHOOKS when a developer points a webhook at localhost', async () => {
+    for (const [url, reason] of [
+      ['http://localhost:3000/hooks', 'https_required'],
+      ['http://127.0.0.1/hooks', 'https_required'],
+      ['https://127.0.0.1:9000/hooks', 'port'],
+    ]) {
+      h.clock.advance(61_000);
+      const r = await api(h.base, 'POST', '/v1/webhooks', {
+        key: team.live,
+        body: { url, events: ['pdf.created'] },
+      });
+      assert.equal(r.status, 400, url);
+      assert.deepEqual(r.json.error.details, { field: 'url', reason }, url);
+      assert.match(r.json.error.message, /QUIRE_ALLOW_PRIVATE_WEBHOOKS=true/, url);
     }
   });
 });

@@ -1,6 +1,8 @@
 import { api, call, formatBytes, type Schemas } from '../api';
 import { CopyButton } from '../feedback';
+import { formatCount } from '../numbers';
 import { Badge, Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { WarningList } from '../warnings';
 
 type Entry = Schemas['ActivityEntry'];
 
@@ -14,19 +16,10 @@ function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
-/** A warning as the API wrote it (an object with a message, or any JSON). */
-function warningText(warning: unknown): string {
-  if (warning && typeof warning === 'object' && 'message' in warning) {
-    const w = warning as { code?: unknown; message?: unknown };
-    return w.code ? `${String(w.code)}: ${String(w.message)}` : String(w.message);
-  }
-  return JSON.stringify(warning);
-}
-
 function EntryDetails({ entry }: { entry: Entry }) {
   const parts: string[] = [];
   if (entry.pages !== undefined && entry.pages !== null)
-    parts.push(`${entry.pages} page${entry.pages === 1 ? '' : 's'}`);
+    parts.push(`${formatCount(entry.pages)} page${entry.pages === 1 ? '' : 's'}`);
   if (entry.timings_ms) parts.push(`render ${formatMs(entry.timings_ms.render)}`);
   return (
     <>
@@ -36,13 +29,7 @@ function EntryDetails({ entry }: { entry: Entry }) {
           {entry.error_code}: {entry.error_message ?? ''}
         </p>
       )}
-      {entry.warnings && entry.warnings.length > 0 && (
-        <ul>
-          {entry.warnings.map((w, i) => (
-            <li key={i}>{warningText(w)}</li>
-          ))}
-        </ul>
-      )}
+      <WarningList warnings={entry.warnings ?? []} />
     </>
   );
 }
@@ -50,6 +37,13 @@ function EntryDetails({ entry }: { entry: Entry }) {
 export function DocumentDetailPage({ id }: { id: string }) {
   const doc = useLoad(() => call(api.GET('/pdf/{id}', { params: { path: { id } } })), [id]);
   const activity = useLoad(() => call(api.GET('/pdf/{id}/activity', { params: { path: { id } } })), [id]);
+  // The template's name, not its id; a deleted template (or one the caller cannot read) keeps the id.
+  const templateId = doc.data?.template_id ?? null;
+  const template = useLoad(
+    async () =>
+      templateId ? call(api.GET('/templates/{id}', { params: { path: { id: templateId } } })) : null,
+    [templateId],
+  );
   const d = doc.data;
   return (
     <Page
@@ -85,7 +79,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
               {d.test && ' test'}
             </dd>
             <dt>Pages</dt>
-            <dd>{d.pages ?? '—'}</dd>
+            <dd>{d.pages === null ? '—' : formatCount(d.pages)}</dd>
             <dt>Size</dt>
             <dd>{d.bytes === null ? '—' : formatBytes(d.bytes)}</dd>
             <dt>Mode</dt>
@@ -93,8 +87,9 @@ export function DocumentDetailPage({ id }: { id: string }) {
             <dt>Template</dt>
             <dd>
               {d.template_id ? (
-                <a href={`#/templates/${d.template_id}`}>
-                  {d.template_id} v{d.template_version ?? '?'}
+                <a href={`#/templates/${d.template_id}`} data-testid="document-template">
+                  {template.data?.name ?? (template.loading ? '…' : d.template_id)} · version{' '}
+                  {d.template_version ?? '?'}
                 </a>
               ) : (
                 'HTML'

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
 import { type Finishing, FinishingForm, MergeForm, type MergeValue, mergeFields } from '../finishing-form';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
+import { parseWarningsHeader, WarningList } from '../warnings';
 
 type Node = Schemas['TemplateFields']['tree'][number];
 type Json = Record<string, unknown>;
@@ -209,7 +210,7 @@ function filenameOf(response: Response, fallback: string): string {
 interface Generated {
   id: string;
   pages: number;
-  warnings: string;
+  warnings: unknown[];
   blocked: number;
   bytes: number;
 }
@@ -278,7 +279,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       setResult({
         id,
         pages: Number(response.headers.get('x-pages') ?? 0),
-        warnings: response.headers.get('x-warnings') ?? '',
+        warnings: parseWarningsHeader(response.headers.get('x-warnings')),
         blocked: Number(response.headers.get('x-blocked-resources') ?? 0),
         bytes: file.size,
       });
@@ -366,7 +367,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
             KB), document <a href={`#/documents?highlight=${result.id}`}>{result.id}</a>. The download has
             started.
           </p>
-          {result.warnings && <p>Warnings: {result.warnings}</p>}
+          <WarningList warnings={result.warnings} />
           {result.blocked > 0 && <p>Blocked resources: {result.blocked}</p>}
         </div>
       )}

@@ -5,6 +5,7 @@ import { CodeEditor, type Marker } from '../code-editor';
 import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
 import { confirmAction, toast } from '../feedback';
 import { type Finishing, FinishingForm } from '../finishing-form';
+import { markPreviewed } from '../onboarding';
 import { copyName, duplicateTemplate, renameTemplate } from '../template-actions';
 import {
   Busy,
@@ -83,6 +84,7 @@ function usePreview(id: string) {
         });
         if (error !== undefined || !response.ok) throw toApiError(response, error);
         if (mine !== seq.current) return;
+        markPreviewed(); // the first-run checklist's "preview" step
         const url = URL.createObjectURL(blob as unknown as Blob);
         setState((s) => {
           if (s.url) URL.revokeObjectURL(s.url);

@@ -1,11 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
+import { DeliveryExchange } from '../delivery-exchange';
 import { type ConfirmOptions, CopyButton, confirmAction } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
 
 type Endpoint = Schemas['WebhookEndpoint'];
 type EventType = Schemas['EventType'];
 const EVENTS: EventType[] = ['pdf.created', 'pdf.failed', 'batch.completed'];
+/** How often the delivery log refreshes while a delivery is pending. */
+const PENDING_REFRESH_MS = 2_000;
 
 function EventBoxes({ prefix, selected }: { prefix: string; selected: EventType[] }) {
   return (
@@ -125,6 +128,14 @@ function EndpointCard({
     () => call(api.GET('/webhooks/{id}/deliveries', { params: { path, query: { limit: 20 } } })),
     [endpoint.id, tick],
   );
+  // While a delivery waits for an attempt the log refreshes itself (retries are minutes apart; a test
+  // event or a resend takes seconds).
+  const pending = deliveries.data?.data.some((d) => d.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!pending || deliveries.loading) return;
+    const timer = setTimeout(() => setTick((t) => t + 1), PENDING_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [pending, deliveries.loading]);
 
   const act = async (what: () => Promise<unknown>, done?: string, ask?: ConfirmOptions) => {
     if (ask && !(await confirmAction(ask))) return;
@@ -250,7 +261,12 @@ function EndpointCard({
       <button type="button" onClick={() => setTick((t) => t + 1)}>
         Refresh deliveries
       </button>
-      {deliveries.loading && <Busy label="Loading deliveries…" />}
+      {pending && (
+        <p class="hint" role="status">
+          Deliveries pending: this log refreshes every few seconds.
+        </p>
+      )}
+      {deliveries.loading && !deliveries.data && <Busy label="Loading deliveries…" />}
       <ErrorText error={deliveries.error} />
       <div class="table-wrap">
         <table>
@@ -261,7 +277,8 @@ function EndpointCard({
               <th scope="col">Attempts</th>
               <th scope="col">Response</th>
               <th scope="col">When</th>
-              {manage && <th scope="col">Retry</th>}
+              <th scope="col">Exchange</th>
+              {manage && <th scope="col">Resend</th>}
             </tr>
           </thead>
           <tbody>
@@ -275,6 +292,9 @@ function EndpointCard({
                 <td>{d.attempts}</td>
                 <td>{d.response_status ?? d.last_error ?? '—'}</td>
                 <td>{formatDate(d.last_attempt_at ?? d.created_at)}</td>
+                <td>
+                  <DeliveryExchange detail={d.last_attempt_detail} />
+                </td>
                 {manage && (
                   <td>
                     <button
@@ -287,11 +307,13 @@ function EndpointCard({
                                 params: { path: { id: endpoint.id, deliveryId: d.id } },
                               }),
                             ),
-                          'Retry queued.',
+                          'Resend queued.',
                         )
                       }
+                      disabled={d.status === 'pending'}
+                      title={d.status === 'pending' ? 'Waiting for its next attempt' : undefined}
                     >
-                      Retry <span class="sr-only">{d.id}</span>
+                      Resend <span class="sr-only">{d.id}</span>
                     </button>
                   </td>
                 )}

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createSignInLink } from '../../../src/users/index.js';
+import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { assertAccessible, assertFitsWidth, type Browser, DESKTOP, openBrowser, PHONE } from './browser.js';
+
+/**
+ * Issue 30 items 5, 6 and 8 in a real browser: a new owner starts from the template gallery with the first-run
+ * checklist, generates, sees the usage chart and a document's detail with true numbers and names, and
+ * debugs a webhook on loopback from the delivery log. Real server (SQLite, Chromium renders), real receiver.
+ */
+const OWNER_EMAIL = 'onboarding-owner@example.com';
+const OWNER_PASSWORD = 'owner password 123';
+const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
+
+async function fitsAndAccessible(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  await page.setViewportSize(PHONE);
+  try {
+    await assertFitsWidth(page, name);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+}
+
+describe('dashboard: gallery, first run, true numbers, webhooks you can develop against', {
+  timeout: 400_000,
+}, () => {
+  let server: TestServer;
+  let team: TestTeam;
+  let browser: Browser;
+  let page: Page;
+  let receiver: Server;
+  let receiverUrl = '';
+  let answers = 0;
+  const errors: string[] = [];
+
+  before(async () => {
+    server = await startTestServer({ workers: 1, allowPrivateWebhooks: true });
+    team = await server.team('growth');
+    // A developer's receiver on loopback: the first answer fails with a JSON body, later ones succeed.
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        answers += 1;
+        if (answers === 1)
+          res
+            .writeHead(500, { 'content-type': 'application/json', 'x-debug': 'first' })
+            .end('{"error":"db down"}');
+        else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    browser = await openBrowser();
+    page = browser.page;
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    receiver?.close();
+    assert.deepEqual(errors, [], 'no uncaught errors in the page');
+  });
+
+  async function step(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (err) {
+      mkdirSync(FAILURES, { recursive: true });
+      await page
+        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
+        .catch(() => {});
+      throw err;
+    }
+  }
+
+  it('starts from the gallery with the first-run checklist and generates a document', () =>
+    step('onboarding', async () => {
+      const { db, clock } = server.built.services;
+      const link = await createSignInLink(db, clock, {
+        email: OWNER_EMAIL,
+        teamId: team.team.id,
+        role: 'owner',
+        publicUrl: server.base,
+      });
+      await page.goto(link.sign_in_url);
+      await page.getByLabel('New password (10 to 200 characters)').fill(OWNER_PASSWORD);
+      await page.getByRole('button', { name: 'Save password' }).click();
+      const checklist = page.getByTestId('first-run');
+      await checklist.getByText('Get started: 0 of 5 done').waitFor();
+
+      await checklist.getByRole('link', { name: 'Open the gallery' }).click();
+      await page.getByRole('heading', { name: 'Template gallery', level: 1 }).waitFor();
+      const cards = page.getByTestId('gallery').locator('li');
+      await cards.nth(5).waitFor();
+      // Every thumbnail is a real picture the browser decoded.
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every(
+            (img) => img.complete && img.naturalWidth === 480,
+          ),
+        undefined,
+        { timeout: 120_000 },
+      );
+      await fitsAndAccessible(page, 'gallery');
+
+      await page.getByRole('button', { name: 'Use Invoice' }).click();
+      await page.waitForURL(/#\/templates\/[0-9a-f-]{36}$/);
+      const templateId = page.url().split('/').at(-1) ?? '';
+      // The editor's live preview marks the preview step.
+      await page.waitForFunction(
+        () => localStorage.getItem('quire.onboarding.previewed') === '1',
+        undefined,
+        {
+          timeout: 60_000,
+        },
+      );
+
+      const made = await api(server.base, 'POST', '/v1/pdf', {
+        key: team.live,
+        body: { template_id: templateId, data: {} },
+      });
+      assert.equal(made.status, 200, made.text);
+      await page.goto(`${server.base}/app/#/templates`);
+      await checklist.getByText('Get started: 4 of 5 done').waitFor();
+      assert.deepEqual(
+        await checklist.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-done'))),
+        ['true', 'true', 'true', 'true', 'false'],
+        'only the webhook is left',
+      );
+    }));
+
+  it('shows the document with its template’s name, grouped numbers and no raw warnings', () =>
+    step('document', async () => {
+      const docs = await api(server.base, 'GET', '/v1/documents?limit=1', { key: team.live });
+      const doc = docs.json.data[0];
+      await page.goto(`${server.base}/app/#/documents/${doc.id}`);
+      await page.getByTestId('document-template').filter({ hasText: 'Invoice · version 1' }).waitFor();
+      assert.equal(
+        (await page.getByTestId('document-template').textContent())?.includes(doc.template_id),
+        false,
+      );
+      // Rendered with no data, the invoice reports its missing variables: as sentences, never as JSON.
+      const warnings = await page.getByTestId('warnings').locator('li').allTextContents();
+      assert.ok(warnings.length > 0);
+      for (const w of warnings) assert.match(w, /^missing_variable: /, w);
+      assert.equal(await page.getByText(/Warnings: \[/).count(), 0, 'no raw JSON');
+    }));
+
+  it('draws the usage chart from the daily aggregate with axis labels and grouped totals', () =>
+    step('usage', async () => {
+      await page.goto(`${server.base}/app/#/usage`);
+      const chart = page.getByTestId('bar-chart');
+      await chart.waitFor();
+      // One live document today: one bar with a height, and a count axis starting at 0.
+      const bars = await chart
+        .locator('rect.series-live')
+        .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+      assert.equal(bars.length, 1);
+      assert.ok((bars[0] ?? 0) > 10, `the bar is drawn (${bars[0]} px high)`);
+      assert.ok((await chart.locator('.tick text').allTextContents()).includes('0'));
+      assert.ok((await chart.locator('text.day').count()) > 0, 'days are labelled');
+      await page.getByTestId('chart-totals').filter({ hasText: '1 live, 0 test documents' }).waitFor();
+      await fitsAndAccessible(page, 'usage');
+    }));
+
+  it('debugs a loopback webhook from the delivery log: exchange shown, refreshed while pending, resent', () =>
+    step('webhooks', async () => {
+      await page.goto(`${server.base}/app/#/webhooks`);
+      await page.getByLabel('Endpoint URL').fill(receiverUrl);
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      await page.getByTestId('webhook-secret').waitFor();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      // No clicks on Refresh: the log refreshes itself until the attempt is logged.
+      const row = page.locator('tr[data-delivery]').first();
+      await row.locator('.delivery-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
+      await row.getByText('Request and response').click();
+      await row.getByTestId('response-status').filter({ hasText: '500' }).waitFor();
+      assert.match((await row.getByTestId('response-body').textContent()) ?? '', /"error": "db down"/);
+      assert.match((await row.getByTestId('request-body').textContent()) ?? '', /"type": "pdf\.created"/);
+      await row.getByText('quire-signature').waitFor();
+      await fitsAndAccessible(page, 'webhooks-exchange');
+
+      await row.getByRole('button', { name: /Resend/ }).click();
+      await row.locator('.delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+      await row.getByTestId('response-status').filter({ hasText: '200' }).waitFor();
+      assert.equal(answers, 2);
+
+      await page.goto(`${server.base}/app/#/templates`);
+      await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.equal(
+        await page.getByTestId('first-run').count(),
+        0,
+        'the checklist is gone once every step is done',
+      );
+    }));
+});
