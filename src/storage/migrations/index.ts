@@ -17,6 +17,7 @@ import { migration0015KeyRoles } from './0015_key_roles.js';
 import { migration0016MembershipLastMode } from './0016_membership_last_mode.js';
 import { migration0017UserSignedIn } from './0017_user_signed_in.js';
 import { migration0018ServerState } from './0018_server_state.js';
+import { migration0019TeamStoredBytes } from './0019_team_stored_bytes.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_membership_last_mode': migration0016MembershipLastMode,
   '0017_user_signed_in': migration0017UserSignedIn,
   '0018_server_state': migration0018ServerState,
+  '0019_team_stored_bytes': migration0019TeamStoredBytes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
