@@ -15,7 +15,7 @@ import type { DocumentsTable } from '../src/documents/tables.js';
 import { type Db, openDatabase } from '../src/storage/db.js';
 import { postPdf, type QuireProcess, startQuire } from './contenders.js';
 import { latency, throughput } from './measure.js';
-import { processRssMb, treeCpuMs, treeRssMb } from './proc.js';
+import { processRssMb, treeCpuMs, treePssMb, treeRssMb } from './proc.js';
 import { BASE_URL, createDatabase, reachable } from './scale.js';
 
 export interface GrowthBenchOptions {
@@ -167,7 +167,11 @@ async function memoryOverRenders(options: GrowthBenchOptions): Promise<Record<st
   const renders = Number(process.env.QUIRE_BENCH_GROWTH_RENDERS ?? (quick ? 200 : 10_000));
   const quire = await startQuire(options.root);
   const pid = quire.child.pid ?? 0;
-  const sample = (q: QuireProcess) => ({ tree: treeRssMb(q.child.pid ?? 0), node: processRssMb(pid) });
+  const sample = (q: QuireProcess) => ({
+    tree: treeRssMb(q.child.pid ?? 0),
+    treePss: treePssMb(q.child.pid ?? 0),
+    node: processRssMb(pid),
+  });
   try {
     await sleep(2_000);
     const idle = sample(quire);
@@ -179,11 +183,13 @@ async function memoryOverRenders(options: GrowthBenchOptions): Promise<Record<st
     const after = sample(quire);
     await sleep(10_000);
     const idleAfter = sample(quire);
-    log(`| Memory (SQLite, invoice, c=2) | Quire + Chromium RSS MB | Quire (Node) RSS MB |`);
-    log('|---|---|---|');
-    log(`| idle after start | ${f(idle.tree)} | ${f(idle.node)} |`);
-    log(`| after ${renders.toLocaleString('en')} renders | ${f(after.tree)} | ${f(after.node)} |`);
-    log(`| idle 10 s later | ${f(idleAfter.tree)} | ${f(idleAfter.node)} |`);
+    log('| Memory (SQLite, invoice, c=2) | Quire + Chromium PSS MB | summed RSS MB | Quire (Node) RSS MB |');
+    log('|---|---|---|---|');
+    const row = (name: string, m: ReturnType<typeof sample>) =>
+      log(`| ${name} | ${f(m.treePss)} | ${f(m.tree)} | ${f(m.node)} |`);
+    row('idle after start', idle);
+    row(`after ${renders.toLocaleString('en')} renders`, after);
+    row('idle 10 s later', idleAfter);
     log();
     return { renders, idle, after, idleAfter };
   } finally {

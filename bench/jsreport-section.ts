@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/config.js';
 import { postPdf, RawChromium, startQuire } from './contenders.js';
 import { startJsreport } from './jsreport.js';
 import { alternatingThroughput, type LatencyResult, latency } from './measure.js';
-import { treeCpuMs, treeRssMb } from './proc.js';
+import { processTree, treeCpuMs, treePssMb, treeRssMb } from './proc.js';
 
 export interface JsreportSectionOptions {
   root: string;
@@ -95,11 +95,16 @@ export async function versusJsreport(options: JsreportSectionOptions): Promise<R
       results[`throughput c=${c}`] = { raw: a, quire: b, jsreport: j };
       log(`| c=${c} | ${f(a, 1)} | ${f(b, 1)} | ${f(j, 1)} | ${ratio(b, j)} | ${ratio(b, a)} |`);
     }
-    const rss = { quire: treeRssMb(quire.child.pid ?? 0), jsreport: treeRssMb(jsreport.child.pid ?? 0) };
-    results.rssMb = rss;
+    const memory = (pid: number) => ({
+      rssMb: treeRssMb(pid),
+      pssMb: treePssMb(pid),
+      processes: processTree(pid).length,
+    });
+    const mem = { quire: memory(quire.child.pid ?? 0), jsreport: memory(jsreport.child.pid ?? 0) };
+    results.memory = mem;
     log();
     log(
-      `RSS after these renders, whole process trees (Node + Chromium): Quire ${f(rss.quire)} MB, jsreport ${f(rss.jsreport)} MB (raw Chromium shares the bench process and is not listed).`,
+      `Memory after these renders, whole process trees (Node + Chromium): Quire PSS ${f(mem.quire.pssMb)} MB (RSS summed ${f(mem.quire.rssMb)} MB, ${mem.quire.processes} processes), jsreport PSS ${f(mem.jsreport.pssMb)} MB (RSS summed ${f(mem.jsreport.rssMb)} MB, ${mem.jsreport.processes} processes). PSS counts each shared page once; summed RSS counts it in every process. Raw Chromium shares the bench process and is not listed.`,
     );
     log();
   } finally {
