@@ -12,6 +12,8 @@ import { sweepDocuments } from '../../../src/documents/retention.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import type { BlobStore } from '../../../src/storage/blob-store.js';
 import type { Db } from '../../../src/storage/db.js';
+import { onPostgres } from '../../../src/storage/dialect.js';
+import { migration0019TeamStoredBytes } from '../../../src/storage/migrations/0019_team_stored_bytes.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
 import { openTestDatabase } from '../../helpers/database.js';
 
@@ -145,6 +147,20 @@ describe('stored bytes: the running total follows every document write (real dat
     await assertTotals(2000, 70, 'after the delete');
   });
 
+  it('migration 0019 backfills the totals of documents written before it, and its triggers go on from there', async () => {
+    // Back to the schema before 0019 (these documents stay), then the migration as an upgrade runs it.
+    const triggers = onPostgres(db)
+      ? ['drop trigger documents_stored_bytes on documents', 'drop function documents_stored_bytes()']
+      : ['insert', 'update', 'delete'].map((op) => `drop trigger documents_stored_bytes_${op}`);
+    for (const statement of [...triggers, 'drop table team_stored_bytes'])
+      await sql.raw(statement).execute(db);
+    await migration0019TeamStoredBytes.up(db as never);
+    await assertTotals(2000, 70, 'after the backfill');
+    assert.equal(await storedBytes(db, otherTeamId, false), 9999, 'another team backfilled apart');
+    await complete(teamId, true, 5);
+    await assertTotals(2000, 75, 'after a render following the upgrade');
+  });
+
   it('the retention sweep (files expire, then records go) brings every total back to zero', async () => {
     clock.advance(2 * DAY_MS);
     const blobs = { delete: async (key: string) => void deletedBlobs.push(key) } as unknown as BlobStore;
@@ -153,7 +169,7 @@ describe('stored bytes: the running total follows every document write (real dat
     await assertTotals(0, 0, 'after the files expired');
     clock.advance(121 * DAY_MS);
     const records = await sweepDocuments({ db, blobs, lifecycle }, clock.now());
-    assert.ok(records.recordsDeleted >= 4, `deleted records: ${records.recordsDeleted}`);
+    assert.ok(records.recordsDeleted >= 5, `deleted records: ${records.recordsDeleted}`);
     await assertTotals(0, 0, 'after the records went');
     const { rows } = await sql<{
       n: number;
