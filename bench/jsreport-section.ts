@@ -39,6 +39,12 @@ export async function versusJsreport(options: JsreportSectionOptions): Promise<R
   log();
   log('## Quire vs jsreport 4 vs raw Chromium (same Chromium, fixtures and run)');
   log();
+  const trusted = process.env.QUIRE_BENCH_JSREPORT_TRUSTED === '1';
+  results.jsreportTrustUserCode = trusted;
+  log(
+    `jsreport ${trusted ? 'with trustUserCode: true (helpers outside its sandbox; QUIRE_BENCH_JSREPORT_TRUSTED=1)' : 'with its default sandbox for template helpers (trustUserCode: false; QUIRE_BENCH_JSREPORT_TRUSTED=1 lifts it)'}.`,
+  );
+  log();
   results.start = await startToFirstPdf(options, chromiumPath, quick ? 1 : 3);
 
   const jsreport = await startJsreport({ root, chromiumPath, fixtures });

@@ -57,6 +57,8 @@ export async function startJsreport(options: {
       JSREPORT_CHROMIUM_ARGS: JSON.stringify(chromiumArgs(false)),
       JSREPORT_FIXTURES: options.fixtures,
       JSREPORT_WORKERS: String(options.workers ?? 4),
+      // QUIRE_BENCH_JSREPORT_TRUSTED=1: jsreport without its helper sandbox (`trustUserCode`), its fastest mode.
+      JSREPORT_TRUST_USER_CODE: process.env.QUIRE_BENCH_JSREPORT_TRUSTED === '1' ? '1' : '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -4,7 +4,9 @@
 // render them with POST /api/report {template: {name}, data}. Prints "jsreport ready" when it can serve.
 // Environment: JSREPORT_PORT, JSREPORT_DATA_DIR, JSREPORT_CHROMIUM (executable), JSREPORT_CHROMIUM_ARGS
 // (JSON array), JSREPORT_FIXTURES (bench/fixtures), JSREPORT_WORKERS (jsreport's worker threads and
-// Chromium pages, default 4: the concurrency the bench goes up to, as Quire's and raw's pages).
+// Chromium pages, default 4: the concurrency the bench goes up to, as Quire's and raw's pages),
+// JSREPORT_TRUST_USER_CODE=1 (jsreport's `trustUserCode`: template helpers run without its SES sandbox; the
+// default keeps jsreport's own default, the sandbox, as Quire too treats templates as untrusted).
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -37,9 +39,12 @@ async function main() {
     extensions: { 'fs-store': { dataDirectory: path.join(dataDir, 'data') } },
     workers: { numberOfWorkers: workers },
     reportTimeout: 120000,
+    trustUserCode: process.env.JSREPORT_TRUST_USER_CODE === '1',
     chrome: {
       strategy: 'chrome-pool',
-      numberOfWorkers: workers,
+      // The recipe runs inside each of jsreport's worker threads, each with its own pool: one browser per
+      // worker gives `workers` browsers in all (the default, a browser per CPU per worker, would start 4 × 2).
+      numberOfWorkers: 1,
       launchOptions: {
         executablePath: env('JSREPORT_CHROMIUM'),
         args: JSON.parse(env('JSREPORT_CHROMIUM_ARGS')),
