@@ -1060,7 +1060,7 @@ export interface components {
         };
         BatchItem: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -1182,7 +1182,7 @@ export interface components {
         };
         Document: {
             id: string;
-            status: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
             pages: number | null;
             bytes: number | null;
             mode: ("fast" | "print") | null;
@@ -5582,7 +5582,7 @@ export interface operations {
                 limit: number;
                 before?: string;
                 /** @description Only documents in this status */
-                status?: "succeeded" | "failed" | "queued" | "processing" | "canceled";
+                status?: "queued" | "processing" | "succeeded" | "failed" | "canceled";
                 /** @description UUID (8-4-4-4-12 hex digits) */
                 template_id?: string;
                 /** @description First UTC day (YYYY-MM-DD) */
