@@ -45,6 +45,8 @@ export interface QuireProcess {
   liveKey: string;
   /** The default team's test key: its documents carry the test watermark. */
   testKey: string;
+  /** Its QUIRE_DATA_DIR (SQLite database and blobs, unless `env` named another database). */
+  dataDir: string;
   /** performance.now() of the spawn, so a caller can time start to first PDF as one figure. */
   spawnedAt: number;
   startToListenMs: number;
@@ -53,9 +55,14 @@ export interface QuireProcess {
 
 /**
  * Quire as users run it: `quire serve` in its own process, on the Scale plan with limits raised so the
- * benchmark is not refused; `scale` adds or overrides Scale's settings (e.g. open_jobs for big batches).
+ * benchmark is not refused; `scale` adds or overrides Scale's settings (e.g. open_jobs for big batches);
+ * `extraEnv` adds settings (e.g. QUIRE_DATABASE_URL).
  */
-export async function startQuire(root: string, scale: Record<string, number> = {}): Promise<QuireProcess> {
+export async function startQuire(
+  root: string,
+  scale: Record<string, number> = {},
+  extraEnv: Record<string, string> = {},
+): Promise<QuireProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const plansFile = path.join(dataDir, 'plans.json');
   writeFileSync(
@@ -70,6 +77,7 @@ export async function startQuire(root: string, scale: Record<string, number> = {
     QUIRE_PLANS_FILE: plansFile,
     QUIRE_IP_RATE_LIMIT: '100000000',
     QUIRE_DEFAULT_PLAN: 'scale',
+    ...extraEnv,
   };
   const t0 = performance.now();
   // QUIRE_BENCH_NODE_ARGS: extra Node options for the server, e.g. `--cpu-prof --cpu-prof-dir=DIR`.
@@ -100,6 +108,7 @@ export async function startQuire(root: string, scale: Record<string, number> = {
     base,
     liveKey,
     testKey,
+    dataDir,
     spawnedAt: t0,
     startToListenMs: performance.now() - t0,
     close: () =>

@@ -65,3 +65,20 @@ export function openFds(pid: number): number {
     return 0;
   }
 }
+
+/**
+ * Proportional set size of a process tree in MB: each shared page counted once across the processes that
+ * map it, split between them. Fairer than summed RSS for multi-process contenders (several Chromiums).
+ */
+export function treePssMb(rootPid: number): number {
+  let kb = 0;
+  for (const { pid } of processTree(rootPid)) {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(match?.[1] ?? 0);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return kb / 1024;
+}

@@ -18,7 +18,11 @@
  *   soak       RSS, fds and processes after 200 and 2,000 invoices;
  *   liquid     the Liquid worker pool's overhead per document (bench/liquid-pool.ts);
  *   batches    bench/batches.ts;
- *   scale      bench/scale.ts (PostgreSQL; skipped when it does not answer).
+ *   scale      bench/scale.ts (PostgreSQL; skipped when it does not answer);
+ *   jsreport   jsreport 4 (bench/jsreport.ts, installed on first use) beside Quire and raw Chromium: start to
+ *              first PDF, p50/p95 and CPU per document at c=1, throughput at c=1/2/4, RSS;
+ *   growth     bench/growth.ts: POST /v1/pdf with 0, 10,000 and 100,000 documents in the team's log (SQLite
+ *              and PostgreSQL), the storage check alone, memory idle and after N renders.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +36,8 @@ import { EINVOICE_FIXTURES } from '../test/fixtures/einvoice-fixtures.js';
 import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
 import { finishingCost, finishingReport, signingCost, signingReport } from './finishing.js';
+import { runGrowthBenches } from './growth.js';
+import { versusJsreport } from './jsreport-section.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { mergeCost, mergeReport } from './merge.js';
@@ -55,6 +61,8 @@ const SECTIONS = [
   'liquid',
   'batches',
   'scale',
+  'jsreport',
+  'growth',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const only = process.env.QUIRE_BENCH_ONLY;
@@ -119,6 +127,19 @@ if (wants('batches'))
   results.batches = await runBatchBenches({ root, quick, invoiceLiquid, invoiceData, log });
 if (wants('scale'))
   results.scale = await runScaleBenches({ root, quick, invoiceLiquid, invoiceHtml, invoiceData, log });
+if (wants('jsreport'))
+  results.jsreport = await versusJsreport({
+    root,
+    fixtures,
+    quick,
+    invoiceLiquid,
+    invoiceHtml,
+    report,
+    invoiceData,
+    log,
+  });
+if (wants('growth'))
+  results.growth = await runGrowthBenches({ root, quick, invoiceLiquid, invoiceData, log });
 
 /**
  * Start to first PDF as users see it: spawn `quire serve` on a fresh data directory (migrations, first-run

@@ -36,7 +36,7 @@ export interface ScaleBenchOptions {
   log(line?: string): void;
 }
 
-const BASE_URL = process.env.QUIRE_BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
+export const BASE_URL = process.env.QUIRE_BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
 /** Render workers per `quire worker` process (QUIRE_WORKERS). */
 const WORKERS_PER_PROCESS = 2;
 const QUEUED_JOBS = 1_000;
@@ -352,7 +352,16 @@ function newCluster(root: string, url: string | null): Cluster {
       const base = /serving (http:\/\/\S+)\/v1/.exec(out)?.[1] as string;
       const liveKey = /Live key: (qk_live_\w+)/.exec(out)?.[1] as string;
       const testKey = /Test key: (qk_test_\w+)/.exec(out)?.[1] as string;
-      return { child, base, liveKey, testKey, spawnedAt: 0, startToListenMs: 0, close: () => stop(child) };
+      return {
+        child,
+        base,
+        liveKey,
+        testKey,
+        dataDir,
+        spawnedAt: 0,
+        startToListenMs: 0,
+        close: () => stop(child),
+      };
     },
     async workers(count) {
       while (workers.length > count) await stop(workers.pop() as ChildProcess);
@@ -401,7 +410,7 @@ function adminUrl(url: string): string {
   return u.toString();
 }
 
-async function reachable(url: string): Promise<boolean> {
+export async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: adminUrl(url), connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();
@@ -413,7 +422,7 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /** A fresh database on the server of BASE_URL, dropped by `drop`. */
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `quire_bench_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl(BASE_URL) });

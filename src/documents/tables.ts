@@ -54,7 +54,18 @@ export interface DocumentActivityTable {
   details_json: string | null;
 }
 
+/**
+ * Stored bytes per team and mode (`test` 0/1): kept by triggers on `documents` (migration 0019), never written
+ * by code; what the storage quota reads.
+ */
+export interface TeamStoredBytesTable {
+  team_id: string;
+  test: number;
+  bytes: number;
+}
+
 export interface DocumentsTables {
   documents: DocumentsTable;
+  team_stored_bytes: TeamStoredBytesTable;
   document_activity: DocumentActivityTable;
 }

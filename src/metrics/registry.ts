@@ -149,9 +149,10 @@ function registerScrapeGauges(registry: Registry, db: Db, renderer: RendererGaug
     help: 'Bytes of stored document files (what storage quotas sum).',
     registers,
     async collect() {
+      // The per-team running totals (migration 0019): a row per team and mode, not one per document.
       const row = await db
-        .selectFrom('documents')
-        .select(({ fn }) => fn.sum<number>('stored_bytes').as('bytes'))
+        .selectFrom('team_stored_bytes')
+        .select(({ fn }) => fn.sum<number>('bytes').as('bytes'))
         .executeTakeFirst();
       this.set(Number(row?.bytes ?? 0));
     },
