@@ -87,6 +87,10 @@ export const SQLITE_ONLY = [
     reason: 'Chromium, the page pool, signal handling and page capture; the database only stores the keys',
   },
   {
+    paths: ['test/integration/einvoice-inbound/'],
+    reason: 'received e-invoices checked and read in the worker pool; the database only holds the test keys',
+  },
+  {
     paths: ['test/integration/untrusted/'],
     reason: "uploaded files parsed in the worker pool, timed against another team's requests; one row each",
   },

@@ -17,6 +17,7 @@ import { createBrand } from './brand/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
+import { ReceivedEInvoices, registerEInvoiceInboundRoutes } from './einvoice-inbound/index.js';
 import {
   createEmailSender,
   createEmailSendHandler,
@@ -189,6 +190,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
   const untrusted = new UntrustedFiles({
     onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
+  });
+  // Received e-invoices are checked on a pool of their own: its workers keep the compiled official rules.
+  const einvoices = new ReceivedEInvoices({
+    onWorkerError: (err) => app.log.error({ err }, 'E-invoice worker failed outside a task'),
   });
   const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });
   const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
@@ -378,6 +383,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           untrusted,
         });
         registerSpreadsheetRoutes(authed, { templates: production.templates, untrusted });
+        registerEInvoiceInboundRoutes(authed, { einvoices, rate, clock });
         registerWebhookRoutes(authed, {
           db,
           clock,
@@ -429,6 +435,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await renderer.close();
       await liquid.close();
       await untrusted.close();
+      await einvoices.close();
       store.close();
       await db.destroy();
     },
