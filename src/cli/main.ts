@@ -72,6 +72,10 @@ async function run(command: string | undefined, rest: string[]): Promise<void> {
       const { migrateData } = await import('./migrate-data.js');
       return migrateData(loadConfig(), rest, print);
     }
+    case 'einvoice': {
+      const { einvoiceCommand } = await import('./einvoice-commands.js');
+      return einvoiceCommand(rest, print);
+    }
     case 'config':
       if (rest.includes('--effective')) {
         for (const s of effectiveSettings(loadConfig())) print(`${s.env}=${s.value}`);

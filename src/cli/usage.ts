@@ -34,6 +34,12 @@ const USAGE: Record<string, string> = {
   user: 'quire user create …\n  Manage dashboard users. `quire user create --help`.',
   'user create':
     'quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]\n  Add a dashboard user to a team and print a single-use sign-in link (valid 24 h) that asks for a password.',
+  einvoice:
+    'quire einvoice validate FILE… | quire einvoice parse FILE\n  Check received e-invoices (XML or Factur-X/ZUGFeRD PDF) with the official rules, or read one into the e-invoice model.',
+  'einvoice validate':
+    'quire einvoice validate FILE…\n  XSD + official schematron rules (EN 16931, XRechnung, Factur-X, Peppol BIS 3.0) for each file, as POST /v1/e-invoices/validate answers; JSON out, exit 1 when any file is invalid.',
+  'einvoice parse':
+    'quire einvoice parse FILE\n  The e-invoice as the model POST /v1/pdf takes (POST /v1/e-invoices/parse); JSON out, exit 1 when it is not an e-invoice.',
   config:
     'quire config [--effective]\n  Print every setting (environment variable) with its default and description; --effective: the values in effect here, secrets hidden.',
   'migrate-data':

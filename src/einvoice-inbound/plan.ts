@@ -55,8 +55,6 @@ const XR_CIUS = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnu
 const XR_EXT = `${XR_CIUS}#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0`;
 const XR_CVD_PREFIX = `${XR_CIUS}#compliant#urn:xeinkauf.de:kosit:xrechnung:cvd_`;
 export const PEPPOL_CIUS = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
-/** Peppol BIS Billing 3.0's ProfileID (BT-23): a document carrying it is meant to be Peppol. */
-export const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 
 const CEN_CII: Schematron = { name: 'EN16931-CII', artefact: 'en16931/EN16931-CII-validation.xslt' };
 const CEN_UBL: Schematron = { name: 'EN16931-UBL', artefact: 'en16931/EN16931-UBL-validation.xslt' };
@@ -98,14 +96,15 @@ export function ciiProfileOf(guidelineId: string): InboundProfile | 'en16931-ciu
   return undefined;
 }
 
-/** The profile a UBL CustomizationID (and ProfileID) declares. */
-export function ublProfileOf(customizationId: string, profileId: string): InboundProfile {
+/**
+ * The profile a UBL CustomizationID declares. Only BT-24 decides, as in the official validators: a plain
+ * EN 16931 invoice with Peppol's ProfileID (CEN's own examples have one) is a valid EN 16931 invoice. A
+ * Peppol invoice with a wrong BT-24 is caught by asking for `profile: "peppol"` (PEPPOL-EN16931-R004).
+ */
+export function ublProfileOf(customizationId: string): InboundProfile {
   if (customizationId === XR_EXT) return 'xrechnung-extension';
   if (customizationId.startsWith(XR_CIUS)) return 'xrechnung';
   if (customizationId.startsWith(PEPPOL_CIUS)) return 'peppol';
-  // A Peppol process id with another CustomizationID is a Peppol invoice with a wrong BT-24: checking it
-  // as Peppol reports PEPPOL-EN16931-R004 (as the reference validator's --profile peppol does).
-  if (profileId.startsWith('urn:fdc:peppol.eu:2017:poacc:billing:')) return 'peppol';
   return 'en16931';
 }
 
@@ -158,13 +157,8 @@ export function planCii(guidelineId: string, forced?: InboundProfile): Validatio
 }
 
 /** The checks for a UBL Invoice or CreditNote. */
-export function planUbl(
-  creditNote: boolean,
-  customizationId: string,
-  profileId: string,
-  forced?: InboundProfile,
-): ValidationPlan {
-  const declared = ublProfileOf(customizationId, profileId);
+export function planUbl(creditNote: boolean, customizationId: string, forced?: InboundProfile): ValidationPlan {
+  const declared = ublProfileOf(customizationId);
   const wanted = forced ?? declared;
   const profile: InboundProfile =
     wanted === 'xrechnung' || wanted === 'xrechnung-extension' || wanted === 'peppol' ? wanted : 'en16931';

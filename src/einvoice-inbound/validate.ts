@@ -100,7 +100,7 @@ export function planOf(received: ReceivedInvoice, forced?: InboundProfile): { pl
     return { plan: planCii(guidelineId, forced), guidelineId };
   }
   const guidelineId = pathText(root, 'CustomizationID');
-  const plan = planUbl(root.localName === 'CreditNote', guidelineId, pathText(root, 'ProfileID'), forced);
+  const plan = planUbl(root.localName === 'CreditNote', guidelineId, forced);
   return { plan, guidelineId };
 }
 

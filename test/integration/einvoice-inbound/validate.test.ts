@@ -62,18 +62,19 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
     const wrongTotal = await validateFile(sample('peppol', 'broken', 'base-creditnote-correction.changed-total.xml'));
     assert.deepEqual(errorRules(wrongTotal), ['BR-CO-15', 'BR-CO-16']);
 
-    // The ProfileID still says Peppol, so the document is checked as Peppol and its BT-24 is refused.
-    const wrongId = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'));
+    // BT-24 alone decides the rules (as in the official validator): declared plain EN 16931, the file is a
+    // valid EN 16931 invoice; a receiver expecting Peppol asks for the Peppol rules and gets R004.
+    const declared = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'));
+    assert.equal(declared.valid, true);
+    assert.equal(declared.profile, 'en16931');
+    const wrongId = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'), 'peppol');
     assert.equal(wrongId.valid, false);
     assert.deepEqual(errorRules(wrongId), ['PEPPOL-EN16931-R004']);
     assert.equal(wrongId.guideline_id, 'urn:cen.eu:en16931:2017');
   });
 
   it('`profile` checks a document as another profile than it declares', async () => {
-    const xml = readFileSync(sample('peppol', 'base-example.xml'), 'utf8').replace(
-      /<cbc:ProfileID>[^<]*<\/cbc:ProfileID>/,
-      '',
-    );
+    const xml = readFileSync(sample('peppol', 'base-example.xml'), 'utf8');
     const plain = xml.replace(
       'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
       'urn:cen.eu:en16931:2017',
