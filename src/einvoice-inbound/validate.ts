@@ -9,7 +9,7 @@ import {
   type ValidationPlan,
 } from './plan.js';
 import { InboundRefusal } from './refusal.js';
-import { type Finding, runSchematron } from './schematron.js';
+import { type Finding, preloadSchematron, runSchematron } from './schematron.js';
 import { childElements, parseXml, rootOf, type XmlNode } from './xml-dom.js';
 import { checkXsd } from './xsd.js';
 
@@ -139,9 +139,16 @@ const CONFORMANCE_LEVELS: Partial<Record<ValidationPlan['profile'], string>> = {
  * Validates a received e-invoice with the official rules: the XSD (in libxml2's own thread, while) the
  * schematrons run here one after the other, as the reference validator does.
  */
-export async function validateReceived(bytes: Uint8Array, forced?: InboundProfile): Promise<ValidationReport> {
+export async function validateReceived(
+  bytes: Uint8Array,
+  forced?: InboundProfile,
+  rulesReady: () => void = () => {},
+): Promise<ValidationReport> {
   const received = await readReceived(bytes);
   const { plan, guidelineId } = planOf(received, forced);
+  // Loading the official rules is the server's one-time cost, not the file's: the time budget restarts.
+  for (const schematron of plan.schematrons) preloadSchematron(schematron.artefact);
+  rulesReady();
   const xsd = checkXsd(received.xml, plan.xsd);
   const findings: Finding[] = [];
   for (const schematron of plan.schematrons)

@@ -1,6 +1,6 @@
 import { markStarted } from '../shared/task-deadline.js';
 import { parseReceived } from './parse.js';
-import type { InboundBody, InboundReply, InboundTask } from './protocol.js';
+import type { InboundReply, InboundTask } from './protocol.js';
 import { InboundRefusal } from './refusal.js';
 import { preloadSchematron } from './schematron.js';
 import { validateReceived } from './validate.js';
@@ -8,10 +8,10 @@ import { validateReceived } from './validate.js';
 /** Rules most received invoices need: loaded by a warm-up task so the first validation does not wait. */
 const WARM_RULES = ['en16931/EN16931-UBL-validation.xslt', 'en16931/EN16931-CII-validation.xslt'];
 
-async function run(task: InboundBody): Promise<InboundReply> {
+async function run(task: InboundTask): Promise<InboundReply> {
   switch (task.kind) {
     case 'validate':
-      return { ok: true, value: await validateReceived(task.bytes, task.profile) };
+      return { ok: true, value: await validateReceived(task.bytes, task.profile, () => markStarted(task)) };
     case 'parse':
       return { ok: true, value: await parseReceived(task.bytes) };
     case 'warm':

@@ -7,6 +7,7 @@ import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
+import { EInvoiceCheckPage } from './pages/einvoice-check';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
@@ -22,6 +23,7 @@ const NAV: { path: string; label: string }[] = [
   { path: '/generate', label: 'Generate' },
   { path: '/documents', label: 'Documents' },
   { path: '/batches', label: 'Batches' },
+  { path: '/einvoice-check', label: 'E-invoice check' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/brand', label: 'Brand' },
   { path: '/keys', label: 'API keys' },
@@ -174,6 +176,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return id ? <DocumentDetailPage key={id} id={id} /> : <DocumentsPage route={route} />;
     case 'batches':
       return <BatchesPage />;
+    case 'einvoice-check':
+      return <EInvoiceCheckPage />;
     case 'webhooks':
       return <WebhooksPage session={session} />;
     case 'brand':

@@ -115,7 +115,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
               content_base64: b64(Buffer.from(Array.from({ length: 1 + r.int(500) }, () => r.int(256)))),
             };
       const route = run % 3 === 0 ? '/v1/e-invoices/parse' : '/v1/e-invoices/validate';
-      const response = await api(server.base, 'POST', route, { key: t.test, body });
+      const response = await api(server.base, 'POST', route, { key: t.live, body });
       assert.equal(response.status, 400, `run ${run}: ${response.text}`);
       assert.equal(response.json.error.code, 'invalid_request', `run ${run}: ${response.text}`);
     }
@@ -125,10 +125,10 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
     const t = await server.team('growth');
     const body = { filename: 'x.txt', content_base64: b64('not an invoice') };
     for (let i = 0; i < 30; i++) {
-      const response = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.test, body });
-      assert.equal(response.status, 400);
+      const response = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.live, body });
+      assert.equal(response.status, 400, response.text);
     }
-    const over = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.test, body });
+    const over = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.live, body });
     assert.equal(over.status, 429, over.text);
     assert.equal(over.json.error.code, 'rate_limited');
   });
