@@ -193,6 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Received e-invoices are checked on a pool of their own: its workers keep the compiled official rules.
   const einvoices = new ReceivedEInvoices({
+    timeMs: config.einvoiceCheckTimeoutMs,
     onWorkerError: (err) => app.log.error({ err }, 'E-invoice worker failed outside a task'),
   });
   const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });

@@ -5,6 +5,9 @@ import { UsageError } from './usage-error.js';
 
 type Print = (line: string) => void;
 
+/** Per file; the server's limit is QUIRE_EINVOICE_CHECK_TIMEOUT_MS (10 s). */
+const CLI_TIME_LIMIT_MS = 120_000;
+
 /** What one file gave: its report, or why it is not an e-invoice (the API's invalid_request message). */
 async function checkFile(
   einvoices: ReceivedEInvoices,
@@ -34,7 +37,8 @@ export async function einvoiceCommand(rest: string[], print: Print): Promise<voi
     throw new UsageError('Usage: quire einvoice validate FILE… | quire einvoice parse FILE');
   if (files.length === 0 || (sub === 'parse' && files.length > 1))
     throw new UsageError(sub === 'parse' ? 'quire einvoice parse takes one FILE.' : 'quire einvoice validate needs at least one FILE.');
-  const einvoices = new ReceivedEInvoices({ threads: 1 });
+  // An operator's own files on their own machine: no other team to protect, so a generous limit.
+  const einvoices = new ReceivedEInvoices({ threads: 1, timeMs: CLI_TIME_LIMIT_MS });
   try {
     const results = [];
     for (const file of files) results.push(await checkFile(einvoices, file, sub));

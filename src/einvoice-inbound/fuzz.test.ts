@@ -73,4 +73,24 @@ describe('received e-invoices: random and damaged files', () => {
       return true;
     });
   });
+
+  it('an invoice that takes longer than the time limit is refused with details.limit, and the pool goes on', async () => {
+    const quick = new ReceivedEInvoices({ threads: 1, timeMs: 1_000 });
+    try {
+      const xml = XML.toString('utf8');
+      const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/.exec(xml)?.[0] ?? '';
+      const huge = xml.replace(line, line.repeat(3_000));
+      await assert.rejects(quick.validate(Buffer.from(huge)), (err: unknown) => {
+        assert.ok(isAppError(err));
+        assert.equal(err.code, 'invalid_request');
+        assert.equal(err.details?.limit, 'parse_time_ms');
+        assert.equal(err.details?.field, 'content_base64');
+        return true;
+      });
+      // The worker was stopped; the next file gets a fresh one.
+      assert.equal((await pool.validate(XML)).valid, true);
+    } finally {
+      await quick.close();
+    }
+  });
 });

@@ -21,7 +21,7 @@ const IDLE_TIMEOUT_MS = 5 * 60_000;
 
 export interface ReceivedEInvoicesOptions {
   threads?: number;
-  /** Lower only in tests. */
+  /** Wall-clock limit of one file (QUIRE_EINVOICE_CHECK_TIMEOUT_MS; default EINVOICE_LIMITS.timeMs). */
   timeMs?: number;
   onWorkerError?: (err: unknown) => void;
 }
