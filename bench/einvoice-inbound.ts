@@ -12,7 +12,10 @@ import { ReceivedEInvoices } from '../src/einvoice-inbound/index.js';
 const RUNS = process.env.QUIRE_BENCH_QUICK === '1' ? 5 : 30;
 const CASES = [
   ['UBL, Peppol BIS 3.0 (base-example.xml)', 'tools/einvoice-validate/samples/peppol/base-example.xml'],
-  ['CII, Factur-X EN 16931 (zf24_EN16931_Einfach.xml)', 'tools/einvoice-validate/samples/xml/zf24_EN16931_Einfach.xml'],
+  [
+    'CII, Factur-X EN 16931 (zf24_EN16931_Einfach.xml)',
+    'tools/einvoice-validate/samples/xml/zf24_EN16931_Einfach.xml',
+  ],
 ] as const;
 
 function percentile(sorted: number[], p: number): number {

@@ -65,7 +65,8 @@ function compile(rel) {
       stderr += chunk;
     });
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`compiling ${rel} failed (exit ${code}): ${stderr.slice(-2000)}`));
+      if (code !== 0)
+        return reject(new Error(`compiling ${rel} failed (exit ${code}): ${stderr.slice(-2000)}`));
       renameSync(partial, target);
       writeFileSync(`${target}.stamp`, stampOf(rel));
       resolve();

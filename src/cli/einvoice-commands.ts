@@ -20,7 +20,8 @@ async function checkFile(
     const report = await einvoices.validate(bytes);
     return { ok: report.valid, json: { file, ...report } };
   } catch (err) {
-    if (err instanceof AppError) return { ok: false, json: { file, error: { code: err.code, message: err.message } } };
+    if (err instanceof AppError)
+      return { ok: false, json: { file, error: { code: err.code, message: err.message } } };
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`No such file: ${file}`);
     throw err;
   }
@@ -36,7 +37,11 @@ export async function einvoiceCommand(rest: string[], print: Print): Promise<voi
   if (sub !== 'validate' && sub !== 'parse')
     throw new UsageError('Usage: quire einvoice validate FILE… | quire einvoice parse FILE');
   if (files.length === 0 || (sub === 'parse' && files.length > 1))
-    throw new UsageError(sub === 'parse' ? 'quire einvoice parse takes one FILE.' : 'quire einvoice validate needs at least one FILE.');
+    throw new UsageError(
+      sub === 'parse'
+        ? 'quire einvoice parse takes one FILE.'
+        : 'quire einvoice validate needs at least one FILE.',
+    );
   // An operator's own files on their own machine: no other team to protect, so a generous limit.
   const einvoices = new ReceivedEInvoices({ threads: 1, timeMs: CLI_TIME_LIMIT_MS });
   try {

@@ -1,10 +1,10 @@
 import type { Profile } from '../einvoice/index.js';
 import type { InboundStandard, ValidationPlan } from './plan.js';
+import { standardOf } from './plan.js';
 import { readCii } from './read-cii.js';
 import type { ParsedInvoice } from './read-model.js';
 import { readUbl } from './read-ubl.js';
 import { planOf, readReceived } from './validate.js';
-import { standardOf } from './plan.js';
 
 /** POST /v1/e-invoices/parse's answer. */
 export interface ParseReport {
@@ -29,7 +29,9 @@ export async function parseReceived(bytes: Uint8Array): Promise<ParseReport> {
   const read = received.syntax === 'cii' ? readCii(received.root) : readUbl(received.root);
   const warnings = [...plan.notes, ...read.warnings];
   if (plan.profile === 'xrechnung-extension')
-    warnings.push('XRechnung extension documents read as XRechnung: elements of the extension are not in the model.');
+    warnings.push(
+      'XRechnung extension documents read as XRechnung: elements of the extension are not in the model.',
+    );
   return {
     standard: standardOf(plan, received.pdf?.facts.attachment.name),
     profile: modelProfile(plan.profile),

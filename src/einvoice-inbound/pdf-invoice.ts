@@ -101,7 +101,9 @@ export async function readPdfInvoice(bytes: Uint8Array): Promise<PdfInvoice> {
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
   } catch (err) {
-    throw new InboundRefusal(`the PDF could not be read (${err instanceof Error ? err.message : String(err)})`);
+    throw new InboundRefusal(
+      `the PDF could not be read (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   const files = embeddedFiles(doc);
   const found = INVOICE_NAMES.map((wanted) => files.find(([name]) => name === wanted)).find(Boolean);

@@ -157,7 +157,11 @@ export function planCii(guidelineId: string, forced?: InboundProfile): Validatio
 }
 
 /** The checks for a UBL Invoice or CreditNote. */
-export function planUbl(creditNote: boolean, customizationId: string, forced?: InboundProfile): ValidationPlan {
+export function planUbl(
+  creditNote: boolean,
+  customizationId: string,
+  forced?: InboundProfile,
+): ValidationPlan {
   const declared = ublProfileOf(customizationId);
   const wanted = forced ?? declared;
   const profile: InboundProfile =
@@ -186,7 +190,9 @@ export function planUbl(creditNote: boolean, customizationId: string, forced?: I
   return {
     syntax: 'ubl',
     profile,
-    xsd: creditNote ? 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd' : 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
+    xsd: creditNote
+      ? 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd'
+      : 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
     schematrons,
     customLevels,
     notes: [],
@@ -216,5 +222,7 @@ export function severityOf(flag: string, report: boolean): Severity {
 
 /** `*:Name[namespace-uri()='…']` and `Q{…}` steps shortened to the element names. */
 export function simplifyLocation(location: string): string {
-  return location.replace(/\*:([A-Za-z0-9_.-]+)\[namespace-uri\(\)='[^']*'\]/g, '$1').replace(/Q\{[^}]*\}/g, '');
+  return location
+    .replace(/\*:([A-Za-z0-9_.-]+)\[namespace-uri\(\)='[^']*'\]/g, '$1')
+    .replace(/Q\{[^}]*\}/g, '');
 }

@@ -43,7 +43,8 @@ export class ReceivedEInvoices {
     this.#timeMs = options.timeMs ?? EINVOICE_LIMITS.timeMs;
     this.#onWorkerError =
       options.onWorkerError ??
-      ((err) => process.emitWarning(`E-invoice worker failed: ${err instanceof Error ? err.message : String(err)}`));
+      ((err) =>
+        process.emitWarning(`E-invoice worker failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
@@ -78,7 +79,8 @@ export class ReceivedEInvoices {
     } finally {
       deadline.clear();
     }
-    if (!reply.ok) throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });
+    if (!reply.ok)
+      throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });
     return reply.value;
   }
 

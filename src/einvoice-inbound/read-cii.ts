@@ -1,6 +1,6 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
-import { all, at, attr, compact, date102, decimal, text } from './xml-path.js';
 import type { XmlNode } from './xml-dom.js';
+import { all, at, attr, compact, date102, decimal, text } from './xml-path.js';
 
 /**
  * A UN/CEFACT CII CrossIndustryInvoice (Factur-X/ZUGFeRD profiles, XRechnung CII, plain EN 16931 CII)
@@ -61,7 +61,9 @@ export function readCii(root: XmlNode): ReadResult {
     due_payable: decimal(text(sums, 'ram:DuePayableAmount')),
   });
   if (invoice.lines.length === 0)
-    warnings.push('The document has no invoice lines (MINIMUM and BASIC WL profiles carry none); POST /v1/pdf needs at least one.');
+    warnings.push(
+      'The document has no invoice lines (MINIMUM and BASIC WL profiles carry none); POST /v1/pdf needs at least one.',
+    );
   if (all(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans').length > 1)
     warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
   return { invoice, totals: totals as Record<string, string>, warnings };
@@ -138,7 +140,8 @@ function shipTo(delivery: XmlNode | undefined) {
 function payment(settlement: XmlNode | undefined, warnings: string[]) {
   const means = at(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans');
   const terms = all(settlement, 'ram:SpecifiedTradePaymentTerms');
-  if (terms.length > 1) warnings.push('Several payment terms were joined with line breaks; the first due date is kept.');
+  if (terms.length > 1)
+    warnings.push('Several payment terms were joined with line breaks; the first due date is kept.');
   const descriptions = terms.map((t) => text(t, 'ram:Description')).filter((d) => d !== undefined);
   const result = compact({
     means_code: text(means, 'ram:TypeCode'),
@@ -191,7 +194,10 @@ function docAllowanceCharges(settlement: XmlNode | undefined, charge: boolean) {
 function exemptions(settlement: XmlNode | undefined) {
   const out: Record<string, { reason?: string; code?: string }> = {};
   for (const tax of all(settlement, 'ram:ApplicableTradeTax')) {
-    const entry = compact({ reason: text(tax, 'ram:ExemptionReason'), code: text(tax, 'ram:ExemptionReasonCode') });
+    const entry = compact({
+      reason: text(tax, 'ram:ExemptionReason'),
+      code: text(tax, 'ram:ExemptionReasonCode'),
+    });
     const category = text(tax, 'ram:CategoryCode');
     if (category && Object.keys(entry).length > 0) out[category] = entry;
   }
@@ -225,7 +231,10 @@ function line(node: XmlNode) {
     buyer_item_id: text(product, 'ram:BuyerAssignedID'),
     standard_item_id: text(product, 'ram:GlobalID'),
     standard_item_scheme: attr(product, 'ram:GlobalID', 'schemeID'),
-    order_line_reference: text(node, 'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID'),
+    order_line_reference: text(
+      node,
+      'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID',
+    ),
     period: start || end ? compact({ start, end }) : undefined,
     allowances: charges(false),
     charges: charges(true),

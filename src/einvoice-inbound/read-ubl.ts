@@ -1,6 +1,6 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
-import { all, at, attr, compact, decimal, text } from './xml-path.js';
 import type { XmlNode } from './xml-dom.js';
+import { all, at, attr, compact, decimal, text } from './xml-path.js';
 
 /**
  * A UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung, Peppol BIS 3.0) as Quire's e-invoice request
@@ -43,9 +43,11 @@ export function readUbl(root: XmlNode): ReadResult {
     due_payable: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')),
   });
   if (all(root, 'cac:PaymentMeans').length > 1)
-    warnings.push('The invoice names several means of payment; Quire\'s model holds the first one.');
+    warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
   if (all(root, 'cac:AdditionalDocumentReference/cac:Attachment').length > 0)
-    warnings.push('Supporting documents attached to the invoice (BG-24) are not part of Quire\'s model and were left out.');
+    warnings.push(
+      "Supporting documents attached to the invoice (BG-24) are not part of Quire's model and were left out.",
+    );
   return { invoice, totals: totals as Record<string, string>, warnings };
 }
 
@@ -85,7 +87,8 @@ function period(root: XmlNode, warnings: string[]) {
   const start = text(root, 'cac:InvoicePeriod/cbc:StartDate');
   const end = text(root, 'cac:InvoicePeriod/cbc:EndDate');
   if (start && end) return { start, end };
-  if (start || end) warnings.push('The invoice period has only one end; Quire\'s billing_period needs both and was left out.');
+  if (start || end)
+    warnings.push("The invoice period has only one end; Quire's billing_period needs both and was left out.");
   return undefined;
 }
 
@@ -103,7 +106,9 @@ function address(node: XmlNode | undefined) {
 }
 
 function party(node: XmlNode | undefined, seller: boolean) {
-  const ids = all(node, 'cac:PartyIdentification/cbc:ID').filter((id) => id.getAttribute('schemeID') !== 'SEPA');
+  const ids = all(node, 'cac:PartyIdentification/cbc:ID').filter(
+    (id) => id.getAttribute('schemeID') !== 'SEPA',
+  );
   const taxSchemes = all(node, 'cac:PartyTaxScheme');
   const vat = taxSchemes.find((t) => text(t, 'cac:TaxScheme/cbc:ID')?.toUpperCase() === 'VAT');
   const other = taxSchemes.find((t) => t !== vat);
@@ -114,7 +119,8 @@ function party(node: XmlNode | undefined, seller: boolean) {
     email: text(node, 'cac:Contact/cbc:ElectronicMail'),
   });
   return compact({
-    name: text(node, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(node, 'cac:PartyName/cbc:Name') ?? '',
+    name:
+      text(node, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(node, 'cac:PartyName/cbc:Name') ?? '',
     address: address(at(node, 'cac:PostalAddress')) ?? { country_code: '' },
     trading_name: text(node, 'cac:PartyName/cbc:Name'),
     vat_id: text(vat, 'cbc:CompanyID'),

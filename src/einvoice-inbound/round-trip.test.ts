@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EINVOICE_FIXTURES, fixtureTargets } from '../../test/fixtures/einvoice-fixtures.js';
-import { loadEInvoiceOutput, type PreparedEInvoice, type Profile, validateEInvoice } from '../einvoice/index.js';
+import {
+  loadEInvoiceOutput,
+  type PreparedEInvoice,
+  type Profile,
+  validateEInvoice,
+} from '../einvoice/index.js';
 import { parseReceived } from './parse.js';
 
 /** Profiles whose XML carries every field of the model (MINIMUM and BASIC WL carry no lines; BASIC drops some). */
@@ -15,7 +20,9 @@ function prepare(standard: string, profile: Profile, invoice: unknown): Prepared
 
 async function generate(prepared: PreparedEInvoice): Promise<string> {
   const output = await loadEInvoiceOutput();
-  return prepared.standard === 'xrechnung-ubl' ? output.buildUbl(prepared) : output.buildCii(prepared, prepared.profile);
+  return prepared.standard === 'xrechnung-ubl'
+    ? output.buildUbl(prepared)
+    : output.buildCii(prepared, prepared.profile);
 }
 
 /** The prepared model as JSON (Decimals as strings), the documented defaults already applied on both sides. */
@@ -28,17 +35,27 @@ describe('parse(generate(model)) equals the model', () => {
         const original = prepare(standard, profile, fixture.invoice);
         const xml = await generate(original);
         const parsed = await parseReceived(Buffer.from(xml));
-        assert.equal(parsed.profile, profile === 'basic-wl' || profile === 'minimum' ? profile : parsed.profile);
+        assert.equal(
+          parsed.profile,
+          profile === 'basic-wl' || profile === 'minimum' ? profile : parsed.profile,
+        );
         if (profile === 'minimum' || profile === 'basic-wl') {
           // These profiles carry no lines: the document's totals are what the receiver learns.
           assert.equal(parsed.invoice.number, original.invoice.number);
-          assert.equal(parsed.totals.due_payable, original.totals.due_payable.toFixed(2).replace(/\.?0+$/, ''));
+          assert.equal(
+            parsed.totals.due_payable,
+            original.totals.due_payable.toFixed(2).replace(/\.?0+$/, ''),
+          );
           return;
         }
         const again = prepare(standard, profile, parsed.invoice);
         if (FULL_PROFILES.includes(profile)) assert.deepEqual(comparable(again), comparable(original));
         // Whatever the profile keeps survives a second trip unchanged.
-        const twice = prepare(standard, profile, (await parseReceived(Buffer.from(await generate(again)))).invoice);
+        const twice = prepare(
+          standard,
+          profile,
+          (await parseReceived(Buffer.from(await generate(again)))).invoice,
+        );
         assert.deepEqual(comparable(twice), comparable(again));
         assert.equal(
           Object.keys(parsed.totals).length > 0 && parsed.totals.due_payable,

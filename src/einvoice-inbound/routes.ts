@@ -6,9 +6,9 @@ import { COMMON_ERRORS } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
-import { ParseAnswer, ValidationAnswer } from './schemas.js';
-import type { ReceivedEInvoices } from './pool.js';
 import { INBOUND_PROFILES } from './plan.js';
+import type { ReceivedEInvoices } from './pool.js';
+import { ParseAnswer, ValidationAnswer } from './schemas.js';
 
 /** Spec "Limits" treats these like previews: 30 per minute per team and key mode (README: E-invoice check). */
 export const EINVOICE_CHECKS_PER_MIN = 30;
@@ -18,7 +18,11 @@ const content = Type.String({
   description:
     'The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found.',
 });
-const filename = Type.String({ minLength: 1, maxLength: 255, description: 'The file name, shown back in messages' });
+const filename = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'The file name, shown back in messages',
+});
 
 const ValidateBody = Type.Object(
   {
@@ -39,9 +43,9 @@ const ValidateBody = Type.Object(
 
 const ParseBody = Type.Object({ filename, content_base64: content }, { additionalProperties: false });
 
-const SAMPLE_XML = Buffer.from('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>').toString(
-  'base64',
-);
+const SAMPLE_XML = Buffer.from(
+  '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>',
+).toString('base64');
 
 export interface InboundRouteDeps {
   einvoices: ReceivedEInvoices;
@@ -75,7 +79,10 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
         description:
           'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF).',
         body: withExamples(ValidateBody, {
-          xml: { summary: 'A UBL invoice (base64)', value: { filename: 'invoice.xml', content_base64: SAMPLE_XML } },
+          xml: {
+            summary: 'A UBL invoice (base64)',
+            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
+          },
         }),
         response: { 200: ValidationAnswer, ...COMMON_ERRORS },
       },
@@ -95,7 +102,10 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
         description:
           "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict.",
         body: withExamples(ParseBody, {
-          xml: { summary: 'A UBL invoice (base64)', value: { filename: 'invoice.xml', content_base64: SAMPLE_XML } },
+          xml: {
+            summary: 'A UBL invoice (base64)',
+            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
+          },
         }),
         response: { 200: ParseAnswer, ...COMMON_ERRORS },
       },

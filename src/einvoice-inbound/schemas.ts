@@ -10,13 +10,17 @@ const Finding = named(
     }),
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('information')]),
     message: Type.String({ description: "The rule's published text" }),
-    location: Type.String({ description: 'XPath of the offending element (line for XSD errors, PDF for PDF checks)' }),
+    location: Type.String({
+      description: 'XPath of the offending element (line for XSD errors, PDF for PDF checks)',
+    }),
   }),
 );
 
 const PdfFacts = Type.Object({
   pdf_a: Type.Object({
-    declared: Type.Union([Type.String(), Type.Null()], { description: 'XMP pdfaid part + conformance, e.g. 3b' }),
+    declared: Type.Union([Type.String(), Type.Null()], {
+      description: 'XMP pdfaid part + conformance, e.g. 3b',
+    }),
     output_intent: Type.Boolean(),
     encrypted: Type.Boolean(),
   }),
@@ -58,7 +62,8 @@ export const ParseAnswer = named(
     standard: Standard,
     profile: Type.String({ description: 'The `e_invoice.profile` for POST /pdf' }),
     invoice: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'The invoice as POST /pdf `e_invoice.invoice` takes it (schema EInvoiceInvoice); amounts as decimal strings',
+      description:
+        'The invoice as POST /pdf `e_invoice.invoice` takes it (schema EInvoiceInvoice); amounts as decimal strings',
     }),
     totals: Type.Record(Type.String(), Type.String(), { description: 'BG-22 as the document states it' }),
     warnings: Type.Array(Type.String()),

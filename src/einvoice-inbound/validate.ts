@@ -4,8 +4,8 @@ import {
   type InboundStandard,
   planCii,
   planUbl,
-  standardOf,
   type Syntax,
+  standardOf,
   type ValidationPlan,
 } from './plan.js';
 import { InboundRefusal } from './refusal.js';
@@ -56,9 +56,15 @@ function describe(bytes: Uint8Array): string {
 /** Reads the upload: an XML e-invoice (CII or UBL) or a PDF carrying one. */
 export async function readReceived(bytes: Uint8Array): Promise<ReceivedInvoice> {
   const pdf = isPdf(bytes) ? await readPdfInvoice(bytes) : undefined;
-  const xml = pdf?.xml ?? Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  const xml =
+    pdf?.xml ??
+    Buffer.from(bytes)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   if (pdf === undefined && !/^\s*</.test(xml))
-    throw new InboundRefusal(`the file is ${describe(bytes)}: send an e-invoice XML (CII or UBL) or a Factur-X/ZUGFeRD PDF`);
+    throw new InboundRefusal(
+      `the file is ${describe(bytes)}: send an e-invoice XML (CII or UBL) or a Factur-X/ZUGFeRD PDF`,
+    );
   let doc: XmlNode;
   try {
     doc = parseXml(xml);
@@ -91,12 +97,22 @@ export function pathText(node: XmlNode, ...names: string[]): string {
 }
 
 /** The guideline id (BT-24) and the checks the document's declaration calls for. */
-export function planOf(received: ReceivedInvoice, forced?: InboundProfile): { plan: ValidationPlan; guidelineId: string } {
+export function planOf(
+  received: ReceivedInvoice,
+  forced?: InboundProfile,
+): { plan: ValidationPlan; guidelineId: string } {
   const { root, syntax } = received;
   if (syntax === 'cii') {
-    const guidelineId = pathText(root, 'ExchangedDocumentContext', 'GuidelineSpecifiedDocumentContextParameter', 'ID');
+    const guidelineId = pathText(
+      root,
+      'ExchangedDocumentContext',
+      'GuidelineSpecifiedDocumentContextParameter',
+      'ID',
+    );
     if (forced === 'peppol')
-      throw new InboundRefusal('Peppol BIS Billing 3.0 is UBL only: this document is CII, so profile "peppol" does not apply');
+      throw new InboundRefusal(
+        'Peppol BIS Billing 3.0 is UBL only: this document is CII, so profile "peppol" does not apply',
+      );
     return { plan: planCii(guidelineId, forced), guidelineId };
   }
   const guidelineId = pathText(root, 'CustomizationID');
@@ -110,17 +126,23 @@ function pdfFindings(facts: PdfFacts, plan: ValidationPlan): Finding[] {
   const error = (rule: string, message: string) =>
     findings.push({ rule, severity: 'error', message, location: 'PDF' });
   const { attachment, pdf_a } = facts;
-  if (pdf_a.declared === null) error('PDFA-6.6.4', 'The PDF does not declare PDF/A (XMP pdfaid:part): Factur-X needs PDF/A-3.');
+  if (pdf_a.declared === null)
+    error('PDFA-6.6.4', 'The PDF does not declare PDF/A (XMP pdfaid:part): Factur-X needs PDF/A-3.');
   else if (!pdf_a.declared.startsWith('3'))
     error('PDFA-6.6.4', `The PDF declares PDF/A-${pdf_a.declared}; Factur-X embeds its XML in PDF/A-3.`);
   if (pdf_a.encrypted) error('PDFA-6.1.3', 'The PDF is encrypted, which PDF/A forbids.');
-  if (!pdf_a.output_intent) error('PDFA-OUTPUTINTENT-MISSING', 'The PDF has no OutputIntent with an ICC profile.');
+  if (!pdf_a.output_intent)
+    error('PDFA-OUTPUTINTENT-MISSING', 'The PDF has no OutputIntent with an ICC profile.');
   if (!attachment.associated)
-    error('PDFA-6.8', `${attachment.name} is not listed in the catalog's /AF array (PDF/A-3 associated file).`);
+    error(
+      'PDFA-6.8',
+      `${attachment.name} is not listed in the catalog's /AF array (PDF/A-3 associated file).`,
+    );
   if (attachment.relationship === null) error('PDFA-6.8', `${attachment.name} has no /AFRelationship.`);
   const level = attachment.conformance_level;
   const expected = CONFORMANCE_LEVELS[plan.profile];
-  if (level === null) error('FX-XMP', 'The XMP metadata has no fx:ConformanceLevel (Factur-X extension schema).');
+  if (level === null)
+    error('FX-XMP', 'The XMP metadata has no fx:ConformanceLevel (Factur-X extension schema).');
   else if (expected !== undefined && level.toUpperCase() !== expected)
     error('FX-XMP', `XMP fx:ConformanceLevel is ${level} but the XML declares the ${expected} profile.`);
   return findings;
@@ -155,7 +177,8 @@ export async function validateReceived(
     findings.push(...runSchematron(received.doc, schematron, plan.customLevels));
   findings.unshift(...(await xsd));
   if (received.pdf) findings.push(...pdfFindings(received.pdf.facts, plan));
-  for (const note of plan.notes) findings.push({ rule: 'PROFILE-UNKNOWN', severity: 'warning', message: note, location: '/' });
+  for (const note of plan.notes)
+    findings.push({ rule: 'PROFILE-UNKNOWN', severity: 'warning', message: note, location: '/' });
   const errors = findings.filter((f) => f.severity === 'error');
   return {
     valid: errors.length === 0,

@@ -27,7 +27,8 @@ export function childElements(node: XmlNode): XmlNode[] {
  * Throws with the parser's message (line and column) on malformed XML.
  */
 export function parseXml(text: string): XmlNode {
-  if (/<!DOCTYPE/i.test(text)) throw new Error('the XML has a DOCTYPE declaration, which e-invoices never have');
+  if (/<!DOCTYPE/i.test(text))
+    throw new Error('the XML has a DOCTYPE declaration, which e-invoices never have');
   return SaxonJS.XPath.evaluate('parse-xml($text)', null, { params: { text } }) as XmlNode;
 }
 

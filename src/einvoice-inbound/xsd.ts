@@ -39,7 +39,12 @@ function schemaSetOf(xsd: string): SchemaSet {
       fileName: path.relative(root, file),
       contents: readFileSync(file, 'utf8'),
     });
-    set = { main: info(main), preload: xsdFiles(root).filter((f) => f !== main).map(info) };
+    set = {
+      main: info(main),
+      preload: xsdFiles(root)
+        .filter((f) => f !== main)
+        .map(info),
+    };
     sets.set(xsd, set);
   }
   return set;

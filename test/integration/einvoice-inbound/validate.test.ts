@@ -61,15 +61,22 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
     assert.match(noEndpoint.errors[0].message, /Buyer electronic address MUST be provided/);
     assert.match(noEndpoint.errors[0].location, /AccountingCustomerParty/);
 
-    const wrongTotal = await validateFile(sample('peppol', 'broken', 'base-creditnote-correction.changed-total.xml'));
+    const wrongTotal = await validateFile(
+      sample('peppol', 'broken', 'base-creditnote-correction.changed-total.xml'),
+    );
     assert.deepEqual(errorRules(wrongTotal), ['BR-CO-15', 'BR-CO-16']);
 
     // BT-24 alone decides the rules (as in the official validator): declared plain EN 16931, the file is a
     // valid EN 16931 invoice; a receiver expecting Peppol asks for the Peppol rules and gets R004.
-    const declared = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'));
+    const declared = await validateFile(
+      sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'),
+    );
     assert.equal(declared.valid, true);
     assert.equal(declared.profile, 'en16931');
-    const wrongId = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'), 'peppol');
+    const wrongId = await validateFile(
+      sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'),
+      'peppol',
+    );
     assert.equal(wrongId.valid, false);
     assert.deepEqual(errorRules(wrongId), ['PEPPOL-EN16931-R004']);
     assert.equal(wrongId.guideline_id, 'urn:cen.eu:en16931:2017');
@@ -153,7 +160,9 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
       // The official validator also runs PDF/A checks Quire does not (veraPDF-like); compare the XML rules.
       const officialRules = official.findings
         .filter((f) => f.severity === 'error' && (f.source === 'XSD' || /^[A-Z]/.test(f.id ?? '')))
-        .filter((f) => !/^PDF|^FX-(PDF|XMP)|PDFA/.test(f.source) && !/^PDFA|^XMP|^FX-PDF|^INFO/.test(f.id ?? ''))
+        .filter(
+          (f) => !/^PDF|^FX-(PDF|XMP)|PDFA/.test(f.source) && !/^PDFA|^XMP|^FX-PDF|^INFO/.test(f.id ?? ''),
+        )
         .map((f) => (f.source === 'XSD' ? 'XSD' : (f.id as string)))
         .sort();
       const ourRules = errorRules(ours).filter((rule) => !/^PDFA|^FX-XMP/.test(rule));
@@ -167,7 +176,11 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
       ['data.json', '{"invoice": 1}', /JSON/],
       ['notes.txt', 'hello', /neither XML nor a PDF/],
       ['other.xml', '<html><body/></html>', /root element .*html.*neither a CII/],
-      ['broken.xml', '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>', /not well-formed/],
+      [
+        'broken.xml',
+        '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>',
+        /not well-formed/,
+      ],
       ['entity.xml', '<!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>', /DOCTYPE/],
       [
         'plain.pdf',

@@ -49,8 +49,8 @@ function Verdict({ report }: { report: Validation }) {
       {report.pdf && (
         <p>
           PDF: PDF/A {report.pdf.pdf_a.declared ?? 'not declared'}; attachment{' '}
-          <code>{report.pdf.attachment.name}</code> ({report.pdf.attachment.relationship ?? 'no relationship'},
-          {report.pdf.attachment.associated ? ' associated' : ' not associated'}), Factur-X level{' '}
+          <code>{report.pdf.attachment.name}</code> ({report.pdf.attachment.relationship ?? 'no relationship'}
+          ,{report.pdf.attachment.associated ? ' associated' : ' not associated'}), Factur-X level{' '}
           {report.pdf.attachment.conformance_level ?? 'missing'}
         </p>
       )}
@@ -117,9 +117,7 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
       )}
       <details>
         <summary>The invoice as POST /pdf takes it (JSON)</summary>
-        <pre>
-          {JSON.stringify({ standard: parsed.standard, profile: parsed.profile, invoice }, null, 2)}
-        </pre>
+        <pre>{JSON.stringify({ standard: parsed.standard, profile: parsed.profile, invoice }, null, 2)}</pre>
       </details>
     </section>
   );
@@ -166,7 +164,8 @@ export function EInvoiceCheckPage() {
         Check an e-invoice you received — CII or UBL XML (EN 16931, XRechnung, Peppol BIS 3.0) or a
         Factur-X/ZUGFeRD PDF — with the official rules, and read it into Quire's invoice model.
       </p>
-      <div
+      <section
+        aria-label="Drop zone for the e-invoice file"
         class={`field dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {
           e.preventDefault();
@@ -184,7 +183,7 @@ export function EInvoiceCheckPage() {
           onChange={(e) => void check(e.currentTarget.files?.[0])}
         />
         <ErrorText error={error} id="einvoice-error" />
-      </div>
+      </section>
       {busy && <Busy label="Checking…" />}
       {report && <Verdict report={report} />}
       {parsed && <InvoiceView parsed={parsed} />}
