@@ -12,35 +12,37 @@ const ACCEPT = '.xml,.pdf,application/xml,text/xml,application/pdf';
 function FindingsTable({ caption, findings }: { caption: string; findings: Finding[] }) {
   if (findings.length === 0) return null;
   return (
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Rule</th>
-          <th scope="col">Message</th>
-          <th scope="col">Location</th>
-        </tr>
-      </thead>
-      <tbody>
-        {findings.map((f, i) => (
-          <tr key={`${f.rule}-${i}`}>
-            <td>
-              <code>{f.rule}</code>
-            </td>
-            <td>{f.message}</td>
-            <td>
-              <code>{f.location}</code>
-            </td>
+    <div class="table-wrap">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Message</th>
+            <th scope="col">Location</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {findings.map((f, i) => (
+            <tr key={`${f.rule}-${i}`}>
+              <td>
+                <code>{f.rule}</code>
+              </td>
+              <td>{f.message}</td>
+              <td>
+                <code>{f.location}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
 function Verdict({ report }: { report: Validation }) {
   return (
-    <section class="field-group" aria-labelledby="verdict-title">
+    <section class="field-group einvoice-result" aria-labelledby="verdict-title">
       <h2 id="verdict-title">{report.valid ? 'Valid' : `Invalid: ${report.errors.length} failed rule(s)`}</h2>
       <p role="status">
         {report.syntax.toUpperCase()} · standard <code>{report.standard}</code> · profile{' '}
@@ -71,7 +73,7 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
   const lines = (invoice.lines ?? []) as Json[];
   const vat = (line: Json) => ((line.vat ?? {}) as Json).category;
   return (
-    <section class="field-group" aria-labelledby="invoice-title">
+    <section class="field-group einvoice-result" aria-labelledby="invoice-title">
       <h2 id="invoice-title">
         Invoice {String(invoice.number)} of {String(invoice.issue_date)}
       </h2>
@@ -86,27 +88,29 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
         </dd>
       </dl>
       {lines.length > 0 && (
-        <table>
-          <caption>Lines</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Unit price</th>
-              <th scope="col">VAT</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line, i) => (
-              <tr key={`${String(line.id)}-${i}`}>
-                <td>{String(line.name)}</td>
-                <td>{String(line.quantity)}</td>
-                <td>{String(line.unit_price)}</td>
-                <td>{String(vat(line))}</td>
+        <div class="table-wrap">
+          <table>
+            <caption>Lines</caption>
+            <thead>
+              <tr>
+                <th scope="col">Item</th>
+                <th scope="col">Quantity</th>
+                <th scope="col">Unit price</th>
+                <th scope="col">VAT</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {lines.map((line, i) => (
+                <tr key={`${String(line.id)}-${i}`}>
+                  <td>{String(line.name)}</td>
+                  <td>{String(line.quantity)}</td>
+                  <td>{String(line.unit_price)}</td>
+                  <td>{String(vat(line))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {parsed.warnings.length > 0 && (
         <ul>
@@ -117,7 +121,9 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
       )}
       <details>
         <summary>The invoice as POST /pdf takes it (JSON)</summary>
-        <pre>{JSON.stringify({ standard: parsed.standard, profile: parsed.profile, invoice }, null, 2)}</pre>
+        <pre class="json-view">
+          {JSON.stringify({ standard: parsed.standard, profile: parsed.profile, invoice }, null, 2)}
+        </pre>
       </details>
     </section>
   );
