@@ -23,13 +23,15 @@ COPY package.json package-lock.json ./
 COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/bundle.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/compile-einvoice-rules.mjs ./scripts/
+# The official e-invoice artefacts (XSDs, schematron XSLTs, code lists) POST /v1/e-invoices/validate runs.
+COPY tools/einvoice-validate/artefacts ./tools/einvoice-validate/artefacts
 COPY bin ./bin
 COPY src ./src
 # The dashboard (Vite) imports the typed client's generated API types.
 COPY web ./web
 COPY clients/typescript/src ./clients/typescript/src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build && node scripts/compile-einvoice-rules.mjs && npm prune --omit=dev --no-audit --no-fund
 ARG COMMIT=""
 # GET /version reports it (images carry no .git).
 RUN printf '%s\n' "$COMMIT" > COMMIT
@@ -53,6 +55,7 @@ COPY --from=build /app/bin ./bin
 COPY --from=build /app/src/einvoice/assets ./src/einvoice/assets
 # The template gallery's starters (src/templates/starters.ts).
 COPY --from=build /app/src/templates/starters ./src/templates/starters
+COPY --from=build /app/tools/einvoice-validate/artefacts ./tools/einvoice-validate/artefacts
 ENV NODE_ENV=production \
     QUIRE_DATA_DIR=/data \
     QUIRE_HOST=0.0.0.0 \

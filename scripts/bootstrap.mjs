@@ -6,7 +6,8 @@
 //   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
 //      (tools/einvoice-validate/validate --setup: its Debian packages — Java, Saxon — and its Java helper);
 //   4. the server bundle (scripts/bundle.mjs → dist/server/) when any source file is newer than the last one;
-//   5. the dashboard's Vite build (web/ → dist/dashboard/) when any of its sources is newer than the last one.
+//   5. the official e-invoice rules compiled to SaxonJS SEF (scripts/compile-einvoice-rules.mjs) when stale;
+//   6. the dashboard's Vite build (web/ → dist/dashboard/) when any of its sources is newer than the last one.
 // Plain Node (no dependencies), so it runs before anything is installed. QUIRE_SKIP_BOOTSTRAP=1 skips it.
 // `--list-debian-packages` prints step 2's list (deploy/debian-packages.txt, shared with the Dockerfile) and exits.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -191,6 +192,17 @@ function ensureWebBuild() {
   return 'built (vite)';
 }
 
+/** The official e-invoice rules compiled to SEF (scripts/compile-einvoice-rules.mjs; skips fresh ones). */
+function ensureEInvoiceRules() {
+  const script = path.join(root, 'scripts', 'compile-einvoice-rules.mjs');
+  if (run(process.execPath, [script, '--check'], { stdio: 'ignore' }) === 0) return 'up to date';
+  if (run(process.execPath, [script]) !== 0) {
+    log('compiling the e-invoice rules failed.');
+    process.exit(1);
+  }
+  return 'compiled';
+}
+
 const seconds = (sinceMs) => `${((Date.now() - sinceMs) / 1000).toFixed(1)} s`;
 
 /**
@@ -218,6 +230,7 @@ if (process.argv.includes('--list-debian-packages')) {
     ],
     ...(process.argv.includes('--test') ? [['e-invoice validator', ensureEInvoiceValidator]] : []),
     ['server bundle', ensureBuild],
+    ['e-invoice rules (SEF)', ensureEInvoiceRules],
     ['dashboard', ensureWebBuild],
   ];
   for (const [i, [label, ensure]] of steps.entries()) step(i + 1, steps.length, label, ensure);

@@ -26,6 +26,8 @@ await build({
     worker: 'src/liquid/worker.ts',
     // The untrusted-file pool (src/untrusted/pool.ts) starts its threads from untrusted-worker.js.
     'untrusted-worker': 'src/untrusted/worker.ts',
+    // The e-invoice pool (src/einvoice-inbound/pool.ts) starts its threads from einvoice-worker.js.
+    'einvoice-worker': 'src/einvoice-inbound/worker.ts',
   },
   outdir: 'dist/server',
   bundle: true,

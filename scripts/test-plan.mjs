@@ -96,6 +96,10 @@ export const SQLITE_ONLY = [
     reason: 'merging PDFs (qpdf, poppler): a source document is one row read by team and id',
   },
   {
+    paths: ['test/integration/einvoice-inbound/'],
+    reason: 'received e-invoices checked and read in the worker pool; the database only holds the test keys',
+  },
+  {
     paths: ['test/integration/untrusted/'],
     reason: "uploaded files parsed in the worker pool, timed against another team's requests; one row each",
   },

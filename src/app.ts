@@ -18,6 +18,7 @@ import { createCertificates } from './certificates/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/routes.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
+import { ReceivedEInvoices, registerEInvoiceInboundRoutes } from './einvoice-inbound/index.js';
 import {
   createEmailSender,
   createEmailSendHandler,
@@ -191,6 +192,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
   const untrusted = new UntrustedFiles({
     onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
+  });
+  // Received e-invoices are checked on a pool of their own: its workers keep the compiled official rules.
+  const einvoices = new ReceivedEInvoices({
+    timeMs: config.einvoiceCheckTimeoutMs,
+    onWorkerError: (err) => app.log.error({ err }, 'E-invoice worker failed outside a task'),
   });
   const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });
   const certificates = createCertificates({
@@ -408,6 +414,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           untrusted,
         });
         registerSpreadsheetRoutes(authed, { templates: production.templates, untrusted });
+        registerEInvoiceInboundRoutes(authed, { einvoices, rate, clock });
         registerWebhookRoutes(authed, {
           db,
           clock,
@@ -459,6 +466,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await renderer.close();
       await liquid.close();
       await untrusted.close();
+      await einvoices.close();
       store.close();
       await db.destroy();
     },

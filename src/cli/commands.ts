@@ -265,6 +265,38 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'einvoice',
+    section: 'Data',
+    summary:
+      'Check received e-invoices (XML or Factur-X/ZUGFeRD PDF) with the official rules, or read one into the e-invoice model.',
+    details: 'JSON out (always), exit code 1 when a file is invalid or not an e-invoice. No server needed.',
+    json: true,
+    examples: ['quire einvoice validate invoice.xml factur-x.pdf', 'quire einvoice parse invoice.xml'],
+    subcommands: [
+      {
+        name: 'validate',
+        args: 'FILE…',
+        summary:
+          'XSD and the official schematron rules (EN 16931, XRechnung, Factur-X, Peppol BIS 3.0) for each file, as POST /v1/e-invoices/validate answers.',
+        examples: ['quire einvoice validate received/*.xml'],
+        run: async (args, io) => {
+          const { einvoiceCommand } = await import('./einvoice-commands.js');
+          return einvoiceCommand(['validate', ...args], io.print);
+        },
+      },
+      {
+        name: 'parse',
+        args: 'FILE',
+        summary: 'The e-invoice as the model POST /v1/pdf takes (POST /v1/e-invoices/parse).',
+        examples: ['quire einvoice parse invoice.xml > invoice.json'],
+        run: async (args, io) => {
+          const { einvoiceCommand } = await import('./einvoice-commands.js');
+          return einvoiceCommand(['parse', ...args], io.print);
+        },
+      },
+    ],
+  },
+  {
     name: 'config',
     section: 'Settings',
     summary: 'Print every setting (environment variable) with its default and description.',

@@ -388,6 +388,13 @@ const schema = {
       "With PostgreSQL: how long a team's render slot stays taken without its process's heartbeat; a killed process's slots are free again after at most this long.",
     parse: int(1_000, 600_000),
   },
+  einvoiceCheckTimeoutMs: {
+    env: 'QUIRE_EINVOICE_CHECK_TIMEOUT_MS',
+    default: 10_000,
+    description:
+      'Time one received e-invoice may take to be read and checked (POST /v1/e-invoices/validate and /parse), counted once the rules it needs are loaded; past it: 400 invalid_request.',
+    parse: int(1_000, 300_000),
+  },
   webhookTimeoutMs: {
     env: 'QUIRE_WEBHOOK_TIMEOUT_MS',
     default: 10_000,

@@ -10,6 +10,7 @@ import { BrandPage } from './pages/brand';
 import { CertificatesPage } from './pages/certificates';
 import { DocumentDetailPage } from './pages/document-detail';
 import { DocumentsPage } from './pages/documents';
+import { EInvoiceCheckPage } from './pages/einvoice-check';
 import { GalleryPage } from './pages/gallery';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
@@ -272,6 +273,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return id ? <DocumentDetailPage key={id} id={id} /> : <DocumentsPage route={route} />;
     case 'batches':
       return <BatchesPage route={route} />;
+    case 'einvoice-check':
+      return <EInvoiceCheckPage />;
     case 'webhooks':
       return <WebhooksPage session={session} />;
     case 'brand':

@@ -23,6 +23,7 @@ export const NAV: readonly NavItem[] = [
   { path: '/generate', label: 'Generate', icon: 'generate', section: 'Create' },
   { path: '/documents', label: 'Documents', icon: 'documents', section: 'Create' },
   { path: '/batches', label: 'Batches', icon: 'batches', section: 'Create' },
+  { path: '/einvoice-check', label: 'E-invoice check', icon: 'check', section: 'Create' },
   { path: '/webhooks', label: 'Webhooks', icon: 'webhooks', section: 'Deliver' },
   { path: '/brand', label: 'Brand', icon: 'brand', section: 'Deliver' },
   { path: '/certificates', label: 'Certificates', icon: 'certificate', section: 'Deliver' },

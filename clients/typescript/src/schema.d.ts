@@ -928,6 +928,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/e-invoices/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a received e-invoice with the official rules (extension)
+         * @description Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: [`invalid_request`](/docs/errors#invalid_request) (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), [`rate_limited`](/docs/errors#rate_limited) (30 checks a minute per team and mode).
+         */
+        post: operations["validateEInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e-invoices/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a received e-invoice into Quire's e-invoice model (extension)
+         * @description Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: [`invalid_request`](/docs/errors#invalid_request) (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), [`rate_limited`](/docs/errors#rate_limited) (30 checks a minute per team and mode).
+         */
+        post: operations["parseEInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1672,6 +1712,15 @@ export interface components {
             reason_code?: string;
             vat?: components["schemas"]["EInvoiceVat"];
         };
+        EInvoiceFinding: {
+            /** @description The official rule id (BR-CO-15, PEPPOL-EN16931-R010, FX-SCH-A-000121, BR-DE-15), or XSD for a schema error, or a Quire check of the PDF (PDFA-…, FX-XMP) */
+            rule: string;
+            severity: "error" | "warning" | "information";
+            /** @description The rule's published text */
+            message: string;
+            /** @description XPath of the offending element (line for XSD errors, PDF for PDF checks) */
+            location: string;
+        };
         EInvoiceInvoice: {
             /** @description Invoice number (BT-1) */
             number: string;
@@ -1801,6 +1850,21 @@ export interface components {
             /** @description UNTDID 5189 (allowances) or 7161 (charges) */
             reason_code?: string;
         };
+        EInvoiceParse: {
+            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl or en16931-cii */
+            standard: string;
+            /** @description The `e_invoice.profile` for POST /pdf */
+            profile: string;
+            /** @description The invoice as POST /pdf `e_invoice.invoice` takes it (schema EInvoiceInvoice); amounts as decimal strings */
+            invoice: {
+                [key: string]: unknown;
+            };
+            /** @description BG-22 as the document states it */
+            totals: {
+                [key: string]: string;
+            };
+            warnings: string[];
+        };
         EInvoiceParty: {
             /** @description Legal name (required) */
             name: string;
@@ -1883,6 +1947,39 @@ export interface components {
             rounding?: number | string;
             /** @description A JSON number or a decimal string (exact) */
             due_payable?: number | string;
+        };
+        EInvoiceValidation: {
+            valid: boolean;
+            syntax: "cii" | "ubl";
+            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl or en16931-cii */
+            standard: string;
+            /** @description Profile checked: minimum, basic-wl, basic, en16931, extended, xrechnung, xrechnung-extension, peppol, or unknown (generic EN 16931 rules only) */
+            profile: string;
+            /** @description BT-24 as the document states it */
+            guideline_id: string;
+            errors: components["schemas"]["EInvoiceFinding"][];
+            warnings: components["schemas"]["EInvoiceFinding"][];
+            pdf?: {
+                pdf_a: {
+                    /** @description XMP pdfaid part + conformance, e.g. 3b */
+                    declared: string | null;
+                    output_intent: boolean;
+                    encrypted: boolean;
+                };
+                attachment: {
+                    /** @description factur-x.xml, xrechnung.xml or zugferd-invoice.xml */
+                    name: string;
+                    /** @description /AFRelationship */
+                    relationship: string | null;
+                    mime_type: string | null;
+                    /** @description Listed in the catalog's /AF array */
+                    associated: boolean;
+                    /** @description XMP fx:ConformanceLevel */
+                    conformance_level: string | null;
+                    /** @description XMP fx:DocumentFileName */
+                    xmp_file_name: string | null;
+                };
+            };
         };
         EInvoiceVat: {
             /** @description UNTDID 5305 VAT category */
@@ -8754,6 +8851,208 @@ export interface operations {
             };
             /** @description The error object (see /docs/errors) */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateEInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The file name, shown back in messages */
+                    filename: string;
+                    /** @description The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
+                    content_base64: string;
+                    /** @description Check as this profile instead of the one the document declares (e.g. `peppol` to catch a wrong CustomizationID). */
+                    profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung" | "xrechnung-extension" | "peppol";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EInvoiceValidation"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    parseEInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The file name, shown back in messages */
+                    filename: string;
+                    /** @description The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
+                    content_base64: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EInvoiceParse"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];

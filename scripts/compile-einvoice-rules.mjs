@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Compiles the official e-invoice schematron stylesheets (XSLT 2, tools/einvoice-validate/artefacts/) to
+// SaxonJS SEF files in dist/einvoice-rules/, which POST /v1/e-invoices/validate runs in process
+// (src/einvoice-inbound/rules.ts). Idempotent: a stylesheet is compiled again only when its bytes or the
+// compiler's version changed (a .stamp file beside each SEF). Called by the bootstrap and the Dockerfile;
+// about 15 s per stylesheet on a loaded machine, two at a time. `--check` exits 1 when any SEF is stale.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ARTEFACTS = path.join(root, 'tools', 'einvoice-validate', 'artefacts');
+const OUT = path.join(root, 'dist', 'einvoice-rules');
+const COMPILER = path.join(root, 'node_modules', 'xslt3-he', 'xslt3.js');
+
+/** Every schematron stylesheet the validator runs (src/einvoice-inbound/plan.ts names them). */
+export const STYLESHEETS = [
+  'en16931/EN16931-CII-validation.xslt',
+  'en16931/EN16931-UBL-validation.xslt',
+  'xrechnung/XRechnung-CII-validation.xsl',
+  'xrechnung/XRechnung-UBL-validation.xsl',
+  'peppol/PEPPOL-EN16931-UBL.xslt',
+  'facturx/minimum/Factur-X_1.09_MINIMUM.xsl',
+  'facturx/basicwl/Factur-X_1.09_BASICWL.xsl',
+  'facturx/basic/Factur-X_1.09_BASIC.xsl',
+  'facturx/en16931/Factur-X_1.09_EN16931.xsl',
+  'facturx/extended/Factur-X_1.09_EXTENDED.xsl',
+];
+
+const compilerVersion = JSON.parse(
+  readFileSync(path.join(root, 'node_modules', 'saxonjs-he', 'package.json'), 'utf8'),
+).version;
+
+/** dist/einvoice-rules/<artefact path with / as __>.sef.json */
+export function sefPathOf(rel) {
+  return path.join(OUT, `${rel.replaceAll('/', '__')}.sef.json`);
+}
+
+function stampOf(rel) {
+  return createHash('sha256')
+    .update(compilerVersion)
+    .update(readFileSync(path.join(ARTEFACTS, rel)))
+    .digest('hex');
+}
+
+function isFresh(rel) {
+  const stamp = `${sefPathOf(rel)}.stamp`;
+  return existsSync(sefPathOf(rel)) && existsSync(stamp) && readFileSync(stamp, 'utf8') === stampOf(rel);
+}
+
+function compile(rel) {
+  const target = sefPathOf(rel);
+  const partial = `${target}.partial`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [COMPILER, `-xsl:${path.join(ARTEFACTS, rel)}`, `-export:${partial}`, '-nogo', '-relocate:on'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => {
+      if (code !== 0)
+        return reject(new Error(`compiling ${rel} failed (exit ${code}): ${stderr.slice(-2000)}`));
+      renameSync(partial, target);
+      writeFileSync(`${target}.stamp`, stampOf(rel));
+      resolve();
+    });
+  });
+}
+
+/** Compiles the stale stylesheets; returns how many were compiled. */
+export async function compileRules(log = (msg) => process.stderr.write(`${msg}\n`)) {
+  const stale = STYLESHEETS.filter((rel) => !isFresh(rel));
+  if (stale.length === 0) return 0;
+  mkdirSync(OUT, { recursive: true });
+  log(`e-invoice rules: compiling ${stale.length} schematron stylesheet(s) to SEF (about 15 s each)…`);
+  const queue = [...stale];
+  const lanes = Math.max(1, Math.min(2, availableParallelism()));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let rel = queue.shift(); rel !== undefined; rel = queue.shift()) await compile(rel);
+    }),
+  );
+  return stale.length;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--check')) {
+    const stale = STYLESHEETS.filter((rel) => !isFresh(rel));
+    if (stale.length > 0) {
+      console.error(`stale: ${stale.join(', ')}`);
+      process.exit(1);
+    }
+  } else {
+    const started = Date.now();
+    const count = await compileRules();
+    console.error(`e-invoice rules: ${count} compiled in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
+import { type Rng, rng } from '../../test/helpers/random.js';
+import { isAppError } from '../shared/errors.js';
+import { ReceivedEInvoices } from './pool.js';
+
+const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 28);
+const RUNS = Number(process.env.QUIRE_EINVOICE_FUZZ_RUNS ?? 30);
+/** Generous: a task past its own 10 s limit is refused by the pool; this only catches a hang of the pool. */
+const HANG_MS = 60_000;
+
+const XML = readFileSync('tools/einvoice-validate/samples/peppol/base-example.xml');
+const CII = readFileSync('tools/einvoice-validate/samples/xml/zf24_EN16931_Einfach.xml');
+const PDF = readFileSync('tools/einvoice-validate/samples/pdf/zf24_EN16931_Einfach_fx.pdf');
+
+/** Real invoices cut short, with bytes flipped, or noise behind a real header: where parsers trip. */
+function mutate(r: Rng, base: Buffer): Buffer {
+  switch (r.int(4)) {
+    case 0:
+      return base.subarray(0, r.int(base.length));
+    case 1: {
+      const copy = Buffer.from(base);
+      for (let i = 0; i < 1 + r.int(16); i++) copy[r.int(copy.length)] = r.int(256);
+      return copy;
+    }
+    case 2:
+      return Buffer.concat([
+        base.subarray(0, 4 + r.int(200)),
+        Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256))),
+      ]);
+    default:
+      return Buffer.from(Array.from({ length: 1 + r.int(3000) }, () => r.int(256)));
+  }
+}
+
+function withinHangLimit<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the e-invoice pool hung')), HANG_MS);
+  });
+  return Promise.race([work, hang]).finally(() => clearTimeout(timer));
+}
+
+describe('received e-invoices: random and damaged files', () => {
+  const pool = new ReceivedEInvoices({ threads: 1 });
+  after(() => pool.close());
+
+  it(`answers a report or invalid_request on content_base64 for ${RUNS} damaged files, never anything else`, async () => {
+    const r = rng(SEED);
+    for (let run = 0; run < RUNS; run++) {
+      const bytes = mutate(r, r.pick([XML, CII, PDF]));
+      const action: Promise<object> = r.int(2) === 0 ? pool.validate(bytes) : pool.parse(bytes);
+      try {
+        const report = await withinHangLimit(action);
+        assert.equal(typeof report, 'object', `seed ${SEED} run ${run}`);
+      } catch (err) {
+        assert.ok(isAppError(err), `seed ${SEED} run ${run}: ${String(err)}`);
+        assert.equal(err.code, 'invalid_request', `seed ${SEED} run ${run}: ${err.message}`);
+        assert.equal(err.details?.field, 'content_base64');
+      }
+    }
+  });
+
+  it('an entity-expansion file is refused before parsing', async () => {
+    const lol = `<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "${'a'.repeat(100)}">${Array.from(
+      { length: 8 },
+      (_, i) => `<!ENTITY b${i} "${`&${i === 0 ? 'a' : `b${i - 1}`};`.repeat(10)}">`,
+    ).join('')}]><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">&b7;</Invoice>`;
+    await assert.rejects(pool.validate(Buffer.from(lol)), (err: unknown) => {
+      assert.ok(isAppError(err));
+      assert.match(err.message, /DOCTYPE/);
+      return true;
+    });
+  });
+
+  it('an invoice that takes longer than the time limit is refused with details.limit, and the pool goes on', async () => {
+    const quick = new ReceivedEInvoices({ threads: 1, timeMs: 1_000 });
+    try {
+      const xml = XML.toString('utf8');
+      const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/.exec(xml)?.[0] ?? '';
+      const huge = xml.replace(line, line.repeat(3_000));
+      await assert.rejects(quick.validate(Buffer.from(huge)), (err: unknown) => {
+        assert.ok(isAppError(err));
+        assert.equal(err.code, 'invalid_request');
+        assert.equal(err.details?.limit, 'parse_time_ms');
+        assert.equal(err.details?.field, 'content_base64');
+        return true;
+      });
+      // The worker was stopped; the next file gets a fresh one.
+      assert.equal((await pool.validate(XML)).valid, true);
+    } finally {
+      await quick.close();
+    }
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * Which official artefacts check a received e-invoice (the same choice as tools/einvoice-validate, the
+ * reference validator the tests compare against): the XSD and schematron stylesheets for the syntax and
+ * the profile the document declares (CII GuidelineSpecifiedDocumentContextParameter/ID, UBL
+ * CustomizationID), and KoSIT's severity overrides for XRechnung. Pure: no I/O.
+ */
+
+export type Syntax = 'cii' | 'ubl';
+
+/** Profiles the validator tells apart; `peppol` is Peppol BIS Billing 3.0 (UBL only). */
+export const INBOUND_PROFILES = [
+  'minimum',
+  'basic-wl',
+  'basic',
+  'en16931',
+  'extended',
+  'xrechnung',
+  'xrechnung-extension',
+  'peppol',
+] as const;
+export type InboundProfile = (typeof INBOUND_PROFILES)[number];
+
+/** Quire's `e_invoice.standard` a received document corresponds to (issue 28 adds the last three). */
+export type InboundStandard =
+  | 'factur-x'
+  | 'zugferd'
+  | 'xrechnung-cii'
+  | 'xrechnung-ubl'
+  | 'peppol'
+  | 'en16931-ubl'
+  | 'en16931-cii';
+
+export interface Schematron {
+  /** Name shown with each finding, as the reference validator prints it (e.g. EN16931-CII). */
+  name: string;
+  /** Path under tools/einvoice-validate/artefacts/. */
+  artefact: string;
+}
+
+export interface ValidationPlan {
+  syntax: Syntax;
+  profile: InboundProfile | 'unknown';
+  /** Main XSD, under the artefacts directory. */
+  xsd: string;
+  schematrons: Schematron[];
+  /** Rule id → severity that replaces the published flag (KoSIT's scenario configuration). */
+  customLevels: Record<string, Severity>;
+  /** Said once as a warning (e.g. an unrecognised guideline id). */
+  notes: string[];
+}
+
+export type Severity = 'error' | 'warning' | 'information';
+
+const XR_CIUS = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+const XR_EXT = `${XR_CIUS}#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0`;
+const XR_CVD_PREFIX = `${XR_CIUS}#compliant#urn:xeinkauf.de:kosit:xrechnung:cvd_`;
+export const PEPPOL_CIUS = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+
+const CEN_CII: Schematron = { name: 'EN16931-CII', artefact: 'en16931/EN16931-CII-validation.xslt' };
+const CEN_UBL: Schematron = { name: 'EN16931-UBL', artefact: 'en16931/EN16931-UBL-validation.xslt' };
+const XR_CII: Schematron = { name: 'XRECHNUNG-CII', artefact: 'xrechnung/XRechnung-CII-validation.xsl' };
+const XR_UBL: Schematron = { name: 'XRECHNUNG-UBL', artefact: 'xrechnung/XRechnung-UBL-validation.xsl' };
+const PEPPOL_UBL: Schematron = { name: 'PEPPOL-EN16931-UBL', artefact: 'peppol/PEPPOL-EN16931-UBL.xslt' };
+const XSD_D16B = 'xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd';
+
+/** Factur-X profiles: directory, file stem and schematron name. */
+const FACTURX = {
+  minimum: { dir: 'minimum', stem: 'MINIMUM', name: 'FACTUR-X_MINIMUM', cen: false },
+  'basic-wl': { dir: 'basicwl', stem: 'BASICWL', name: 'FACTUR-X_BASIC-WL', cen: false },
+  basic: { dir: 'basic', stem: 'BASIC', name: 'FACTUR-X_BASIC', cen: true },
+  en16931: { dir: 'en16931', stem: 'EN16931', name: 'FACTUR-X_EN16931', cen: true },
+  extended: { dir: 'extended', stem: 'EXTENDED', name: 'FACTUR-X_EXTENDED', cen: false },
+} as const;
+
+/** The profile a CII guideline id declares, or undefined when none is recognised. */
+export function ciiProfileOf(guidelineId: string): InboundProfile | 'en16931-cius' | undefined {
+  switch (guidelineId) {
+    case 'urn:factur-x.eu:1p0:minimum':
+      return 'minimum';
+    case 'urn:factur-x.eu:1p0:basicwl':
+      return 'basic-wl';
+    case 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic':
+      return 'basic';
+    case 'urn:cen.eu:en16931:2017':
+      return 'en16931';
+    case 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended':
+    case 'urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr':
+      return 'extended';
+    case XR_CIUS:
+      return 'xrechnung';
+    case XR_EXT:
+      return 'xrechnung-extension';
+  }
+  if (guidelineId.startsWith(XR_CIUS)) return 'xrechnung';
+  if (guidelineId.startsWith('urn:cen.eu:en16931:2017#compliant#')) return 'en16931-cius';
+  return undefined;
+}
+
+/**
+ * The profile a UBL CustomizationID declares. Only BT-24 decides, as in the official validators: a plain
+ * EN 16931 invoice with Peppol's ProfileID (CEN's own examples have one) is a valid EN 16931 invoice. A
+ * Peppol invoice with a wrong BT-24 is caught by asking for `profile: "peppol"` (PEPPOL-EN16931-R004).
+ */
+export function ublProfileOf(customizationId: string): InboundProfile {
+  if (customizationId === XR_EXT) return 'xrechnung-extension';
+  if (customizationId.startsWith(XR_CIUS)) return 'xrechnung';
+  if (customizationId.startsWith(PEPPOL_CIUS)) return 'peppol';
+  return 'en16931';
+}
+
+function kositLevels(rules: string[], level: Severity): Record<string, Severity> {
+  return Object.fromEntries(rules.map((rule) => [rule, level]));
+}
+
+/** KoSIT's validator configuration (scenarios.xml) for XRechnung CII and its extension. */
+function kositCii(extension: boolean): Record<string, Severity> {
+  return {
+    'BR-CL-23': 'warning',
+    ...(extension
+      ? kositLevels(['BR-CL-21', 'BR-CL-11', 'BR-CL-10', 'BR-CL-24', 'BR-CL-25', 'BR-CL-26'], 'information')
+      : { 'BR-CL-21': 'warning' }),
+    ...kositLevels(['CII-SR-452', 'CII-SR-453', 'CII-SR-454'], 'error'),
+  };
+}
+
+/** The checks for a CII document with the given guideline id; `forced` replaces the declared profile. */
+export function planCii(guidelineId: string, forced?: InboundProfile): ValidationPlan {
+  const detected = ciiProfileOf(guidelineId);
+  const profile = forced ?? detected;
+  const notes: string[] = [];
+  const plan = (p: ValidationPlan['profile'], xsd: string, schematrons: Schematron[]): ValidationPlan => ({
+    syntax: 'cii',
+    profile: p,
+    xsd,
+    schematrons,
+    customLevels: {},
+    notes,
+  });
+  if (profile === 'xrechnung' || profile === 'xrechnung-extension') {
+    const result = plan(profile, XSD_D16B, [CEN_CII, XR_CII]);
+    result.customLevels = kositCii(profile === 'xrechnung-extension');
+    if (guidelineId.startsWith(XR_CVD_PREFIX)) result.customLevels['BR-CL-13'] = 'information';
+    return result;
+  }
+  if (profile !== undefined && profile !== 'en16931-cius' && profile !== 'peppol') {
+    const fx = FACTURX[profile];
+    const dir = `facturx/${fx.dir}`;
+    const schematron = { name: fx.name, artefact: `${dir}/Factur-X_1.09_${fx.stem}.xsl` };
+    return plan(profile, `${dir}/Factur-X_${fx.stem}.xsd`, fx.cen ? [CEN_CII, schematron] : [schematron]);
+  }
+  notes.push(
+    detected === undefined
+      ? `Unrecognised guideline id '${guidelineId}' (BT-24): checked as generic EN 16931 CII only.`
+      : `Guideline id '${guidelineId}' is an EN 16931 CIUS Quire has no rules for: checked as generic EN 16931 CII only.`,
+  );
+  return plan('unknown', XSD_D16B, [CEN_CII]);
+}
+
+/** The checks for a UBL Invoice or CreditNote. */
+export function planUbl(
+  creditNote: boolean,
+  customizationId: string,
+  forced?: InboundProfile,
+): ValidationPlan {
+  const declared = ublProfileOf(customizationId);
+  const wanted = forced ?? declared;
+  const profile: InboundProfile =
+    wanted === 'xrechnung' || wanted === 'xrechnung-extension' || wanted === 'peppol' ? wanted : 'en16931';
+  const schematrons = [CEN_UBL];
+  let customLevels: Record<string, Severity> = {};
+  if (profile === 'peppol') schematrons.push(PEPPOL_UBL);
+  if (profile === 'xrechnung' || profile === 'xrechnung-extension') {
+    schematrons.push(XR_UBL);
+    customLevels =
+      profile === 'xrechnung-extension'
+        ? {
+            'BR-CL-23': 'warning',
+            ...kositLevels(
+              ['BR-CL-21', 'BR-CL-24', 'BR-CL-10', 'BR-CL-11', 'BR-CL-25', 'BR-CL-26', 'BR-CO-16'],
+              'information',
+            ),
+            ...kositLevels(['UBL-CR-470', 'UBL-CR-646'], 'information'),
+          }
+        : { 'BR-CL-23': 'warning', 'BR-CL-21': 'warning', ...(creditNote ? {} : { 'UBL-CR-646': 'error' }) };
+    if (customizationId.startsWith(XR_CVD_PREFIX)) {
+      customLevels['BR-CL-13'] = 'information';
+      customLevels['UBL-CR-646'] = 'error';
+    }
+  }
+  return {
+    syntax: 'ubl',
+    profile,
+    xsd: creditNote
+      ? 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd'
+      : 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
+    schematrons,
+    customLevels,
+    notes: [],
+  };
+}
+
+/** Quire's standard for a checked document; `pdfName` is the attachment's name when it came in a PDF. */
+export function standardOf(plan: ValidationPlan, pdfName: string | undefined): InboundStandard {
+  const { syntax, profile } = plan;
+  if (profile === 'xrechnung' || profile === 'xrechnung-extension')
+    return pdfName === undefined ? (syntax === 'ubl' ? 'xrechnung-ubl' : 'xrechnung-cii') : 'zugferd';
+  if (syntax === 'ubl') return profile === 'peppol' ? 'peppol' : 'en16931-ubl';
+  if (pdfName !== undefined) return /zugferd/i.test(pdfName) ? 'zugferd' : 'factur-x';
+  // A bare CII file with EN 16931's own id is plain EN 16931 CII; the other Factur-X profiles exist only there.
+  return profile === 'en16931' || profile === 'unknown' ? 'en16931-cii' : 'factur-x';
+}
+
+/** The published flag (or role) of a schematron finding as a severity (the reference validator's rule). */
+export function severityOf(flag: string, report: boolean): Severity {
+  const f = flag.toLowerCase();
+  // A successful-report without a flag is Factur-X's "marked as not used in the given context": a warning.
+  if (report && f === '') return 'warning';
+  if (f.startsWith('warn')) return 'warning';
+  if (f.startsWith('info')) return 'information';
+  return 'error';
+}
+
+/** `*:Name[namespace-uri()='…']` and `Q{…}` steps shortened to the element names. */
+export function simplifyLocation(location: string): string {
+  return location
+    .replace(/\*:([A-Za-z0-9_.-]+)\[namespace-uri\(\)='[^']*'\]/g, '$1')
+    .replace(/Q\{[^}]*\}/g, '');
+}

@@ -1,0 +1,122 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { AppError } from '../shared/errors.js';
+import { TaskDeadline } from '../shared/task-deadline.js';
+import { workerEntry } from '../shared/worker-entry.js';
+import type { ParseReport } from './parse.js';
+import type { InboundProfile } from './plan.js';
+import type { InboundBody, InboundReply, InboundTask } from './protocol.js';
+import type { ValidationReport } from './validate.js';
+
+/**
+ * Budgets of one received e-invoice (issue 28: 10 s): wall-clock time from the moment a worker starts
+ * the task, and each worker's V8 heap. The heap is larger than the untrusted-file pool's: a worker keeps
+ * the compiled official rules it has used (each stylesheet a few MB of SEF, tens of MB once loaded), so
+ * the second invoice of a kind costs only the checks themselves.
+ */
+export const EINVOICE_LIMITS = { timeMs: 10_000, heapMb: 1024 } as const;
+
+/** Extra workers stop after this long idle, releasing the rules they loaded. */
+const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+export interface ReceivedEInvoicesOptions {
+  threads?: number;
+  /** Wall-clock limit of one file (QUIRE_EINVOICE_CHECK_TIMEOUT_MS; default EINVOICE_LIMITS.timeMs). */
+  timeMs?: number;
+  onWorkerError?: (err: unknown) => void;
+}
+
+/**
+ * Reads and checks e-invoices clients upload, off the main thread on a pool of its own (the Liquid and
+ * untrusted-file pools' pattern): a hostile or huge file costs its sender a 400 and never delays another
+ * team's requests. Every refusal is `invalid_request` with `details.field` = content_base64.
+ */
+export class ReceivedEInvoices {
+  readonly #threads: number;
+  readonly #timeMs: number;
+  readonly #onWorkerError: (err: unknown) => void;
+  #pool: Piscina<InboundTask, InboundReply> | undefined;
+  #closed = false;
+
+  constructor(options: ReceivedEInvoicesOptions = {}) {
+    this.#threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+    this.#timeMs = options.timeMs ?? EINVOICE_LIMITS.timeMs;
+    this.#onWorkerError =
+      options.onWorkerError ??
+      ((err) =>
+        process.emitWarning(`E-invoice worker failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
+  async validate(bytes: Uint8Array, profile?: InboundProfile): Promise<ValidationReport> {
+    return (await this.#run({ kind: 'validate', bytes, profile })) as ValidationReport;
+  }
+
+  /** The document as Quire's e-invoice model. */
+  async parse(bytes: Uint8Array): Promise<ParseReport> {
+    return (await this.#run({ kind: 'parse', bytes })) as ParseReport;
+  }
+
+  /** Starts a worker and loads the common rules (the first validation after start then takes ≤ 2 s). */
+  async warm(): Promise<void> {
+    await this.#run({ kind: 'warm' });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await pool?.close();
+  }
+
+  async #run(body: InboundBody): Promise<ValidationReport | ParseReport | null> {
+    const deadline = new TaskDeadline(this.#timeMs);
+    let reply: InboundReply;
+    try {
+      reply = await this.#workers().run({ ...body, ...deadline.stamp }, { signal: deadline.signal });
+    } catch (err) {
+      throw this.#refusalOf(err, deadline.expired);
+    } finally {
+      deadline.clear();
+    }
+    if (!reply.ok)
+      throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });
+    return reply.value;
+  }
+
+  #refusalOf(err: unknown, expired: boolean): unknown {
+    if (expired)
+      return new AppError(
+        'invalid_request',
+        `Checking the e-invoice took longer than ${this.#timeMs / 1000} s, the limit for one file; send a smaller invoice.`,
+        { field: 'content_base64', limit: 'parse_time_ms', max: this.#timeMs },
+      );
+    if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      return new AppError(
+        'invalid_request',
+        `Checking the e-invoice needed more than ${EINVOICE_LIMITS.heapMb} MB of memory; send a smaller invoice.`,
+        { field: 'content_base64', limit: 'parse_memory_mb', max: EINVOICE_LIMITS.heapMb },
+      );
+    return err;
+  }
+
+  #workers(): Piscina<InboundTask, InboundReply> {
+    if (this.#closed) throw new Error('The e-invoice pool is closed.');
+    if (this.#pool === undefined) {
+      const entry = workerEntry(
+        new URL('./einvoice-worker.js', import.meta.url),
+        new URL('./worker-tsx.mjs', import.meta.url),
+      );
+      this.#pool = new Piscina<InboundTask, InboundReply>({
+        filename: entry.filename,
+        ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+        minThreads: 0,
+        maxThreads: this.#threads,
+        idleTimeout: IDLE_TIMEOUT_MS,
+        resourceLimits: { maxOldGenerationSizeMb: EINVOICE_LIMITS.heapMb },
+      });
+      this.#pool.on('error', this.#onWorkerError);
+    }
+    return this.#pool;
+  }
+}

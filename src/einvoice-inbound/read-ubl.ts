@@ -1,0 +1,232 @@
+import type { ParsedInvoice, ReadResult } from './read-model.js';
+import type { XmlNode } from './xml-dom.js';
+import { all, at, attr, compact, decimal, text } from './xml-path.js';
+
+/**
+ * A UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung, Peppol BIS 3.0) as Quire's e-invoice request
+ * model: the reverse of src/einvoice/xml/ubl*.ts, so what Quire wrote reads back as what it was given.
+ */
+export function readUbl(root: XmlNode): ReadResult {
+  const warnings: string[] = [];
+  const creditNote = root.localName === 'CreditNote';
+  const currency = text(root, 'cbc:DocumentCurrencyCode') ?? '';
+  const invoice: ParsedInvoice = compact({
+    number: text(root, 'cbc:ID') ?? '',
+    issue_date: text(root, 'cbc:IssueDate') ?? '',
+    currency,
+    type_code: text(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode'),
+    buyer_reference: text(root, 'cbc:BuyerReference'),
+    ...references(root),
+    delivery_date: text(root, 'cac:Delivery/cbc:ActualDeliveryDate'),
+    billing_period: period(root, warnings),
+    notes: texts(root, 'cbc:Note'),
+    seller: party(at(root, 'cac:AccountingSupplierParty/cac:Party'), true),
+    buyer: party(at(root, 'cac:AccountingCustomerParty/cac:Party'), false),
+    delivery: delivery(root),
+    payment: payment(root, creditNote, warnings),
+    lines: all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine').map((l) => line(l, creditNote)),
+    allowances: allowanceCharges(root, false, true),
+    charges: allowanceCharges(root, true, true),
+    prepaid_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PrepaidAmount')),
+    rounding_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount')),
+    tax_exemptions: exemptions(root),
+  }) as ParsedInvoice;
+  const totals = compact({
+    line_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:LineExtensionAmount')),
+    allowance_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount')),
+    charge_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:ChargeTotalAmount')),
+    tax_basis_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount')),
+    tax_total: decimal(taxTotal(root, currency)),
+    grand_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount')),
+    prepaid: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PrepaidAmount')),
+    rounding: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount')),
+    due_payable: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')),
+  });
+  if (all(root, 'cac:PaymentMeans').length > 1)
+    warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
+  if (all(root, 'cac:AdditionalDocumentReference/cac:Attachment').length > 0)
+    warnings.push(
+      "Supporting documents attached to the invoice (BG-24) are not part of Quire's model and were left out.",
+    );
+  return { invoice, totals: totals as Record<string, string>, warnings };
+}
+
+function texts(node: XmlNode, path: string): string[] | undefined {
+  const values = all(node, path)
+    .map((n) => n.textContent ?? '')
+    .filter((v) => v.trim() !== '');
+  return values.length > 0 ? values : undefined;
+}
+
+/** The tax total in the document currency (BT-110); a second TaxTotal is the VAT in accounting currency. */
+function taxTotal(root: XmlNode, currency: string): string | undefined {
+  const amounts = all(root, 'cac:TaxTotal/cbc:TaxAmount');
+  return (amounts.find((a) => a.getAttribute('currencyID') === currency) ?? amounts[0])?.textContent?.trim();
+}
+
+function references(root: XmlNode) {
+  const order = text(root, 'cac:OrderReference/cbc:ID');
+  const sales = text(root, 'cac:OrderReference/cbc:SalesOrderID');
+  const additional = all(root, 'cac:AdditionalDocumentReference').find(
+    (ref) => text(ref, 'cbc:DocumentTypeCode') === '50',
+  );
+  const preceding = at(root, 'cac:BillingReference/cac:InvoiceDocumentReference');
+  return {
+    // Quire writes "NA" when only a sales order is known (UBL needs an order id there).
+    purchase_order_reference: order === 'NA' && sales ? undefined : order,
+    sales_order_reference: sales,
+    contract_reference: text(root, 'cac:ContractDocumentReference/cbc:ID'),
+    project_reference: text(root, 'cac:ProjectReference/cbc:ID') ?? text(additional, 'cbc:ID'),
+    preceding_invoice: preceding
+      ? compact({ number: text(preceding, 'cbc:ID') ?? '', issue_date: text(preceding, 'cbc:IssueDate') })
+      : undefined,
+  };
+}
+
+function period(root: XmlNode, warnings: string[]) {
+  const start = text(root, 'cac:InvoicePeriod/cbc:StartDate');
+  const end = text(root, 'cac:InvoicePeriod/cbc:EndDate');
+  if (start && end) return { start, end };
+  if (start || end)
+    warnings.push("The invoice period has only one end; Quire's billing_period needs both and was left out.");
+  return undefined;
+}
+
+function address(node: XmlNode | undefined) {
+  if (node === undefined) return undefined;
+  return compact({
+    country_code: text(node, 'cac:Country/cbc:IdentificationCode') ?? '',
+    line1: text(node, 'cbc:StreetName'),
+    line2: text(node, 'cbc:AdditionalStreetName'),
+    line3: text(node, 'cac:AddressLine/cbc:Line'),
+    city: text(node, 'cbc:CityName'),
+    postal_code: text(node, 'cbc:PostalZone'),
+    subdivision: text(node, 'cbc:CountrySubentity'),
+  });
+}
+
+function party(node: XmlNode | undefined, seller: boolean) {
+  const ids = all(node, 'cac:PartyIdentification/cbc:ID').filter(
+    (id) => id.getAttribute('schemeID') !== 'SEPA',
+  );
+  const taxSchemes = all(node, 'cac:PartyTaxScheme');
+  const vat = taxSchemes.find((t) => text(t, 'cac:TaxScheme/cbc:ID')?.toUpperCase() === 'VAT');
+  const other = taxSchemes.find((t) => t !== vat);
+  const endpoint = text(node, 'cbc:EndpointID');
+  const contact = compact({
+    name: text(node, 'cac:Contact/cbc:Name'),
+    phone: text(node, 'cac:Contact/cbc:Telephone'),
+    email: text(node, 'cac:Contact/cbc:ElectronicMail'),
+  });
+  return compact({
+    name:
+      text(node, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(node, 'cac:PartyName/cbc:Name') ?? '',
+    address: address(at(node, 'cac:PostalAddress')) ?? { country_code: '' },
+    trading_name: text(node, 'cac:PartyName/cbc:Name'),
+    vat_id: text(vat, 'cbc:CompanyID'),
+    id: ids[0]?.textContent?.trim() || undefined,
+    id_scheme: ids[0]?.getAttribute('schemeID') || undefined,
+    legal_registration_id: text(node, 'cac:PartyLegalEntity/cbc:CompanyID'),
+    legal_registration_scheme: attr(node, 'cac:PartyLegalEntity/cbc:CompanyID', 'schemeID'),
+    electronic_address: endpoint
+      ? { value: endpoint, scheme: attr(node, 'cbc:EndpointID', 'schemeID') ?? 'EM' }
+      : undefined,
+    contact,
+    tax_number: seller ? text(other, 'cbc:CompanyID') : undefined,
+    legal_info: seller ? text(node, 'cac:PartyLegalEntity/cbc:CompanyLegalForm') : undefined,
+  });
+}
+
+function delivery(root: XmlNode) {
+  const node = at(root, 'cac:Delivery');
+  if (node === undefined) return undefined;
+  return compact({
+    name: text(node, 'cac:DeliveryParty/cac:PartyName/cbc:Name'),
+    address: address(at(node, 'cac:DeliveryLocation/cac:Address')),
+  });
+}
+
+function payment(root: XmlNode, creditNote: boolean, warnings: string[]) {
+  const means = at(root, 'cac:PaymentMeans');
+  const sepa = all(root, 'cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID').find(
+    (id) => id.getAttribute('schemeID') === 'SEPA',
+  );
+  const terms = all(root, 'cac:PaymentTerms/cbc:Note').map((n) => n.textContent ?? '');
+  if (terms.length > 1) warnings.push('Several payment terms notes were joined with line breaks.');
+  const result = compact({
+    means_code: text(means, 'cbc:PaymentMeansCode'),
+    means_text: attr(means, 'cbc:PaymentMeansCode', 'name'),
+    iban: text(means, 'cac:PayeeFinancialAccount/cbc:ID'),
+    bic: text(means, 'cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID'),
+    account_name: text(means, 'cac:PayeeFinancialAccount/cbc:Name'),
+    reference: text(means, 'cbc:PaymentID'),
+    terms: terms.length > 0 ? terms.join('\n') : undefined,
+    due_date: creditNote ? text(means, 'cbc:PaymentDueDate') : text(root, 'cbc:DueDate'),
+    mandate_reference: text(means, 'cac:PaymentMandate/cbc:ID'),
+    creditor_id: sepa?.textContent?.trim() || undefined,
+    debited_iban: text(means, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID'),
+  });
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+function vatOf(category: XmlNode | undefined) {
+  const code = text(category, 'cbc:ID') ?? '';
+  const rate = decimal(text(category, 'cbc:Percent'));
+  // Category O has no rate (BR-O-05); writers that must send one send 0.
+  return code === 'O' || rate === undefined ? { category: code } : { category: code, rate };
+}
+
+function allowanceCharges(parent: XmlNode, charge: boolean, withVat: boolean) {
+  const list = all(parent, 'cac:AllowanceCharge')
+    .filter((ac) => text(ac, 'cbc:ChargeIndicator')?.toLowerCase() === String(charge))
+    .map((ac) =>
+      compact({
+        amount: decimal(text(ac, 'cbc:Amount')),
+        percent: decimal(text(ac, 'cbc:MultiplierFactorNumeric')),
+        base_amount: withVat ? decimal(text(ac, 'cbc:BaseAmount')) : undefined,
+        reason: text(ac, 'cbc:AllowanceChargeReason'),
+        reason_code: text(ac, 'cbc:AllowanceChargeReasonCode'),
+        vat: withVat ? vatOf(at(ac, 'cac:TaxCategory')) : undefined,
+      }),
+    );
+  return list.length > 0 ? list : undefined;
+}
+
+function exemptions(root: XmlNode) {
+  const out: Record<string, { reason?: string; code?: string }> = {};
+  for (const category of all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory')) {
+    const entry = compact({
+      reason: text(category, 'cbc:TaxExemptionReason'),
+      code: text(category, 'cbc:TaxExemptionReasonCode'),
+    });
+    const id = text(category, 'cbc:ID');
+    if (id && Object.keys(entry).length > 0) out[id] = entry;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function line(node: XmlNode, creditNote: boolean) {
+  const quantityPath = creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity';
+  const start = text(node, 'cac:InvoicePeriod/cbc:StartDate');
+  const end = text(node, 'cac:InvoicePeriod/cbc:EndDate');
+  const standard = at(node, 'cac:Item/cac:StandardItemIdentification/cbc:ID');
+  return compact({
+    name: text(node, 'cac:Item/cbc:Name') ?? '',
+    quantity: decimal(text(node, quantityPath)) ?? '',
+    unit_price: decimal(text(node, 'cac:Price/cbc:PriceAmount')) ?? '',
+    vat: vatOf(at(node, 'cac:Item/cac:ClassifiedTaxCategory')),
+    unit_code: attr(node, quantityPath, 'unitCode'),
+    price_base_quantity: decimal(text(node, 'cac:Price/cbc:BaseQuantity')),
+    description: text(node, 'cac:Item/cbc:Description'),
+    note: text(node, 'cbc:Note'),
+    id: text(node, 'cbc:ID'),
+    seller_item_id: text(node, 'cac:Item/cac:SellersItemIdentification/cbc:ID'),
+    buyer_item_id: text(node, 'cac:Item/cac:BuyersItemIdentification/cbc:ID'),
+    standard_item_id: standard?.textContent?.trim() || undefined,
+    standard_item_scheme: standard?.getAttribute('schemeID') || undefined,
+    order_line_reference: text(node, 'cac:OrderLineReference/cbc:LineID'),
+    period: start || end ? compact({ start, end }) : undefined,
+    allowances: allowanceCharges(node, false, false),
+    charges: allowanceCharges(node, true, false),
+  });
+}

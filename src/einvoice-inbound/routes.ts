@@ -1,0 +1,118 @@
+import { Type } from 'typebox';
+import { authOf } from '../accounts/auth-context.js';
+import { decodeBase64 } from '../batches/spreadsheet.js';
+import { withExamples } from '../http/openapi.js';
+import { COMMON_ERRORS } from '../http/schemas.js';
+import type { App } from '../http/server.js';
+import type { Clock } from '../shared/clock.js';
+import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
+import { INBOUND_PROFILES } from './plan.js';
+import type { ReceivedEInvoices } from './pool.js';
+import { ParseAnswer, ValidationAnswer } from './schemas.js';
+
+/** Spec "Limits" treats these like previews: 30 per minute per team and key mode (README: E-invoice check). */
+export const EINVOICE_CHECKS_PER_MIN = 30;
+
+const content = Type.String({
+  minLength: 1,
+  description:
+    'The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found.',
+});
+const filename = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'The file name, shown back in messages',
+});
+
+const ValidateBody = Type.Object(
+  {
+    filename,
+    content_base64: content,
+    profile: Type.Optional(
+      Type.Union(
+        INBOUND_PROFILES.map((p) => Type.Literal(p)),
+        {
+          description:
+            'Check as this profile instead of the one the document declares (e.g. `peppol` to catch a wrong CustomizationID).',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ParseBody = Type.Object({ filename, content_base64: content }, { additionalProperties: false });
+
+const SAMPLE_XML = Buffer.from(
+  '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>',
+).toString('base64');
+
+export interface InboundRouteDeps {
+  einvoices: ReceivedEInvoices;
+  rate: RateCounter;
+  clock: Clock;
+}
+
+async function spendCheck(deps: InboundRouteDeps, request: Parameters<typeof authOf>[0]): Promise<void> {
+  const auth = authOf(request);
+  await spendBudget(deps.rate, {
+    key: `einvoices:checks:${auth.team.id}:${auth.mode}`,
+    limit: EINVOICE_CHECKS_PER_MIN,
+    nowMs: deps.clock.now().getTime(),
+    message: `More than ${EINVOICE_CHECKS_PER_MIN} e-invoice checks per minute.`,
+  });
+}
+
+/**
+ * POST /e-invoices/validate and /e-invoices/parse (extensions, issue 28): read an e-invoice a team
+ * received. Counted like previews (a rate budget, never a document or usage); the work runs on the
+ * e-invoice worker pool.
+ */
+export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps): void {
+  app.post(
+    '/e-invoices/validate',
+    {
+      schema: {
+        tags: ['E-invoices'],
+        operationId: 'validateEInvoice',
+        summary: 'Validate a received e-invoice with the official rules (extension)',
+        description:
+          'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
+        body: withExamples(ValidateBody, {
+          xml: {
+            summary: 'A UBL invoice (base64)',
+            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
+          },
+        }),
+        response: { 200: ValidationAnswer, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      await spendCheck(deps, request);
+      return deps.einvoices.validate(decodeBase64(request.body.content_base64), request.body.profile);
+    },
+  );
+  app.post(
+    '/e-invoices/parse',
+    {
+      schema: {
+        tags: ['E-invoices'],
+        operationId: 'parseEInvoice',
+        summary: "Read a received e-invoice into Quire's e-invoice model (extension)",
+        description:
+          "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
+        body: withExamples(ParseBody, {
+          xml: {
+            summary: 'A UBL invoice (base64)',
+            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
+          },
+        }),
+        response: { 200: ParseAnswer, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      await spendCheck(deps, request);
+      return deps.einvoices.parse(decodeBase64(request.body.content_base64));
+    },
+  );
+}

@@ -1,0 +1,215 @@
+import { type PdfFacts, type PdfInvoice, readPdfInvoice } from './pdf-invoice.js';
+import {
+  type InboundProfile,
+  type InboundStandard,
+  planCii,
+  planUbl,
+  type Schematron,
+  type Syntax,
+  standardOf,
+  type ValidationPlan,
+} from './plan.js';
+import { InboundRefusal } from './refusal.js';
+import { type Finding, preloadSchematron, runSchematron } from './schematron.js';
+import { childElements, parseXml, rootOf, type XmlNode } from './xml-dom.js';
+import { checkXsd } from './xsd.js';
+
+/** POST /v1/e-invoices/validate's answer. */
+export interface ValidationReport {
+  valid: boolean;
+  syntax: Syntax;
+  standard: InboundStandard;
+  profile: ValidationPlan['profile'];
+  guideline_id: string;
+  errors: Finding[];
+  warnings: Finding[];
+  pdf?: PdfFacts;
+}
+
+export const NS = {
+  rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+  ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+  ublInvoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  ublCreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+} as const;
+
+/** A received document: its XML text, parsed tree, root element and (for a PDF) the PDF around it. */
+export interface ReceivedInvoice {
+  xml: string;
+  doc: XmlNode;
+  root: XmlNode;
+  syntax: Syntax;
+  pdf: PdfInvoice | undefined;
+}
+
+function isPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
+}
+
+function describe(bytes: Uint8Array): string {
+  const head = Buffer.from(bytes.subarray(0, 64)).toString('latin1');
+  if (head.startsWith('PK')) return 'a ZIP archive (or an Office file)';
+  if (/^\s*[{[]/.test(head)) return 'JSON';
+  return 'neither XML nor a PDF';
+}
+
+/** Reads the upload: an XML e-invoice (CII or UBL) or a PDF carrying one. */
+export async function readReceived(bytes: Uint8Array): Promise<ReceivedInvoice> {
+  const pdf = isPdf(bytes) ? await readPdfInvoice(bytes) : undefined;
+  const xml =
+    pdf?.xml ??
+    Buffer.from(bytes)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+  if (pdf === undefined && !/^\s*</.test(xml))
+    throw new InboundRefusal(
+      `the file is ${describe(bytes)}: send an e-invoice XML (CII or UBL) or a Factur-X/ZUGFeRD PDF`,
+    );
+  let doc: XmlNode;
+  try {
+    doc = parseXml(xml);
+  } catch (err) {
+    throw new InboundRefusal(
+      `the ${pdf ? "PDF's embedded " : ''}XML is not well-formed (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  const root = rootOf(doc);
+  const syntax = root ? syntaxOf(root) : undefined;
+  if (root === undefined || syntax === undefined)
+    throw new InboundRefusal(
+      `the XML's root element is {${root?.namespaceURI ?? ''}}${root?.localName ?? ''}, which is neither a CII CrossIndustryInvoice nor a UBL Invoice or CreditNote`,
+    );
+  return { xml, doc, root, syntax, pdf };
+}
+
+function syntaxOf(root: XmlNode): Syntax | undefined {
+  if (root.namespaceURI === NS.rsm && root.localName === 'CrossIndustryInvoice') return 'cii';
+  if (root.namespaceURI === NS.ublInvoice && root.localName === 'Invoice') return 'ubl';
+  if (root.namespaceURI === NS.ublCreditNote && root.localName === 'CreditNote') return 'ubl';
+  return undefined;
+}
+
+/** The normalised text of the first element found by following local names (namespace-checked on the way). */
+export function pathText(node: XmlNode, ...names: string[]): string {
+  let current: XmlNode | undefined = node;
+  for (const name of names) current = current && childElements(current).find((c) => c.localName === name);
+  return (current?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The guideline id (BT-24) and the checks the document's declaration calls for. */
+export function planOf(
+  received: ReceivedInvoice,
+  forced?: InboundProfile,
+): { plan: ValidationPlan; guidelineId: string } {
+  const { root, syntax } = received;
+  if (syntax === 'cii') {
+    const guidelineId = pathText(
+      root,
+      'ExchangedDocumentContext',
+      'GuidelineSpecifiedDocumentContextParameter',
+      'ID',
+    );
+    if (forced === 'peppol')
+      throw new InboundRefusal(
+        'Peppol BIS Billing 3.0 is UBL only: this document is CII, so profile "peppol" does not apply',
+      );
+    return { plan: planCii(guidelineId, forced), guidelineId };
+  }
+  const guidelineId = pathText(root, 'CustomizationID');
+  const plan = planUbl(root.localName === 'CreditNote', guidelineId, forced);
+  return { plan, guidelineId };
+}
+
+/** Checks the PDF around a Factur-X/ZUGFeRD XML can make without veraPDF: how the XML is attached and declared. */
+function pdfFindings(facts: PdfFacts, plan: ValidationPlan): Finding[] {
+  const findings: Finding[] = [];
+  const error = (rule: string, message: string) =>
+    findings.push({ rule, severity: 'error', message, location: 'PDF' });
+  const { attachment, pdf_a } = facts;
+  if (pdf_a.declared === null)
+    error('PDFA-6.6.4', 'The PDF does not declare PDF/A (XMP pdfaid:part): Factur-X needs PDF/A-3.');
+  else if (!pdf_a.declared.startsWith('3'))
+    error('PDFA-6.6.4', `The PDF declares PDF/A-${pdf_a.declared}; Factur-X embeds its XML in PDF/A-3.`);
+  if (pdf_a.encrypted) error('PDFA-6.1.3', 'The PDF is encrypted, which PDF/A forbids.');
+  if (!pdf_a.output_intent)
+    error('PDFA-OUTPUTINTENT-MISSING', 'The PDF has no OutputIntent with an ICC profile.');
+  if (!attachment.associated)
+    error(
+      'PDFA-6.8',
+      `${attachment.name} is not listed in the catalog's /AF array (PDF/A-3 associated file).`,
+    );
+  if (attachment.relationship === null) error('PDFA-6.8', `${attachment.name} has no /AFRelationship.`);
+  const level = attachment.conformance_level;
+  const expected = CONFORMANCE_LEVELS[plan.profile];
+  if (level === null)
+    error('FX-XMP', 'The XMP metadata has no fx:ConformanceLevel (Factur-X extension schema).');
+  else if (expected !== undefined && level.toUpperCase() !== expected)
+    error('FX-XMP', `XMP fx:ConformanceLevel is ${level} but the XML declares the ${expected} profile.`);
+  return findings;
+}
+
+const CONFORMANCE_LEVELS: Partial<Record<ValidationPlan['profile'], string>> = {
+  minimum: 'MINIMUM',
+  'basic-wl': 'BASIC WL',
+  basic: 'BASIC',
+  en16931: 'EN 16931',
+  extended: 'EXTENDED',
+  xrechnung: 'XRECHNUNG',
+};
+
+/**
+ * One rule set over the document. A rule set that stops with a dynamic error in SaxonJS (the Factur-X
+ * EXTENDED stylesheet does on some documents: an xs:double where SaxonJS wants xs:decimal, which Java Saxon
+ * accepts) is reported as a warning naming what was not checked, so the verdict never claims more than ran.
+ */
+function checkSchematron(doc: XmlNode, schematron: Schematron, plan: ValidationPlan): Finding[] {
+  try {
+    return runSchematron(doc, schematron, plan.customLevels);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return [
+      {
+        rule: 'SCHEMATRON-NOT-RUN',
+        severity: 'warning',
+        message: `The ${schematron.name} rules stopped on this document (${reason.slice(0, 300)}); the verdict covers the XSD and the other rule sets only.`,
+        location: '/',
+      },
+    ];
+  }
+}
+
+/**
+ * Validates a received e-invoice with the official rules: the XSD (in libxml2's own thread, while) the
+ * schematrons run here one after the other, as the reference validator does.
+ */
+export async function validateReceived(
+  bytes: Uint8Array,
+  forced?: InboundProfile,
+  rulesReady: () => void = () => {},
+): Promise<ValidationReport> {
+  const received = await readReceived(bytes);
+  const { plan, guidelineId } = planOf(received, forced);
+  // Loading the official rules is the server's one-time cost, not the file's: the time budget restarts.
+  for (const schematron of plan.schematrons) preloadSchematron(schematron.artefact);
+  rulesReady();
+  const xsd = checkXsd(received.xml, plan.xsd);
+  const findings: Finding[] = [];
+  for (const schematron of plan.schematrons)
+    findings.push(...checkSchematron(received.doc, schematron, plan));
+  findings.unshift(...(await xsd));
+  if (received.pdf) findings.push(...pdfFindings(received.pdf.facts, plan));
+  for (const note of plan.notes)
+    findings.push({ rule: 'PROFILE-UNKNOWN', severity: 'warning', message: note, location: '/' });
+  const errors = findings.filter((f) => f.severity === 'error');
+  return {
+    valid: errors.length === 0,
+    syntax: plan.syntax,
+    standard: standardOf(plan, received.pdf?.facts.attachment.name),
+    profile: plan.profile,
+    guideline_id: guidelineId,
+    errors,
+    warnings: findings.filter((f) => f.severity !== 'error'),
+    ...(received.pdf ? { pdf: received.pdf.facts } : {}),
+  };
+}

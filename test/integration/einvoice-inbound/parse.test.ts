@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
+import { randomJson, rng } from '../../helpers/random.js';
+import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+
+const SAMPLES = path.resolve('tools/einvoice-validate/samples');
+const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
+
+function quire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bin/quire.mjs', ...args],
+      { env: { ...process.env, QUIRE_FROM_SOURCE: '1' }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
+  let server: TestServer;
+  before(async () => {
+    // The suite shares a small machine with other processes (load far above its cores): the product's
+    // 10 s per file would then measure the machine, not the file. Limits are exercised in fuzz.test.ts.
+    server = await startTestServer({ einvoiceCheckTimeoutMs: 120_000 });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('reads a Peppol invoice into the model; generating from it gives an XRechnung that validates', async () => {
+    const t = await server.team('growth');
+    const parsed = await api(server.base, 'POST', '/v1/e-invoices/parse', {
+      key: t.live,
+      body: {
+        filename: 'base-example.xml',
+        content_base64: b64(readFileSync(path.join(SAMPLES, 'peppol', 'base-example.xml'))),
+      },
+    });
+    assert.equal(parsed.status, 200, parsed.text);
+    assert.equal(parsed.json.standard, 'peppol');
+    assert.equal(parsed.json.profile, 'en16931');
+    assert.equal(parsed.json.invoice.number, 'Snippet1');
+    assert.equal(parsed.json.invoice.currency, 'EUR');
+    assert.equal(parsed.json.invoice.seller.electronic_address.scheme, '0088');
+    assert.equal(parsed.json.invoice.lines.length, 2);
+    assert.equal(parsed.json.totals.due_payable, '1656.25');
+
+    // The KoSIT XRechnung UBL example, read and generated again by POST /v1/pdf, passes the official rules.
+    const kosit = await api(server.base, 'POST', '/v1/e-invoices/parse', {
+      key: t.live,
+      body: {
+        filename: 'kosit.xml',
+        content_base64: b64(readFileSync(path.join(SAMPLES, 'xml', 'kosit_01.01a-INVOICE_ubl.xml'))),
+      },
+    });
+    assert.equal(kosit.status, 200, kosit.text);
+    assert.equal(kosit.json.standard, 'xrechnung-ubl');
+    const generated = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice: kosit.json.invoice } },
+    });
+    assert.equal(generated.status, 200, generated.text);
+    const check = await api(server.base, 'POST', '/v1/e-invoices/validate', {
+      key: t.live,
+      body: { filename: 'again.xml', content_base64: b64(generated.buffer) },
+    });
+    assert.equal(check.status, 200, check.text);
+    assert.deepEqual(check.json.errors, []);
+    assert.equal(check.json.valid, true);
+  });
+
+  it('a Factur-X PDF made by POST /v1/pdf reads back as the invoice it was made from', async () => {
+    const t = await server.team('growth');
+    const fixture = EINVOICE_FIXTURES[0];
+    assert.ok(fixture);
+    const pdf = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: fixture.invoice } },
+    });
+    assert.equal(pdf.status, 200, pdf.text);
+    const parsed = await api(server.base, 'POST', '/v1/e-invoices/parse', {
+      key: t.live,
+      body: { filename: 'made.pdf', content_base64: b64(pdf.buffer) },
+    });
+    assert.equal(parsed.status, 200, parsed.text);
+    assert.equal(parsed.json.standard, 'factur-x');
+    assert.equal(parsed.json.profile, 'en16931');
+    const sent = fixture.invoice as { number: string; lines: unknown[]; seller: { name: string } };
+    assert.equal(parsed.json.invoice.number, sent.number);
+    assert.equal(parsed.json.invoice.seller.name, sent.seller.name);
+    assert.equal(parsed.json.invoice.lines.length, sent.lines.length);
+    const validated = await api(server.base, 'POST', '/v1/e-invoices/validate', {
+      key: t.live,
+      body: { filename: 'made.pdf', content_base64: b64(pdf.buffer) },
+    });
+    assert.equal(validated.status, 200, validated.text);
+    assert.deepEqual(validated.json.errors, []);
+    assert.equal(validated.json.pdf.pdf_a.declared, '3b');
+  });
+
+  it('random bodies get 400 invalid_request, never a 500', async () => {
+    const t = await server.team('growth');
+    const r = rng(Number(process.env.QUIRE_PROPERTY_SEED ?? 28));
+    for (let run = 0; run < 40; run++) {
+      const body =
+        run % 2 === 0
+          ? randomJson(r, 0, ['filename', 'content_base64', 'profile'])
+          : {
+              filename: 'x.xml',
+              content_base64: b64(Buffer.from(Array.from({ length: 1 + r.int(500) }, () => r.int(256)))),
+            };
+      const route = run % 3 === 0 ? '/v1/e-invoices/parse' : '/v1/e-invoices/validate';
+      const response = await api(server.base, 'POST', route, { key: t.live, body });
+      assert.equal(response.status, 400, `run ${run}: ${response.text}`);
+      assert.equal(response.json.error.code, 'invalid_request', `run ${run}: ${response.text}`);
+    }
+  });
+
+  it('checks are budgeted like previews: the 31st in a minute is rate_limited', async () => {
+    const t = await server.team('growth');
+    const body = { filename: 'x.txt', content_base64: b64('not an invoice') };
+    for (let i = 0; i < 30; i++) {
+      const response = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.live, body });
+      assert.equal(response.status, 400, response.text);
+    }
+    const over = await api(server.base, 'POST', '/v1/e-invoices/validate', { key: t.live, body });
+    assert.equal(over.status, 429, over.text);
+    assert.equal(over.json.error.code, 'rate_limited');
+  });
+
+  it('quire einvoice validate prints JSON and exits 1 on an invalid file; parse prints the model', async () => {
+    const broken = path.join(SAMPLES, 'peppol', 'broken', 'base-example.no-buyer-endpoint.xml');
+    const good = path.join(SAMPLES, 'peppol', 'base-example.xml');
+    const invalid = await quire(['einvoice', 'validate', good, broken]);
+    assert.equal(invalid.code, 1, invalid.stderr);
+    const reports = JSON.parse(invalid.stdout) as { valid: boolean; errors: { rule: string }[] }[];
+    assert.deepEqual(
+      reports.map((r) => [r.valid, r.errors.map((e) => e.rule)]),
+      [
+        [true, []],
+        [false, ['PEPPOL-EN16931-R010']],
+      ],
+    );
+    const valid = await quire(['einvoice', 'validate', good]);
+    assert.equal(valid.code, 0, valid.stderr);
+    const parsed = await quire(['einvoice', 'parse', good]);
+    assert.equal(parsed.code, 0, parsed.stderr);
+    assert.equal(JSON.parse(parsed.stdout).invoice.number, 'Snippet1');
+    const usage = await quire(['einvoice', 'parse']);
+    assert.equal(usage.code, 2);
+  });
+});
