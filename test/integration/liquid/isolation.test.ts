@@ -20,10 +20,19 @@ import { baseline, max, percentile, probeWhile } from './timing.js';
 const MAX_DELAY_MS = 100;
 const MAX_OUTLIER_DELAY_MS = 500;
 
+/**
+ * On a quiet machine B's unloaded requests take tens of milliseconds and the margin is the issue's 100 ms.
+ * Beside a CPU hog they already take hundreds, and scheduling noise grows with them: the margin grows to half
+ * the slowest unloaded request — still far below the seconds a stalled main thread costs.
+ */
+function delayMargin(unloaded: number[]): number {
+  return Math.max(MAX_DELAY_MS, max(unloaded) / 2);
+}
+
 function assertNotDelayed(unloaded: number[], samples: number[], what: string): void {
   const p90 = percentile(samples, 0.9);
   assert.ok(
-    p90 <= max(unloaded) + MAX_DELAY_MS,
+    p90 <= max(unloaded) + delayMargin(unloaded),
     `90 % of B's requests took up to ${Math.round(p90)} ms while ${what} (unloaded: up to ${Math.round(max(unloaded))} ms)`,
   );
   assert.ok(
