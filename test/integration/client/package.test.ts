@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +18,9 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { makeUser } from '../users/dashboard.js';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
+// The repository itself, also when this file runs from the compiled mirror (scripts/compile-tests.mjs), whose
+// clients/typescript holds links that npm pack leaves out of the tarball: package.json links to the real one.
+const root = path.dirname(realpathSync(path.resolve(import.meta.dirname, '../../../package.json')));
 const clientDir = path.join(root, 'clients/typescript');
 const outside = path.join(import.meta.dirname, 'outside');
 
