@@ -6,7 +6,9 @@ import { errorFrom } from './errors.js';
 import { Account } from './resources/account.js';
 import { Batches } from './resources/batches.js';
 import { BrandAssets } from './resources/brand-assets.js';
+import { Certificates } from './resources/certificates.js';
 import { Documents, type PollOptions } from './resources/documents.js';
+import { EInvoices } from './resources/e-invoices.js';
 import { Keys } from './resources/keys.js';
 import { Members } from './resources/members.js';
 import { Spreadsheets } from './resources/spreadsheets.js';
@@ -46,6 +48,8 @@ export class Quire {
   readonly keys: Keys;
   readonly members: Members;
   readonly account: Account;
+  readonly certificates: Certificates;
+  readonly eInvoices: EInvoices;
   readonly #core: Core;
 
   constructor(options: QuireClientOptions) {
@@ -61,6 +65,8 @@ export class Quire {
     this.keys = new Keys(core);
     this.members = new Members(core);
     this.account = new Account(core);
+    this.certificates = new Certificates(core);
+    this.eInvoices = new EInvoices(core);
   }
 
   /** POST /pdf answered with the file (PDF, or XML for XRechnung). */

@@ -33,6 +33,12 @@ export type Account = Schemas['Account'];
 export type Me = Schemas['Me'];
 export type Usage = Schemas['Usage'];
 export type EventType = Schemas['EventType'];
+export type DailyUsage = Schemas['DailyUsage'];
+export type TemplateStarter = Schemas['TemplateStarter'];
+export type Certificate = Schemas['Certificate'];
+export type UploadCertificateRequest = Schemas['UploadCertificateRequest'];
+export type EInvoiceValidation = Schemas['EInvoiceValidation'];
+export type EInvoiceParse = Schemas['EInvoiceParse'];
 
 /** The query of an operation (`Query<'listDocuments'>`), without what the list iterator sets itself. */
 export type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;

@@ -1,15 +1,26 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { makePkcs12 } from '../../helpers/certificates.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { makeUser } from '../users/dashboard.js';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
+// The repository itself, also when this file runs from the compiled mirror (scripts/compile-tests.mjs), whose
+// clients/typescript holds links that npm pack leaves out of the tarball: package.json links to the real one.
+const root = path.dirname(realpathSync(path.resolve(import.meta.dirname, '../../../package.json')));
 const clientDir = path.join(root, 'clients/typescript');
 const outside = path.join(import.meta.dirname, 'outside');
 
@@ -55,10 +66,19 @@ describe('the packed client installed into a separate project', () => {
       ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...dependencies],
       { cwd: project },
     );
-    server = await startTestServer({ allowPrivateWebhooks: true });
+    // E-invoice checks get the time a loaded machine needs (their 10 s limit is tested in einvoice-inbound).
+    server = await startTestServer({ allowPrivateWebhooks: true, einvoiceCheckTimeoutMs: 120_000 });
     const team = await server.team('growth');
     const member = await makeUser(server, team.team.id, 'member', 'colleague@tour.example');
-    env = { ...process.env, QUIRE_BASE: server.base, QUIRE_KEY: team.live, QUIRE_MEMBER_ID: member.id };
+    env = {
+      ...process.env,
+      QUIRE_BASE: server.base,
+      QUIRE_KEY: team.live,
+      QUIRE_MEMBER_ID: member.id,
+      QUIRE_P12_BASE64: makePkcs12({ passphrase: 'tour secret' }).toString('base64'),
+      QUIRE_P12_PASSPHRASE: 'tour secret',
+      QUIRE_EINVOICE_FILE: path.join(root, 'tools/einvoice-validate/samples/peppol/base-example.xml'),
+    };
   });
   after(async () => {
     await server?.close();
@@ -162,6 +182,24 @@ function checkTour(seen: any): void {
   assert.equal(seen.retried, 'string');
   assert.equal(seen.rotated, true);
   assert.equal(seen.webhooksAfterDelete, 0);
+
+  // Extensions: certificates, received e-invoices, the starter gallery, daily usage.
+  assert.equal(seen.certificate.subject, 'CN=Quire Test Signer, O=Quire Tests, C=DE');
+  assert.match(seen.certificate.fingerprint, /^[0-9a-f]{64}$/);
+  assert.deepEqual(seen.certificateNames, ['Tour signer']);
+  assert.equal(seen.certificatesAfterDelete, 0);
+  assert.deepEqual(seen.eInvoiceReport, { valid: true, standard: 'peppol', errors: 0 });
+  assert.equal(seen.eInvoicePeppolProfile, 'peppol');
+  assert.deepEqual(seen.eInvoiceParsed, { number: 'Snippet1', due: '1656.25' });
+  assert.deepEqual(seen.eInvoiceRefused, ['invalid_request', 'content_base64']);
+  assert.deepEqual(seen.starterIds, ['certificate', 'invoice', 'letter', 'quote', 'receipt', 'report']);
+  assert.equal(seen.fromStarter, true);
+  assert.equal(seen.starterThumbnail, '\x89PNG');
+  assert.deepEqual(seen.starterMissing, ['not_found', 404]);
+  assert.ok(seen.daily.live > 0, 'renders of the tour are on the daily chart');
+  assert.equal(seen.daily.live, seen.daily.docsUsed, 'the live bars add up to the period’s usage');
+  assert.equal(seen.daily.lastDay, seen.daily.to);
+  assert.deepEqual(seen.dailyRefused, ['invalid_request', 'from']);
 
   assert.equal(seen.error.code, 'template_not_found');
   assert.equal(seen.error.status, 404);

@@ -9,6 +9,7 @@ import type {
   TemplateCreate,
   TemplateDraftPreview,
   TemplateFields,
+  TemplateStarter,
   TemplateSummary,
   TemplateUpdate,
   TemplateVersion,
@@ -78,6 +79,24 @@ export class Templates extends Resource {
     });
     if (error !== undefined || !response.ok) throw errorFrom(response, error);
     return readPdfFile(response, data as unknown as ArrayBuffer);
+  }
+
+  /**
+   * GET /template-starters (extension): the gallery of starters shipped with Quire. Make a template from
+   * one with `create({ name, html, css, sample_data, settings })` of the starter.
+   */
+  starters(): PagedList<TemplateStarter, never> {
+    return singlePage(() => unwrap(this.core.api.GET('/template-starters')));
+  }
+
+  /** GET /template-starters/{id}/thumbnail.png (extension): the starter's first page as a PNG, 480 px wide. */
+  async starterThumbnail(starterId: string): Promise<Uint8Array> {
+    const { data, error, response } = await this.core.api.GET('/template-starters/{id}/thumbnail.png', {
+      params: { path: { id: starterId } },
+      parseAs: 'arrayBuffer',
+    });
+    if (error !== undefined || !response.ok) throw errorFrom(response, error);
+    return new Uint8Array(data as unknown as ArrayBuffer); // parseAs: arrayBuffer
   }
 }
 

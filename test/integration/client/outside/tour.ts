@@ -1,6 +1,7 @@
 // A program in a separate project that installed @quire/client from its packed tarball
 // (test/integration/client/package.test.ts compiles it there with tsc, then runs it): every resource method
 // once, against a real server. It prints what it saw as one JSON object for the test to check.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Quire, QuireError, type WebhookEvent } from '@quire/client';
@@ -77,6 +78,72 @@ async function brandAssets() {
   seen.assetMagic = magic(await quire.brandAssets.download(asset));
   await quire.brandAssets.delete(asset.id);
   seen.assetsAfterDelete = (await quire.brandAssets.list().toArray()).length;
+}
+
+async function certificates() {
+  const certificate = await quire.certificates.upload({
+    name: 'Tour signer',
+    pkcs12_base64: process.env.QUIRE_P12_BASE64 ?? '',
+    passphrase: process.env.QUIRE_P12_PASSPHRASE ?? '',
+  });
+  seen.certificate = { subject: certificate.subject, fingerprint: certificate.fingerprint_sha256 };
+  seen.certificateNames = (await quire.certificates.list().toArray()).map((c) => c.name);
+  await quire.certificates.delete(certificate.id);
+  seen.certificatesAfterDelete = (await quire.certificates.list().toArray()).length;
+}
+
+async function eInvoices() {
+  const xml = readFileSync(process.env.QUIRE_EINVOICE_FILE ?? '');
+  const received = { filename: 'base-example.xml', content_base64: xml.toString('base64') };
+  const report = await quire.eInvoices.validate(received);
+  seen.eInvoiceReport = { valid: report.valid, standard: report.standard, errors: report.errors.length };
+  const peppol = await quire.eInvoices.validate({ ...received, profile: 'peppol' });
+  seen.eInvoicePeppolProfile = peppol.profile;
+  const parsed = await quire.eInvoices.parse(received);
+  seen.eInvoiceParsed = { number: parsed.invoice.number, due: parsed.totals.due_payable };
+  try {
+    await quire.eInvoices.parse({
+      filename: 'notes.txt',
+      content_base64: Buffer.from('hello').toString('base64'),
+    });
+  } catch (error) {
+    seen.eInvoiceRefused = error instanceof QuireError ? [error.code, error.details?.field] : String(error);
+  }
+}
+
+/** The gallery: a template made from a starter, the starter's thumbnail, and an unknown starter. */
+async function starters() {
+  const gallery = await quire.templates.starters().toArray();
+  seen.starterIds = gallery.map((s) => s.id).sort();
+  const invoice = gallery.find((s) => s.id === 'invoice');
+  if (!invoice) throw new Error('no invoice starter');
+  const { name, html, css, sample_data, settings } = invoice;
+  const template = await quire.templates.create({ name, html, css, sample_data, settings });
+  seen.fromStarter = (await quire.templates.fields(template.id)).fields.length > 0;
+  await quire.templates.delete(template.id);
+  seen.starterThumbnail = magic(await quire.templates.starterThumbnail('invoice'));
+  try {
+    await quire.templates.starterThumbnail('no-such-starter');
+  } catch (error) {
+    seen.starterMissing = error instanceof QuireError ? [error.code, error.status] : String(error);
+  }
+}
+
+/** Daily usage after everything rendered: its live bars add up to the period's usage. */
+async function dailyUsage() {
+  const daily = await quire.account.dailyUsage();
+  const usage = await quire.account.usage();
+  seen.daily = {
+    live: daily.live_total,
+    docsUsed: usage.docs_used,
+    lastDay: daily.data.at(-1)?.day,
+    to: daily.to,
+  };
+  try {
+    await quire.account.dailyUsage({ from: '2026-05-31', to: '2026-05-01' });
+  } catch (error) {
+    seen.dailyRefused = error instanceof QuireError ? [error.code, error.details?.field] : String(error);
+  }
 }
 
 async function templates() {
@@ -186,6 +253,10 @@ const templateId = await templates();
 await pdfsAndDocuments(templateId);
 await spreadsheetsAndBatches(templateId);
 await webhooks();
+await certificates();
+await eInvoices();
+await starters();
+await dailyUsage();
 await errors();
 await quire.templates.delete(templateId);
 seen.templateDeleted = await quire.templates.retrieve(templateId).then(
