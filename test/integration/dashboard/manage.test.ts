@@ -119,22 +119,22 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
     'pages through more templates than fit on one page',
     step('paging', async () => {
       await page.goto(`${server.base}/app/#/templates`);
-      await page.locator('.card').first().waitFor();
-      assert.equal(await page.locator('.card').count(), CARDS_PER_PAGE);
+      await page.locator('.cards > .card').first().waitFor();
+      assert.equal(await page.locator('.cards > .card').count(), CARDS_PER_PAGE);
       await page
         .getByRole('navigation', { name: 'Templates pages' })
         .getByRole('button', { name: 'Next' })
         .click();
       await page.getByText('Page 2').waitFor();
       await waitFor('the second page', async () =>
-        (await page.locator('.card').count()) === 2 ? true : null,
+        (await page.locator('.cards > .card').count()) === 2 ? true : null,
       );
       const all = new Set<string>();
       for (const name of await page.locator('.card strong').allTextContents()) all.add(name);
       await page.getByRole('button', { name: 'Previous' }).click();
       await page.getByText('Page 1').waitFor();
       await waitFor('the first page', async () =>
-        (await page.locator('.card').count()) === CARDS_PER_PAGE ? true : null,
+        (await page.locator('.cards > .card').count()) === CARDS_PER_PAGE ? true : null,
       );
       for (const name of await page.locator('.card strong').allTextContents()) all.add(name);
       assert.equal(all.size, CARDS_PER_PAGE + 2, 'every template is on one of the two pages, once');
