@@ -24,8 +24,11 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const COMPILED = path.join(root, '.tmp', 'compiled');
-/** Folders whose TypeScript the tests import (the client's sources are imported by its tests). */
-const MIRRORED = ['src', 'test', path.join('clients', 'typescript', 'src')];
+/**
+ * Folders whose TypeScript the tests import (the client's sources by its tests, the dashboard's plain .ts
+ * helpers by unit tests; its .tsx stays for vite).
+ */
+const MIRRORED = ['src', 'test', path.join('clients', 'typescript', 'src'), path.join('web', 'src')];
 /** Folders written by tests for people to read: linked, not mirrored. */
 const LINKED_OUTPUTS = [path.join('test', 'visual', 'out')];
 

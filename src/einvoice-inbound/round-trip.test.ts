@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EINVOICE_FIXTURES, fixtureTargets } from '../../test/fixtures/einvoice-fixtures.js';
+import { EINVOICE_FIXTURES, fixtureTargets, peppolVariant } from '../../test/fixtures/einvoice-fixtures.js';
 import {
   loadEInvoiceOutput,
   type PreparedEInvoice,
   type Profile,
   validateEInvoice,
+  XML_STANDARDS,
 } from '../einvoice/index.js';
 import { parseReceived } from './parse.js';
 
@@ -20,7 +21,7 @@ function prepare(standard: string, profile: Profile, invoice: unknown): Prepared
 
 async function generate(prepared: PreparedEInvoice): Promise<string> {
   const output = await loadEInvoiceOutput();
-  return prepared.standard === 'xrechnung-ubl'
+  return XML_STANDARDS[prepared.standard] === 'ubl'
     ? output.buildUbl(prepared)
     : output.buildCii(prepared, prepared.profile);
 }
@@ -31,8 +32,11 @@ const comparable = (prepared: PreparedEInvoice) => JSON.parse(JSON.stringify(pre
 describe('parse(generate(model)) equals the model', () => {
   for (const fixture of EINVOICE_FIXTURES) {
     for (const { standard, profile } of fixtureTargets(fixture)) {
+      // Peppol takes the scenario in its Peppol form (participant ids, not e-mail endpoints), or not at all.
+      const invoice = standard === 'peppol' ? peppolVariant(fixture.invoice) : fixture.invoice;
+      if (invoice === undefined) continue;
       it(`${fixture.name}: ${standard}/${profile}`, async () => {
-        const original = prepare(standard, profile, fixture.invoice);
+        const original = prepare(standard, profile, invoice);
         const xml = await generate(original);
         const parsed = await parseReceived(Buffer.from(xml));
         assert.equal(

@@ -23,6 +23,12 @@ const TABLE_ORDER = [
   'batch_items',
 ];
 
+/**
+ * Tables that triggers keep from other tables' rows (the running total of stored bytes, migration 0021):
+ * never copied — the copied documents fill them on the target — and checked by their total instead.
+ */
+const DERIVED_TABLES: Readonly<Record<string, string>> = { team_stored_bytes: 'bytes' };
+
 /** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const MAX_PARAMETERS = 30_000;
 
@@ -59,6 +65,14 @@ async function countRows(db: Db, table: string): Promise<number> {
   return Number(row.n);
 }
 
+async function sumColumn(db: Db, table: string, column: string): Promise<number> {
+  const row = await (db as unknown as AnyDb)
+    .selectFrom(table)
+    .select((eb) => eb.fn.sum<number | string | null>(column).as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
+
 /**
  * Copies every row of every table from `source` to `target` (both migrated to the same schema) in one
  * transaction of the target, so a failed copy leaves the target empty and can simply be run again. The
@@ -72,6 +86,7 @@ export async function copyRows(source: Db, target: Db): Promise<TableCount[]> {
   }
   await target.transaction().execute(async (trx) => {
     for (const { name, columns } of tables) {
+      if (name in DERIVED_TABLES) continue;
       const batchSize = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns)));
       let batch: Record<string, unknown>[] = [];
       const flush = async () => {
@@ -87,6 +102,13 @@ export async function copyRows(source: Db, target: Db): Promise<TableCount[]> {
   });
   const counts: TableCount[] = [];
   for (const { name } of tables) {
+    const column = DERIVED_TABLES[name];
+    if (column !== undefined) {
+      const [from, to] = [await sumColumn(source, name, column), await sumColumn(target, name, column)];
+      if (from !== to)
+        throw new Error(`Totals differ after the copy: ${name}.${column} sums to ${from} here, ${to} there.`);
+      continue;
+    }
     const [from, to] = [await countRows(source, name), await countRows(target, name)];
     if (from !== to)
       throw new Error(`Row counts differ after the copy: ${name} has ${from} here, ${to} there.`);

@@ -66,11 +66,17 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
+/**
+ * At least this many auto-repeats whatever the time: on a busy machine each press takes longer to be
+ * acknowledged, and fewer than this in the hold's time would test too little.
+ */
+const MIN_REPEATS = 25;
+
 /** Holds a key as a user does: one keydown, auto-repeats every REPEAT_MS, one keyup. Returns the presses. */
 async function holdKey(page: Page, key: string, ms: number, maxPresses: number): Promise<number> {
   const end = performance.now() + ms;
   let presses = 0;
-  while (presses < maxPresses && (presses === 0 || performance.now() < end)) {
+  while (presses < maxPresses && (presses < MIN_REPEATS || performance.now() < end)) {
     // Playwright sends a keydown of a key already down with `autoRepeat` set, as the OS does.
     await page.keyboard.down(key);
     presses += 1;

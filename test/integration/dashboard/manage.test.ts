@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -38,6 +38,14 @@ function dynamic(page: Page) {
 async function previewShown(page: Page): Promise<void> {
   await page.locator('iframe[title="Preview PDF"]').waitFor({ timeout: 60_000 });
   await page.locator('.preview .busy').waitFor({ state: 'detached', timeout: 60_000 });
+}
+
+/**
+ * The screenshot starts at the panel, at once: the dialog's own scrolling (smooth, and later on a busy
+ * machine) otherwise decides which part of the page the reference shows.
+ */
+async function scrollToTop(locator: Locator): Promise<void> {
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
 }
 
 describe('dashboard: management, safety and layout', { timeout: 600_000 }, () => {
@@ -181,6 +189,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       assert.deepEqual(added, ['added: + <p>Amount payable</p>']);
       await view.getByText('CSS: unchanged').waitFor();
       await previewShown(page);
+      await scrollToTop(page.getByTestId('version-source'));
       await checkPage(page, 'template-version-source', dynamic(page));
 
       await view.getByRole('button', { name: 'Restore v1 as a new version' }).click();
@@ -346,6 +355,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         await page.getByRole('button', { name: 'View v1' }).click();
         await page.getByTestId('version-source').getByText('HTML:').waitFor();
         await previewShown(page);
+        await scrollToTop(page.getByTestId('version-source'));
         await checkPage(page, 'template-version-source-dark', dynamic(page));
       } finally {
         await page.emulateMedia({ colorScheme: 'light' });
