@@ -67,7 +67,7 @@ async function startReceiver(): Promise<{ url: string; hooks: Hook[]; server: Se
 function dynamic(page: Page) {
   return [
     page.locator(
-      'td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .bar-chart, [data-testid="chart-totals"]',
+      'td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .bar-chart, [data-testid="chart-totals"], #progress-title',
     ),
   ];
 }
