@@ -3,11 +3,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { createSignInLink } from '../../../src/users/index.js';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, checkPage as checkShared, openBrowser } from './browser.js';
+import { type Browser, checkPage as checkShared, openBrowser, signInNewOwner } from './browser.js';
 
 /**
  * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
@@ -79,16 +78,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
 
   it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
     step('brand', async () => {
-      const { db, clock } = server.built.services;
-      const link = await createSignInLink(db, clock, {
-        email: OWNER_EMAIL,
-        teamId: team.team.id,
-        role: 'owner',
-        publicUrl: server.base,
-      });
-      await page.goto(link.sign_in_url);
-      await page.getByLabel('New password (10 to 200 characters)').fill(OWNER_PASSWORD);
-      await page.getByRole('button', { name: 'Save password' }).click();
+      await signInNewOwner(page, server, team.team.id, OWNER_EMAIL, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
 
       await page.getByRole('link', { name: 'Brand' }).click();

@@ -6,6 +6,8 @@ import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { createSignInLink } from '../../../src/users/index.js';
+import type { TestServer } from '../../helpers/server.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -214,4 +216,22 @@ export async function checkPage(page: Page, name: string, mask: Locator[]): Prom
   } finally {
     await page.setViewportSize(DESKTOP);
   }
+}
+
+/**
+ * Signs a new owner in through a one-time link (as the first run prints it) and sets their password; the
+ * caller waits for the page it expects next.
+ */
+export async function signInNewOwner(
+  page: Page,
+  server: TestServer,
+  teamId: string,
+  email = 'owner@example.com',
+  password = 'owner password 123',
+): Promise<void> {
+  const { db, clock } = server.built.services;
+  const link = await createSignInLink(db, clock, { email, teamId, role: 'owner', publicUrl: server.base });
+  await page.goto(link.sign_in_url);
+  await page.getByLabel('New password (10 to 200 characters)').fill(password);
+  await page.getByRole('button', { name: 'Save password' }).click();
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Dialog, Page } from 'playwright-core';
-import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, openBrowser } from './browser.js';
+import { type Browser, openBrowser, signInNewOwner } from './browser.js';
 
 /**
  * The template editor under a fast typist (issue 30 item 1): typing at 20 ms a key and holding Backspace
@@ -127,16 +126,7 @@ describe('template editor under fast typing', { timeout: 600_000 }, () => {
     browser = await openBrowser();
     page = browser.page;
     page.on('pageerror', (err) => errors.push(err.message));
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'owner@example.com',
-      teamId: team.team.id,
-      role: 'owner',
-      publicUrl: server.base,
-    });
-    await page.goto(link.sign_in_url);
-    await page.getByLabel('New password (10 to 200 characters)').fill('owner password 123');
-    await page.getByRole('button', { name: 'Save password' }).click();
+    await signInNewOwner(page, server, team.team.id, 'owner@example.com', 'owner password 123');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
     if (!(await page.getByRole('radio', { name: 'Live' }).isChecked())) {
       await page.getByRole('radio', { name: 'Live' }).check();

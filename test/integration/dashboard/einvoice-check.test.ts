@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createSignInLink } from '../../../src/users/index.js';
 import { startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { assertAccessible, assertFitsWidth, type Browser, DESKTOP, openBrowser, PHONE } from './browser.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  type Browser,
+  DESKTOP,
+  openBrowser,
+  PHONE,
+  signInNewOwner,
+} from './browser.js';
 
 /** The E-invoice check page in a real browser against a real server: choose a file, read the verdict and the invoice. */
 describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
@@ -27,16 +34,7 @@ describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
 
   it('shows each failed rule with its text and location, and the parsed invoice', async () => {
     const page = browser.page;
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'checker@example.com',
-      teamId: team.team.id,
-      role: 'owner',
-      publicUrl: server.base,
-    });
-    await page.goto(link.sign_in_url);
-    await page.getByLabel('New password (10 to 200 characters)').fill('checker password 1');
-    await page.getByRole('button', { name: 'Save password' }).click();
+    await signInNewOwner(page, server, team.team.id, 'checker@example.com', 'checker password 1');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
 
     await page.getByRole('link', { name: 'E-invoice check' }).click();

@@ -2,11 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSignInLink } from '../../../src/users/index.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { type TestServer as PageServer, testServer } from '../render/helpers.js';
-import { assertAccessible, assertFitsWidth, type Browser, DESKTOP, openBrowser, PHONE } from './browser.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  type Browser,
+  DESKTOP,
+  openBrowser,
+  PHONE,
+  signInNewOwner,
+} from './browser.js';
 
 /**
  * The generate form's extensions, end to end in a real browser against a real server: merging a stored
@@ -67,16 +74,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
     page.on('console', (msg) => {
       if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
     });
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'merge-owner@example.com',
-      teamId: team.team.id,
-      role: 'owner',
-      publicUrl: server.base,
-    });
-    await page.goto(link.sign_in_url);
-    await page.getByLabel('New password (10 to 200 characters)').fill('owner password 123');
-    await page.getByRole('button', { name: 'Save password' }).click();
+    await signInNewOwner(page, server, team.team.id, 'merge-owner@example.com', 'owner password 123');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
   });
   after(async () => {

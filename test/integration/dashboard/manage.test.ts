@@ -6,10 +6,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
-import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, checkPage, DESKTOP, openBrowser, PHONE } from './browser.js';
+import { type Browser, checkPage, DESKTOP, openBrowser, PHONE, signInNewOwner } from './browser.js';
 
 const run = promisify(execFile);
 
@@ -104,16 +103,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
     page.on('console', (msg) => {
       if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
     });
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'owner@example.com',
-      teamId: team.team.id,
-      role: 'owner',
-      publicUrl: server.base,
-    });
-    await page.goto(link.sign_in_url);
-    await page.getByLabel('New password (10 to 200 characters)').fill('owner password 123');
-    await page.getByRole('button', { name: 'Save password' }).click();
+    await signInNewOwner(page, server, team.team.id, 'owner@example.com', 'owner password 123');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
     assert.equal(await page.getByRole('radio', { name: 'Live' }).isChecked(), true, 'a new owner is in Live');
   });

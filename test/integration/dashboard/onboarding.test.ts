@@ -4,9 +4,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSignInLink } from '../../../src/users/index.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { assertAccessible, assertFitsWidth, type Browser, DESKTOP, openBrowser, PHONE } from './browser.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  type Browser,
+  DESKTOP,
+  openBrowser,
+  PHONE,
+  signInNewOwner,
+} from './browser.js';
 
 /**
  * Issue 30 items 5, 6 and 8 in a real browser: a new owner starts from the template gallery with the first-run
@@ -84,16 +91,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
 
   it('starts from the gallery with the first-run checklist and generates a document', () =>
     step('onboarding', async () => {
-      const { db, clock } = server.built.services;
-      const link = await createSignInLink(db, clock, {
-        email: OWNER_EMAIL,
-        teamId: team.team.id,
-        role: 'owner',
-        publicUrl: server.base,
-      });
-      await page.goto(link.sign_in_url);
-      await page.getByLabel('New password (10 to 200 characters)').fill(OWNER_PASSWORD);
-      await page.getByRole('button', { name: 'Save password' }).click();
+      await signInNewOwner(page, server, team.team.id, OWNER_EMAIL, OWNER_PASSWORD);
       const checklist = page.getByTestId('first-run');
       await checklist.getByText('Get started: 0 of 5 done').waitFor();
 
