@@ -56,6 +56,8 @@ COPY --from=build /app/src/einvoice/assets ./src/einvoice/assets
 # The template gallery's starters (src/templates/starters.ts).
 COPY --from=build /app/src/templates/starters ./src/templates/starters
 COPY --from=build /app/tools/einvoice-validate/artefacts ./tools/einvoice-validate/artefacts
+# The Liquid reference served at /docs/liquid (src/docs/liquid-page.ts).
+COPY docs/liquid-filters.md ./docs/liquid-filters.md
 ENV NODE_ENV=production \
     QUIRE_DATA_DIR=/data \
     QUIRE_HOST=0.0.0.0 \

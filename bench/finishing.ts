@@ -5,7 +5,8 @@
  * …, plain, tagged, …) so a change in the machine's load reaches them all alike. Latency is render +
  * finishing wall time per document; CPU is this process tree's (Node + Chromium + qpdf).
  *
- *   node --import tsx bench/finishing.ts        (QUIRE_BENCH_N rounds, default 15)
+ *   node --import tsx bench/finishing.ts        (QUIRE_BENCH_N rounds, default 15; QUIRE_BENCH_VARIANTS
+ *                                                 picks variants by name, comma-separated)
  *
  * `npm run bench` runs it too (section `finishing`).
  */
@@ -88,7 +89,25 @@ function median(values: number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
 }
 
-export async function finishingCost(docs: Record<string, string>, rounds: number): Promise<FinishingFigures> {
+/**
+ * The variants to run: all, or those QUIRE_BENCH_VARIANTS names (comma-separated; `plain` always), so a
+ * loaded machine can measure the ones the targets name in minutes.
+ */
+export function chosenVariants(list = process.env.QUIRE_BENCH_VARIANTS): string[] {
+  const all = Object.keys(FINISHING_VARIANTS);
+  if (!list) return all;
+  const wanted = new Set(['plain', ...list.split(',').map((n) => n.trim())]);
+  for (const name of wanted)
+    if (!all.includes(name))
+      throw new Error(`QUIRE_BENCH_VARIANTS: unknown "${name}" (known: ${all.join(', ')})`);
+  return all.filter((n) => wanted.has(n));
+}
+
+export async function finishingCost(
+  docs: Record<string, string>,
+  rounds: number,
+  names: string[] = chosenVariants(),
+): Promise<FinishingFigures> {
   const renderer = await Renderer.start(loadConfig({}));
   const page = resolvePageOptions({});
   const out: FinishingFigures = {};
@@ -111,7 +130,6 @@ export async function finishingCost(docs: Record<string, string>, rounds: number
           ...(onStep ? { onStep } : {}),
         });
       };
-      const names = Object.keys(FINISHING_VARIANTS);
       for (const name of names) await once(FINISHING_VARIANTS[name]!); // warm-up (and pdf-lib loaded)
       const times = new Map<string, number[]>(names.map((n) => [n, []]));
       const cpu = new Map<string, number>(names.map((n) => [n, 0]));
@@ -204,7 +222,8 @@ export function finishingReport(figures: FinishingFigures): string[] {
     `| Option | ${docs.map((d) => `${d} p50 ms (× plain) | CPU ms | KB`).join(' | ')} |`,
     `|---|${docs.map(() => '---|---|---').join('|')}|`,
   ];
-  for (const name of Object.keys(FINISHING_VARIANTS)) {
+  const names = Object.keys(figures[docs[0] ?? ''] ?? {});
+  for (const name of names) {
     const cells = docs.map((d) => {
       const v = figures[d]![name]!;
       const plain = figures[d]!.plain!;
@@ -214,7 +233,7 @@ export function finishingReport(figures: FinishingFigures): string[] {
   }
   lines.push('', 'Finishing steps, median ms per document (steps under 0.5 ms left out):', '');
   for (const doc of docs) {
-    for (const name of Object.keys(FINISHING_VARIANTS)) {
+    for (const name of names) {
       const steps = Object.entries(figures[doc]![name]!.steps).filter(([, ms]) => ms >= 0.5);
       if (steps.length > 0)
         lines.push(`- ${doc}, ${name}: ${steps.map(([step, ms]) => `${step} ${ms.toFixed(0)}`).join(', ')}`);

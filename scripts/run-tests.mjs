@@ -18,9 +18,18 @@
 // Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
 // and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compileTests } from './compile-tests.mjs';
 import {
   classify,
@@ -55,7 +64,6 @@ if (wholeRun && plan.unclassified.length > 0) {
 }
 
 const timingsDir = path.join(root, '.tmp', 'test-timings');
-
 // The tests run compiled (scripts/compile-tests.mjs) unless QUIRE_TEST_COMPILE=0 or the visual references are
 // being rewritten (new reference files must land in the repository, not in the mirror).
 const compiled =
@@ -88,6 +96,8 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
   const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
   const args = [
     ...(compiled ? [] : ['--import', 'tsx']),
+    '--import',
+    pathToFileURL(path.join(root, 'scripts', 'test-exit-guard.mjs')).href,
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
@@ -123,8 +133,20 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     process.stdout.write(readFileSync(log));
   }
   summarize(pass, timings, Date.now() - started);
-  if (existsSync(timings)) renameSync(timings, path.join(timingsDir, `${pass}.json`));
+  if (existsSync(timings)) keepTimings(timings, path.join(timingsDir, `${pass}.json`));
   return status;
+}
+
+/** Keeps a pass's timings under each file's repository path (the compiled mirror's paths die with the run). */
+function keepTimings(from, to) {
+  try {
+    const report = JSON.parse(readFileSync(from, 'utf8'));
+    for (const f of report.files) f.repoFile = reported(f.file);
+    writeFileSync(to, `${JSON.stringify(report, null, 1)}\n`);
+    rmSync(from, { force: true });
+  } catch {
+    renameSync(from, to);
+  }
 }
 
 /** Tests run per pass, for the whole run's last line. */

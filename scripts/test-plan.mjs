@@ -155,9 +155,12 @@ export function integrationFiles() {
   return [...walk(path.join(root, 'test', 'integration')), ...walk(path.join(root, 'test', 'visual'))];
 }
 
-/** The test helpers that create a database under the PostgreSQL switch (test/helpers/database.ts). */
+/**
+ * The test helpers that create a database under the PostgreSQL switch (test/helpers/database.ts), and those in
+ * test/helpers/ that call one (helpers are not followed, so each is named here: serverWithReceiver starts a server).
+ */
 const OPENS_DATABASE =
-  /startTestServer|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness/;
+  /startTestServer|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness|serverWithReceiver/;
 const NOT_FOLLOWED = [path.join(root, 'src') + path.sep, path.join(root, 'test', 'helpers') + path.sep];
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { type RateCounter, spendBudget, type WindowHit } from '../shared/rate-counter.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { KeyMode } from './api-keys.js';
 import type { AuthContext, Role, SessionActor } from './auth-context.js';
 import { authenticate } from './authenticate.js';

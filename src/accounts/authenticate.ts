@@ -1,4 +1,4 @@
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { hashApiKey, isWellFormedKey, sameDigest } from './api-keys.js';
 import type { PlanId } from './plans.js';
 import { type ApiKey, creatorOf, type Team } from './teams.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { recordPlanChange } from './plan-history.js';
 import type { PlanId } from './plans.js';
 import { type BillingState, SUBSCRIPTIONS, type Subscription } from './usage.js';

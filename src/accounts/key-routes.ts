@@ -4,7 +4,7 @@ import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, Nullable, named } fro
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { KeyRole } from './api-keys.js';
 import { type AuthContext, authOf, creatorOfRequest, requireManager } from './auth-context.js';
 import { type ApiKey, createApiKey, creatorOf } from './teams.js';

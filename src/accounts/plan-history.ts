@@ -1,5 +1,5 @@
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { isPlanId } from './plans.js';
 import type { PlanChange } from './usage.js';
 

@@ -4,7 +4,7 @@ import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { authOf, requireRole } from './auth-context.js';
 import { updateBilling } from './billing.js';
 import { registerDailyUsageRoute, type TestDocumentsPerDay } from './usage-daily.js';

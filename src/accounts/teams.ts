@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { generateApiKey, hashApiKey, type KeyMode, type KeyRole, keyPrefix } from './api-keys.js';
 import { recordPlanChange } from './plan-history.js';
 import type { Plan, PlanId } from './plans.js';

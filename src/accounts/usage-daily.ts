@@ -5,7 +5,7 @@ import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { dayAfter, daysBetween, daysFrom, isCalendarDay } from '../shared/utc-days.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { authOf } from './auth-context.js';
 import { periodContaining } from './usage.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 
 /**
  * The usage ledger and its reservation counters (tables of migration 0009). The ledger has one row per

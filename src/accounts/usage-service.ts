@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { findTeamBilling, listTeamBilling, type TeamBilling } from './billing.js';
 import { planHistory } from './plan-history.js';
 import type { Plan, PlanId } from './plans.js';

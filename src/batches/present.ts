@@ -1,6 +1,4 @@
-import type { DocumentJson } from '../documents/present.js';
-import type { DocumentRow } from '../documents/repository.js';
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { DocumentJson, DocumentRow, LinkSigner } from '../documents/index.js';
 import { ERROR_CODES, isErrorCode } from '../shared/errors.js';
 import type { BatchRow, ItemCounts } from './repository.js';
 

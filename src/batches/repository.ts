@@ -1,6 +1,5 @@
 import { type DocumentStatus, OPEN_STATUSES } from '../documents/index.js';
-import { chunks } from '../storage/chunks.js';
-import type { Db } from '../storage/db.js';
+import { chunks, type Db } from '../storage/index.js';
 import type { BatchesTable } from './tables.js';
 
 export type BatchRow = BatchesTable;

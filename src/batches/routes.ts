@@ -1,8 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { type AuthContext, authOf } from '../accounts/auth-context.js';
-import { signedLinkError } from '../documents/routes.js';
-import type { LinkSigner } from '../documents/signed-links.js';
+import { type AuthContext, authOf } from '../accounts/index.js';
+import { type LinkSigner, signedLinkError } from '../documents/index.js';
 import { plainDeliver } from '../email/index.js';
 import {
   EXAMPLE_ID,
@@ -15,11 +14,11 @@ import {
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
-import { checkCaptureRules } from '../pdf/capture.js';
+import { checkCaptureRules } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type BatchJson, zipResource } from './present.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
 import { type BatchService, maxItems } from './service.js';

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { DocumentSchema } from '../documents/present.js';
+import { DocumentSchema } from '../documents/index.js';
 import { FinishingFields } from '../finishing/index.js';
 import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
-import { CaptureFields } from '../pdf/capture.js';
-import { DeliverBody, PageOptionFields } from '../pdf/schema.js';
+import { CaptureFields, DeliverBody, PageOptionFields } from '../production/index.js';
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 });

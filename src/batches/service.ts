@@ -1,40 +1,15 @@
-import type { Plan } from '../accounts/plans.js';
-import type { DocumentJson } from '../documents/present.js';
-import type { DocumentRow } from '../documents/repository.js';
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { Plan } from '../accounts/index.js';
+import type { DocumentJson, DocumentRow, LinkSigner } from '../documents/index.js';
 import type { EmailRequest } from '../email/index.js';
-import {
-  type FinishingOptions,
-  finishingOptionsOf,
-  planFinishing,
-  refuseStoredPasswords,
-} from '../finishing/index.js';
-import {
-  backoffTable,
-  cancelJobsByKeys,
-  enqueueJob,
-  type JobHandler,
-  type JobKindOptions,
-} from '../jobs/index.js';
-import {
-  type BackgroundDeps,
-  type BulkItem,
-  type Caller,
-  checkMergeSources,
-  checkSigningCertificate,
-  enqueueDocuments,
-  expiryFor,
-  RENDER_JOB,
-  renderJobKey,
-} from '../production/index.js';
+import { type FinishingOptions, finishingOptionsOf } from '../finishing/index.js';
+import { backoffTable, enqueueJob, type JobHandler, type JobKindOptions } from '../jobs/index.js';
+import { type BulkItem, type Caller, expiryFor, type Production } from '../production/index.js';
 import type { WaitFor } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import { chunks } from '../storage/chunks.js';
-import { type Db, lockKey } from '../storage/db.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { type BlobStore, chunks, type Db, lockKey } from '../storage/index.js';
+import { recordEvent } from '../webhooks/index.js';
 import { type FilenamePattern, parseFilenamePattern, renderFilename } from './filename-pattern.js';
 import { type BatchJson, presentBatch, presentItem } from './present.js';
 import {
@@ -63,7 +38,7 @@ export interface BatchDeps {
   blobs: BlobStore;
   signer: LinkSigner;
   publicUrl(): string;
-  production: BackgroundDeps;
+  production: Pick<Production, 'checkRequest' | 'enqueueMany' | 'cancelQueued'>;
   documents: {
     present(row: DocumentRow): DocumentJson;
     findById(db: Db, id: string): Promise<DocumentRow | null>;
@@ -109,29 +84,18 @@ export class BatchService {
   ): Promise<BatchJson> {
     assertItemCount(input.items.length, caller.plan);
     const { options } = input;
-    refuseStoredPasswords(options, 'in a batch (its items are queued, and passwords are never stored)');
-    planFinishing(options);
-    // A wrong merge source is the batch's fault, not each item's: refused before anything is queued.
-    await checkMergeSources(this.deps.production.storedPdfs, options, {
-      teamId: caller.teamId,
-      test: input.test,
-      watermark: input.test,
-    });
-    await checkSigningCertificate(this.deps.production, caller.teamId, options);
+    // What every item shares is the batch's fault, not each item's, and is refused before anything is
+    // queued, asked once: finishing combinations, merge sources, the signing certificate, the template
+    // (template_not_found; every item then follows the version resolved per render) and page options.
+    const checked = await this.deps.production.checkRequest(
+      caller,
+      bulkItem(options, {}, 0, null, '').request,
+      input.test,
+    );
+    const template = checked.html?.template;
+    if (!template) throw new Error('a batch request names a stored template');
     const pattern =
       options.filename_pattern === undefined ? null : parseFilenamePattern(options.filename_pattern);
-    // template_not_found before anything is queued; every item then follows the version resolved per render.
-    const template = await this.deps.production.templates.resolve(
-      caller.teamId,
-      options.template_id,
-      options.template_version,
-    );
-    // Unusable page options are the batch's fault, not each item's: refused now (invalid_request).
-    this.deps.production.pageOptions(
-      bulkItem(options, {}, 0, null, template.name).request,
-      template.settings,
-      'print',
-    );
     const id = newId();
     const now = this.deps.clock.now();
     const row: BatchRow = {
@@ -149,8 +113,7 @@ export class BatchService {
       created_at: now.toISOString(),
     };
     const items = input.items.map((item, index) => bulkItem(options, item, index, pattern, template.name));
-    await enqueueDocuments(
-      this.deps.production,
+    await this.deps.production.enqueueMany(
       caller,
       { test: input.test, batchId: id, items },
       async (trx, ids) => {
@@ -202,13 +165,9 @@ export class BatchService {
     const idChunks = chunks(await queuedItemIds(db, batch.id));
     if (idChunks.length === 0) idChunks.push([]);
     for (const [index, ids] of idChunks.entries()) {
-      await production.lifecycle.transact(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         if (index === 0) await markCanceled(trx, batch.id, clock.now().toISOString());
-        const jobKeys = new Set(await cancelJobsByKeys(trx, clock, RENDER_JOB, ids.map(renderJobKey)));
-        await production.lifecycle.cancelQueuedMany(
-          trx,
-          ids.filter((id) => jobKeys.has(renderJobKey(id))),
-        );
+        await production.cancelQueued(trx, ids);
         if (index === idChunks.length - 1) await this.completeIfDone(trx, batch.id);
       });
     }

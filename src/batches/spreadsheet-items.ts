@@ -1,8 +1,9 @@
 import { addressKey, type EmailRequest, isPlainAddress } from '../email/index.js';
+import { decodeBase64 } from '../shared/base64.js';
 import { AppError } from '../shared/errors.js';
 import type { BatchRequest } from './schema.js';
 import type { ItemInput } from './service.js';
-import { type Cell, decodeBase64, type Sheet } from './spreadsheet.js';
+import type { Cell, Sheet } from './spreadsheet.js';
 
 /** Reads a sheet's bytes with at most `maxRows` data rows (the server: UntrustedFiles, off the main thread). */
 export type SheetReader = (bytes: Buffer, maxRows: number) => Promise<Sheet>;

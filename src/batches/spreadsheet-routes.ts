@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
+import { authOf } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { TemplatePort } from '../production/index.js';
-import { templateFields } from '../templates/fields.js';
+import { decodeBase64 } from '../shared/base64.js';
+import { templateFields } from '../templates/index.js';
 import { maxItems } from './service.js';
-import { decodeBase64, type SpreadsheetReader } from './spreadsheet.js';
+import type { SpreadsheetReader } from './spreadsheet.js';
 import { suggestMapping } from './spreadsheet-items.js';
 
 /** Rows shown in `preview`. */

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import { ZipFile } from 'yazl';
 import { rng } from '../../test/helpers/random.js';
 import { makeXlsx } from '../../test/helpers/xlsx.js';
+import { decodeBase64 } from '../shared/base64.js';
 import { isAppError } from '../shared/errors.js';
-import { decodeBase64, readSpreadsheet } from './spreadsheet.js';
+import { readSpreadsheet } from './spreadsheet.js';
 import { spreadsheetItems, suggestMapping } from './spreadsheet-items.js';
 import { MAX_XLSX_UNPACKED_BYTES } from './xlsx-unpack.js';
 

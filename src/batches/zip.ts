@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../storage/index.js';
 import { uniqueNames } from './filename-pattern.js';
 
 /**

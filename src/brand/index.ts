@@ -1,13 +1,16 @@
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { LinkSigner } from '../documents/index.js';
 import type { App } from '../http/server.js';
-import type { BrandPort } from '../production/ports.js';
+import type { JobDefinition } from '../jobs/index.js';
+import type { BrandPort } from '../production/index.js';
+import type { Capability } from '../shared/capability.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import type { UploadReader } from './files.js';
 import { createBrandPort } from './kit.js';
 import { registerBrandRoutes, registerSignedBrandRoutes } from './routes.js';
+
+export type { StoredFile } from './files.js';
 
 export interface BrandOptions {
   db: Db;
@@ -20,11 +23,9 @@ export interface BrandOptions {
 }
 
 /** Brand assets (issue 18): a team's logo and fonts, their signed links, and the Liquid `brand` variable. */
-export interface BrandModule {
+export interface BrandModule extends Capability<App, JobDefinition> {
   /** What production asks for each render. */
   port: BrandPort;
-  registerRoutes(app: App): void;
-  registerSignedRoutes(app: App): void;
 }
 
 export function createBrand(options: BrandOptions): BrandModule {
@@ -33,7 +34,7 @@ export function createBrand(options: BrandOptions): BrandModule {
   const routeDeps = { service: { db, blobs, clock, rate, untrusted }, blobs, links };
   return {
     port: createBrandPort({ db, blobs, links }),
-    registerRoutes: (app) => registerBrandRoutes(app, routeDeps),
-    registerSignedRoutes: (app) => registerSignedBrandRoutes(app, routeDeps),
+    routes: (app) => registerBrandRoutes(app, routeDeps),
+    signedRoutes: (app) => registerSignedBrandRoutes(app, routeDeps),
   };
 }

@@ -1,7 +1,6 @@
-import type { BrandKit, BrandPort } from '../production/ports.js';
-import type { LocalResource } from '../render/types.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BrandKit, BrandPort } from '../production/index.js';
+import type { LocalResource } from '../render/index.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { BRAND_PATH, type BrandLinks, brandResource, brandUrl } from './links.js';
 import { type BrandAssetRow, listBrandAssets } from './repository.js';
 

@@ -1,4 +1,4 @@
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { LinkSigner } from '../documents/index.js';
 import type { BrandAssetRow } from './repository.js';
 
 /** Where brand assets are served (spec: GET /brand-assets/<file>, under /v1 like every signed link). */

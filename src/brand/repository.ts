@@ -1,4 +1,4 @@
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { BrandAssetsTable } from './tables.js';
 
 export type BrandAssetRow = BrandAssetsTable;

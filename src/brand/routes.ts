@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
+import { authOf } from '../accounts/index.js';
 import { errorResponses, fileResponse, withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../storage/index.js';
 import { type BrandLinks, brandResource, brandUrl } from './links.js';
 import { type BrandAssetRow, findBrandAsset, listBrandAssets } from './repository.js';
 import { type BrandServiceDeps, deleteBrandAsset, uploadBrandAsset } from './service.js';

@@ -1,11 +1,10 @@
-import type { AuthContext } from '../accounts/auth-context.js';
-import { decodeBase64 } from '../batches/spreadsheet.js';
+import type { AuthContext } from '../accounts/index.js';
+import { decodeBase64 } from '../shared/base64.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import type { UploadReader } from './files.js';
 import {
   type BrandAssetRow,

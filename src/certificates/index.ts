@@ -1,7 +1,9 @@
 import type { App } from '../http/server.js';
-import type { CertificatePort } from '../production/ports.js';
+import type { JobDefinition } from '../jobs/index.js';
+import type { CertificatePort } from '../production/index.js';
+import type { Capability } from '../shared/capability.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { registerCertificateRoutes } from './routes.js';
 import { type CertificateReader, type KeyBox, openSigningKey } from './service.js';
 
@@ -20,15 +22,14 @@ export interface CertificatesOptions {
 }
 
 /** Team certificates (issue 27): upload, list, delete, and the key of one for `sign`. */
-export interface CertificatesModule {
+export interface CertificatesModule extends Capability<App, JobDefinition> {
   /** What production asks for when a document is signed. */
   port: CertificatePort;
-  registerRoutes(app: App): void;
 }
 
 export function createCertificates(options: CertificatesOptions): CertificatesModule {
   return {
     port: { signingKey: (teamId, id, at) => openSigningKey(options, teamId, id, at) },
-    registerRoutes: (app) => registerCertificateRoutes(app, options),
+    routes: (app) => registerCertificateRoutes(app, options),
   };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { CertificatesTable } from './tables.js';
 
 export type CertificateRow = CertificatesTable;

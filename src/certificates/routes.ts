@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf, requireManager } from '../accounts/auth-context.js';
+import { authOf, requireManager } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';

@@ -1,10 +1,10 @@
-import type { AuthContext } from '../accounts/auth-context.js';
-import { decodeBase64 } from '../batches/spreadsheet.js';
+import type { AuthContext } from '../accounts/index.js';
 import type { SigningKey } from '../finishing/index.js';
+import { decodeBase64 } from '../shared/base64.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { ReadPkcs12 } from './pkcs12.js';
 import {
   type CertificateRow,

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { BackupError, backupDataDir, restoreDataDir } from '../storage/backup.js';
+import { BackupError, backupDataDir, restoreDataDir } from '../storage/index.js';
 import type { CliIo } from './context.js';
 import { UsageError } from './usage-error.js';
 

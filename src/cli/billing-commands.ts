@@ -1,8 +1,18 @@
 import { parseArgs } from 'node:util';
-import { findTeamBilling, isSubscription, type TeamBilling, updateBilling } from '../accounts/billing.js';
-import type { Plan, PlanId } from '../accounts/plans.js';
-import { type BillingState, parsePeriod, periodContaining, SUBSCRIPTIONS } from '../accounts/usage.js';
-import { type UsageExportRow, UsageService } from '../accounts/usage-service.js';
+import {
+  type BillingState,
+  findTeamBilling,
+  isSubscription,
+  type Plan,
+  type PlanId,
+  parsePeriod,
+  periodContaining,
+  SUBSCRIPTIONS,
+  type TeamBilling,
+  type UsageExportRow,
+  UsageService,
+  updateBilling,
+} from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { UsageError } from './usage-error.js';

@@ -57,7 +57,7 @@ export const COMMANDS: readonly Command[] = [
     section: 'Run Quire',
     summary: 'Run the HTTP API (and in-process background workers).',
     details:
-      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (README: Logs). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones).',
+      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (README: Logs). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones); a failed start is one of them, `event` startup_failed, with a `code` and the fix, and a non-zero exit.',
     args: '',
     json: false,
     examples: ['quire serve', 'QUIRE_PORT=8080 QUIRE_PUBLIC_URL=https://pdf.example.com quire serve'],

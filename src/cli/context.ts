@@ -1,4 +1,4 @@
-import { loadPlans } from '../accounts/plans.js';
+import { loadPlans } from '../accounts/index.js';
 import { type Config, loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../storage/index.js';
 import type { BillingContext } from './billing-commands.js';

@@ -2,7 +2,7 @@ import { ConfigError } from '../config/config.js';
 import { quireVersion } from '../shared/version.js';
 import { type Command, findCommand } from './commands.js';
 import type { CliIo } from './context.js';
-import { StartupProblem } from './startup-problem.js';
+import { reportStartupFailure, StartupProblem } from './startup-problem.js';
 import { commandHelp, overview, usageFor, wantsHelp } from './usage.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,7 +19,13 @@ export async function main(argv: string[]): Promise<void> {
     if (command === undefined || command === 'help') return print(usageFor(rest));
     await run(command, rest);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || isParseArgsError(err)) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    // The long-running commands write logs: their start-up failures are a log record (issue 31 item 7).
+    if (command === 'serve' || command === 'worker') process.exit(reportStartupFailure(err));
+    if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
@@ -27,17 +33,18 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`Quire cannot start: ${err.message}\n`);
       process.exit(1);
     }
-    if (
-      err instanceof Error &&
-      err.name === 'TypeError' &&
-      'code' in err &&
-      String(err.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
     throw err;
   }
+}
+
+/** node:util parseArgs' refusal of an unknown or malformed option: a usage error. */
+function isParseArgsError(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    err.name === 'TypeError' &&
+    'code' in err &&
+    String(err.code).startsWith('ERR_PARSE_ARGS')
+  );
 }
 
 /** Finds the command (and subcommand) in COMMANDS and runs it with `--json` taken off its arguments. */

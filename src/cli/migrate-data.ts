@@ -2,11 +2,15 @@ import { chmodSync, constants, copyFileSync, existsSync, readFileSync } from 'no
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, optionalPostgresUrl, parseStorageUrl } from '../config/config.js';
-import { copyBlobs } from '../storage/copy-blobs.js';
-import { copyRows, TargetNotEmpty } from '../storage/copy-rows.js';
-import { type Db, openDatabase } from '../storage/index.js';
-import { openBlobStore } from '../storage/open-blob-store.js';
-import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import {
+  copyBlobs,
+  copyRows,
+  type Db,
+  openBlobStore,
+  openDatabase,
+  PRIVATE_FILE_MODE,
+  TargetNotEmpty,
+} from '../storage/index.js';
 import type { CliIo } from './context.js';
 import { UsageError } from './usage-error.js';
 

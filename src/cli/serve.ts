@@ -1,10 +1,8 @@
-import type { PlanId } from '../accounts/plans.js';
-import { countTeams, createApiKey, createTeam } from '../accounts/teams.js';
+import type { PlanId } from '../accounts/index.js';
 import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import { type Announce, logProcessWarnings } from '../shared/log-output.js';
-import { withKeyLock } from '../storage/db.js';
-import { recordServerState } from '../storage/index.js';
+import { recordServerState, withKeyLock } from '../storage/index.js';
 import type { SignInLink } from '../users/index.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
@@ -17,8 +15,14 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
  * Several `quire serve` started together on an empty PostgreSQL (a scaled-out deployment's first start) take
  * turns under one lock: the first creates the team, the others find it and create none.
  */
-async function createDefaultTeam(built: BuiltApp, config: Config, users: UsersModule) {
+async function createDefaultTeam(
+  built: BuiltApp,
+  config: Config,
+  accounts: Pick<AccountsModule, 'countTeams' | 'createApiKey' | 'createTeam'>,
+  users: UsersModule,
+) {
   const { db, clock } = built.services;
+  const { countTeams, createApiKey, createTeam } = accounts;
   const plan = config.defaultPlan as PlanId;
   return withKeyLock(db, 'accounts.default-team', (conn) =>
     conn.transaction().execute(async (trx) => {
@@ -37,6 +41,7 @@ async function createDefaultTeam(built: BuiltApp, config: Config, users: UsersMo
   );
 }
 
+type AccountsModule = typeof import('../accounts/index.js');
 type UsersModule = typeof import('../users/index.js');
 
 /**
@@ -45,8 +50,11 @@ type UsersModule = typeof import('../users/index.js');
  */
 async function announceAccess(built: BuiltApp, config: Config, announce: Announce): Promise<void> {
   // Loaded here, like app.js, off the path to listening.
-  const users = await import('../users/index.js');
-  const created = await createDefaultTeam(built, config, users);
+  const [{ countTeams, createApiKey, createTeam }, users] = await Promise.all([
+    import('../accounts/index.js'),
+    import('../users/index.js'),
+  ]);
+  const created = await createDefaultTeam(built, config, { countTeams, createApiKey, createTeam }, users);
   if (created) {
     const { team, plan, live, test } = created;
     announce(
@@ -56,7 +64,7 @@ async function announceAccess(built: BuiltApp, config: Config, announce: Announc
         `Created the default team "${team.name}" (${team.id}) on the ${plan} plan.`,
         `  Live key: ${live}`,
         `  Test key: ${test}`,
-        'These keys are shown only now; create more with `npx quire key create --team TEAM_ID --mode live`.',
+        'These keys are shown only now; create more with `quire key create --team TEAM_ID --mode live` (`npx quire …` in a checkout).',
         '',
       ],
       { team_id: team.id, plan, live_key: live, test_key: test },
@@ -101,11 +109,11 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
     .then(({ buildApp }) => buildApp(config, { earlyRenderer, warmUp: true }))
     .catch(async (err: unknown) => {
       await earlyRenderer.service.close().catch(() => undefined);
-      throw explainStartupFailure(err, config);
+      throw explainStartupFailure(err, config, 'build');
     });
   await built.app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await built.close().catch(() => undefined);
-    throw explainStartupFailure(err, config);
+    throw explainStartupFailure(err, config, 'listen');
   });
   logProcessWarnings(built.app.log);
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { openBlobStore } from '../storage/open-blob-store.js';
+import { openBlobStore } from '../storage/index.js';
 import type { AccountContext } from './context.js';
 import { formatTable, tableDate } from './table.js';
 import { eraseTeam } from './team-erase.js';
 import { UsageError } from './usage-error.js';
 
-/** The rule POST /pdf's `deliver.email.to` uses (src/pdf/schema.ts), so the CLI accepts what the API accepts. */
+/** The rule POST /pdf's `deliver.email.to` uses (src/production/request-schema.ts), so the CLI accepts what the API accepts. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Refuses an address the email sender could never deliver to (`team create --email`). */

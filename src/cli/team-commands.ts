@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
-import { changePlan } from '../accounts/billing.js';
-import { isPlanId } from '../accounts/plans.js';
 import {
+  changePlan,
   createApiKey,
   createTeam,
   findTeam,
+  isPlanId,
   listTeams,
   revokeApiKey,
   type Team,
   updateTeam,
-} from '../accounts/teams.js';
+} from '../accounts/index.js';
 import type { AccountContext } from './context.js';
 import { formatTable, tableDate } from './table.js';
 import { checkEmailAddress } from './team-admin.js';

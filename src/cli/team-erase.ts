@@ -1,5 +1,4 @@
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/index.js';
+import type { BlobStore, Db } from '../storage/index.js';
 
 /**
  * Tables holding a team's rows by `team_id`, children before parents (foreign keys are on). An operator's

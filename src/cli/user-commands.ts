@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '../accounts/auth-context.js';
-import { findTeam } from '../accounts/teams.js';
+import { findTeam, ROLES, type Role } from '../accounts/index.js';
 import { type Config, derivePublicUrl } from '../config/config.js';
 import { isAppError } from '../shared/errors.js';
 import { type Db, readServerState } from '../storage/index.js';

@@ -10,7 +10,7 @@ import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 export async function runWorkerProcess(config: Config, announce: Announce): Promise<void> {
   checkPlansFile(config);
   const built = await buildApp({ ...config, workers: Math.max(1, config.workers) }).catch((err: unknown) => {
-    throw explainStartupFailure(err, config);
+    throw explainStartupFailure(err, config, 'build');
   });
   logProcessWarnings(built.app.log);
   const database = config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir;

@@ -371,7 +371,7 @@ const schema = {
     env: 'QUIRE_WORKERS',
     default: 2,
     description:
-      'Render workers in the server process (0 = none; run `npx quire worker`). Emails and webhook deliveries always run.',
+      'Render workers in the server process (0 = none; run `quire worker`). Emails and webhook deliveries always run.',
     parse: int(0, 64),
   },
   jobLeaseMs: {

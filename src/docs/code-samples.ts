@@ -30,6 +30,7 @@ export const CLIENT_CALLS: Record<string, string> = {
   getTemplateFields: 'const { fields } = await quire.templates.fields(id);',
   previewTemplate: 'const preview = await quire.templates.preview(id, BODY);',
   previewTemplateDraft: 'const preview = await quire.templates.previewDraft(id, BODY);',
+  previewTemplateDraftPages: 'const { pages } = await quire.templates.previewDraftPages(id, BODY);',
   listTemplateStarters: 'const starters = await quire.templates.starters().toArray();',
   getTemplateStarterThumbnail: "const png = await quire.templates.starterThumbnail('invoice');",
   createBatch:

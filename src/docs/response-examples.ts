@@ -110,6 +110,14 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       'https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…',
   },
   TemplateVersion: { version: 4, created_at: '2026-11-20T16:45:12.000Z' },
+  TemplatePreviewPages: {
+    page_count: 2,
+    pages: [
+      { page: 1, width: 1000, height: 1414, png_base64: 'iVBORw0KGgoAAAANSUhEUgAAA+gAAAWG…' },
+      { page: 2, width: 1000, height: 1414, png_base64: 'iVBORw0KGgoAAAANSUhEUgAAA+gAAAWG…' },
+    ],
+    truncated: false,
+  },
   DocumentActivity: {
     document_id: DOCUMENT.id,
     data: [

@@ -1,9 +1,10 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { EInvoiceDoc } from '../einvoice/index.js';
 import type { App } from '../http/server.js';
 import { registerApiIndex } from './api-index.js';
+import { EInvoiceDoc } from './einvoice-schema.js';
 import { renderErrorsPage } from './errors-page.js';
+import { renderLiquidPage } from './liquid-page.js';
 import { finishDocument } from './openapi-transform.js';
 import { REFERENCE_UI } from './reference-ui.js';
 
@@ -14,6 +15,8 @@ const INTRODUCTION = [
   '**Authentication.** Send an API key as `Authorization: Bearer qk_live_…` (or `qk_test_…`: watermarked, not counted). The first start prints the owner’s keys; more are made in the dashboard or with POST /keys.',
   '',
   '**Errors.** Every error answers `{"error":{"code","message","docs_url","details?"}}`; [/docs/errors](/docs/errors) lists each code with its status and whether to retry. Quote the `x-request-id` header when reporting a problem.',
+  '',
+  '**Templates** are Liquid: [/docs/liquid](/docs/liquid) lists Quire’s filters (`money`, `number`, `percent`, `date_format`) and its missing-variable warnings.',
   '',
   '**Lists** page three ways: `limit`/`offset` with `has_more` (templates), `before`/`next_before` (documents, batches, deliveries) and `after`/`next_after` (batch items); the TypeScript client iterates all of them alike.',
   '',
@@ -64,7 +67,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
 
 /**
  * GET /v1 (the API base's index of links), GET /v1/openapi.json, the docs UI at /docs (assets served locally,
- * no CDN) and /docs/errors.
+ * no CDN), /docs/errors and /docs/liquid (the Liquid filter reference, docs/liquid-filters.md).
  */
 export async function registerDocsRoutes(
   app: App,
@@ -74,6 +77,9 @@ export async function registerDocsRoutes(
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderErrorsPage()),
+  );
+  app.get('/docs/liquid', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderLiquidPage()),
   );
   await app.register(swaggerUi, REFERENCE_UI);
 }

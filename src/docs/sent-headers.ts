@@ -60,6 +60,7 @@ export const SENT_HEADERS: Readonly<Record<string, Sent>> = {
   uploadBrandAsset: ok('201', NO_STORE),
   previewTemplate: ok('200', INLINE_PREVIEW),
   previewTemplateDraft: ok('200', INLINE_PREVIEW),
+  previewTemplateDraftPages: ok('200', NO_STORE),
   createBatch: ok('202', NO_STORE),
   listBatches: ok('200', NO_STORE),
   getBatch: ok('200', NO_STORE),

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, named } from '../http/schemas.js';
 import { newId } from '../shared/ids.js';
-import { chunks } from '../storage/chunks.js';
-import type { Db } from '../storage/db.js';
+import { chunks, type Db } from '../storage/index.js';
 import { documentStatusSchema } from './states.js';
 import type { DocumentActivityTable, DocumentStatus } from './tables.js';
 

@@ -1,7 +1,8 @@
 import type { App } from '../http/server.js';
+import type { JobDefinition } from '../jobs/index.js';
+import type { Capability } from '../shared/capability.js';
 import type { Clock } from '../shared/clock.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { DocumentLifecycle, type UsageLedgerPort } from './lifecycle.js';
 import { type DocumentJson, isStored, presentDocument } from './present.js';
 import {
@@ -11,15 +12,24 @@ import {
   storedBytes,
   testDocumentsPerDay,
 } from './repository.js';
-import { type SweepReport, sweepDocuments } from './retention.js';
+import { sweepDocuments } from './retention.js';
 import { registerDocumentRoutes, registerSignedDocumentRoutes } from './routes.js';
 import type { LinkSigner } from './signed-links.js';
 import { ThumbnailCache, type ThumbnailMaker } from './thumbnails.js';
 
+export type { RenderTimings } from './activity.js';
 export type { DocumentLifecycle, UsageLedgerPort } from './lifecycle.js';
+export {
+  type DocumentOutcome,
+  type FinishTarget,
+  type NewDocument,
+  type ProducedFile,
+  usagePeriodOf,
+} from './lifecycle.js';
 export type { DocumentJson } from './present.js';
+export { DocumentSchema } from './present.js';
 export type { DocumentRow } from './repository.js';
-export { LinkSigner } from './signed-links.js';
+export { LinkSigner, signedLinkError } from './signed-links.js';
 export { type DocumentStatus, OPEN_STATUSES } from './states.js';
 export type { ThumbnailMaker } from './thumbnails.js';
 
@@ -36,7 +46,7 @@ export interface DocumentsOptions {
 }
 
 /** The documents capability: the lifecycle, the log and its signed files, counts over its own rows. */
-export interface DocumentsModule {
+export interface DocumentsModule extends Capability<App, JobDefinition> {
   lifecycle: DocumentLifecycle;
   /** The spec's Document object with fresh signed links. */
   present(row: DocumentRow): DocumentJson;
@@ -51,9 +61,8 @@ export interface DocumentsModule {
     /** Succeeded test documents per UTC day (`YYYY-MM-DD` → count), both days inclusive. */
     testDocumentsPerDay(teamId: string, fromDay: string, toDay: string): Promise<Map<string, number>>;
   };
-  sweep(now: Date): Promise<SweepReport>;
-  registerRoutes(app: App): void;
-  registerSignedRoutes(app: App): void;
+  routes(app: App): void;
+  signedRoutes(app: App): void;
 }
 
 export function createDocuments(options: DocumentsOptions): DocumentsModule {
@@ -86,8 +95,8 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
       storedBytes: (teamId, test) => storedBytes(db, teamId, test),
       testDocumentsPerDay: (teamId, fromDay, toDay) => testDocumentsPerDay(db, teamId, fromDay, toDay),
     },
-    sweep: (now) => sweepDocuments({ db, blobs, lifecycle }, now),
-    registerRoutes: (app) => registerDocumentRoutes(app, routeDeps),
-    registerSignedRoutes: (app) => registerSignedDocumentRoutes(app, routeDeps),
+    sweeps: [{ name: 'documents', run: (now) => sweepDocuments({ db, blobs, lifecycle }, now) }],
+    routes: (app) => registerDocumentRoutes(app, routeDeps),
+    signedRoutes: (app) => registerSignedDocumentRoutes(app, routeDeps),
   };
 }

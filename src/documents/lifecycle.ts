@@ -1,8 +1,6 @@
 import type { Clock } from '../shared/clock.js';
-import { chunks } from '../storage/chunks.js';
-import type { Db } from '../storage/db.js';
-import type { EventDocument } from '../webhooks/events.js';
-import { recordPdfEvent } from '../webhooks/pdf-events.js';
+import { chunks, type Db } from '../storage/index.js';
+import { type EventDocument, recordPdfEvent } from '../webhooks/index.js';
 import { type ActivityDetails, activityRow, insertActivity, type RenderTimings } from './activity.js';
 import { type DocumentRow, findDocumentById } from './repository.js';
 import { mayMove, movableFrom, OPEN_STATUSES, TRANSITIONS } from './states.js';
@@ -93,6 +91,23 @@ export interface RenderReport {
   timings?: RenderTimings;
 }
 
+/** Which document a final outcome ends: a direct render's, written now, or a queued one by id. */
+export type FinishTarget = { document: NewDocument } | { id: string };
+
+/**
+ * How a render ended. `delivery`: the document's `delivery` object as it now stands (null: unchanged / none).
+ * `code` of a failure is the spec's error code (error_code of the record and of pdf.failed).
+ */
+export type DocumentOutcome =
+  | {
+      status: 'succeeded';
+      file: ProducedFile;
+      report: RenderReport;
+      eInvoice: object | null;
+      delivery: object | null;
+    }
+  | { status: 'failed'; code: string; delivery: object | null };
+
 /** Runs `write` in one transaction. */
 export type Transact = <T>(write: (trx: Db) => Promise<T>) => Promise<T>;
 
@@ -135,74 +150,54 @@ export class DocumentLifecycle {
     });
   }
 
-  /** A direct render that succeeded: the final row and pdf.created. */
-  async complete(trx: Db, doc: NewDocument, file: ProducedFile, report: RenderReport): Promise<DocumentRow> {
-    const row: DocumentRow = { ...baseRow(doc, TRANSITIONS.complete.to), ...fileColumns(file) };
-    await trx.insertInto('documents').values(row).execute();
-    // A direct render was processing from its request on; both entries in one insert.
-    await insertActivity(trx, [
-      activityRow(doc, 'processing', doc.startedAt ?? doc.createdAt),
-      activityRow(doc, 'succeeded', this.now(), successDetails(file, report)),
-    ]);
-    await this.count(trx, row, file);
-    if (file.usagePeriod) await this.deps.usage?.settle?.(trx, doc.teamId, file.usagePeriod, 1);
-    await this.emit(trx, row, 'pdf.created', { report });
+  /**
+   * A render's final outcome (spec: Document status), the one writer of `succeeded` and `failed` after a
+   * render: a direct render's row is written finished (`target.document`, with its `processing` entry from
+   * the request's arrival); a queued one (`target.id`) moves only while still open. The ledger row of a
+   * counted document, the reservation of a failed live queued one, the activity entry and the pdf.* event
+   * commit with it. Null: the queued document is gone or no longer open (nothing written).
+   */
+  async finish(trx: Db, target: { document: NewDocument }, outcome: DocumentOutcome): Promise<DocumentRow>;
+  async finish(trx: Db, target: FinishTarget, outcome: DocumentOutcome): Promise<DocumentRow | null>;
+  async finish(trx: Db, target: FinishTarget, outcome: DocumentOutcome): Promise<DocumentRow | null> {
+    const name = outcome.status === 'succeeded' ? 'succeed' : 'fail';
+    const changes = outcomeColumns(outcome);
+    const at = this.now();
+    let row: DocumentRow | null;
+    if ('document' in target) {
+      const doc = target.document;
+      row = { ...baseRow(doc, TRANSITIONS[name].to), ...changes, updated_at: at };
+      await trx.insertInto('documents').values(row).execute();
+      // A direct render was processing from its request on; both entries in one insert.
+      await insertActivity(trx, [
+        activityRow(doc, 'processing', doc.startedAt ?? doc.createdAt),
+        activityRow(doc, outcome.status, at, outcomeDetails(outcome)),
+      ]);
+      // The reservation this process held is now the document's count.
+      if (outcome.status === 'succeeded' && outcome.file.usagePeriod)
+        await this.deps.usage?.settle?.(trx, doc.teamId, outcome.file.usagePeriod, 1);
+    } else {
+      const before = await findDocumentById(trx, target.id);
+      if (!before || !mayMove(name, before.status)) return null;
+      const result = await trx
+        .updateTable('documents')
+        .set({ ...changes, status: TRANSITIONS[name].to, updated_at: at })
+        .where('id', '=', target.id)
+        .where('status', 'in', movableFrom(name))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
+      await insertActivity(trx, [
+        activityRow({ id: before.id, teamId: before.team_id }, outcome.status, at, outcomeDetails(outcome)),
+      ]);
+      if (outcome.status === 'failed') await this.releaseIfPending(trx, before);
+      row = await findDocumentById(trx, target.id);
+      if (!row) return null;
+    }
+    if (outcome.status === 'succeeded') {
+      await this.count(trx, row, outcome.file);
+      await this.emit(trx, row, 'pdf.created', { report: outcome.report });
+    } else await this.emit(trx, row, 'pdf.failed');
     return row;
-  }
-
-  /** A direct render that failed while rendering: a failed record and pdf.failed (spec: Document status). */
-  async completeFailed(trx: Db, doc: NewDocument, code: string): Promise<DocumentRow> {
-    const row: DocumentRow = { ...baseRow(doc, TRANSITIONS.completeFailed.to), error_code: code };
-    await trx.insertInto('documents').values(row).execute();
-    await insertActivity(trx, [
-      activityRow(doc, 'processing', doc.startedAt ?? doc.createdAt),
-      activityRow(doc, 'failed', this.now(), { error_code: code }),
-    ]);
-    await this.emit(trx, row, 'pdf.failed');
-    return row;
-  }
-
-  /** A queued document rendered and stored. Null: no such document, or it is no longer open. */
-  async succeed(
-    trx: Db,
-    id: string,
-    file: ProducedFile,
-    report: RenderReport & { eInvoice: object | null; delivery: object | null },
-  ): Promise<DocumentRow | null> {
-    const row = await findDocumentById(trx, id);
-    if (!row || !mayMove('succeed', row.status)) return null;
-    await this.count(trx, row, file);
-    await insertActivity(trx, [
-      activityRow({ id, teamId: row.team_id }, 'succeeded', this.now(), successDetails(file, report)),
-    ]);
-    return this.update(
-      trx,
-      id,
-      'succeed',
-      {
-        ...fileColumns(file),
-        error_code: null,
-        e_invoice_json: report.eInvoice ? JSON.stringify(report.eInvoice) : null,
-        ...(report.delivery ? { delivery_json: JSON.stringify(report.delivery) } : {}),
-      },
-      report,
-    );
-  }
-
-  /** A queued document whose render failed for good. Null: no such document, or it is no longer open. */
-  async fail(trx: Db, id: string, code: string, delivery: object | null = null): Promise<DocumentRow | null> {
-    const before = await findDocumentById(trx, id);
-    if (!before || !mayMove('fail', before.status)) return null;
-    await this.releaseIfPending(trx, before);
-    await insertActivity(trx, [
-      activityRow({ id, teamId: before.team_id }, 'failed', this.now(), { error_code: code }),
-    ]);
-    return this.update(trx, id, 'fail', {
-      error_code: code,
-      pages: null,
-      bytes: null,
-      ...(delivery ? { delivery_json: JSON.stringify(delivery) } : {}),
-    });
   }
 
   /** The email (or other delivery) of a document changed state: shown as the document's `delivery`. */
@@ -321,27 +316,6 @@ export class DocumentLifecycle {
     await this.deps.usage?.releaseIn(trx, row.team_id, usagePeriodOf(row.created_at));
   }
 
-  /** Moves an open document by `name`; the guard keeps a document that is no longer open as it is. */
-  private async update(
-    trx: Db,
-    id: string,
-    name: 'succeed' | 'fail',
-    changes: Partial<DocumentRow>,
-    report?: RenderReport,
-  ): Promise<DocumentRow | null> {
-    const result = await trx
-      .updateTable('documents')
-      .set({ ...changes, status: TRANSITIONS[name].to, updated_at: this.now() })
-      .where('id', '=', id)
-      .where('status', 'in', movableFrom(name))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return null;
-    const row = await findDocumentById(trx, id);
-    const event = name === 'succeed' ? 'pdf.created' : 'pdf.failed';
-    if (row) await this.emit(trx, row, event, report ? { report } : {});
-    return row;
-  }
-
   private async emit(
     trx: Db,
     row: DocumentRow,
@@ -411,12 +385,25 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
   };
 }
 
-/** Pages, warnings and timing of a finished render, for its activity entry. */
-function successDetails(file: ProducedFile, report: RenderReport): ActivityDetails {
+/** Pages, warnings and timing of a finished render (or the error code of a failed one), for its activity entry. */
+function outcomeDetails(outcome: DocumentOutcome): ActivityDetails {
+  if (outcome.status === 'failed') return { error_code: outcome.code };
   return {
-    pages: file.pages,
-    warnings: report.warnings,
-    ...(report.timings ? { timings_ms: report.timings } : {}),
+    pages: outcome.file.pages,
+    warnings: outcome.report.warnings,
+    ...(outcome.report.timings ? { timings_ms: outcome.report.timings } : {}),
+  };
+}
+
+/** The columns an outcome sets, on the new row or the queued one. */
+function outcomeColumns(outcome: DocumentOutcome): Partial<DocumentRow> {
+  const delivery = outcome.delivery ? { delivery_json: JSON.stringify(outcome.delivery) } : {};
+  if (outcome.status === 'failed') return { error_code: outcome.code, pages: null, bytes: null, ...delivery };
+  return {
+    ...fileColumns(outcome.file),
+    error_code: null,
+    e_invoice_json: outcome.eInvoice ? JSON.stringify(outcome.eInvoice) : null,
+    ...delivery,
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { PageCursor } from '../shared/page-cursor.js';
 import { dayAfter } from '../shared/utc-days.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
 
 export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted' | 'signed'> & {

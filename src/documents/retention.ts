@@ -1,5 +1,4 @@
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { sweepActivity } from './activity.js';
 import type { DocumentLifecycle } from './lifecycle.js';
 import { findExpiredFiles } from './repository.js';

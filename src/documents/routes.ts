@@ -1,17 +1,17 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
+import { authOf } from '../accounts/index.js';
 import { errorResponses, fileResponse, HEADER } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { ActivitySchema, listActivity, presentActivity } from './activity.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
-import { findDocument, findDocumentById, listDocuments } from './repository.js';
-import type { LinkSigner } from './signed-links.js';
+import { type DocumentRow, findDocument, findDocumentById, listDocuments } from './repository.js';
+import { type LinkSigner, signedLinkError } from './signed-links.js';
 import { documentStatusSchema } from './states.js';
 import type { ThumbnailCache } from './thumbnails.js';
 
@@ -27,6 +27,14 @@ function linkContext(deps: DocumentRouteDeps) {
     publicUrl: deps.services.publicUrl(),
     nowMs: deps.services.clock.now().getTime(),
   };
+}
+
+/** The document the request names, as its key may see it: a test key sees only test documents. */
+async function visibleDocument(db: Db, request: FastifyRequest, id: string): Promise<DocumentRow> {
+  const auth = authOf(request);
+  const row = await findDocument(db, auth.team.id, id, auth.mode === 'test');
+  if (!row) throw new AppError('document_not_found', `No document ${id} in this workspace.`);
+  return row;
 }
 
 /** GET /pdf/<id> and GET /documents (spec: document log). */
@@ -46,10 +54,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
-      const row = await findDocument(db, auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row)
-        throw new AppError('document_not_found', `No document ${request.params.id} in this workspace.`);
+      const row = await visibleDocument(db, request, request.params.id);
       reply.header('cache-control', 'no-store');
       return presentDocument(row, linkContext(deps));
     },
@@ -69,10 +74,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
-      const row = await findDocument(db, auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row)
-        throw new AppError('document_not_found', `No document ${request.params.id} in this workspace.`);
+      const row = await visibleDocument(db, request, request.params.id);
       reply.header('cache-control', 'no-store');
       return { document_id: row.id, data: presentActivity(await listActivity(db, row.id)) };
     },
@@ -235,10 +237,4 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
         .send(png);
     },
   );
-}
-
-export function signedLinkError(code: 'forbidden' | 'file_expired'): AppError {
-  return code === 'forbidden'
-    ? new AppError('forbidden', 'The link signature is invalid.')
-    : new AppError('file_expired', 'This link has expired.');
 }

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../shared/errors.js';
 
 /**
  * HMAC-signed links for downloads that need no API key (spec: Authentication 6). The signature covers the
@@ -45,4 +46,11 @@ export class LinkSigner {
     const exp = Math.floor(expires.getTime() / 1000);
     return `?${extra}exp=${exp}&sig=${this.sign(resource, exp)}`;
   }
+}
+
+/** The error a refused signed link answers with (every capability's signed routes use the same two). */
+export function signedLinkError(code: 'forbidden' | 'file_expired'): AppError {
+  return code === 'forbidden'
+    ? new AppError('forbidden', 'The link signature is invalid.')
+    : new AppError('file_expired', 'This link has expired.');
 }

@@ -9,7 +9,10 @@ import { Type } from 'typebox';
  *                    │                  └────────fail───► failed
  *                    ├─abandon─► failed (a batch item) or removed         failed before rendering
  *                    └─cancel──► canceled                                 a batch cancel
- *   (new) ─complete─► succeeded, (new) ─completeFailed─► failed          a direct render's final row
+ *   (new) ─succeed─► succeeded, (new) ─fail─► failed                      a direct render's final row
+ *
+ * `succeed` and `fail` are the two final outcomes of a render, whether its row is new (a direct render
+ * writes it finished) or queued: one writer each (lifecycle.finish).
  */
 export const DOCUMENT_STATUSES = ['queued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -34,12 +37,18 @@ export const TRANSITIONS = {
   queue: { from: [null], to: 'queued', by: 'an async POST /pdf or a batch, with its job' },
   // `processing` again: a retried attempt after a crash starts the same document once more.
   start: { from: OPEN_STATUSES, to: 'processing', by: 'the worker that claimed the job' },
-  succeed: { from: OPEN_STATUSES, to: 'succeeded', by: 'the worker, once the file is stored' },
-  fail: { from: OPEN_STATUSES, to: 'failed', by: 'the worker, when the render failed for good' },
+  succeed: {
+    from: [null, ...OPEN_STATUSES],
+    to: 'succeeded',
+    by: 'a direct render, or the worker, once the file is stored',
+  },
+  fail: {
+    from: [null, ...OPEN_STATUSES],
+    to: 'failed',
+    by: 'a direct render that failed while rendering, or the worker when the render failed for good',
+  },
   abandon: { from: OPEN_STATUSES, to: 'failed', by: 'the worker, when the job cannot run at all' },
   cancel: { from: ['queued'], to: 'canceled', by: 'a batch cancel' },
-  complete: { from: [null], to: 'succeeded', by: 'a direct render' },
-  completeFailed: { from: [null], to: 'failed', by: 'a direct render that failed' },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof TRANSITIONS;

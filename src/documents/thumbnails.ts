@@ -1,6 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { isStored } from './present.js';
 import { findDocumentById, setDocumentThumbnail } from './repository.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { type Rng, rng } from '../../test/helpers/random.js';
+import { damagedBytes, rng } from '../../test/helpers/random.js';
+import { withinTime } from '../../test/helpers/wait.js';
 import { isAppError } from '../shared/errors.js';
 import { ReceivedEInvoices } from './pool.js';
 
@@ -14,34 +15,6 @@ const XML = readFileSync('tools/einvoice-validate/samples/peppol/base-example.xm
 const CII = readFileSync('tools/einvoice-validate/samples/xml/zf24_EN16931_Einfach.xml');
 const PDF = readFileSync('tools/einvoice-validate/samples/pdf/zf24_EN16931_Einfach_fx.pdf');
 
-/** Real invoices cut short, with bytes flipped, or noise behind a real header: where parsers trip. */
-function mutate(r: Rng, base: Buffer): Buffer {
-  switch (r.int(4)) {
-    case 0:
-      return base.subarray(0, r.int(base.length));
-    case 1: {
-      const copy = Buffer.from(base);
-      for (let i = 0; i < 1 + r.int(16); i++) copy[r.int(copy.length)] = r.int(256);
-      return copy;
-    }
-    case 2:
-      return Buffer.concat([
-        base.subarray(0, 4 + r.int(200)),
-        Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256))),
-      ]);
-    default:
-      return Buffer.from(Array.from({ length: 1 + r.int(3000) }, () => r.int(256)));
-  }
-}
-
-function withinHangLimit<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the e-invoice pool hung')), HANG_MS);
-  });
-  return Promise.race([work, hang]).finally(() => clearTimeout(timer));
-}
-
 describe('received e-invoices: random and damaged files', () => {
   const pool = new ReceivedEInvoices({ threads: 1 });
   after(() => pool.close());
@@ -49,10 +22,10 @@ describe('received e-invoices: random and damaged files', () => {
   it(`answers a report or invalid_request on content_base64 for ${RUNS} damaged files, never anything else`, async () => {
     const r = rng(SEED);
     for (let run = 0; run < RUNS; run++) {
-      const bytes = mutate(r, r.pick([XML, CII, PDF]));
+      const bytes = damagedBytes(r, r.pick([XML, CII, PDF]), 200);
       const action: Promise<object> = r.int(2) === 0 ? pool.validate(bytes) : pool.parse(bytes);
       try {
-        const report = await withinHangLimit(action);
+        const report = await withinTime(action, HANG_MS, 'the e-invoice pool hung');
         assert.equal(typeof report, 'object', `seed ${SEED} run ${run}`);
       } catch (err) {
         assert.ok(isAppError(err), `seed ${SEED} run ${run}: ${String(err)}`);

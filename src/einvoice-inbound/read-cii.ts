@@ -1,6 +1,6 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, date102, decimal, text } from './xml-path.js';
+import { all, at, attr, compact, date102, decimal, periodOf, text, textsAt } from './xml-path.js';
 
 /**
  * A UN/CEFACT CII CrossIndustryInvoice (Factur-X/ZUGFeRD profiles, XRechnung CII, plain EN 16931 CII)
@@ -81,25 +81,26 @@ function notes(doc: XmlNode | undefined): string[] | undefined {
 }
 
 function billingPeriod(settlement: XmlNode | undefined, warnings: string[]) {
-  const start = dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:StartDateTime');
-  const end = dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:EndDateTime');
-  if (start && end) return { start, end };
-  if (start || end)
-    warnings.push("The invoice period has only one end; Quire's billing_period needs both and was left out.");
-  return undefined;
+  return periodOf(
+    dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:StartDateTime'),
+    dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:EndDateTime'),
+    warnings,
+  );
 }
 
 function address(node: XmlNode | undefined) {
   if (node === undefined) return undefined;
-  return compact({
+  return {
     country_code: text(node, 'ram:CountryID') ?? '',
-    line1: text(node, 'ram:LineOne'),
-    line2: text(node, 'ram:LineTwo'),
-    line3: text(node, 'ram:LineThree'),
-    city: text(node, 'ram:CityName'),
-    postal_code: text(node, 'ram:PostcodeCode'),
-    subdivision: text(node, 'ram:CountrySubDivisionName'),
-  });
+    ...textsAt(node, {
+      line1: 'ram:LineOne',
+      line2: 'ram:LineTwo',
+      line3: 'ram:LineThree',
+      city: 'ram:CityName',
+      postal_code: 'ram:PostcodeCode',
+      subdivision: 'ram:CountrySubDivisionName',
+    }),
+  };
 }
 
 function party(node: XmlNode | undefined, seller: boolean) {
@@ -108,10 +109,10 @@ function party(node: XmlNode | undefined, seller: boolean) {
     registrations.find((r) => r.getAttribute('schemeID') === scheme)?.textContent?.trim() || undefined;
   const global = at(node, 'ram:GlobalID');
   const endpoint = text(node, 'ram:URIUniversalCommunication/ram:URIID');
-  const contact = compact({
-    name: text(node, 'ram:DefinedTradeContact/ram:PersonName'),
-    phone: text(node, 'ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber'),
-    email: text(node, 'ram:DefinedTradeContact/ram:EmailURIUniversalCommunication/ram:URIID'),
+  const contact = textsAt(at(node, 'ram:DefinedTradeContact'), {
+    name: 'ram:PersonName',
+    phone: 'ram:TelephoneUniversalCommunication/ram:CompleteNumber',
+    email: 'ram:EmailURIUniversalCommunication/ram:URIID',
   });
   return compact({
     name: text(node, 'ram:Name') ?? '',

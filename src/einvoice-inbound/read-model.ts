@@ -1,6 +1,6 @@
 /**
  * What POST /v1/e-invoices/parse answers: the invoice in the JSON shape POST /v1/pdf's `e_invoice.invoice`
- * accepts (src/einvoice/openapi-schema.ts), amounts as exact decimal strings; the document's own totals
+ * accepts (src/docs/einvoice-schema.ts), amounts as exact decimal strings; the document's own totals
  * beside it (not inside `invoice`: Quire computes totals itself and would check sent ones).
  */
 export type ParsedInvoice = Record<string, unknown> & {

@@ -1,6 +1,6 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, decimal, text } from './xml-path.js';
+import { all, at, attr, compact, decimal, periodOf, text, textsAt } from './xml-path.js';
 
 /**
  * A UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung, Peppol BIS 3.0) as Quire's e-invoice request
@@ -84,25 +84,26 @@ function references(root: XmlNode) {
 }
 
 function period(root: XmlNode, warnings: string[]) {
-  const start = text(root, 'cac:InvoicePeriod/cbc:StartDate');
-  const end = text(root, 'cac:InvoicePeriod/cbc:EndDate');
-  if (start && end) return { start, end };
-  if (start || end)
-    warnings.push("The invoice period has only one end; Quire's billing_period needs both and was left out.");
-  return undefined;
+  return periodOf(
+    text(root, 'cac:InvoicePeriod/cbc:StartDate'),
+    text(root, 'cac:InvoicePeriod/cbc:EndDate'),
+    warnings,
+  );
 }
 
 function address(node: XmlNode | undefined) {
   if (node === undefined) return undefined;
-  return compact({
+  return {
     country_code: text(node, 'cac:Country/cbc:IdentificationCode') ?? '',
-    line1: text(node, 'cbc:StreetName'),
-    line2: text(node, 'cbc:AdditionalStreetName'),
-    line3: text(node, 'cac:AddressLine/cbc:Line'),
-    city: text(node, 'cbc:CityName'),
-    postal_code: text(node, 'cbc:PostalZone'),
-    subdivision: text(node, 'cbc:CountrySubentity'),
-  });
+    ...textsAt(node, {
+      line1: 'cbc:StreetName',
+      line2: 'cbc:AdditionalStreetName',
+      line3: 'cac:AddressLine/cbc:Line',
+      city: 'cbc:CityName',
+      postal_code: 'cbc:PostalZone',
+      subdivision: 'cbc:CountrySubentity',
+    }),
+  };
 }
 
 function party(node: XmlNode | undefined, seller: boolean) {
@@ -113,10 +114,10 @@ function party(node: XmlNode | undefined, seller: boolean) {
   const vat = taxSchemes.find((t) => text(t, 'cac:TaxScheme/cbc:ID')?.toUpperCase() === 'VAT');
   const other = taxSchemes.find((t) => t !== vat);
   const endpoint = text(node, 'cbc:EndpointID');
-  const contact = compact({
-    name: text(node, 'cac:Contact/cbc:Name'),
-    phone: text(node, 'cac:Contact/cbc:Telephone'),
-    email: text(node, 'cac:Contact/cbc:ElectronicMail'),
+  const contact = textsAt(at(node, 'cac:Contact'), {
+    name: 'cbc:Name',
+    phone: 'cbc:Telephone',
+    email: 'cbc:ElectronicMail',
   });
   return compact({
     name:

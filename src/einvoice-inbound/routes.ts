@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
-import { decodeBase64 } from '../batches/spreadsheet.js';
+import { authOf } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import { decodeBase64 } from '../shared/base64.js';
 import type { Clock } from '../shared/clock.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 import { INBOUND_PROFILES } from './plan.js';

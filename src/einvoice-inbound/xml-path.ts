@@ -46,6 +46,30 @@ export function compact<T extends Record<string, unknown>>(value: T): Partial<T>
   return out as Partial<T>;
 }
 
+/**
+ * The text at each of `paths` below `node`, under the same names, without the absent ones: one field of the
+ * model per element, which is how most of an address or a contact reads in either syntax.
+ */
+export function textsAt<K extends string>(
+  node: XmlNode | undefined,
+  paths: Record<K, string>,
+): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of Object.keys(paths) as K[]) {
+    const value = text(node, paths[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** A billing period needs both ends: one end alone is left out, with a warning that says so. */
+export function periodOf(start: string | undefined, end: string | undefined, warnings: string[]) {
+  if (start && end) return { start, end };
+  if (start || end)
+    warnings.push("The invoice period has only one end; Quire's billing_period needs both and was left out.");
+  return undefined;
+}
+
 /** A decimal as the model takes it: the document's digits, without a leading '+' or trailing zeros. */
 export function decimal(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -1,5 +1,4 @@
 export * from './model.js';
-export { EInvoiceDoc } from './openapi-schema.js';
 export { BUILT_IN_INVOICE_TEMPLATE } from './template/built-in-template.js';
 export { invoiceTemplateData } from './template/data.js';
 export { validateEInvoice } from './validate/validate.js';

@@ -1,8 +1,8 @@
-import { EMAILS_PER_ADDRESS_PER_DAY } from '../accounts/plans.js';
+import { EMAILS_PER_ADDRESS_PER_DAY } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import { type Db, lockKey } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/index.js';
 import { addressKey } from './address.js';
 import type { EmailDeliveriesTable } from './tables.js';
 

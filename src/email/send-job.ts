@@ -1,7 +1,13 @@
-import { backoffTable, type JobHandler, type JobKindOptions, type JobOutcome } from '../jobs/index.js';
+import {
+  backoffTable,
+  type JobDefinition,
+  type JobHandler,
+  type JobKindOptions,
+  type JobOutcome,
+} from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
-import type { DeliveryState } from './delivery.js';
+import type { Db } from '../storage/index.js';
+import { type DeliveryState, EMAIL_JOB } from './delivery.js';
 import type { EmailSender } from './sender.js';
 import type { EmailDeliveriesTable } from './tables.js';
 
@@ -17,13 +23,23 @@ export interface EmailDocumentPort {
 export const EMAIL_MAX_ATTEMPTS = 5;
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
 
-type SendJobDeps = { clock: Clock; sender: EmailSender; documents: EmailDocumentPort };
+export type SendJobDeps = { clock: Clock; sender: EmailSender; documents: EmailDocumentPort };
+
+/** Emails wait on the SMTP server: light, so they are sent in every process, even with QUIRE_WORKERS=0. */
+export function emailSendJob(deps: SendJobDeps): JobDefinition {
+  return {
+    kind: EMAIL_JOB,
+    pool: 'light',
+    handler: createEmailSendHandler(deps),
+    options: emailJobOptions(deps),
+  };
+}
 
 /**
  * The email kind's retry policy, applied by the job worker: temporary failures wait 1 min, 5 min, 30 min,
  * 2 h. `abandon` records the failure of a job given up without an outcome (its workers kept dying).
  */
-export function emailJobOptions(deps: SendJobDeps): JobKindOptions {
+function emailJobOptions(deps: SendJobDeps): JobKindOptions {
   return {
     maxAttempts: EMAIL_MAX_ATTEMPTS,
     backoff: backoffTable(RETRY_DELAYS_MS),
@@ -44,7 +60,7 @@ export function emailJobOptions(deps: SendJobDeps): JobKindOptions {
  * Sends one queued email with the PDF attached. Sent → `sent`; a permanent refusal (5xx) → `failed`
  * (`send_failed`) and the address joins the team's suppression list; a temporary one is retried.
  */
-export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
+function createEmailSendHandler(deps: SendJobDeps): JobHandler {
   return async (job, ctx): Promise<JobOutcome> => {
     const { emailId } = job.payload as { emailId: string };
     const email = await ctx.db

@@ -17,12 +17,25 @@ export {
   finishingOptionsOf,
   mergeFinishing,
   planFinishing,
-  refuseStoredPasswords,
 } from './plan.js';
 export {
   FinishingFields,
   type FinishingOptions,
+  ProtectBody,
+  ShownProtectBody,
 } from './schema.js';
+export {
+  isShownProtect,
+  isStoredProtect,
+  openProtect,
+  openQueuedProtect,
+  type PasswordBox,
+  PROTECT_PASSWORDS_PURPOSE,
+  type StoredProtect,
+  sealProtect,
+  sealQueuedProtect,
+  showProtect,
+} from './sealed-protect.js';
 export type { FinishingContext };
 
 /**

@@ -211,15 +211,3 @@ export function mergeFinishing(template: FinishingOptions, request: FinishingOpt
     merged.pdf_metadata = { ...template.pdf_metadata, ...request.pdf_metadata };
   return merged;
 }
-
-/**
- * `protect` only where the passwords are used at once: a queued document's request (async, batches)
- * and a template's settings are stored, and passwords never are.
- */
-export function refuseStoredPasswords(options: FinishingOptions, where: string): void {
-  if (options.protect !== undefined)
-    throw refuse(
-      'protect',
-      `"protect" cannot be used ${where}: passwords are never stored. Send it with a synchronous POST /v1/pdf.`,
-    );
-}

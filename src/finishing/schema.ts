@@ -80,6 +80,18 @@ const Permission = Type.Boolean({ description: 'Default true' });
 /** No control characters: a password is one line of qpdf's argument file (finishing/protect.ts). */
 const PASSWORD_PATTERN = '^[^\\x00-\\x1f\\x7f]*$';
 
+const ProtectPermissions = Type.Object(
+  {
+    print: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('low'), Type.Literal('high')])),
+    copy: Type.Optional(Permission),
+    modify: Type.Optional(Permission),
+    annotate: Type.Optional(Permission),
+    fill_forms: Type.Optional(Permission),
+    assemble: Type.Optional(Permission),
+  },
+  { additionalProperties: false },
+);
+
 export const ProtectBody = named(
   'PdfProtect',
   Type.Object(
@@ -88,7 +100,8 @@ export const ProtectBody = named(
         minLength: 1,
         maxLength: 127,
         pattern: PASSWORD_PATTERN,
-        description: 'Needed to change the permissions. Never stored, logged or returned',
+        description:
+          'Needed to change the permissions. Never logged or returned; kept only sealed where a request or template is stored',
       }),
       user_password: Type.Optional(
         Type.String({
@@ -97,26 +110,29 @@ export const ProtectBody = named(
           description: 'Needed to open the file; absent or empty: it opens without one',
         }),
       ),
-      permissions: Type.Optional(
-        Type.Object(
-          {
-            print: Type.Optional(
-              Type.Union([Type.Literal('none'), Type.Literal('low'), Type.Literal('high')]),
-            ),
-            copy: Type.Optional(Permission),
-            modify: Type.Optional(Permission),
-            annotate: Type.Optional(Permission),
-            fill_forms: Type.Optional(Permission),
-            assemble: Type.Optional(Permission),
-          },
-          { additionalProperties: false },
-        ),
-      ),
+      permissions: Type.Optional(ProtectPermissions),
     },
     {
       additionalProperties: false,
       description:
-        'Extension: AES-256 encryption (qpdf). Passwords are never stored, logged or returned; synchronous requests only; not with pdf_a.',
+        'Extension: AES-256 encryption (qpdf). Passwords are never logged or returned; a queued request (async, batches) or a template keeps them only sealed with the server secret, erased with the job once the document is final. Not with pdf_a, sign or an e-invoice.',
+    },
+  ),
+);
+
+/** A template's stored `protect` as answers show it (and as a PUT sends it back to keep the passwords). */
+export const ShownProtectBody = named(
+  'PdfProtectShown',
+  Type.Object(
+    {
+      permissions: Type.Optional(ProtectPermissions),
+      owner_password_set: Type.Literal(true, { description: 'An owner password is stored (sealed)' }),
+      user_password_set: Type.Boolean({ description: 'A user (open) password is stored (sealed)' }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Extension: a template’s protect without its passwords (never returned). Sent back unchanged in settings, it keeps the stored passwords.',
     },
   ),
 );

@@ -24,7 +24,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer } from '@signpdf/utils';
-import { lengthToInches } from '../render/lengths.js';
+import { lengthToInches } from '../render/index.js';
 import { AppError } from '../shared/errors.js';
 import { type SigningKey, signatureSizeOf, signDetached } from './cms.js';
 import type { SignOption } from './schema.js';

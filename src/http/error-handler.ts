@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.js';
-import { BlobStoreUnavailable } from '../storage/blob-store.js';
+import { BlobStoreUnavailable } from '../storage/index.js';
 import { drainRequestBody } from './drain-request.js';
 import { errorBody } from './error-body.js';
 import { describeValidationError } from './validation-message.js';

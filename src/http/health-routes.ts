@@ -1,6 +1,4 @@
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
-import { pingDatabase } from '../storage/db.js';
+import { type BlobStore, type Db, pingDatabase } from '../storage/index.js';
 import { healthSchema } from './openapi.js';
 import type { App } from './server.js';
 

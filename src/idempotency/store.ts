@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { IdempotencyKeysTable } from './tables.js';
 
 /** Spec "Limits": a key is remembered 24 hours. */

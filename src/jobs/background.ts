@@ -1,23 +1,23 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
-import type { JobRegistry } from './registry.js';
+import type { Db } from '../storage/index.js';
+import type { JobDefinition, JobRegistry } from './registry.js';
 import { type PoolSpec, startWorkers, type Workers } from './worker.js';
 
 /**
  * Everything that runs in the background of one process, on the one job queue. The kinds and their
- * handlers come from outside (app.ts registers them); this module only decides how a process splits its
- * workers between them:
+ * handlers come from the capabilities (app.ts registers them); each kind declares its pool, and this module
+ * only decides how a process splits its workers between the two:
  *
- * - heavy kinds (renders, later batch items and ZIP builds) use Chromium and CPU: `QUIRE_WORKERS` of them
- *   in the server (0 = none, left to `quire worker` processes);
- * - light kinds (webhook deliveries, later emails) mostly wait on the network: every process always runs
- *   a small pool of them, so a server with `QUIRE_WORKERS=0` keeps delivering webhooks as it always did.
+ * - heavy kinds (renders) use Chromium and CPU: `QUIRE_WORKERS` of them in the server (0 = none, left to
+ *   `quire worker` processes);
+ * - light kinds (webhook deliveries, emails, batch ZIPs) mostly wait on the network or copy stored files:
+ *   every process always runs a small pool of them, so a server with `QUIRE_WORKERS=0` keeps delivering
+ *   webhooks as it always did.
  */
 export interface ProcessPools {
-  heavyKinds: readonly string[];
+  jobs: readonly Pick<JobDefinition, 'kind' | 'pool'>[];
   /** Heavy jobs at once in this process (config.workers). */
   heavyWorkers: number;
-  lightKinds: readonly string[];
   /** Light jobs at once in this process; defaults to LIGHT_POOL_CONCURRENCY. */
   lightWorkers?: number;
 }
@@ -26,9 +26,11 @@ export interface ProcessPools {
 export const LIGHT_POOL_CONCURRENCY = 8;
 
 export function processPools(input: ProcessPools): PoolSpec[] {
+  const kindsIn = (pool: JobDefinition['pool']) =>
+    input.jobs.filter((j) => j.pool === pool).map((j) => j.kind);
   return [
-    { name: 'heavy', kinds: input.heavyKinds, concurrency: input.heavyWorkers },
-    { name: 'light', kinds: input.lightKinds, concurrency: input.lightWorkers ?? LIGHT_POOL_CONCURRENCY },
+    { name: 'heavy', kinds: kindsIn('heavy'), concurrency: input.heavyWorkers },
+    { name: 'light', kinds: kindsIn('light'), concurrency: input.lightWorkers ?? LIGHT_POOL_CONCURRENCY },
   ];
 }
 

@@ -4,9 +4,10 @@ export {
   startBackground,
 } from './background.js';
 export { assertWithinJobLimits } from './limits.js';
-export { cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
+export { cancelJob, cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
 export {
   backoffTable,
+  type JobDefinition,
   type JobHandler,
   type JobKindOptions,
   type JobOutcome,

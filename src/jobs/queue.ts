@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import { chunks } from '../storage/chunks.js';
-import { type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/db.js';
+import { chunks, type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/index.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
 /**

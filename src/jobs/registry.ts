@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { ClaimedJob, Commit } from './queue.js';
 
 /**
@@ -57,12 +57,24 @@ export interface JobKindOptions {
   abandon?: (trx: Db, job: ClaimedJob, error: string) => Promise<void>;
 }
 
+/**
+ * A job kind as its capability declares it: its name, handler, retry policy and the pool that runs it
+ * (app.ts registers every capability's kinds and splits the pools by this declaration).
+ */
+export interface JobDefinition {
+  kind: string;
+  /** `heavy`: runs only on the render workers (QUIRE_WORKERS); `light`: in every process. */
+  pool: 'heavy' | 'light';
+  handler: JobHandler;
+  options: JobKindOptions;
+}
+
 export interface RegisteredKind {
   handler: JobHandler;
   options: JobKindOptions;
 }
 
-/** Job kind → handler and retry policy. Capabilities register theirs at composition (app.ts). */
+/** Job kind → handler and retry policy. Capabilities declare theirs (JobDefinition); app.ts registers them. */
 export class JobRegistry {
   private readonly kinds = new Map<string, RegisteredKind>();
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
-import { type Db, listen } from '../storage/db.js';
+import { type Db, listen } from '../storage/index.js';
 import { type ClaimedJob, claimJob, extendLease, finishJob, JOBS_CHANNEL, requeueJob } from './queue.js';
 import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
 
@@ -34,6 +34,11 @@ export interface Workers {
   wake(): void;
   /** Resolves once no job runs in this process and the last look found nothing due (tests). */
   idle(): Promise<void>;
+  /**
+   * Resolves true once enqueues in other processes wake this one (PostgreSQL's LISTEN is open), false when
+   * they never will (SQLite, no pools, or the listener failed: polling alone finds the jobs).
+   */
+  listening: Promise<boolean>;
   /**
    * Stops claiming and lets running jobs finish within `graceMs`. Jobs still running then are given back
    * (queued, due now, attempt not counted) so another process picks them up at once, and their handlers are
@@ -73,6 +78,7 @@ export function startWorkers(options: WorkerOptions): Workers {
     idle: async () => {
       await Promise.all(pools.map((pool) => pool.idle()));
     },
+    listening: unlisten.then((stop) => stop !== null),
     async stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       for (const pool of pools) pool.stopClaiming();
       await (await unlisten)?.();

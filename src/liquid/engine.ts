@@ -19,7 +19,7 @@ export interface LiquidEngineOptions {
   locale?: string;
   /** Default IANA zone of date_format and liquidjs's `date` (default UTC, so output is stable). */
   timeZone?: string;
-  /** Time limit of one parse + render in ms (default 1,000; spec "Limits"). Lower only in tests. */
+  /** Time limit of one parse + render in ms (default 1,000; spec "Limits"). Changed only in tests. */
   renderMs?: number;
   /**
    * Told of a worker failing outside any task (e.g. its module failed to load); default: a process

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 
 /** What the metrics read from the renderer at scrape time (render/'s RendererStats, narrowed). */
 export interface RendererGauges {

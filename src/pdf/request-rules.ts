@@ -1,7 +1,6 @@
 import { XML_STANDARDS } from '../einvoice/index.js';
-import { refuseStoredPasswords } from '../finishing/index.js';
+import { checkCaptureRules } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
-import { checkCaptureRules } from './capture.js';
 import type { PdfRequest } from './schema.js';
 
 const METADATA_MAX_BYTES = 8 * 1024;
@@ -42,7 +41,6 @@ export function checkPdfRequestRules(body: PdfRequest): void {
       { field: 'sign' },
     );
   }
-  if (body.async === true) refuseStoredPasswords(body, 'with "async": true (a queued request is stored)');
   if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > METADATA_MAX_BYTES) {
     throw new AppError('invalid_request', '"metadata" is larger than 8 KB as JSON.');
   }

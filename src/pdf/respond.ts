@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { DocumentJson } from '../documents/present.js';
-import type { DocumentRow } from '../documents/repository.js';
+import type { DocumentJson, DocumentRow } from '../documents/index.js';
 import type { Produced } from '../production/index.js';
 import type { Warning } from '../shared/warnings.js';
 

@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { type AuthContext, authOf } from '../accounts/auth-context.js';
-import type { DocumentJson } from '../documents/present.js';
-import type { DocumentRow } from '../documents/repository.js';
+import { type AuthContext, authOf } from '../accounts/index.js';
+import type { DocumentJson, DocumentRow } from '../documents/index.js';
 import { plainDeliver } from '../email/index.js';
 import {
   errorResponses,
@@ -20,16 +19,16 @@ import {
   type KeyScope,
   parseIdempotencyKey,
 } from '../idempotency/index.js';
-import { type BackgroundDeps, enqueueDocument, produceDocument } from '../production/index.js';
+import type { Production } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { PDF_EXAMPLES } from './examples.js';
 import { checkPdfRequestRules } from './request-rules.js';
 import { type RecordedDocument, replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
 import { PdfQueuedResponse, type PdfRequest, PdfRequestBody, PdfUrlResponse } from './schema.js';
 
 export interface PdfRouteDeps {
-  production: BackgroundDeps;
+  production: Pick<Production, 'produce' | 'enqueue'>;
   idempotency: IdempotencyStore;
   documents: {
     /** The spec's Document object with fresh signed links. */
@@ -121,13 +120,13 @@ async function handle(
       ? async (trx: Db, documentId: string) => deps.idempotency.complete(trx, scope, { documentId, answer })
       : undefined;
   if (body.async === true) {
-    const queued = await enqueueDocument(deps.production, caller, body, test, remember('async'));
+    const queued = await deps.production.enqueue(caller, body, test, remember('async'));
     deps.wakeJobs();
     return reply.code(202).header('location', `/v1/pdf/${queued.id}`).send(queued);
   }
   const response = body.response ?? 'binary';
   const onRecorded = remember(response);
-  const produced = (await produceDocument(deps.production, {
+  const produced = (await deps.production.produce({
     caller,
     request: body,
     purpose: 'document',

@@ -1,12 +1,52 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import { createAdmission } from './admission.js';
+import type { Caller } from './ports.js';
+
+/** The usage ledger, storage and email ports as admit() sees them, recording what it asked. */
+function gates(options: { storedBytes?: number; documentsLeft?: number } = {}) {
+  const asked: string[] = [];
+  let left = options.documentsLeft ?? 10;
+  return {
+    asked,
+    usage: {
+      async reserve(_teamId: string, count: number) {
+        asked.push(`reserve ${count}`);
+        if (count > left) throw new AppError('plan_limit_reached', 'The plan allows no more documents.');
+        left -= count;
+        return { period: '2026-11' };
+      },
+      async release(_teamId: string, period: string, count = 1) {
+        asked.push(`release ${count} in ${period}`);
+        left += count;
+      },
+    },
+    ledger: {
+      async storedBytes() {
+        asked.push('storage');
+        return options.storedBytes ?? 0;
+      },
+    },
+    delivery: {
+      async assertAllowed(_budget: unknown, addresses: readonly string[]) {
+        asked.push(`emails ${addresses.join(',')}`);
+      },
+    },
+  };
+}
+
+const CALLER = {
+  teamId: 'team',
+  plan: { emails_per_day: 100, storage_bytes: 1000 } as Caller['plan'],
+};
 
 describe('admission: service_busy for too many documents in preparation or a full disk', () => {
   it('refuses preparation beyond the bound with service_busy and Retry-After, and admits again after leaving', () => {
     const admission = createAdmission({
       clock: new ManualClock(),
+      ...gates(),
       maxPreparing: 2,
       dataDir: '.',
       minFreeBytes: 0,
@@ -35,6 +75,7 @@ describe('admission: service_busy for too many documents in preparation or a ful
     let checks = 0;
     const admission = createAdmission({
       clock,
+      ...gates(),
       maxPreparing: 1,
       dataDir: '.',
       minFreeBytes: 5 * 1024 * 1024,
@@ -49,5 +90,49 @@ describe('admission: service_busy for too many documents in preparation or a ful
     clock.advance(5_000);
     assert.equal(admission.storingPaused(), true);
     assert.equal(checks, 2);
+  });
+
+  it('admit: email budget, storage, then the live documents reserved all at once; release gives them back once', async () => {
+    const ports = gates({ documentsLeft: 3 });
+    const admission = createAdmission({
+      clock: new ManualClock(),
+      ...ports,
+      maxPreparing: 1,
+      dataDir: '.',
+      minFreeBytes: 0,
+    });
+    const request = {
+      caller: CALLER,
+      test: false,
+      storage: 'required' as const,
+      emails: ['a@x.test', 'b@x.test'],
+    };
+    const admitted = await admission.admit({ ...request, count: 3 });
+    assert.equal(admitted.period, '2026-11');
+    assert.deepEqual(ports.asked, ['emails a@x.test,b@x.test', 'storage', 'reserve 3']);
+    await assert.rejects(admission.admit({ ...request, count: 1 }), { code: 'plan_limit_reached' });
+    await admitted.release();
+    await admitted.release();
+    assert.deepEqual(ports.asked.slice(-1), ['release 3 in 2026-11'], 'released once');
+    assert.equal((await admission.admit({ ...request, count: 3 })).period, '2026-11');
+  });
+
+  it('admit: a full storage quota refuses before anything is reserved; test documents reserve nothing', async () => {
+    const ports = gates({ storedBytes: 1001 });
+    const admission = createAdmission({
+      clock: new ManualClock(),
+      ...ports,
+      maxPreparing: 1,
+      dataDir: '.',
+      minFreeBytes: 0,
+    });
+    const live = { caller: CALLER, test: false, count: 1, emails: [] };
+    await assert.rejects(admission.admit({ ...live, storage: 'required' }), {
+      code: 'storage_limit_reached',
+    });
+    assert.deepEqual(ports.asked, ['storage']);
+    assert.equal((await admission.admit({ ...live, storage: 'if_room' })).period, '2026-11');
+    assert.equal((await admission.admit({ ...live, test: true, storage: 'never' })).period, null);
+    assert.deepEqual(ports.asked, ['storage', 'reserve 1']);
   });
 });

@@ -1,12 +1,47 @@
 import { statfsSync } from 'node:fs';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { reserveLiveDocuments } from './plan-limits.js';
+import type { Caller, DeliveryPort, UsagePort } from './ports.js';
+import { assertStorageAvailable, type StorageLedger, type StoragePolicy } from './storage-policy.js';
+
+/** What one admission asks for: one document (POST /pdf, sync or async) or all of a batch's at once. */
+export interface AdmissionRequest {
+  caller: Caller;
+  test: boolean;
+  /** Documents being admitted: the live ones reserve their count now (a batch's all or none). */
+  count: number;
+  /** How the files are kept: `required` refuses now when storing is paused or the storage is full. */
+  storage: StoragePolicy;
+  /** Every address the documents will email (deliver.email.to): email_not_verified, email_limit_reached. */
+  emails: readonly string[];
+}
+
+/** An admitted request: the period its live documents reserved in (null: test, nothing reserved). */
+export interface Admitted {
+  period: string | null;
+  /** Gives the reservation back (the documents will not be recorded); at most once. */
+  release(): Promise<void>;
+}
 
 /**
  * When the service is too busy to take a document (spec: service_busy, 503): too many direct requests
- * between acceptance and rendering, or too little disk left to store files.
+ * between acceptance and rendering, or too little disk left to store files; and the one admission step
+ * every document passes before anything is rendered or counted (spec: plan and storage refusals come first).
  */
 export interface Admission {
+  /**
+   * The one admission step of direct, async and bulk requests: storing paused (service_busy), the email
+   * budget, the storage quota (storage_limit_reached), then the plan's documents and the spending cap
+   * (plan_limit_reached, spending_cap_reached), reserved last so no refusal leaves a reservation behind.
+   */
+  admit(request: AdmissionRequest): Promise<Admitted>;
+  /**
+   * The same refusals again when a queued document starts (storage or the email budget may have run out
+   * while it waited; spec: a background PDF that fails before rendering has no record). Its count was
+   * reserved when it was admitted: nothing is reserved again.
+   */
+  recheck(request: Omit<AdmissionRequest, 'count'>): Promise<void>;
   /** Counts one document into preparation; call the returned function once it starts rendering (or fails). */
   enterPreparation(): () => void;
   /** True while storing is paused for low disk: files that must be stored are refused. */
@@ -17,6 +52,12 @@ const DISK_CHECK_INTERVAL_MS = 5_000;
 
 export function createAdmission(options: {
   clock: Clock;
+  /** The usage ledger's reservations (plan documents, spending cap). */
+  usage: UsagePort;
+  /** Stored bytes per team, for the storage quota. */
+  ledger: StorageLedger;
+  /** deliver.email's checks. */
+  delivery: Pick<DeliveryPort, 'assertAllowed'>;
   maxPreparing: number;
   dataDir: string;
   minFreeBytes: number;
@@ -27,7 +68,35 @@ export function createAdmission(options: {
   let preparing = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let paused = false;
-  return {
+  const admission: Admission = {
+    async admit(request) {
+      await admission.recheck(request);
+      const { caller, count } = request;
+      const period = await reserveLiveDocuments(options.usage, caller, {
+        test: request.test,
+        count,
+        at: options.clock.now(),
+      });
+      let released = period === null;
+      return {
+        period,
+        async release() {
+          if (released || period === null) return;
+          released = true;
+          await options.usage.release(caller.teamId, period, count);
+        },
+      };
+    },
+    async recheck(request) {
+      const { caller } = request;
+      if (request.storage === 'required' && admission.storingPaused()) throw storingPausedError();
+      if (request.emails.length > 0)
+        await options.delivery.assertAllowed(
+          { teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day },
+          request.emails,
+        );
+      if (request.storage === 'required') await assertStorageAvailable(options.ledger, caller, request.test);
+    },
     enterPreparation() {
       if (preparing >= options.maxPreparing) {
         throw new AppError(
@@ -55,6 +124,7 @@ export function createAdmission(options: {
       return paused;
     },
   };
+  return admission;
 }
 
 function freeBytesOf(dir: string): number {

@@ -1,10 +1,9 @@
 import {
-  type FinishingOptions,
   inspectMergeSource,
   type MergeInput,
   type MergeRequest,
+  mergedPageCount,
   type PlannedSource,
-  planFinishing,
   type ResolvedMerge,
 } from '../finishing/index.js';
 import { MAX_PAGES, MAX_PDF_BYTES, WATERMARK_TEXT } from '../render/index.js';
@@ -168,17 +167,16 @@ export async function resolveMerge(
   return inspectMerge(await lookUpMerge(port, plan, scope));
 }
 
-/**
- * The sources of a request that will be queued (async POST /pdf, a batch), checked now so a wrong id or
- * file is refused at once; the job reads them again when it renders.
- */
-export async function checkMergeSources(
-  port: StoredPdfPort,
-  options: FinishingOptions,
-  scope: MergeScope,
-): Promise<void> {
-  const plan = planFinishing(options).merge;
-  if (plan) await resolveMerge(port, plan, scope);
+/** The merged document's pages (README "Merging": the page limit applies to the merged document). */
+export function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
+  if (!merge) return rendered;
+  const pages = rendered + mergedPageCount(merge);
+  if (pages > MAX_PAGES)
+    throw new AppError(
+      'document_too_large',
+      `The merged PDF has more than ${MAX_PAGES} pages (${rendered} rendered and ${pages - rendered} merged).`,
+    );
+  return pages;
 }
 
 /** The merged document's size, checked once it exists (spec: Limits, 40 MB per PDF). */

@@ -1,10 +1,16 @@
-import type { Plan } from '../accounts/plans.js';
+import type { Plan } from '../accounts/index.js';
 import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
 import type { FinishingOptions, SigningKey } from '../finishing/index.js';
-import type { PageDefaults } from '../render/page-options.js';
-import type { LocalResources, PageOptions, RenderJob, RenderResult, WaitFor } from '../render/types.js';
+import type {
+  LocalResources,
+  PageDefaults,
+  PageOptions,
+  RenderJob,
+  RenderResult,
+  WaitFor,
+} from '../render/index.js';
 import type { Warning } from '../shared/warnings.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 
 /**
  * What a document is made from, whichever route asked for it (POST /pdf sync or async, a batch item, a
@@ -82,6 +88,8 @@ export interface LiquidResult {
 /** Liquid for raw `html` sent with `data` (stored templates go through the template port). */
 export interface LiquidPort {
   renderSource(source: string, data: Record<string, unknown>): Promise<LiquidResult>;
+  /** Parses only (template_render_error with line and column); nothing is rendered. */
+  check(source: string): Promise<void>;
 }
 
 export interface ResolvedTemplate {

@@ -1,6 +1,5 @@
 import { BUILT_IN_INVOICE_TEMPLATE } from '../einvoice/index.js';
-import { MAX_HTML_BYTES } from '../render/index.js';
-import type { LocalResources, PageOptions } from '../render/types.js';
+import { type LocalResources, MAX_HTML_BYTES, type PageOptions } from '../render/index.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { type EInvoicePlan, eInvoiceData } from './einvoice.js';
@@ -68,10 +67,15 @@ export async function prepareHtml(
     request.template_id !== undefined
       ? await fromTemplate(deps, teamId, request, request.template_id, einv, brand)
       : await fromHtml(deps, request, einv, brand);
-  if (Buffer.byteLength(prepared.html) + Buffer.byteLength(prepared.css ?? '') > MAX_HTML_BYTES) {
+  assertHtmlSize(prepared.html, prepared.css);
+  return prepared;
+}
+
+/** Spec: Limits — the HTML after Liquid, with the CSS, is at most 5 MB (document_too_large). */
+function assertHtmlSize(html: string, css: string | null | undefined): void {
+  if (Buffer.byteLength(html) + Buffer.byteLength(css ?? '') > MAX_HTML_BYTES) {
     throw new AppError('document_too_large', 'The HTML after Liquid, with the CSS, is larger than 5 MB.');
   }
-  return prepared;
 }
 
 async function fromTemplate(
@@ -118,6 +122,45 @@ async function fromHtml(
     localResources,
     sourceUrl: null,
   };
+}
+
+/** What a queued request's check learns without running Liquid: enough to write its queued record. */
+export interface CheckedHtml {
+  template: Pick<ResolvedTemplate, 'id' | 'name'> | null;
+  /** The download name before sanitising (a source_url page's title replaces an empty one later). */
+  filename: string;
+}
+
+/**
+ * A request that will be queued, checked as prepareHtml would refuse it but without rendering Liquid (the
+ * worker renders it once): the template exists (template_not_found), the page options are usable
+ * (invalid_request), raw html sent with data parses within the spec's limits (template_render_error), and
+ * raw html without data (used as is) is within the 5 MB (document_too_large).
+ * A stored template was parsed when it was saved. Errors Liquid finds only while rendering (bad filter
+ * input, the time and memory limits) and the size after Liquid fail the queued document, before rendering.
+ */
+export async function checkHtml(
+  deps: PrepareDeps,
+  teamId: string,
+  request: DocumentRequest,
+  einv: EInvoicePlan | null,
+): Promise<CheckedHtml> {
+  if (request.source_url !== undefined) {
+    deps.pageOptions(request, null, 'fast');
+    return { template: null, filename: request.filename ?? '' };
+  }
+  if (request.template_id !== undefined) {
+    const template = await deps.templates.resolve(teamId, request.template_id, request.template_version);
+    deps.pageOptions(request, template.settings, 'print');
+    return { template, filename: request.filename ?? einv?.defaultName ?? template.name };
+  }
+  deps.pageOptions(request, null, einv && request.html === undefined ? 'print' : 'fast');
+  const source = request.html ?? (einv ? BUILT_IN_INVOICE_TEMPLATE : '');
+  const data = request.data ?? (einv ? eInvoiceData(einv) : undefined);
+  // Without data the html is used as is: its size is known now.
+  if (data === undefined) assertHtmlSize(source, request.css);
+  else await deps.liquid.check(source);
+  return { template: null, filename: request.filename ?? einv?.defaultName ?? 'document' };
 }
 
 /** Extension: a page fetched by the renderer; its title becomes the filename unless one was sent. */

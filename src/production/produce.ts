@@ -1,82 +1,69 @@
-import type { RenderTimings } from '../documents/activity.js';
-import {
-  type DocumentLifecycle,
-  type NewDocument,
-  type ProducedFile,
-  usagePeriodOf,
-} from '../documents/lifecycle.js';
-import type { DocumentRow } from '../documents/repository.js';
-import type { DeliveryState, EmailBudget } from '../email/index.js';
+import { type DocumentLifecycle, type FinishTarget, usagePeriodOf } from '../documents/index.js';
 import {
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
   finishingOptionsOf,
   finishPdf,
-  mergedPageCount,
   mergeFinishing,
+  type PasswordBox,
   planFinishing,
   type ResolvedMerge,
 } from '../finishing/index.js';
 import type { RenderResult } from '../render/index.js';
-import { htmlLanguage, MAX_PAGES } from '../render/index.js';
+import { htmlLanguage } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
 import type { SlotLease, TeamSlots } from '../shared/team-slots.js';
-import { MAX_WARNINGS, type Warning } from '../shared/warnings.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
-import { type Admission, storingPausedError } from './admission.js';
+import { MAX_WARNINGS } from '../shared/warnings.js';
+import type { Db } from '../storage/index.js';
+import type { Admitted } from './admission.js';
+import { type EInvoicePlan, eInvoiceFinishing, eInvoiceSummary, planEInvoice } from './einvoice.js';
 import {
-  type EInvoicePlan,
-  type EInvoiceSummary,
-  eInvoiceFinishing,
-  eInvoiceSummary,
-  planEInvoice,
-} from './einvoice.js';
-import { assertMergedSize, lookUpMerge, MergeInspection, type StoredPdfPort } from './merge-sources.js';
-import { reserveLiveDocuments } from './plan-limits.js';
-import type {
-  Caller,
-  CertificatePort,
-  DeliveryPort,
-  DocumentRequest,
-  RendererPort,
-  UsagePort,
-} from './ports.js';
+  assertMergedSize,
+  lookUpMerge,
+  MergeInspection,
+  mergedPages,
+  type StoredPdfPort,
+} from './merge-sources.js';
+import type { Caller, CertificatePort, DocumentRequest, RendererPort, TemplatePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
 import {
-  assertStorageAvailable,
-  decideStorage,
-  expiryFor,
-  type StorageLedger,
-  type StoragePolicy,
-} from './storage-policy.js';
+  type FinalWrite,
+  failureWrite,
+  newDocument,
+  type Produced,
+  type RecordDeps,
+  roundedTimings,
+  storeFile,
+  successWrite,
+} from './record.js';
+import type { StoragePolicy } from './storage-policy.js';
 
 /**
  * The one "make a document" use case. Every path that turns a request into a PDF (POST /pdf sync and
- * async, previews, template thumbnails, batch items) calls `produceDocument`; they differ only in the
- * options below. The order is always:
+ * async, previews, template thumbnails, batch items) runs this pipeline; they differ only in the options
+ * below. The order is always:
  *
- *   e-invoice validation → finishing plan → plan checks → team render slot → prepare (template, Liquid,
- *   page options, size) → render → finishing (src/finishing: attachments, metadata, stamp, PDF/A,
- *   protection) → store → record (documents lifecycle + outbox event)
+ *   e-invoice validation → finishing plan → admission (direct: admit; queued: recheck) → team render slot →
+ *   prepare (template, Liquid, page options, size) → render → finishing (src/finishing: attachments,
+ *   metadata, stamp, PDF/A, protection) → store → the final outcome (documents lifecycle + outbox event)
+ *
+ * A direct document records its outcome in its own transaction (`produceDocument`); a queued one returns
+ * it as a value (`produceQueued`) that the job queue runs in the transaction that finishes the job.
  */
-export interface ProduceDeps extends PrepareDeps {
+export interface ProduceDeps extends PrepareDeps, RecordDeps {
   clock: Clock;
   renderer: RendererPort;
   slots: TeamSlots;
-  blobs: Pick<BlobStore, 'put'>;
-  ledger: StorageLedger;
-  usage: UsagePort;
   lifecycle: DocumentLifecycle;
-  admission: Admission;
-  delivery: DeliveryPort;
   /** Stored documents named by `prepend`/`append` (extension, README "Merging"). */
   storedPdfs: StoredPdfPort;
   certificates: CertificatePort;
+  /** Seals a queued request's `protect` passwords (finishing/sealed-protect.ts); the render job opens them. */
+  passwords: PasswordBox;
 }
 
 /**
@@ -86,19 +73,8 @@ export interface ProduceDeps extends PrepareDeps {
  */
 export type Purpose = 'document' | 'preview' | 'thumbnail';
 
-/** A queued (background) document this render completes; its final state commits with its job. */
-export interface QueuedDocument {
-  id: string;
-  createdAt: Date;
-  /** Runs the final transition; the job queue runs it in the transaction that finishes the job. */
-  commit(write: (trx: Db) => Promise<unknown>): Promise<void>;
-  /** A failure with this code will be retried: leave the document queued, record nothing. */
-  retriable(code: ErrorCode): boolean;
-  /** Called once the render slot is held (the document becomes `processing`). */
-  onStart(): Promise<void>;
-}
-
-export interface ProduceInput {
+/** What is asked of the pipeline: the request (with its finishing options, as one value) and its use. */
+interface Work {
   caller: Caller;
   request: DocumentRequest;
   purpose: Purpose;
@@ -108,30 +84,46 @@ export interface ProduceInput {
   /** Direct work takes any free team slot; background work leaves one for direct requests. */
   slot: 'direct' | 'background';
   signal?: AbortSignal;
+  /** Resolves `template_id` instead of the stored templates (the editor's unsaved draft). */
+  templates?: TemplatePort;
+  /** The queued document this run renders (absent: direct work). */
   queued?: QueuedDocument;
+}
+
+/** A document now: POST /pdf without async, a preview, a thumbnail. */
+export interface ProduceInput extends Omit<Work, 'queued'> {
   /** Runs in the transaction that records a direct document (e.g. its idempotency key). */
   onRecorded?: (trx: Db, documentId: string) => Promise<void>;
 }
 
-export interface Produced {
-  file: Buffer;
-  contentType: 'application/pdf' | 'application/xml';
-  filename: string;
-  /** Null for XRechnung XML (nothing was paginated). */
-  pages: number | null;
-  warnings: Warning[];
-  blockedResources: string[];
-  blockedCount: number;
-  eInvoice: EInvoiceSummary | null;
-  metadata: Record<string, unknown> | null;
-  /** The direct document's record; null for previews, thumbnails and queued documents (commit pending). */
-  row: DocumentRow | null;
-  /** Render timing for the activity log; absent for XRechnung XML (nothing rendered). */
-  timings?: RenderTimings;
+/** A queued (background) document; its outcome is returned, and commits with its job. */
+export interface QueuedDocument {
+  id: string;
+  createdAt: Date;
+  /** A failure with this code will be retried: leave the document queued, record nothing. */
+  retriable(code: ErrorCode): boolean;
 }
 
+export interface QueuedInput {
+  caller: Caller;
+  request: DocumentRequest;
+  test: boolean;
+  signal: AbortSignal;
+  queued: QueuedDocument;
+}
+
+/**
+ * How a queued document's run ended, as a value for its job: `write` is its final transition (state,
+ * count, pdf.* event), run by the queue inside its lease transaction. A failure without `write` was judged
+ * retriable (nothing recorded); `no-slot`: every team slot was taken, the job waits and nothing happened.
+ */
+export type QueuedOutcome =
+  | { kind: 'succeeded'; write: FinalWrite }
+  | { kind: 'failed'; error: string; write: FinalWrite | null }
+  | { kind: 'no-slot' };
+
 /** Background work found every team slot taken: the job waits, nothing is recorded. */
-export class NoRenderSlot extends Error {
+class NoRenderSlot extends Error {
   constructor() {
     super('no free render slot for this team');
   }
@@ -141,8 +133,8 @@ type Stage = 'check' | 'prepare' | 'render' | 'store';
 
 interface Run {
   stage: Stage;
-  /** The period a direct live document reserved its count in, until its record consumes it. */
-  reserved: string | null;
+  /** A direct live document's admission, until its record consumes the reservation. */
+  admitted: Admitted | null;
   prepared: PreparedHtml | null;
   einv: EInvoicePlan | null;
   finishing: FinishingPlan | null;
@@ -151,86 +143,164 @@ interface Run {
   leavePreparation: () => void;
   /** When the request arrived: a direct document's `processing` entry (it was processing from then on). */
   startedAt: Date;
+  /** The document's creation time, once its file exists (see createdAtOf). */
+  createdAt: Date | null;
 }
 
-export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
-  const run: Run = {
+/** What the pipeline made: the answer, and for a document its stored file's columns. */
+interface Made {
+  produced: Produced;
+  /** Null for previews and thumbnails (nothing is stored or recorded). */
+  stored: { id: string; file: Parameters<typeof successWrite>[3]; prepared: PreparedHtml | null } | null;
+}
+
+function newRun(deps: ProduceDeps): Run {
+  return {
     stage: 'check',
-    reserved: null,
+    admitted: null,
     prepared: null,
     einv: null,
     finishing: null,
     contribution: null,
     leavePreparation: () => {},
     startedAt: deps.clock.now(),
+    createdAt: null,
   };
+}
+
+/** A document now (direct), a preview or a thumbnail; a direct document is recorded before it is returned. */
+export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
+  const run = newRun(deps);
   try {
     // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
-    if (!input.queued) run.leavePreparation = deps.admission.enterPreparation();
-    run.einv = input.request.e_invoice === undefined ? null : await planEInvoice(input.request.e_invoice);
-    // Every finishing combination is checked here, before anything is counted or rendered.
-    if (run.einv?.kind !== 'xml') {
-      run.contribution = run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(input.request)) : null;
-      run.finishing = planFinishing(input.request, run.contribution);
-    }
-    if (input.purpose === 'document') {
-      if (input.storage === 'required' && deps.admission.storingPaused()) throw storingPausedError();
-      const email = input.request.deliver?.email;
-      if (email) await deps.delivery.assertAllowed(budgetOf(input.caller), [email.to]);
-      // Spec: plan and storage refusals come before anything is rendered or counted. A queued document
-      // reserved its count when it was queued.
-      if (!input.queued)
-        run.reserved = await reserveLiveDocuments(deps.usage, input.caller, {
-          test: input.test,
-          count: 1,
-          at: deps.clock.now(),
-        });
-      if (input.storage === 'required') await assertStorageAvailable(deps.ledger, input.caller, input.test);
-    }
-    if (run.einv?.kind === 'xml') return await produceXml(deps, input, run.einv, run);
-    return await producePdf(deps, input, run);
+    run.leavePreparation = deps.admission.enterPreparation();
+    const made = await make(deps, input, run);
+    if (!made.stored) return made.produced;
+    const { id, file, prepared } = made.stored;
+    const document = newDocument(input, made.produced, {
+      id,
+      createdAt: createdAtOf(deps, input, run),
+      startedAt: run.startedAt,
+      prepared,
+    });
+    const write = successWrite(deps, input, made.produced, file, { document });
+    const row = await deps.lifecycle.transact(async (trx) => {
+      const recorded = await write(trx);
+      // A new row is always written (only a queued document can be gone or already final).
+      if (!recorded) throw new Error(`document ${id} was not recorded`);
+      await input.onRecorded?.(trx, recorded.id);
+      return recorded;
+    });
+    // The record (and its ledger row) committed: the reservation is now the count.
+    run.admitted = null;
+    return { ...made.produced, row };
   } catch (err) {
-    if (run.reserved) await deps.usage.release(input.caller.teamId, run.reserved);
-    await recordFailure(deps, input, run, err);
+    await run.admitted?.release();
+    await recordDirectFailure(deps, input, run, err);
     throw err;
   } finally {
     run.leavePreparation();
   }
 }
 
-async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Promise<Produced> {
-  const lease = await acquireSlot(deps.slots, input);
+/** A queued document's render (its job's handler): the outcome as a value, never a hand-off. */
+export async function produceQueued(deps: ProduceDeps, input: QueuedInput): Promise<QueuedOutcome> {
+  const run = newRun(deps);
+  const work: Work = { ...input, purpose: 'document', storage: 'required', slot: 'background' };
+  const target: FinishTarget = { id: input.queued.id };
+  try {
+    const made = await make(deps, work, run);
+    const stored = made.stored as NonNullable<Made['stored']>;
+    return { kind: 'succeeded', write: successWrite(deps, work, made.produced, stored.file, target) };
+  } catch (err) {
+    if (err instanceof NoRenderSlot) return { kind: 'no-slot' };
+    const error = err instanceof Error ? err.message : String(err);
+    const rendering = run.stage === 'render' || run.stage === 'store';
+    const code: ErrorCode = isAppError(err) ? err.code : rendering ? 'render_failed' : 'internal_error';
+    // Retried: the document stays queued and nothing is recorded (should no retry follow, the kind's
+    // abandon fails it).
+    if (input.queued.retriable(code)) return { kind: 'failed', error, write: null };
+    // Spec: after rendering started the document ends failed; before, it is removed with a pdf.failed
+    // that says why in words.
+    const message = isAppError(err) ? err.message : 'The render failed.';
+    const write: FinalWrite = rendering
+      ? failureWrite(deps.lifecycle, input.request, target, code)
+      : async (trx) => {
+          await deps.lifecycle.abandon(trx, input.queued.id, code, message);
+          return null;
+        };
+    return { kind: 'failed', error, write };
+  }
+}
+
+/** The pipeline up to the stored file; the caller records it. */
+async function make(deps: ProduceDeps, work: Work, run: Run): Promise<Made> {
+  run.einv = work.request.e_invoice === undefined ? null : await planEInvoice(work.request.e_invoice);
+  // Every finishing combination is checked here, before anything is counted or rendered.
+  if (run.einv?.kind !== 'xml') {
+    run.contribution = run.einv ? await eInvoiceFinishing(run.einv, builtInTemplate(work.request)) : null;
+    run.finishing = planFinishing(work.request, run.contribution);
+  }
+  if (work.purpose === 'document') await admitOrRecheck(deps, work, run);
+  if (run.einv?.kind === 'xml') return produceXml(deps, work, run.einv, run);
+  return producePdf(deps, work, run);
+}
+
+/**
+ * Spec: plan, storage and email refusals come before anything is rendered or counted. A direct document
+ * is admitted now; a queued one was admitted (and reserved its count) when it was queued, and is only
+ * checked again for what may have run out while it waited.
+ */
+async function admitOrRecheck(deps: ProduceDeps, work: Work, run: Run): Promise<void> {
+  const email = work.request.deliver?.email;
+  const request = {
+    caller: work.caller,
+    test: work.test,
+    storage: work.storage,
+    emails: email ? [email.to] : [],
+  };
+  if (work.queued) await deps.admission.recheck(request);
+  else run.admitted = await deps.admission.admit({ ...request, count: 1 });
+}
+
+async function producePdf(deps: ProduceDeps, work: Work, run: Run): Promise<Made> {
+  const lease = await acquireSlot(deps.slots, work);
   try {
     run.stage = 'prepare';
-    const prepared = await prepareHtml(deps, input.caller.teamId, input.request, run.einv);
+    const prepareDeps = work.templates ? { ...deps, templates: work.templates } : deps;
+    const prepared = await prepareHtml(prepareDeps, work.caller.teamId, work.request, run.einv);
     run.prepared = prepared;
-    const planned = withTemplateFinishing(run, input.request, prepared);
-    // A template's thumbnail is a picture of the template itself: no merged pages.
-    const finishing = input.purpose === 'thumbnail' ? { ...planned, merge: null } : planned;
+    const planned = withTemplateFinishing(run, work.request, prepared);
+    // A template's thumbnail is a picture of the template itself: no merged pages. Previews and
+    // thumbnails are looked at, not handed out: never encrypted (a user password would hide them).
+    const finishing =
+      work.purpose === 'document'
+        ? planned
+        : { ...planned, protect: null, ...(work.purpose === 'thumbnail' ? { merge: null } : {}) };
     checkLanguage(finishing, htmlLanguage(prepared.html));
-    const watermark = input.purpose === 'preview' || (input.purpose === 'document' && input.test);
+    const watermark = work.purpose === 'preview' || (work.purpose === 'document' && work.test);
     // Merge sources are looked up before rendering (a wrong id costs no render); qpdf checks them beside it.
     const inspection = finishing.merge
       ? new MergeInspection(
           await lookUpMerge(deps.storedPdfs, finishing.merge, {
-            teamId: input.caller.teamId,
-            test: input.test,
+            teamId: work.caller.teamId,
+            test: work.test,
             watermark,
           }),
         )
       : null;
     // A queued document's sources are checked before it turns processing (a refusal removes it, as before).
-    if (input.queued) await inspection?.done();
+    if (work.queued) await inspection?.done();
     // The certificate is looked up (and its key opened) before rendering: an unknown or expired one
     // fails the request without a render. The key lives only as long as this document.
     const signingKey = finishing.sign
       ? await deps.certificates.signingKey(
-          input.caller.teamId,
+          work.caller.teamId,
           finishing.sign.certificate_id,
           deps.clock.now(),
         )
       : undefined;
-    await input.queued?.onStart();
+    await startQueued(deps, work);
     run.stage = 'render';
     run.leavePreparation();
     const renderStart = performance.now();
@@ -243,17 +313,17 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
         title: prepared.template?.name ?? (prepared.filename || 'document'),
         tagged: finishing.tagged,
         outline: finishing.outline,
-        tenant: input.caller.teamId,
+        tenant: work.caller.teamId,
         ...(signal ? { signal } : {}),
         ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
         ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
-        ...(input.request.wait_for ? { waitFor: input.request.wait_for } : {}),
+        ...(work.request.wait_for ? { waitFor: work.request.wait_for } : {}),
       });
     const { result, merge } = inspection
-      ? await renderBesideInspection(run, inspection, input.signal, render)
-      : { result: await render(input.signal), merge: undefined };
+      ? await renderBesideInspection(run, inspection, work.signal, render)
+      : { result: await render(work.signal), merge: undefined };
     const renderMs = performance.now() - renderStart;
-    const createdAt = input.queued?.createdAt ?? deps.clock.now();
+    const createdAt = createdAtOf(deps, work, run);
     const pages = mergedPages(result.pages, merge);
     const pdf = await finishPdf(result.pdf, finishing, {
       createdAt,
@@ -271,15 +341,43 @@ async function producePdf(deps: ProduceDeps, input: ProduceInput, run: Run): Pro
       blockedResources: result.blockedResources.slice(0, 10),
       blockedCount: result.blockedCount,
       eInvoice: run.einv ? eInvoiceSummary(run.einv) : null,
-      metadata: input.request.metadata ?? null,
+      metadata: work.request.metadata ?? null,
       row: null,
       timings: roundedTimings(renderMs, result.timings),
     };
-    if (input.purpose !== 'document') return produced;
-    return await storeAndRecord(deps, input, produced, { createdAt, prepared, run });
+    if (work.purpose !== 'document') return { produced, stored: null };
+    return await store(deps, work, run, produced);
   } finally {
     await lease.release();
   }
+}
+
+/** A queued document turns `processing` once its render slot is held. */
+async function startQueued(deps: ProduceDeps, work: Work): Promise<void> {
+  if (work.queued) await deps.lifecycle.start(work.queued.id, work.caller.teamId);
+}
+
+/** A queued document was created when it was queued; a direct one when its file was made (asked once). */
+function createdAtOf(deps: ProduceDeps, work: Work, run: Run): Date {
+  run.createdAt ??= work.queued?.createdAt ?? deps.clock.now();
+  return run.createdAt;
+}
+
+/** The file stored (by the policy) under the document's id, for its record. */
+async function store(deps: ProduceDeps, work: Work, run: Run, produced: Produced): Promise<Made> {
+  const id = work.queued?.id ?? newId();
+  const file = await storeFile(deps, produced, {
+    id,
+    caller: work.caller,
+    test: work.test,
+    storage: work.storage,
+    createdAt: createdAtOf(deps, work, run),
+    // A live document counts in the period it reserved in: a queued one when it was queued.
+    usagePeriod: work.queued ? usagePeriodOf(work.queued.createdAt) : (run.admitted?.period ?? null),
+    prepared: run.prepared,
+    signed: Boolean(run.finishing?.sign),
+  });
+  return { produced, stored: { id, file, prepared: run.prepared } };
 }
 
 /**
@@ -302,44 +400,26 @@ async function renderBesideInspection(
   }
 }
 
-/** The merged document's pages (README "Merging": the page limit applies to the merged document). */
-function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
-  if (!merge) return rendered;
-  const pages = rendered + mergedPageCount(merge);
-  if (pages > MAX_PAGES)
-    throw new AppError(
-      'document_too_large',
-      `The merged PDF has more than ${MAX_PAGES} pages (${rendered} rendered and ${pages - rendered} merged).`,
-    );
-  return pages;
-}
-
 /** XRechnung: the XML is the document; nothing is rendered, so no render slot (spec: E-invoices, Result). */
-async function produceXml(
-  deps: ProduceDeps,
-  input: ProduceInput,
-  einv: EInvoicePlan,
-  run: Run,
-): Promise<Produced> {
+async function produceXml(deps: ProduceDeps, work: Work, einv: EInvoicePlan, run: Run): Promise<Made> {
   run.stage = 'store';
-  await input.queued?.onStart();
+  await startQueued(deps, work);
   const produced: Produced = {
     file: Buffer.from(einv.xml, 'utf8'),
     contentType: 'application/xml',
     filename:
-      input.request.filename === undefined
+      work.request.filename === undefined
         ? einv.xmlFilename
-        : sanitizeFilename(input.request.filename, '.xml'),
+        : sanitizeFilename(work.request.filename, '.xml'),
     pages: null,
     warnings: [],
     blockedResources: [],
     blockedCount: 0,
     eInvoice: eInvoiceSummary(einv),
-    metadata: input.request.metadata ?? null,
+    metadata: work.request.metadata ?? null,
     row: null,
   };
-  const createdAt = input.queued?.createdAt ?? deps.clock.now();
-  return storeAndRecord(deps, input, produced, { createdAt, prepared: null, run });
+  return store(deps, work, run, produced);
 }
 
 /**
@@ -366,11 +446,11 @@ function sourceFilename(prepared: PreparedHtml, title: string | undefined): stri
   return prepared.sourceUrl ? new URL(prepared.sourceUrl).hostname : 'document';
 }
 
-async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotLease> {
-  const limit = input.caller.plan.render_concurrency;
-  const lease = await slots.tryAcquire(input.caller.teamId, limit, input.slot);
+async function acquireSlot(slots: TeamSlots, work: Work): Promise<SlotLease> {
+  const limit = work.caller.plan.render_concurrency;
+  const lease = await slots.tryAcquire(work.caller.teamId, limit, work.slot);
   if (lease) return lease;
-  if (input.slot === 'background') throw new NoRenderSlot();
+  if (work.slot === 'background') throw new NoRenderSlot();
   throw new AppError(
     'rate_limited',
     `This team already renders ${limit} PDF(s) at once.`,
@@ -379,159 +459,21 @@ async function acquireSlot(slots: TeamSlots, input: ProduceInput): Promise<SlotL
   );
 }
 
-async function storeAndRecord(
-  deps: ProduceDeps,
-  input: ProduceInput,
-  produced: Produced,
-  context: { createdAt: Date; prepared: PreparedHtml | null; run: Run },
-): Promise<Produced> {
-  const { caller, test } = input;
-  const id = input.queued?.id ?? newId();
-  // Low disk pauses storing: a live binary answer is still returned, just not kept.
-  const policy = input.storage === 'if_room' && deps.admission.storingPaused() ? 'never' : input.storage;
-  const store = await decideStorage(deps.ledger, caller, {
-    test,
-    policy,
-    bytes: produced.file.length,
-  });
-  const blobKey = store
-    ? `documents/${id}.${produced.contentType === 'application/xml' ? 'xml' : 'pdf'}`
-    : null;
-  if (blobKey) await deps.blobs.put(blobKey, produced.file);
-  const file: ProducedFile = {
-    pages: produced.pages,
-    bytes: produced.file.length,
-    blobKey,
-    expiresAt: blobKey ? expiryFor(context.createdAt, caller.plan, test) : null,
-    // A live document counts in the period it reserved in: a queued one when it was queued.
-    usagePeriod: test ? null : input.queued ? usagePeriodOf(input.queued.createdAt) : context.run.reserved,
-    mode: context.prepared?.page.mode ?? null,
-    templateVersion: context.prepared?.template?.version ?? null,
-    signed: Boolean(context.run.finishing?.sign),
-    // A queued source_url document learns its name (the page title) only now.
-    ...(context.prepared?.sourceUrl ? { filename: produced.filename } : {}),
-  };
-  const { lifecycle } = deps;
-  const report = {
-    warnings: produced.warnings,
-    blockedResources: produced.blockedResources,
-    ...(produced.timings ? { timings: produced.timings } : {}),
-  };
-  const deliver = (trx: Db) => queueDelivery(deps, input, trx, { id, stored: blobKey !== null, produced });
-  if (input.queued) {
-    const queuedId = input.queued.id;
-    await input.queued.commit(async (trx) => {
-      const delivery = await deliver(trx);
-      await lifecycle.succeed(trx, queuedId, file, { ...report, eInvoice: produced.eInvoice, delivery });
-    });
-    return produced;
-  }
-  const doc = newDocument(input, produced, {
-    id,
-    createdAt: context.createdAt,
-    startedAt: context.run.startedAt,
-    prepared: context.prepared,
-  });
-  const row = await lifecycle.transact(async (trx) => {
-    const recorded = await lifecycle.complete(trx, { ...doc, delivery: await deliver(trx) }, file, report);
-    await input.onRecorded?.(trx, recorded.id);
-    return recorded;
-  });
-  // The record (and its ledger row) committed: the reservation is now the count.
-  context.run.reserved = null;
-  return { ...produced, row };
-}
-
-function newDocument(
-  input: ProduceInput,
-  produced: Pick<Produced, 'filename' | 'contentType' | 'eInvoice'>,
-  context: { id: string; createdAt: Date; startedAt: Date; prepared: PreparedHtml | null },
-): NewDocument {
-  return {
-    id: context.id,
-    teamId: input.caller.teamId,
-    test: input.test,
-    createdAt: context.createdAt,
-    startedAt: context.startedAt,
-    filename: produced.filename,
-    contentType: produced.contentType,
-    templateId: context.prepared?.template?.id ?? null,
-    templateVersion: context.prepared?.template?.version ?? null,
-    mode: context.prepared?.page.mode ?? null,
-    metadata: input.request.metadata ?? null,
-    eInvoice: produced.eInvoice,
-    batchId: null,
-    delivery: null,
-  };
-}
-
-/** Whole milliseconds: the activity log shows timing, not benchmark precision. */
-function roundedTimings(
-  renderMs: number,
-  t: { loadMs: number; analyzeMs: number; pdfMs: number; postMs: number },
-): RenderTimings {
-  return {
-    render: Math.round(renderMs),
-    load: Math.round(t.loadMs),
-    analyze: Math.round(t.analyzeMs),
-    pdf: Math.round(t.pdfMs),
-    post: Math.round(t.postMs),
-  };
-}
-
-function budgetOf(caller: Caller): EmailBudget {
-  return { teamId: caller.teamId, emailsPerDay: caller.plan.emails_per_day };
-}
-
-/** deliver.email of a recorded document: its email queued (or refused) in the record's transaction. */
-async function queueDelivery(
-  deps: ProduceDeps,
-  input: ProduceInput,
-  trx: Db,
-  doc: { id: string; stored: boolean; produced: Produced },
-): Promise<DeliveryState | null> {
-  const email = input.request.deliver?.email;
-  if (!email) return null;
-  return deps.delivery.queue(trx, {
-    budget: budgetOf(input.caller),
-    documentId: doc.id,
-    test: input.test,
-    stored: doc.stored,
-    filename: doc.produced.filename,
-    email,
-  });
-}
-
-/** A document that failed cannot be emailed: nothing to attach. */
-function deliveryOfFailure(input: ProduceInput): DeliveryState | null {
-  return input.request.deliver?.email ? { email: { status: 'failed', reason: 'not_stored' } } : null;
-}
-
 /**
- * Which failures leave a record (spec: Document status): a direct render that failed while rendering
- * leaves a failed document; a queued document ends failed (after rendering started) or is removed with
- * a pdf.failed that says why (before). Retried failures, a full renderer queue and a busy slot leave none.
+ * Which direct failures leave a record (spec: Document status): a direct render that failed while
+ * rendering leaves a failed document; a full renderer queue and anything before rendering leave none.
  */
-async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, err: unknown): Promise<void> {
-  if (input.purpose !== 'document' || err instanceof NoRenderSlot) return;
-  const { lifecycle } = deps;
-  const rendering = run.stage === 'render' || run.stage === 'store';
-  if (input.queued) {
-    const code: ErrorCode = isAppError(err) ? err.code : rendering ? 'render_failed' : 'internal_error';
-    if (input.queued.retriable(code)) return;
-    const id = input.queued.id;
-    const message = isAppError(err) ? err.message : 'The render failed.';
-    await input.queued.commit((trx) =>
-      rendering
-        ? lifecycle.fail(trx, id, code, deliveryOfFailure(input))
-        : lifecycle.abandon(trx, id, code, message),
-    );
-    return;
-  }
+async function recordDirectFailure(
+  deps: ProduceDeps,
+  input: ProduceInput,
+  run: Run,
+  err: unknown,
+): Promise<void> {
+  if (input.purpose !== 'document') return;
   const code: ErrorCode = isAppError(err) ? err.code : 'internal_error';
   if (run.stage !== 'render' || code === 'service_busy' || !run.prepared) return;
   const prepared = run.prepared;
-  const doc = newDocument(
+  const document = newDocument(
     input,
     {
       filename: sanitizeFilename(prepared.filename || sourceFilename(prepared, undefined), '.pdf'),
@@ -540,7 +482,5 @@ async function recordFailure(deps: ProduceDeps, input: ProduceInput, run: Run, e
     },
     { id: newId(), createdAt: deps.clock.now(), startedAt: run.startedAt, prepared },
   );
-  await lifecycle.transact((trx) =>
-    lifecycle.completeFailed(trx, { ...doc, delivery: deliveryOfFailure(input) }, code),
-  );
+  await deps.lifecycle.transact(failureWrite(deps.lifecycle, input.request, { document }, code));
 }

@@ -1,5 +1,4 @@
-import type { Plan } from '../accounts/plans.js';
-import { TEST_STORAGE_BYTES } from '../accounts/plans.js';
+import { type Plan, TEST_STORAGE_BYTES } from '../accounts/index.js';
 import { AppError } from '../shared/errors.js';
 import type { Caller } from './ports.js';
 

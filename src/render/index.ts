@@ -1,6 +1,8 @@
 export { launchChromiumServer } from './browser-supervisor.js';
 export type { EarlyRenderer } from './early-start.js';
+export { lengthToInches } from './lengths.js';
 export type { RenderLogger } from './logger.js';
+export type { PageDefaults } from './page-options.js';
 export {
   type PageOptionsInput,
   resolvePageOptions,
@@ -13,6 +15,11 @@ export {
   Renderer,
 } from './renderer.js';
 export { checkSourceUrlShape } from './source-url.js';
-export { makeThumbnail } from './thumbnail.js';
+export {
+  makeThumbnail,
+  PageImageError,
+  type PageImages,
+  renderPageImages,
+} from './thumbnail.js';
 export type * from './types.js';
 export { WATERMARK_TEXT } from './watermark-text.js';

@@ -33,6 +33,8 @@ const MORE_PAGES_AFTER_MS = 3000;
 
 /** Pause before trying again when a replacement page could not be made (browser relaunching). */
 const REPLACE_RETRY_MS = 1000;
+/** Tries at the first page before the renderer's start fails (see makeSlot). */
+const FIRST_PAGE_ATTEMPTS = 3;
 
 function busyError(): AppError {
   return new AppError('service_busy', 'The renderer is busy; retry in a few seconds.');
@@ -83,9 +85,10 @@ export class PagePool {
     log: RenderLogger,
   ): Promise<PagePool> {
     const pool = new PagePool(supervisor, fetcher, options, log);
-    const browser = await supervisor.current();
     try {
-      pool.hand(await createSlot(browser, pool.nextId++, fetcher));
+      const first = await pool.makeSlot(FIRST_PAGE_ATTEMPTS);
+      if (!first) throw new Error('the renderer was closed while it started');
+      pool.hand(first);
     } catch (err) {
       await pool.close();
       throw err;
@@ -252,16 +255,28 @@ export class PagePool {
     this.track(this.createReplacement());
   }
 
-  private async createReplacement(): Promise<void> {
-    while (!this.closed) {
+  /**
+   * A new page, tried up to `attempts` times REPLACE_RETRY_MS apart; null once the pool is closed. The first
+   * page gets FIRST_PAGE_ATTEMPTS: on a machine busy enough that blanking a new page takes over its 5 s limit,
+   * the server should start a little later rather than not at all, while a Chromium that cannot make pages
+   * still fails the start. Replacements are tried until they succeed (a browser may be relaunching).
+   */
+  private async makeSlot(attempts: number): Promise<PoolSlot | null> {
+    for (let attempt = 1; !this.closed; attempt++) {
       try {
-        const slot = await createSlot(await this.supervisor.current(), this.nextId++, this.fetcher);
-        return this.hand(slot);
+        return await createSlot(await this.supervisor.current(), this.nextId++, this.fetcher);
       } catch (err) {
-        if (this.closed) return;
-        this.log.warn({ err }, 'could not create a pool page; retrying');
+        if (this.closed) return null;
+        if (attempt >= attempts) throw err;
+        this.log.warn({ err, attempt }, 'could not create a pool page; retrying');
         await new Promise((resolve) => setTimeout(resolve, REPLACE_RETRY_MS));
       }
     }
+    return null;
+  }
+
+  private async createReplacement(): Promise<void> {
+    const slot = await this.makeSlot(Number.POSITIVE_INFINITY);
+    if (slot) this.hand(slot);
   }
 }

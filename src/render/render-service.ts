@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { AppError } from '../shared/errors.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { RenderLogger } from './logger.js';
 import { printMode } from './print/index.js';
@@ -22,6 +23,8 @@ export class RenderService {
   /** The last start failed (Chromium could not be launched); the next render tries again. */
   private startFailed = false;
   private stopping = false;
+  /** Closed: a render asked for now (work started before shutdown and finishing after it) starts no Chromium. */
+  private closed = false;
 
   constructor(
     private readonly config: Config,
@@ -31,6 +34,8 @@ export class RenderService {
   ) {}
 
   private get(): Promise<Renderer> {
+    if (this.closed)
+      return Promise.reject(new AppError('service_busy', 'Quire is shutting down; retry in a few seconds.'));
     if (!this.starting) {
       const supervisor = this.launched ?? undefined;
       this.launched = null;
@@ -84,6 +89,7 @@ export class RenderService {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const starting = this.starting;
     this.starting = null;
     this.started = null;

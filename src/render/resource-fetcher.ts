@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
-import { guardedLookup, RefusedAddressError, refusedHostReason } from '../net/guarded-agent.js';
+import { guardedLookup, RefusedAddressError, refusedHostReason } from '../net/index.js';
 import { type BudgetLimits, ResourceBudget } from './resource-budget.js';
 
 /** What Quire's own fetcher made of one request a document sent. */

@@ -1,44 +1,246 @@
 import { spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { crc32, deflate } from 'node:zlib';
+
+const deflateAsync = promisify(deflate);
 
 /** Spec "Thumbnails": 480 px wide PNG of page 1. */
 export const THUMBNAIL_WIDTH = 480;
-/** pdftoppm takes ~100 ms for an invoice; a stuck one is killed after this. */
-const THUMBNAIL_TIMEOUT_MS = 15_000;
-/** A 480 px page-1 PNG is tens of KB; more means something is wrong. */
-const MAX_PNG_BYTES = 16 * 1024 * 1024;
+/** pdftoppm takes ~100 ms for an invoice page; a stuck one is killed after this. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+/** A 1000 px page PNG is tens to a few hundred KB; more than this for all pages means something is wrong. */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+/** One rasterised page: PNG bytes and the pixel size read from its IHDR chunk. */
+export interface PageImage {
+  /** 1-based page number in the PDF. */
+  page: number;
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface PageImageOptions {
+  /** First and last page to render (1-based, inclusive); pages past the end of the PDF are simply absent. */
+  first: number;
+  last: number;
+  /** Output width in pixels; the height follows the page's aspect ratio. */
+  width: number;
+  /** The child is killed after this and the promise rejects with a PageImageError of kind `timeout`. */
+  timeoutMs?: number;
+  /**
+   * Cap on the PNG bytes of all pages together. Pages that would go past it are not returned and the child
+   * is killed; `truncated` says so. A first page alone over the cap rejects with kind `too_large`.
+   */
+  maxBytes?: number;
+  /** The pdftoppm program (tests point it at something that hangs or fails). */
+  pdftoppm?: string;
+}
+
+export interface PageImages {
+  pages: PageImage[];
+  /** True when the byte cap stopped rendering before `last` (or the end of the PDF). */
+  truncated: boolean;
+}
+
+export type PageImageErrorKind = 'timeout' | 'too_large' | 'failed';
+
+export class PageImageError extends Error {
+  constructor(
+    readonly kind: PageImageErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PageImageError';
+  }
+}
 
 /**
- * Renders page 1 of a PDF as a 480 px wide PNG with poppler's pdftoppm in a child process (GPL tool
- * run as a separate program, not linked). Not for the render path: callers make thumbnails lazily,
- * on first request or in the background.
+ * Renders pages of a PDF as PNGs with poppler's pdftoppm in a child process (a GPL tool run as a separate
+ * program, not linked), so a slow or hostile PDF costs a process with a deadline, never the event loop.
+ * Without an output root pdftoppm writes every page's PNG to stdout one after another; they are split on
+ * the PNG chunk structure as they stream, so the byte cap is enforced while rendering, not after.
  */
-export function makeThumbnail(pdf: Buffer, pdftoppm = 'pdftoppm'): Promise<Buffer> {
-  const args = ['-png', '-f', '1', '-l', '1', '-scale-to-x', String(THUMBNAIL_WIDTH), '-scale-to-y', '-1'];
+export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promise<PageImages> {
+  const { first, last, width } = options;
+  if (!(Number.isInteger(first) && Number.isInteger(last) && first >= 1 && last >= first)) {
+    return Promise.reject(new RangeError(`bad page range ${first}–${last}`));
+  }
+  if (!(Number.isInteger(width) && width >= 1)) return Promise.reject(new RangeError(`bad width ${width}`));
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Raw PPM, encoded to PNG here: pdftoppm's own PNG encoder (libpng's default compression) takes ~0.7 s
+  // for a 1000 px page, rendering it ~0.05 s; zlib level 3 on libuv's thread pool takes ~0.05 s.
+  const args = ['-f', String(first), '-l', String(last)];
+  args.push('-scale-to-x', String(width), '-scale-to-y', '-1', '-'); // '-' reads the PDF from stdin
   return new Promise((resolve, reject) => {
-    // No output root: with -singlefile pdftoppm writes the one PNG to stdout; '-' reads stdin.
-    const child = spawn(pdftoppm, [...args, '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const child = spawn(options.pdftoppm ?? 'pdftoppm', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const splitter = new PpmSplitter(maxRawBytes(maxBytes));
+    const encoding: Promise<Buffer>[] = [];
+    const pages: PageImage[] = [];
+    let bytes = 0;
+    let stop: 'timeout' | 'cap' | 'malformed' | null = null;
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), THUMBNAIL_TIMEOUT_MS);
+    const halt = (why: NonNullable<typeof stop>) => {
+      stop ??= why;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => halt('timeout'), timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_PNG_BYTES) child.kill('SIGKILL');
-      else chunks.push(chunk);
+      if (stop) return;
+      try {
+        for (const ppm of splitter.push(chunk)) encoding.push(pngOf(ppm));
+      } catch {
+        return halt('malformed');
+      }
     });
+    /** The encoded pages in order, up to the byte cap. */
+    const collect = async (): Promise<void> => {
+      for (const png of await Promise.all(encoding)) {
+        if (bytes + png.length > maxBytes) {
+          stop = 'cap';
+          return;
+        }
+        bytes += png.length;
+        pages.push({ page: first + pages.length, png, ...pngSize(png) });
+      }
+    };
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });
+    // pdftoppm missing or not runnable is the server's fault, not the document's: a plain error (500).
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) return resolve(Buffer.concat(chunks));
-      reject(new Error(`pdftoppm failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`));
+      if (stop === 'timeout') {
+        return reject(new PageImageError('timeout', `pdftoppm took longer than ${timeoutMs} ms`));
+      }
+      if (stop === 'malformed' || (stop === null && splitter.pending > 0)) {
+        return reject(
+          new PageImageError('failed', 'pdftoppm wrote something that is not a sequence of PPM pages'),
+        );
+      }
+      if (stop === null && code !== 0) {
+        return reject(
+          new PageImageError('failed', `pdftoppm failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`),
+        );
+      }
+      collect().then(() => {
+        if (stop === 'cap') {
+          if (pages.length > 0) return resolve({ pages, truncated: true });
+          return reject(
+            new PageImageError('too_large', `page ${first} alone is over ${maxBytes} bytes as PNG`),
+          );
+        }
+        resolve({ pages, truncated: false });
+      }, reject);
     });
     child.stdin.on('error', () => undefined); // pdftoppm may exit before reading everything
     child.stdin.end(pdf);
   });
+}
+
+/**
+ * Renders page 1 of a PDF as a 480 px wide PNG (spec "Thumbnails"). Not for the render path: callers make
+ * thumbnails lazily, on first request or in the background.
+ */
+export async function makeThumbnail(pdf: Buffer, pdftoppm = 'pdftoppm'): Promise<Buffer> {
+  const { pages } = await renderPageImages(pdf, { first: 1, last: 1, width: THUMBNAIL_WIDTH, pdftoppm });
+  const page = pages[0];
+  if (!page) throw new PageImageError('failed', 'pdftoppm rendered no page');
+  return page.png;
+}
+
+/** Width and height from the IHDR chunk, which the PNG format puts first (bytes 16–23). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * A page's raw pixels may be this many times the PNG cap (text pages compress ~40:1); a page taller than
+ * that (an absurd aspect ratio) is stopped while it streams rather than held in memory.
+ */
+function maxRawBytes(maxPngBytes: number): number {
+  return Math.max(maxPngBytes * 8, 64 * 1024 * 1024);
+}
+
+/** A binary PPM page (P6, 8-bit RGB) as a PNG: rows without filter, deflated on libuv's thread pool. */
+async function pngOf(ppm: Ppm): Promise<Buffer> {
+  const { width, height, pixels } = ppm;
+  const row = width * 3;
+  const raw = Buffer.alloc((row + 1) * height); // each row: filter byte 0 (none), then its pixels
+  for (let y = 0; y < height; y++) pixels.copy(raw, y * (row + 1) + 1, y * row, (y + 1) * row);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, deflate, no filter method, no interlace
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', await deflateAsync(raw, { level: 3 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+interface Ppm {
+  width: number;
+  height: number;
+  pixels: Buffer;
+}
+
+/**
+ * Splits pdftoppm's stdout, binary PPM pages one after another: a header `P6 <width> <height> 255` (ASCII,
+ * separated by whitespace) and width × height × 3 bytes. Throws on anything else, and on a page whose
+ * pixels would pass `maxRaw` bytes.
+ */
+export class PpmSplitter {
+  private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly maxRaw = Number.POSITIVE_INFINITY) {}
+
+  /** Bytes of an unfinished page held back (0 between pages). */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  push(chunk: Buffer): Ppm[] {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const done: Ppm[] = [];
+    for (;;) {
+      if (this.buffer.length === 0) return done;
+      if (this.buffer[0] !== 0x50 || (this.buffer.length > 1 && this.buffer[1] !== 0x36)) throw notPpm();
+      const head = /^P6\s+(\d{1,6})\s+(\d{1,6})\s+255\s/.exec(this.buffer.toString('latin1', 0, 40));
+      if (!head) {
+        if (this.buffer.length >= 40) throw notPpm();
+        return done;
+      }
+      const width = Number(head[1]);
+      const height = Number(head[2]);
+      const size = width * height * 3;
+      if (width === 0 || height === 0 || size > this.maxRaw) throw notPpm();
+      const end = head[0].length + size;
+      if (this.buffer.length < end) return done;
+      done.push({ width, height, pixels: this.buffer.subarray(head[0].length, end) });
+      this.buffer = this.buffer.subarray(end);
+      if (this.buffer.length === 0) this.buffer = Buffer.alloc(0);
+    }
+  }
+}
+
+function notPpm(): Error {
+  return new Error('not a binary PPM page');
 }

@@ -70,17 +70,13 @@ export function createAnnouncer(
       .map((line) => line.trim())
       .filter(Boolean)
       .join(' ');
-    const record = {
-      level: 30,
-      time: Date.now(),
-      pid: process.pid,
-      hostname: hostname(),
-      event,
-      ...fields,
-      msg,
-    };
-    err.write(`${JSON.stringify(record)}\n`);
+    err.write(logRecordLine(30, { event, ...fields }, msg));
   };
+}
+
+/** One JSON line shaped like pino's records (level, time, pid, hostname, the fields, msg). */
+export function logRecordLine(level: number, fields: Record<string, unknown>, msg: string): string {
+  return `${JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg })}\n`;
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { LinkSigner } from '../documents/signed-links.js';
-import type { ProduceDeps } from '../production/index.js';
+import type { LinkSigner } from '../documents/index.js';
+import type { PasswordBox } from '../finishing/index.js';
+import type { Production } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import type { TemplateEngine } from './engine-port.js';
 import type { LinkContext } from './present.js';
 import type { TemplateStoreDeps } from './service.js';
@@ -17,6 +17,8 @@ export interface TemplateServices {
   rate: RateCounter;
   publicUrl(): string;
   signer: LinkSigner;
+  /** Seals a template's `protect` passwords (finishing/sealed-protect.ts). */
+  passwords: PasswordBox;
 }
 
 /** Everything the template routes use, built once by createTemplates(). */
@@ -24,14 +26,14 @@ export interface TemplateRouteDeps {
   services: TemplateServices;
   engine: TemplateEngine;
   /** The one production use case (previews). */
-  production: ProduceDeps;
+  production: Pick<Production, 'produce'>;
   signer: LinkSigner;
   thumbnails: TemplateThumbnails;
 }
 
 export function storeDeps(deps: TemplateRouteDeps): TemplateStoreDeps {
-  const { db, clock, blobs } = deps.services;
-  return { db, clock, blobs, engine: deps.engine };
+  const { db, clock, blobs, passwords } = deps.services;
+  return { db, clock, blobs, engine: deps.engine, passwords };
 }
 
 export function linksOf(deps: TemplateRouteDeps): LinkContext {

@@ -1,11 +1,12 @@
-import type { AuthContext } from '../accounts/auth-context.js';
-import { type ProduceDeps, produceDocument, type TemplatePort } from '../production/index.js';
+import type { AuthContext } from '../accounts/index.js';
+import type { TemplatePort } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { checkContent, MAX_SAMPLE_DATA_BYTES } from './content.js';
 import type { TemplateEngine } from './engine-port.js';
 import { hitPreviewBudget } from './limits.js';
 import type { Preview, PreviewDeps } from './preview.js';
+import { settingsForPreview } from './protect-settings.js';
 import { contentOf, readTemplate } from './records.js';
 import type { TemplateRow } from './repository.js';
 import type { TemplateSettings } from './settings.js';
@@ -50,11 +51,8 @@ export async function renderDraftPreview(
     ...(request.css === undefined ? {} : { css: request.css }),
     ...(request.settings === undefined ? {} : { settings: request.settings }),
   });
-  const production: ProduceDeps = {
-    ...deps.production,
+  const produced = await deps.production.produce({
     templates: draftPort(deps.engine, template, draft ?? current),
-  };
-  const produced = await produceDocument(production, {
     caller: { teamId: auth.team.id, plan: auth.plan },
     request: {
       template_id: template.id,
@@ -93,7 +91,7 @@ function draftPort(engine: TemplateEngine, template: TemplateRow, draft: Version
         name: template.name,
         css: draft.css,
         sampleData: draft.sampleData,
-        settings: draft.settings,
+        settings: settingsForPreview(draft.settings),
         render: (data) => engine.renderSource(draft.html, data),
       };
     },

@@ -1,9 +1,12 @@
-import type { Plan } from '../accounts/plans.js';
-import type { ThumbnailMaker } from '../documents/thumbnails.js';
+import type { Plan } from '../accounts/index.js';
+import type { ThumbnailMaker } from '../documents/index.js';
 import type { App } from '../http/server.js';
-import type { ProduceDeps, TemplatePort } from '../production/index.js';
+import type { JobDefinition } from '../jobs/index.js';
+import type { Production, TemplatePort } from '../production/index.js';
+import type { Capability } from '../shared/capability.js';
 import type { TemplateRouteDeps, TemplateServices } from './deps.js';
 import type { TemplateEngine } from './engine-port.js';
+import { sweepTemplates } from './retention.js';
 import { registerTemplateCrudRoutes } from './routes.js';
 import { registerTemplateDraftRoute } from './routes-draft.js';
 import { registerStarterRoutes } from './routes-starters.js';
@@ -13,34 +16,33 @@ import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
 import { TemplateThumbnails } from './thumbnails.js';
 
-export { sweepTemplates } from './retention.js';
-export type { TemplateEngine };
+export { templateFields } from './fields.js';
+export { mergeData } from './merge-data.js';
 
-export interface TemplatesModule {
-  /**
-   * The nine /templates routes plus the draft-preview and template-gallery extensions; register inside the
-   * authenticated /v1 scope.
-   */
-  registerRoutes(app: App): void;
-  /** GET /thumbnails/templates/<id>.png; register in the public /v1 scope (signed link, no key). */
-  registerSignedRoutes(app: App): void;
-}
+export type { TemplateEngine };
 
 export interface TemplatesOptions {
   services: TemplateServices;
   engine: TemplateEngine;
-  production: ProduceDeps;
+  production: Pick<Production, 'produce'>;
   planOf(teamId: string): Promise<Plan | null>;
   make: ThumbnailMaker;
 }
 
 /** The template port production resolves `template_id` through (built before production itself). */
-export function templatePortOf(services: Pick<TemplateServices, 'db'>, engine: TemplateEngine): TemplatePort {
-  return createTemplatePort({ db: services.db, engine });
+export function templatePortOf(
+  services: Pick<TemplateServices, 'db' | 'passwords'>,
+  engine: TemplateEngine,
+): TemplatePort {
+  return createTemplatePort({ db: services.db, engine, passwords: services.passwords });
 }
 
-/** The templates capability: routes, previews and thumbnails over the production use case. */
-export function createTemplates(options: TemplatesOptions): TemplatesModule {
+/**
+ * The templates capability over the production use case: the nine /templates routes plus the draft-preview
+ * and template-gallery extensions (authenticated), GET /thumbnails/templates/<id>.png (signed link, no key),
+ * and the retention of deleted templates' files.
+ */
+export function createTemplates(options: TemplatesOptions): Capability<App, JobDefinition> {
   const { services, engine, production } = options;
   const thumbnails = new TemplateThumbnails({
     db: services.db,
@@ -52,14 +54,15 @@ export function createTemplates(options: TemplatesOptions): TemplatesModule {
   const deps: TemplateRouteDeps = { services, engine, production, signer: services.signer, thumbnails };
   const starterThumbnails = new StarterThumbnails({ production, make: options.make });
   return {
-    registerRoutes(app) {
+    routes(app) {
       registerTemplateCrudRoutes(app, deps);
       registerTemplateVersionRoutes(app, deps);
       registerTemplateDraftRoute(app, deps);
       registerStarterRoutes(app, { thumbnails: starterThumbnails });
     },
-    registerSignedRoutes(app) {
+    signedRoutes(app) {
       registerTemplateThumbnailRoute(app, deps);
     },
+    sweeps: [{ name: 'templates', run: (now) => sweepTemplates(services.db, services.blobs, now) }],
   };
 }

@@ -1,5 +1,4 @@
-import type { AuthContext } from '../accounts/auth-context.js';
-import type { Plan } from '../accounts/plans.js';
+import type { AuthContext, Plan } from '../accounts/index.js';
 import { AppError } from '../shared/errors.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import type { LinkSigner } from '../documents/signed-links.js';
+import type { LinkSigner } from '../documents/index.js';
 import { DateTime, Nullable, named, Uuid } from '../http/schemas.js';
+import { settingsToShow } from './protect-settings.js';
 import { contentOf } from './records.js';
 import type { TemplateRow, VersionRow } from './repository.js';
 import { TemplateSettingsSchema } from './settings.js';
@@ -84,7 +85,7 @@ export function presentTemplate(row: TemplateRow, version: VersionRow, links: Li
     html: content.html,
     css: content.css,
     sample_data: content.sampleData,
-    settings: content.settings,
+    settings: settingsToShow(content.settings),
     thumbnail_url: thumbnailUrl(row.id, version.version, links),
   };
 }

@@ -1,5 +1,5 @@
-import type { AuthContext } from '../accounts/auth-context.js';
-import { type ProduceDeps, produceDocument } from '../production/index.js';
+import type { AuthContext } from '../accounts/index.js';
+import type { Production } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import { hitPreviewBudget } from './limits.js';
@@ -7,7 +7,7 @@ import { hitPreviewBudget } from './limits.js';
 export interface PreviewDeps {
   clock: Clock;
   rate: RateCounter;
-  production: ProduceDeps;
+  production: Pick<Production, 'produce'>;
 }
 
 export interface PreviewRequest {
@@ -34,7 +34,7 @@ export async function renderPreview(
   request: PreviewRequest,
 ): Promise<Preview> {
   await hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
-  const produced = await produceDocument(deps.production, {
+  const produced = await deps.production.produce({
     caller: { teamId: auth.team.id, plan: auth.plan },
     request: {
       template_id: templateId,

@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { findTemplate, findVersion, type TemplateRow, type VersionRow } from './repository.js';
 import type { TemplateSettings } from './settings.js';
 import type { VersionContent } from './versions.js';

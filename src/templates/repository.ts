@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { TemplatesTable, TemplateVersionsTable } from './tables.js';
 
 export type TemplateRow = Selectable<TemplatesTable>;

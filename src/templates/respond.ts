@@ -1,5 +1,27 @@
 import type { FastifyReply } from 'fastify';
+import { fileResponse, HEADER } from '../http/openapi.js';
+import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { Preview } from './preview.js';
+
+/** The errors every preview route can answer: a missing template, too much input, a failed, busy or slow render. */
+export const PREVIEW_ERRORS = {
+  404: ErrorResponse,
+  413: ErrorResponse,
+  422: ErrorResponse,
+  503: ErrorResponse,
+  504: ErrorResponse,
+  ...COMMON_ERRORS,
+};
+
+/** The OpenAPI responses of a route answered by `sendPreview`. */
+export const PREVIEW_PDF_RESPONSES = {
+  200: fileResponse(
+    'The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`)',
+    ['application/pdf'],
+    { headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages } },
+  ),
+  ...PREVIEW_ERRORS,
+};
 
 /**
  * Binary answers bypass the JSON response schemas, so they are sent through a plain reply. A preview is

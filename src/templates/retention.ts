@@ -1,5 +1,4 @@
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 
 const DAY_MS = 86_400_000;
 /** Spec "Retention facts": deleted templates are kept 30 days, then erased with all versions. */

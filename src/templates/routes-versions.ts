@@ -1,5 +1,5 @@
-import { authOf } from '../accounts/auth-context.js';
-import { fileResponse, HEADER, withExamples } from '../http/openapi.js';
+import { authOf } from '../accounts/index.js';
+import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -8,7 +8,7 @@ import { presentSummary, TemplateSummarySchema } from './present.js';
 import { renderPreview } from './preview.js';
 import { contentOf, notFound, readTemplate } from './records.js';
 import { findTemplate, listVersions } from './repository.js';
-import { sendPreview } from './respond.js';
+import { PREVIEW_PDF_RESPONSES, sendPreview } from './respond.js';
 import { beginChange } from './routes.js';
 import { PinBody, PreviewBody, VersionList, VersionQuery } from './schemas.js';
 import { pinTemplate } from './service.js';
@@ -116,21 +116,7 @@ export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps)
           },
           sample: { summary: 'Preview version 1 with its sample data', value: { version: 1 } },
         }),
-        response: {
-          200: fileResponse(
-            'The watermarked preview PDF (inline, sent with `Content-Security-Policy: sandbox`)',
-            ['application/pdf'],
-            {
-              headers: { 'content-disposition': HEADER.contentDisposition, 'x-pages': HEADER.pages },
-            },
-          ),
-          404: ErrorResponse,
-          413: ErrorResponse,
-          422: ErrorResponse,
-          503: ErrorResponse,
-          504: ErrorResponse,
-          ...COMMON_ERRORS,
-        },
+        response: PREVIEW_PDF_RESPONSES,
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf } from '../accounts/auth-context.js';
+import { authOf } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';

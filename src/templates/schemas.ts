@@ -81,6 +81,54 @@ export const DraftPreviewBody = named(
   ),
 );
 
+/** The draft preview's body plus the page images' width (POST /templates/<id>/draft-preview/pages). */
+export const DraftPreviewPagesBody = named(
+  'TemplateDraftPreviewPages',
+  Type.Object(
+    {
+      ...DraftPreviewBody.properties,
+      image_width: Type.Optional(
+        Type.Integer({
+          minimum: 100,
+          maximum: 1000,
+          description: 'Width of each page image in pixels (100 to 1000; default 1000)',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Unsaved editor content, as for draft-preview, and the width of the page images. Omitted css and settings are the current version's; data defaults to its sample_data.",
+    },
+  ),
+);
+
+const PreviewPageImage = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, description: '1-based page number' }),
+    width: Type.Integer({ description: 'Pixels' }),
+    height: Type.Integer({ description: 'Pixels' }),
+    png_base64: Type.String({ description: 'The page as a PNG, base64-encoded' }),
+  },
+  { additionalProperties: false },
+);
+
+export const DraftPreviewPagesResponse = named(
+  'TemplatePreviewPages',
+  Type.Object(
+    {
+      page_count: Type.Integer({ minimum: 0, description: 'Pages of the whole preview PDF' }),
+      pages: Type.Array(PreviewPageImage, {
+        description: 'Images of the first pages, at most 10, in page order',
+      }),
+      truncated: Type.Boolean({
+        description: 'True when pages holds fewer pages than page_count (the 10-page or size cap)',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 export const ListQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),

@@ -1,11 +1,12 @@
-import type { AuthContext } from '../accounts/auth-context.js';
+import type { AuthContext } from '../accounts/index.js';
+import type { PasswordBox } from '../finishing/index.js';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import { type Db, lockKey } from '../storage/db.js';
+import { type BlobStore, type Db, lockKey } from '../storage/index.js';
 import { checkContent } from './content.js';
 import type { TemplateEngine } from './engine-port.js';
 import { assertTemplateQuota } from './limits.js';
+import { settingsToStore } from './protect-settings.js';
 import {
   contentOf,
   notFound,
@@ -33,6 +34,7 @@ export interface TemplateStoreDeps {
   clock: Clock;
   blobs: BlobStore;
   engine: TemplateEngine;
+  passwords: PasswordBox;
 }
 
 export interface CreateTemplateInput {
@@ -69,7 +71,7 @@ export async function createTemplate(
     html: input.html,
     css: input.css ?? null,
     sampleData: input.sample_data ?? null,
-    settings: input.settings ?? {},
+    settings: settingsToStore(deps.passwords, input.settings ?? {}, null),
   };
   const version = versionRow(template.id, 1, content, at);
   await teamTemplatesTransaction(deps.db, auth.team.id, async (trx) => {
@@ -108,7 +110,13 @@ export async function updateTemplate(
   const at = deps.clock.now().toISOString();
   const { result, dropped } = await teamTemplatesTransaction(deps.db, teamId, async (trx) => {
     let { template, version } = await readTemplate(trx, teamId, id, (t) => t.current_version);
-    const next = nextContent(contentOf(version), input);
+    const current = contentOf(version);
+    // A `protect` shown without its passwords keeps the current version's sealed ones.
+    const patch =
+      input.settings === undefined
+        ? input
+        : { ...input, settings: settingsToStore(deps.passwords, input.settings, current.settings) };
+    const next = nextContent(current, patch);
     const renamed = input.name !== undefined && input.name !== template.name;
     let dropped: string[] = [];
     if (next) {

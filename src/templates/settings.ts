@@ -1,8 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { FinishingFields, planFinishing, refuseStoredPasswords } from '../finishing/index.js';
+import {
+  FinishingFields,
+  type FinishingOptions,
+  ProtectBody,
+  planFinishing,
+  ShownProtectBody,
+} from '../finishing/index.js';
 import { named } from '../http/schemas.js';
-import { PageOptionFields } from '../pdf/schema.js';
-import { resolvePageOptions } from '../render/page-options.js';
+import { PageOptionFields } from '../production/index.js';
+import { resolvePageOptions } from '../render/index.js';
 
 /** Spec "Template": page defaults `mode`, `format`, `orientation`, `margin` (singular). */
 export const TemplateSettingsSchema = named(
@@ -15,13 +21,19 @@ export const TemplateSettingsSchema = named(
       margin: Type.Optional(
         Type.String({ description: 'One to four lengths separated by single spaces, as CSS margin' }),
       ),
-      // Extensions (README "Finishing options"); `protect` is request-only: passwords are never stored.
+      // Extensions (README "Finishing options").
       pdf_a: FinishingFields.pdf_a,
       pdf_ua: FinishingFields.pdf_ua,
       tagged: FinishingFields.tagged,
       outline: FinishingFields.outline,
       pdf_metadata: FinishingFields.pdf_metadata,
       attachments: FinishingFields.attachments,
+      protect: Type.Optional(
+        Type.Union([ProtectBody, ShownProtectBody], {
+          description:
+            "Extension: AES-256 encryption of every render. Send the passwords to set them; they are stored sealed with the server secret and never returned: answers show `{ permissions, owner_password_set: true, user_password_set }`, and sending that form back keeps the stored passwords. A request's `protect` replaces this one.",
+        }),
+      ),
       stamp: FinishingFields.stamp,
       prepend: FinishingFields.prepend,
       append: FinishingFields.append,
@@ -30,7 +42,7 @@ export const TemplateSettingsSchema = named(
     {
       additionalProperties: false,
       description:
-        'Page defaults and finishing options (extensions, README "Finishing options"; not `protect`) of renders from this template; options sent with POST /pdf or POST /batches override them.',
+        'Page defaults and finishing options (extensions, README "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them.',
     },
   ),
 );
@@ -44,7 +56,7 @@ export type TemplateSettings = Static<typeof TemplateSettingsSchema>;
 export function checkSettings(settings: TemplateSettings): void {
   // Spec: orientation applies to the named formats only; with {width, height} it is accepted and ignored.
   resolvePageOptions({}, settings, 'print');
-  refuseStoredPasswords(settings as Parameters<typeof refuseStoredPasswords>[0], 'in template settings');
-  // Finishing options that cannot go together are refused when saved, not at each render.
-  planFinishing(settings);
+  // Finishing options that cannot go together are refused when saved, not at each render (a shown
+  // `protect` stands for the passwords it keeps: only its presence matters here).
+  planFinishing(settings as FinishingOptions);
 }

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Plan } from '../accounts/plans.js';
-import type { ThumbnailMaker } from '../documents/thumbnails.js';
-import { type ProduceDeps, produceDocument } from '../production/index.js';
+import type { Plan } from '../accounts/index.js';
+import type { ThumbnailMaker } from '../documents/index.js';
+import type { Production } from '../production/index.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { TemplateSettings } from './settings.js';
 
@@ -92,7 +92,7 @@ export class StarterThumbnails {
    */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: { production: ProduceDeps; make: ThumbnailMaker }) {}
+  constructor(private readonly deps: { production: Pick<Production, 'produce'>; make: ThumbnailMaker }) {}
 
   forStarter(starter: Starter, caller: { teamId: string; plan: Plan }): Promise<Buffer> {
     const cached = this.cache.get(starter.id);
@@ -107,7 +107,7 @@ export class StarterThumbnails {
 
   private async render(starter: Starter, caller: { teamId: string; plan: Plan }): Promise<Buffer> {
     const { margin, ...page } = starter.settings;
-    const produced = await produceDocument(this.deps.production, {
+    const produced = await this.deps.production.produce({
       caller,
       request: {
         html: starter.html,

@@ -1,6 +1,8 @@
+import type { PasswordBox } from '../finishing/index.js';
 import type { ResolvedTemplate, TemplatePort } from '../production/index.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { TemplateEngine } from './engine-port.js';
+import { settingsToRender } from './protect-settings.js';
 import { contentOf, readTemplate } from './records.js';
 import { versionToUse } from './versions.js';
 
@@ -14,7 +16,11 @@ export function parseCacheKey(templateId: string, version: number): string {
  * else the current one. Unknown, deleted, another team's template or a missing version → template_not_found.
  * Each version is parsed once per Liquid worker and kept in its byte-bounded cache (issue 4, item 3; issue 11).
  */
-export function createTemplatePort(deps: { db: Db; engine: TemplateEngine }): TemplatePort {
+export function createTemplatePort(deps: {
+  db: Db;
+  engine: TemplateEngine;
+  passwords: PasswordBox;
+}): TemplatePort {
   return {
     async resolve(teamId, templateId, requested): Promise<ResolvedTemplate> {
       const { template, version } = await readTemplate(deps.db, teamId, templateId, (t) =>
@@ -28,7 +34,7 @@ export function createTemplatePort(deps: { db: Db; engine: TemplateEngine }): Te
         name: template.name,
         css: content.css,
         sampleData: content.sampleData,
-        settings: content.settings,
+        settings: settingsToRender(deps.passwords, content.settings),
         render: (data) => deps.engine.renderStored(cacheKey, content.html, data),
       };
     },

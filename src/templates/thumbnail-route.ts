@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { signedLinkError } from '../documents/routes.js';
+import { signedLinkError } from '../documents/index.js';
 import { errorResponses, fileResponse } from '../http/openapi.js';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';

@@ -1,15 +1,14 @@
-import type { Plan } from '../accounts/plans.js';
-import type { ThumbnailMaker } from '../documents/thumbnails.js';
-import { type ProduceDeps, produceDocument } from '../production/index.js';
+import type { Plan } from '../accounts/index.js';
+import type { ThumbnailMaker } from '../documents/index.js';
+import type { Production } from '../production/index.js';
 import { type AppError, isAppError } from '../shared/errors.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Db } from '../storage/db.js';
+import type { BlobStore, Db } from '../storage/index.js';
 import { findTemplateById, findVersion, setThumbnailKey, type VersionRow } from './repository.js';
 
 export interface TemplateThumbnailDeps {
   db: Db;
   blobs: BlobStore;
-  production: ProduceDeps;
+  production: Pick<Production, 'produce'>;
   /** The owning team's plan (its render slots), or null when the team is gone. */
   planOf(teamId: string): Promise<Plan | null>;
   make: ThumbnailMaker;
@@ -85,7 +84,7 @@ export class TemplateThumbnails {
   private async make(teamId: string, row: VersionRow): Promise<Buffer | null> {
     const plan = await this.deps.planOf(teamId);
     if (!plan) return null;
-    const produced = await produceDocument(this.deps.production, {
+    const produced = await this.deps.production.produce({
       caller: { teamId, plan },
       request: { template_id: row.template_id, template_version: row.version },
       purpose: 'thumbnail',

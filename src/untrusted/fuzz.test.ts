@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { type Rng, rng } from '../../test/helpers/random.js';
+import { damagedBytes, rng } from '../../test/helpers/random.js';
+import { withinTime } from '../../test/helpers/wait.js';
 import { woff2Of } from '../../test/helpers/woff2.js';
 import { makeXlsx } from '../../test/helpers/xlsx.js';
 import { isAppError } from '../shared/errors.js';
@@ -18,39 +19,12 @@ const SVG = Buffer.from(
 );
 const CSV = Buffer.from('number;customer\n"A-1";"Ada, ""the first"""\nA-2;Bob\n');
 
-/** Real files cut short, with bytes flipped, or pure noise: where parsers trip. */
-function mutate(r: Rng, base: Buffer): Buffer {
-  switch (r.int(4)) {
-    case 0:
-      return base.subarray(0, r.int(base.length));
-    case 1: {
-      const copy = Buffer.from(base);
-      for (let i = 0; i < 1 + r.int(16); i++) copy[r.int(copy.length)] = r.int(256);
-      return copy;
-    }
-    case 2:
-      return Buffer.concat([
-        base.subarray(0, 4 + r.int(60)),
-        Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256))),
-      ]);
-    default:
-      return Buffer.from(Array.from({ length: 1 + r.int(3000) }, () => r.int(256)));
-  }
-}
-
-async function settle<T>(work: Promise<T>): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS);
-  });
-  try {
-    await Promise.race([work, hang]);
-    return undefined;
-  } catch (err) {
-    return err;
-  } finally {
-    clearTimeout(timer);
-  }
+/** What the work was refused with, or undefined when it answered; a hang of the pool fails. */
+function settle<T>(work: Promise<T>): Promise<unknown> {
+  return withinTime(work, HANG_MS, `no answer within ${HANG_MS} ms`).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 }
 
 describe('fuzz: untrusted-file parsers on random and damaged bytes', () => {
@@ -75,7 +49,7 @@ describe('fuzz: untrusted-file parsers on random and damaged bytes', () => {
     ];
     for (const [name, base, read] of cases) {
       for (let n = 0; n < RUNS; n++) {
-        const bytes = mutate(r, base);
+        const bytes = damagedBytes(r, base, 60);
         const err = await settle(read(bytes));
         if (err === undefined) continue;
         assert.ok(

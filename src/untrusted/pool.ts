@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Sheet } from '../batches/spreadsheet.js';
-import type { StoredFile } from '../brand/files.js';
+import type { Sheet } from '../batches/index.js';
+import type { StoredFile } from '../brand/index.js';
 import type { ReadPkcs12 } from '../certificates/index.js';
 import { AppError, isAppError } from '../shared/errors.js';
 import { TaskDeadline } from '../shared/task-deadline.js';

@@ -1,5 +1,5 @@
-import type { Sheet } from '../batches/spreadsheet.js';
-import type { StoredFile } from '../brand/files.js';
+import type { Sheet } from '../batches/index.js';
+import type { StoredFile } from '../brand/index.js';
 import type { ReadPkcs12 } from '../certificates/index.js';
 import type { ErrorCode, ErrorDetails } from '../shared/errors.js';
 import type { StartStamp } from '../shared/task-deadline.js';

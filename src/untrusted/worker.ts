@@ -1,6 +1,6 @@
 import { readSpreadsheet } from '../batches/spreadsheet.js';
 import { inspectFont, inspectLogo } from '../brand/files.js';
-import { readPkcs12 } from '../certificates/index.js';
+import { readPkcs12 } from '../certificates/pkcs12.js';
 import { AppError } from '../shared/errors.js';
 import { markStarted } from '../shared/task-deadline.js';
 import type { ParseBody, ParseReply, ParseResults, ParseTask } from './protocol.js';

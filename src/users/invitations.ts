@@ -1,7 +1,7 @@
-import { type AuthContext, creatorOfRequest, hasRole, type Role } from '../accounts/auth-context.js';
+import { type AuthContext, creatorOfRequest, hasRole, type Role } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { type Db, lockKey } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/index.js';
 import { issueToken, listInvitations, type UserToken } from './tokens.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { authOf, hasRole, type Role, requireManager } from '../accounts/auth-context.js';
+import { authOf, hasRole, type Role, requireManager } from '../accounts/index.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
 import { createInvitation, openInvitations } from './invitations.js';
 import { Bodies, InvitationSchema, KEY_OR_SESSION, MemberSchema, UserIdSchema } from './schemas.js';

@@ -1,7 +1,7 @@
-import type { Role } from '../accounts/auth-context.js';
+import type { Role } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { dashboardLink } from './emails.js';
 import { issueToken } from './tokens.js';
 import {

@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyMode } from '../accounts/api-keys.js';
-import { checkCsrf } from '../accounts/auth-hook.js';
+import { checkCsrf, type KeyMode } from '../accounts/index.js';
 import { ipBudgetKey } from '../http/client-address.js';
 import { COMMON_ERRORS, ErrorResponse } from '../http/schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { RateCounter } from '../shared/rate-counter.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type LinkMail, sendLinkEmail } from './emails.js';
 import { hashPassword } from './passwords.js';
 import {

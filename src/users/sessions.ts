@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyMode } from '../accounts/api-keys.js';
-import type { Role } from '../accounts/auth-context.js';
-import type { ResolvedSession, SessionLookup } from '../accounts/auth-hook.js';
-import { findTeam, type Team } from '../accounts/teams.js';
+import {
+  findTeam,
+  type KeyMode,
+  type ResolvedSession,
+  type Role,
+  type SessionLookup,
+  type Team,
+} from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { findMembership, findUserById, type User } from './users.js';
 
 export const SESSION_COOKIE = 'quire_session';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ipBudgetKey } from '../http/client-address.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { FailureCount } from '../storage/rate-windows.js';
+import type { FailureCount } from '../storage/index.js';
 
 /** A delay that doubles with each failure past the free ones, up to a cap. */
 export interface DelayRule {

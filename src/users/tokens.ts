@@ -1,8 +1,7 @@
-import type { Role } from '../accounts/auth-context.js';
-import { type Creator, creatorColumns, creatorOf } from '../accounts/teams.js';
+import { type Creator, creatorColumns, creatorOf, type Role } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { hashSecret, newSecret } from './sessions.js';
 
 export type TokenPurpose = 'sign_in' | 'reset' | 'verify' | 'invite';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../accounts/auth-context.js';
+import type { Role } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
-import { type Db, isPostgres } from '../storage/db.js';
+import { type Db, isPostgres } from '../storage/index.js';
 
 export interface User {
   id: string;

@@ -20,9 +20,10 @@ export function defaultWebRoot(): string {
  *   cannot run code.
  * - img-src: thumbnails and logos are signed links under QUIRE_PUBLIC_URL (which may name another host
  *   than the one the browser used); data:/blob: for previews made in the page.
- * - frame-src blob: the template editor shows its draft-preview PDF from a blob: URL. That frame's document
- *   inherits this policy, and Chromium shows a PDF through an embedded viewer, so object-src allows blob:
- *   (object URLs only the dashboard's own scripts can make) and nothing else.
+ * - blob: PDFs: the template editor's "Open PDF" shows its draft-preview PDF from a blob: URL in a new tab.
+ *   That document inherits this policy, and Chromium shows a PDF through an embedded viewer, so object-src
+ *   allows blob: (object URLs only the dashboard's own scripts can make) and nothing else. frame-src blob:
+ *   dates from the editor's former framed viewer (its preview is now page images) and is kept for now.
  */
 export function dashboardCsp(publicOrigin: string | null): string {
   const images = ["'self'", 'data:', 'blob:', ...(publicOrigin ? [publicOrigin] : [])];

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
-import { createGuardedAgent, RefusedAddressError, refusedHostReason } from '../net/guarded-agent.js';
+import { createGuardedAgent, RefusedAddressError, refusedHostReason } from '../net/index.js';
 import { checkUrlAtDelivery } from './url-policy.js';
 
 /**

@@ -1,7 +1,6 @@
-import { enqueueJob } from '../jobs/queue.js';
-import { backoffTable, type JobHandler, type JobRegistry } from '../jobs/registry.js';
+import { backoffTable, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type AttemptResult, createHttpDeliverer, type HttpDeliverer } from './deliver-http.js';
 import { type DeliveryRow, dropDelivery, recordAttempt } from './delivery-store.js';
 import { createDisableNotifier } from './disable-notice.js';
@@ -76,9 +75,8 @@ export interface WebhookJobsDeps {
 }
 
 export interface WebhookJobs {
-  /** The kinds to run in every process's light pool. */
-  kinds: readonly string[];
-  register(registry: JobRegistry): void;
+  /** Both kinds run in every process's light pool: they wait on the network. */
+  jobs: readonly JobDefinition[];
   /** Closes the HTTP connections of the deliverer; call after the workers stopped. */
   close(): Promise<void>;
 }
@@ -89,24 +87,32 @@ export function createWebhookJobs(deps: WebhookJobsDeps): WebhookJobs {
     deps.deliverer ?? createHttpDeliverer({ allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs });
   const notify = createDisableNotifier({ db: deps.db, email: deps.email, log: deps.log });
   return {
-    kinds: [WEBHOOK_DELIVERY_JOB, WEBHOOK_DISABLED_NOTICE_JOB],
-    register(registry) {
-      registry.register(WEBHOOK_DELIVERY_JOB, createDeliveryHandler(deps.box, deliverer), {
-        maxAttempts: MAX_ATTEMPTS,
-        backoff: deliveryBackoff,
-        // Workers died during every attempt: the log says so instead of leaving the delivery pending.
-        abandon: (trx, job, error) =>
-          dropDelivery(trx, (job.payload as DeliveryJobPayload).deliveryId, error),
-      });
-      registry.register(
-        WEBHOOK_DISABLED_NOTICE_JOB,
-        async (job) => {
+    jobs: [
+      {
+        kind: WEBHOOK_DELIVERY_JOB,
+        pool: 'light',
+        handler: createDeliveryHandler(deps.box, deliverer),
+        options: {
+          maxAttempts: MAX_ATTEMPTS,
+          backoff: deliveryBackoff,
+          // Workers died during every attempt: the log says so instead of leaving the delivery pending.
+          abandon: (trx, job, error) =>
+            dropDelivery(trx, (job.payload as DeliveryJobPayload).deliveryId, error),
+        },
+      },
+      {
+        kind: WEBHOOK_DISABLED_NOTICE_JOB,
+        pool: 'light',
+        handler: async (job) => {
           const sent = await notify((job.payload as { endpointId: string }).endpointId);
           return sent ? { kind: 'succeeded' } : { kind: 'failed', error: 'email not sent', retryable: true };
         },
-        { maxAttempts: NOTICE_RETRY_DELAYS_MS.length + 1, backoff: backoffTable(NOTICE_RETRY_DELAYS_MS) },
-      );
-    },
+        options: {
+          maxAttempts: NOTICE_RETRY_DELAYS_MS.length + 1,
+          backoff: backoffTable(NOTICE_RETRY_DELAYS_MS),
+        },
+      },
+    ],
     close: () => (deps.deliverer ? Promise.resolve() : deliverer.close()),
   };
 }

@@ -1,6 +1,6 @@
-import { cancelJob } from '../jobs/queue.js';
+import { cancelJob } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import type { AttemptResult } from './deliver-http.js';
 import { shouldDisable } from './schedule.js';
 import type { WebhookDeliveriesTable } from './tables.js';

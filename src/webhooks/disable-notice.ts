@@ -1,5 +1,5 @@
-import type { EmailSender } from '../email/sender.js';
-import type { Db } from '../storage/db.js';
+import type { EmailSender } from '../email/index.js';
+import type { Db } from '../storage/index.js';
 
 /**
  * Tells the team that an endpoint was disabled after 24 hours of failures (spec: Webhook endpoint status,

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import { type Db, lockKey } from '../storage/db.js';
+import { type Db, lockKey } from '../storage/index.js';
 import type { EventType } from './events.js';
 import type { SecretBox } from './secret-box.js';
 import { generateWebhookSecret, secretPrefix } from './signing.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { enqueueDeliveryJob } from './delivery-job.js';
 import type { EndpointRow } from './endpoints.js';
 import { buildEnvelope, type EventEnvelope, type EventType, sampleDocumentData } from './events.js';

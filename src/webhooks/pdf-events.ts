@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type EventDocument, pdfEventData } from './events.js';
 import { type RecordedEvent, recordEvent } from './outbox.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { type EndpointRow, findEndpoint, type KeyMode } from './endpoints.js';
 import { checkWebhookUrl, type Resolver } from './url-policy.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { authOf, requireSessionRole } from '../accounts/auth-context.js';
+import { authOf, requireSessionRole } from '../accounts/index.js';
 import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';

@@ -1,4 +1,4 @@
-import { backoffTable } from '../jobs/registry.js';
+import { backoffTable } from '../jobs/index.js';
 
 /**
  * When deliveries are retried and when an endpoint counts as failing (spec: Events, Delivery 4–5;

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { RateCounter } from '../shared/rate-counter.js';
-import type { Db } from '../storage/db.js';
+import type { Db } from '../storage/index.js';
 import { decodeLogCursor, encodeLogCursor, findDelivery, listDeliveries } from './delivery-log.js';
 import { disableEndpoint } from './delivery-store.js';
 import {

@@ -1,5 +1,5 @@
 import dns from 'node:dns';
-import { classifyAddress, isIpLiteral } from '../net/address-policy.js';
+import { classifyAddress, isIpLiteral } from '../net/index.js';
 
 /**
  * Which webhook target URLs are accepted (spec: Events, Delivery 8; Errors, "refused webhook URL" with

@@ -36,6 +36,14 @@ export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_CHROMIUM_WS_ENDPOINT: '',
 };
 
+/**
+ * For a process whose test is about something other than Chromium (migrations, job leases, the database): the
+ * run's shared Chromium server (scripts/run-tests.mjs), sparing a launch per process. Without one, its own.
+ */
+export const SHARED_CHROMIUM: Readonly<Record<string, string>> = {
+  QUIRE_CHROMIUM_WS_ENDPOINT: process.env.QUIRE_CHROMIUM_WS_ENDPOINT ?? '',
+};
+
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -60,6 +68,11 @@ export function bundleIsCurrent(): boolean {
   return bundleCurrent;
 }
 
+/** The environment switch that runs `bin/quire.mjs` from the bundle when it is current, else from source. */
+export function bundleOrSource(): { QUIRE_FROM_SOURCE: '0' | '1' } {
+  return { QUIRE_FROM_SOURCE: bundleIsCurrent() ? '0' : '1' };
+}
+
 /**
  * `quire ...args` as a real child process (the built bundle when current, see bundleIsCurrent), its output
  * watched for `ready` (its start-up line). `env` comes on top of the test's environment and TEST_PROCESS_ENV.
@@ -69,7 +82,7 @@ export function startQuire(env: NodeJS.ProcessEnv, args: string[], ready: RegExp
     env: {
       ...process.env,
       ...TEST_PROCESS_ENV,
-      QUIRE_FROM_SOURCE: bundleIsCurrent() ? '0' : '1',
+      ...bundleOrSource(),
       ...env,
     },
     cwd: root,

@@ -65,3 +65,26 @@ export function randomJson(r: Rng, depth = 0, keys: readonly string[] = []): unk
     }
   }
 }
+
+/**
+ * A real file damaged where parsers trip: cut short, with bytes flipped, noise behind its first bytes (4 to
+ * 4 + `header`), or pure noise.
+ */
+export function damagedBytes(r: Rng, base: Buffer, header: number): Buffer {
+  switch (r.int(4)) {
+    case 0:
+      return base.subarray(0, r.int(base.length));
+    case 1: {
+      const copy = Buffer.from(base);
+      for (let i = 0; i < 1 + r.int(16); i++) copy[r.int(copy.length)] = r.int(256);
+      return copy;
+    }
+    case 2:
+      return Buffer.concat([
+        base.subarray(0, 4 + r.int(header)),
+        Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256))),
+      ]);
+    default:
+      return Buffer.from(Array.from({ length: 1 + r.int(3000) }, () => r.int(256)));
+  }
+}

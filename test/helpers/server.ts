@@ -35,6 +35,12 @@ function testStorage(): Config['storage'] {
 }
 
 /**
+ * Test servers' Liquid limit: five times the spec's second, for a machine running the suite beside other work.
+ * Tests about the limit start their server with `{ liquidRenderMs: LIQUID_LIMITS.renderMs }`.
+ */
+const TEST_LIQUID_RENDER_MS = 5_000;
+
+/**
  * Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP), or with
  * QUIRE_TEST_DATABASE_URL a fresh PostgreSQL database of its own (see database.ts).
  */
@@ -62,7 +68,12 @@ export async function startTestServer(
   );
   let built: BuiltApp;
   try {
-    built = await buildApp(config, { warmRenderer: false, startSweeper: false, ...options });
+    built = await buildApp(config, {
+      warmRenderer: false,
+      startSweeper: false,
+      liquidRenderMs: TEST_LIQUID_RENDER_MS,
+      ...options,
+    });
   } catch (err) {
     await database.drop();
     throw err;
@@ -134,3 +145,8 @@ export async function api(
 }
 
 export const REQUEST_ID = /^req_[0-9a-f]{32}$/;
+
+/** The same link with the first hex digit of its `sig` changed, so it is always a different (wrong) signature. */
+export function forgeSignature(link: string): string {
+  return link.replace(/sig=([0-9a-f])/, (_, digit: string) => `sig=${digit === '0' ? '1' : '0'}`);
+}

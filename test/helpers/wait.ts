@@ -22,3 +22,12 @@ export async function waitUntil(
 ): Promise<void> {
   await waitFor(what, async () => ((await check()) ? true : null), timeoutMs, 25);
 }
+
+/** `work`, unless `timeoutMs` pass first: then a rejection with `message` (a hang caught, not a limit tested). */
+export function withinTime<T>(work: Promise<T>, timeoutMs: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

@@ -5,9 +5,11 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 
 /**
- * The folder rules of issue 10, read from the import statements of every non-test file under src/:
- * no cycle between top-level folders, the composition root (src/app.ts) imported only by the CLI, and
- * playwright-core only inside src/render/.
+ * The folder rules of issues 10 and 29, read from the import statements of every non-test file under src/:
+ * no cycle between top-level folders, the composition root (src/app.ts) imported only by the CLI,
+ * playwright-core only inside src/render/; a folder reached from outside only through its `index.ts`
+ * (the toolkit folders excepted), no route file imported from another folder, `einvoice/` standing on
+ * `shared/` alone, and the request schema several capabilities share kept out of `pdf/`.
  *
  * Type-only imports count like any other: a type names the module that owns it, so importing it ties the two
  * folders together just the same (the in-page port must not expose playwright's types either). The one
@@ -18,6 +20,24 @@ import ts from 'typescript';
 const SRC = path.resolve(import.meta.dirname, '../../src');
 /** Folders every capability may use; they must not import a capability themselves. */
 const LEAVES = new Set(['shared', 'storage', 'config']);
+/**
+ * Toolkits of independent modules rather than capabilities: each file is its own public module, and a
+ * barrel would make every importer (worker threads included) load all of them.
+ */
+const TOOLKITS = new Set(['shared', 'config', 'http']);
+/**
+ * Deep imports kept on purpose: code that must load light. An index.ts loads its whole folder (routes
+ * included) and, through their imports, most of the service.
+ * - `quire serve` checks the plans file and starts Chromium before it loads the service;
+ * - the untrusted-file worker thread loads only the parsers it runs.
+ */
+const DEEP_IMPORTS_ALLOWED = new Set([
+  'cli/startup-problem.ts → accounts/plans.ts',
+  'cli/serve.ts → render/early-start.ts',
+  'untrusted/worker.ts → batches/spreadsheet.ts',
+  'untrusted/worker.ts → brand/files.ts',
+  'untrusted/worker.ts → certificates/pkcs12.ts',
+]);
 
 interface Import {
   /** Importing file, relative to src/. */
@@ -155,7 +175,15 @@ function cycles(graph: Map<string, Map<string, Import[]>>): string[][] {
 
 const describeImport = (i: Import) => `src/${i.from} → src/${i.to}${i.typeOnly ? ' (type-only)' : ''}`;
 
-describe('src/ folder structure (issue 10)', () => {
+/** Imports from one top-level folder (or app.ts) into another folder's files. */
+const CROSS_FOLDER = IMPORTS.filter(
+  (i) => isInSrc(i.to) && i.to.includes('/') && folderOf(i.from) !== folderOf(i.to),
+);
+
+const offendersMessage = (rule: string, offenders: Import[]) =>
+  `\n${rule}:\n  ${offenders.map(describeImport).join('\n  ')}`;
+
+describe('src/ folder structure (issues 10 and 29)', () => {
   it('has no import cycle between top-level folders', () => {
     const graph = folderGraph();
     const problems: string[] = [];
@@ -185,6 +213,45 @@ describe('src/ folder structure (issue 10)', () => {
       describeImport,
     );
     assert.ok(offenders.length === 0, `\nsrc/app.ts imported outside src/cli/:\n  ${offenders.join('\n  ')}`);
+  });
+
+  it('reaches another folder only through its index.ts (issue 29)', () => {
+    const offenders = CROSS_FOLDER.filter(
+      (i) =>
+        !/^[^/]+\/index\.ts$/.test(i.to) &&
+        !TOOLKITS.has(folderOf(i.to)) &&
+        !isSchemaComposition(i) &&
+        !DEEP_IMPORTS_ALLOWED.has(`${i.from} → ${i.to}`),
+    );
+    assert.ok(
+      offenders.length === 0,
+      offendersMessage("imports past another folder's index.ts (export what is needed from it)", offenders),
+    );
+  });
+
+  it("imports no other folder's route file (issue 29)", () => {
+    // A folder's routes are registered by its own capability (createX in its index.ts). The composition
+    // root (app.ts, no folder) registers the server's own routes: health, docs, metrics.
+    const offenders = CROSS_FOLDER.filter(
+      (i) => folderOf(i.from) !== 'app.ts' && /(^|[/-])routes\.ts$/.test(i.to),
+    );
+    assert.ok(offenders.length === 0, offendersMessage("imports of another folder's route file", offenders));
+  });
+
+  it('keeps einvoice/ on shared/ alone (issue 29)', () => {
+    const offenders = CROSS_FOLDER.filter(
+      (i) => folderOf(i.from) === 'einvoice' && folderOf(i.to) !== 'shared',
+    );
+    assert.ok(offenders.length === 0, offendersMessage('einvoice/ imports beyond shared/', offenders));
+  });
+
+  it('keeps the shared request schema out of pdf/ (issue 29)', () => {
+    // Page options, deliver and capture fields serve templates and batches as much as POST /pdf: they live
+    // in production/, and nothing outside pdf/ (but app.ts, which wires it) depends on pdf/.
+    const offenders = IMPORTS.filter(
+      (i) => isInSrc(i.to) && folderOf(i.to) === 'pdf' && !['pdf', 'app.ts'].includes(folderOf(i.from)),
+    );
+    assert.ok(offenders.length === 0, offendersMessage('imports of pdf/ from other folders', offenders));
   });
 
   it('imports playwright-core only inside src/render/', () => {

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fastMode } from '../../src/render/fast-mode.js';
 import { printMode } from '../../src/render/print/index.js';
+import { firstPagePng } from '../helpers/pdf.js';
 import { FIXTURES, fixture, Harness, job } from '../integration/print/harness.js';
 
 /** Fixtures print mode refuses with content_lost: their page 1 is taken from fast mode. */
@@ -25,9 +25,8 @@ export async function renderPageOnes(): Promise<Map<string, Buffer>> {
   try {
     for (const name of fixtureNames()) {
       const strategy = FAST_ONLY.has(name) ? fastMode : printMode;
-      const { file } = await harness.render(strategy, job(fixture(name), { mode: strategy.mode }));
-      const png = execFileSync('pdftoppm', ['-r', String(VISUAL_DPI), '-f', '1', '-l', '1', '-png', file]);
-      images.set(name.replace(/\.html$/, '.png'), png);
+      const { pdf } = await harness.render(strategy, job(fixture(name), { mode: strategy.mode }));
+      images.set(name.replace(/\.html$/, '.png'), await firstPagePng(pdf, VISUAL_DPI));
     }
   } finally {
     await harness.close();

@@ -2,13 +2,31 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from './api';
 import { useLoad } from './ui';
 
-/** The finishing options (README "Finishing options") the dashboard offers; attachments only through the API. */
+/** The finishing options (README "Finishing options") the dashboard offers. */
 export type Finishing = Pick<
   Schemas['PdfRequest'],
-  'pdf_a' | 'pdf_ua' | 'tagged' | 'outline' | 'pdf_metadata' | 'stamp' | 'protect' | 'sign'
+  'pdf_a' | 'pdf_ua' | 'tagged' | 'outline' | 'pdf_metadata' | 'stamp' | 'protect' | 'sign' | 'attachments'
 >;
 
 type Metadata = NonNullable<Finishing['pdf_metadata']>;
+type Attachment = NonNullable<Finishing['attachments']>[number];
+type Relationship = NonNullable<Attachment['relationship']>;
+
+/** The API's limit on attachments per document. */
+const MAX_ATTACHMENTS = 10;
+/**
+ * The files' own bytes, all together: base64 makes them a third larger, and the whole request must stay
+ * within the API's 5 MB body, so 3.5 MB leaves room for the rest of it.
+ */
+const MAX_ATTACHMENT_BYTES = 3_500_000;
+const RELATIONSHIPS: Relationship[] = ['Unspecified', 'Source', 'Data', 'Alternative', 'Supplement'];
+/** The API's mime_type pattern: a file the browser cannot type is sent as generic bytes. */
+const MIME_TYPE = /^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*\/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*$/;
+
+/** Bytes a base64 text stands for (without decoding it). */
+function decodedBytes(base64: string): number {
+  return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+}
 
 /** Drops empty strings and empty objects, so an untouched form sends nothing. */
 function compact<T extends Record<string, unknown>>(value: T): T | undefined {
@@ -18,8 +36,8 @@ function compact<T extends Record<string, unknown>>(value: T): T | undefined {
 }
 
 /**
- * PDF/A, PDF/UA, tags, outline, PDF metadata and stamp — and, where the passwords are used at once
- * (the generate form, not template settings: passwords are never stored), protection.
+ * PDF/A, PDF/UA, tags, outline, PDF metadata, stamp, attachments, signature — and, in the generate
+ * form, protection (template settings show a template's protect without its passwords).
  */
 export function FinishingForm(props: {
   value: Finishing;
@@ -35,6 +53,9 @@ export function FinishingForm(props: {
     onChange(next as Finishing);
   };
   const metadata: Metadata = value.pdf_metadata ?? {};
+  // A template's saved protect comes back without its passwords (README "Finishing options"): sent back
+  // as it is, it keeps them.
+  const kept = value.protect !== undefined && 'owner_password_set' in value.protect;
   const certificates = useLoad(() => call(api.GET('/certificates')), []);
   const setMetadata = (patch: Partial<Metadata>) => set({ pdf_metadata: compact({ ...metadata, ...patch }) });
   const flag = (name: 'pdf_ua' | 'outline', label: string) => (
@@ -51,7 +72,8 @@ export function FinishingForm(props: {
   return (
     <details class="finishing">
       <summary>
-        PDF output: PDF/A, accessibility, metadata, stamp, signature{withProtect ? ', password' : ''}
+        PDF output: PDF/A, accessibility, metadata, stamp, attachments, signature
+        {withProtect ? ', password' : ''}
       </summary>
       <fieldset class="settings">
         <legend>PDF output (extensions)</legend>
@@ -158,6 +180,19 @@ export function FinishingForm(props: {
             </option>
           ))}
         </select>
+        <AttachmentsForm
+          value={value.attachments ?? []}
+          onChange={(attachments) => set({ attachments: attachments.length ? attachments : undefined })}
+          idPrefix={id('attachment')}
+        />
+        {withProtect && kept && (
+          <p class="hint" id={id('protect-kept')}>
+            Passwords are set (stored sealed, never shown): type new ones to replace them.{' '}
+            <button type="button" onClick={() => set({ protect: undefined })}>
+              Remove the protection
+            </button>
+          </p>
+        )}
         {withProtect && (
           <>
             <label for={id('owner-password')}>Owner password (encrypts with AES-256; not with PDF/A)</label>
@@ -168,15 +203,20 @@ export function FinishingForm(props: {
               value={value.protect?.owner_password ?? ''}
               onInput={(e) => {
                 const owner = e.currentTarget.value;
-                set({ protect: owner ? { ...value.protect, owner_password: owner } : undefined });
+                const permissions = value.protect?.permissions;
+                set({
+                  protect: owner
+                    ? { ...(kept ? { permissions } : value.protect), owner_password: owner }
+                    : undefined,
+                });
               }}
             />
-            <label for={id('user-password')}>Password to open (optional)</label>
+            <label for={id('user-password')}>Open password (optional)</label>
             <input
               id={id('user-password')}
               type="password"
               autocomplete="new-password"
-              disabled={!value.protect}
+              disabled={!value.protect || kept}
               value={value.protect?.user_password ?? ''}
               onInput={(e) =>
                 value.protect && set({ protect: { ...value.protect, user_password: e.currentTarget.value } })
@@ -186,6 +226,112 @@ export function FinishingForm(props: {
         )}
       </fieldset>
     </details>
+  );
+}
+
+/**
+ * `attachments` (extension): files from this computer embedded in the PDF, each with its name, type,
+ * description and relationship to the document, within the API's limits (10 files, the 5 MB body).
+ */
+function AttachmentsForm(props: {
+  value: Attachment[];
+  onChange: (value: Attachment[]) => void;
+  idPrefix: string;
+}) {
+  const { value, onChange, idPrefix } = props;
+  const [problem, setProblem] = useState<string | null>(null);
+  const used = value.reduce((sum, a) => sum + decodedBytes(a.content_base64), 0);
+  const full = value.length >= MAX_ATTACHMENTS;
+  const update = (index: number, patch: Partial<Attachment>) =>
+    onChange(value.map((a, i) => (i === index ? { ...a, ...patch } : a)));
+  const add = async (files: File[]) => {
+    setProblem(null);
+    const added: Attachment[] = [];
+    let total = used;
+    for (const file of files) {
+      if (value.length + added.length >= MAX_ATTACHMENTS) {
+        setProblem(`At most ${MAX_ATTACHMENTS} attachments: ${file.name} was not added.`);
+        break;
+      }
+      if (total + file.size > MAX_ATTACHMENT_BYTES) {
+        setProblem(
+          `${file.name} would take the attachments past ${(MAX_ATTACHMENT_BYTES / 1e6).toFixed(1)} MB (the request's 5 MB limit, in base64).`,
+        );
+        break;
+      }
+      if (value.some((a) => a.filename === file.name) || added.some((a) => a.filename === file.name)) {
+        setProblem(`An attachment is already named ${file.name}.`);
+        continue;
+      }
+      try {
+        added.push({
+          filename: file.name.slice(0, 100),
+          content_base64: await readBase64(file),
+          mime_type: MIME_TYPE.test(file.type) ? file.type : 'application/octet-stream',
+        });
+        total += file.size;
+      } catch {
+        setProblem(`${file.name} could not be read.`);
+      }
+    }
+    if (added.length) onChange([...value, ...added]);
+  };
+  return (
+    <fieldset class="field-group attachments">
+      <legend>Attachments (files embedded in the PDF; with PDF/A, level 3 only)</legend>
+      <label for={`${idPrefix}-upload`}>Add files</label>
+      <input
+        id={`${idPrefix}-upload`}
+        type="file"
+        multiple
+        disabled={full}
+        onChange={async (e) => {
+          const input = e.currentTarget;
+          await add([...(input.files ?? [])]);
+          input.value = '';
+        }}
+      />
+      {problem && <p role="alert">{problem}</p>}
+      {value.map((a, i) => (
+        <div key={a.filename} class="attachment">
+          <p>
+            {a.filename} ({Math.ceil(decodedBytes(a.content_base64) / 1024)} KB)
+          </p>
+          <label for={`${idPrefix}-${i}-mime`}>Type</label>
+          <input
+            id={`${idPrefix}-${i}-mime`}
+            value={a.mime_type}
+            onInput={(e) => update(i, { mime_type: e.currentTarget.value })}
+          />
+          <label for={`${idPrefix}-${i}-description`}>Description</label>
+          <input
+            id={`${idPrefix}-${i}-description`}
+            maxLength={500}
+            value={a.description ?? ''}
+            onInput={(e) => update(i, { description: e.currentTarget.value || undefined })}
+          />
+          <label for={`${idPrefix}-${i}-relationship`}>Relationship</label>
+          <select
+            id={`${idPrefix}-${i}-relationship`}
+            value={a.relationship ?? 'Unspecified'}
+            onChange={(e) => update(i, { relationship: e.currentTarget.value as Relationship })}
+          >
+            {RELATIONSHIPS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            aria-label={`Remove ${a.filename}`}
+            onClick={() => onChange(value.filter((_, j) => j !== i))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+    </fieldset>
   );
 }
 

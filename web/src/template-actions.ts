@@ -22,10 +22,18 @@ export async function duplicateTemplate(id: string, name: string): Promise<Schem
         html: source.html,
         ...(source.css ? { css: source.css } : {}),
         ...(source.sample_data !== null ? { sample_data: source.sample_data } : {}),
-        settings: source.settings,
+        // A saved protect comes back without its passwords, which a new template cannot keep: the copy
+        // is made without it (README "Finishing options").
+        settings: withoutKeptProtect(source.settings),
       },
     }),
   );
+}
+
+function withoutKeptProtect(settings: Schemas['TemplateSettings']): Schemas['TemplateSettings'] {
+  if (!settings.protect || !('owner_password_set' in settings.protect)) return settings;
+  const { protect: _kept, ...rest } = settings;
+  return rest;
 }
 
 /** A name-only change: no new version is made (spec: PUT /templates/<id>). */

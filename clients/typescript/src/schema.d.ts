@@ -716,6 +716,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/draft-preview/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Watermarked preview of unsaved content as PNG page images (extension)
+         * @description Renders unsaved HTML, CSS, settings and data exactly as draft-preview does (watermarked; never stored, counted or logged) and answers the first 10 pages as base64 PNG images, `image_width` pixels wide (default 1000), with the page count of the whole preview; `truncated` says when pages were left out. The dashboard’s editor shows these. Errors: [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error), [`render_failed`](/docs/errors#render_failed), [`render_timeout`](/docs/errors#render_timeout), [`payload_too_large`](/docs/errors#payload_too_large), [`service_busy`](/docs/errors#service_busy), [`invalid_request`](/docs/errors#invalid_request).
+         */
+        post: operations["previewTemplateDraftPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/template-starters": {
         parameters: {
             query?: never;
@@ -2140,9 +2160,9 @@ export interface components {
             /** @description Info /Creator and XMP xmp:CreatorTool; default Quire */
             creator?: string;
         };
-        /** @description Extension: AES-256 encryption (qpdf). Passwords are never stored, logged or returned; synchronous requests only; not with pdf_a. */
+        /** @description Extension: AES-256 encryption (qpdf). Passwords are never logged or returned; a queued request (async, batches) or a template keeps them only sealed with the server secret, erased with the job once the document is final. Not with pdf_a, sign or an e-invoice. */
         PdfProtect: {
-            /** @description Needed to change the permissions. Never stored, logged or returned */
+            /** @description Needed to change the permissions. Never logged or returned; kept only sealed where a request or template is stored */
             owner_password: string;
             /** @description Needed to open the file; absent or empty: it opens without one */
             user_password?: string;
@@ -2159,6 +2179,29 @@ export interface components {
                 /** @description Default true */
                 assemble?: boolean;
             };
+        };
+        /** @description Extension: a template’s protect without its passwords (never returned). Sent back unchanged in settings, it keeps the stored passwords. */
+        PdfProtectShown: {
+            permissions?: {
+                print?: "none" | "low" | "high";
+                /** @description Default true */
+                copy?: boolean;
+                /** @description Default true */
+                modify?: boolean;
+                /** @description Default true */
+                annotate?: boolean;
+                /** @description Default true */
+                fill_forms?: boolean;
+                /** @description Default true */
+                assemble?: boolean;
+            };
+            /**
+             * @description An owner password is stored (sealed)
+             * @enum {boolean}
+             */
+            owner_password_set: true;
+            /** @description A user (open) password is stored (sealed) */
+            user_password_set: boolean;
         };
         PdfRequest: {
             /** @description UUID (8-4-4-4-12 hex digits) */
@@ -2381,6 +2424,20 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Unsaved editor content, as for draft-preview, and the width of the page images. Omitted css and settings are the current version's; data defaults to its sample_data. */
+        TemplateDraftPreviewPages: {
+            /** @description Liquid HTML, at most 500 KB; parsed on save */
+            html: string;
+            /** @description At most 500 KB */
+            css?: string;
+            settings?: components["schemas"]["TemplateSettings"];
+            /** @description At most 1 MB as JSON */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description Width of each page image in pixels (100 to 1000; default 1000) */
+            image_width?: number;
+        };
         /** @description Form fields read from the sample data */
         TemplateFields: {
             fields: {
@@ -2526,7 +2583,44 @@ export interface components {
             /** @description Fields past 200 or deeper than 6 levels were left out */
             truncated: boolean;
         };
-        /** @description Page defaults and finishing options (extensions, README "Finishing options"; not `protect`) of renders from this template; options sent with POST /pdf or POST /batches override them. */
+        /**
+         * @example {
+         *       "page_count": 2,
+         *       "pages": [
+         *         {
+         *           "page": 1,
+         *           "width": 1000,
+         *           "height": 1414,
+         *           "png_base64": "iVBORw0KGgoAAAANSUhEUgAAA+gAAAWG…"
+         *         },
+         *         {
+         *           "page": 2,
+         *           "width": 1000,
+         *           "height": 1414,
+         *           "png_base64": "iVBORw0KGgoAAAANSUhEUgAAA+gAAAWG…"
+         *         }
+         *       ],
+         *       "truncated": false
+         *     }
+         */
+        TemplatePreviewPages: {
+            /** @description Pages of the whole preview PDF */
+            page_count: number;
+            /** @description Images of the first pages, at most 10, in page order */
+            pages: {
+                /** @description 1-based page number */
+                page: number;
+                /** @description Pixels */
+                width: number;
+                /** @description Pixels */
+                height: number;
+                /** @description The page as a PNG, base64-encoded */
+                png_base64: string;
+            }[];
+            /** @description True when pages holds fewer pages than page_count (the 10-page or size cap) */
+            truncated: boolean;
+        };
+        /** @description Page defaults and finishing options (extensions, README "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them. */
         TemplateSettings: {
             mode?: "fast" | "print";
             format?: ("A4" | "A5" | "Letter" | "Legal") | {
@@ -2549,6 +2643,8 @@ export interface components {
             pdf_metadata?: components["schemas"]["PdfMetadata"];
             /** @description Extension: files embedded in the PDF with their AFRelationship (with pdf_a: level 3 only). */
             attachments?: components["schemas"]["PdfAttachment"][];
+            /** @description Extension: AES-256 encryption of every render. Send the passwords to set them; they are stored sealed with the server secret and never returned: answers show `{ permissions, owner_password_set: true, user_password_set }`, and sending that form back keeps the stored passwords. A request's `protect` replaces this one. */
+            protect?: components["schemas"]["PdfProtect"] | components["schemas"]["PdfProtectShown"];
             stamp?: components["schemas"]["PdfStamp"];
             /** @description Extension: PDFs whose pages go before the rendered pages, in this order. The merged document counts against the 50-page limit; every later finishing step (metadata, stamp, pdf_a, protect) applies to it. */
             prepend?: components["schemas"]["PdfMergeSource"][];
@@ -7350,6 +7446,172 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewTemplateDraftPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (8-4-4-4-12 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unsaved editor content, as for draft-preview, and the width of the page images. Omitted css and settings are the current version's; data defaults to its sample_data. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateDraftPreviewPages"];
+            };
+        };
+        responses: {
+            /** @description The first pages of the watermarked preview as PNG images */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "cache-control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePreviewPages"];
                 };
             };
             /** @description The error object (see /docs/errors) */

@@ -1,5 +1,4 @@
 import { buildFacturXDescription, FACTUR_X_EXTENSION_SCHEMA } from '@cantoo/pdf-lib';
-import type { FinishingContribution } from '../../finishing/index.js';
 import { facturXXmp, type PdfProfile } from './conformance.js';
 
 export interface FacturXPdfOptions {
@@ -15,12 +14,29 @@ export interface FacturXPdfOptions {
 const PRODUCER = 'Quire';
 
 /**
+ * Factur-X's part of a document's finishing, in the shape of finishing's FinishingContribution: spelt out
+ * here because einvoice/ stands on shared/ alone (production hands it to finishing).
+ */
+interface FacturXContribution {
+  pdfA: '3b';
+  metadata: { title: string; author: string; subject: string; keywords: string[]; creator: string };
+  xmpExtensions: string[];
+  attachments: {
+    filename: string;
+    bytes: Uint8Array;
+    mimeType: string;
+    description: string;
+    relationship: 'Data' | 'Alternative';
+  }[];
+}
+
+/**
  * What a Factur-X/ZUGFeRD invoice adds to the finishing pipeline (src/finishing): PDF/A-3b, the fx
  * extension schema in the XMP, the XML as an associated file, and Info values a request's
  * `pdf_metadata` may override (SPEC "E-invoices", Result; Versioning: PDF/A-3b). The conversion itself
  * is the one PDF/A step every `pdf_a` document goes through.
  */
-export function facturXFinishing(xml: string, opts: FacturXPdfOptions): FinishingContribution {
+export function facturXFinishing(xml: string, opts: FacturXPdfOptions): FacturXContribution {
   const fx = facturXXmp(opts.profile);
   return {
     pdfA: '3b',

@@ -68,6 +68,8 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
   if (error || failed) {
     throw new Error(
       `Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`,
+      // The driver's error keeps its code (ECONNREFUSED, 28P01): `quire serve` names the setting from it.
+      { cause: error },
     );
   }
 }

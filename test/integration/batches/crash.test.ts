@@ -7,7 +7,7 @@ import { createTestDatabase } from '../../helpers/database.js';
 import { kill, type Serving, serveQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import { createTemplate, unzipAll } from './helpers.js';
 
 const ITEMS = 20;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
 import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 const item = (n: number) => ({ data: { number: `N-${n}`, customer: { name: 'C' } } });
@@ -13,14 +13,7 @@ const items = (count: number) => Array.from({ length: count }, (_, i) => item(i)
 describe('batches without render workers: cancel, limits, bad input', () => {
   let server: TestServer;
   let receiver: Receiver;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true, workers: 0 });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  serverWithReceiver({ workers: 0 }, (both) => ({ server, receiver } = both));
 
   it('cancel while items are queued: items canceled, batch canceled, batch.completed once with an empty ZIP', async () => {
     const t = await server.team('growth');

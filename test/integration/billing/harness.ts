@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ManualClock } from '../../../src/shared/clock.js';
+import { quireInProcess } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
-const bin = path.join(root, 'bin', 'quire.mjs');
 
 /**
  * Small plan numbers so that limits are reached in a few renders: starter 3 included at 7 ¢ (overage),
@@ -26,7 +21,10 @@ export const TEST_PLANS = {
 export interface BillingHarness {
   server: TestServer;
   clock: ManualClock;
-  /** Runs the real CLI (a child process) at the server clock's "now"; returns its stdout. */
+  /**
+   * Runs the real CLI (its main(argv), in this process: the commands open and close their own connection to
+   * the server's database) at the server clock's "now"; returns its stdout.
+   */
   quire(...args: string[]): Promise<string>;
   /** Runs the CLI expecting it to fail; returns its exit code and stderr. */
   quireFails(...args: string[]): Promise<{ code: number; stderr: string }>;
@@ -42,31 +40,26 @@ export async function billingHarness(start: Date): Promise<BillingHarness> {
   const clock = new ManualClock(start);
   const server = await startTestServer({ maxPreparing: 64, plansFile }, { clock });
   const env = {
-    ...process.env,
     NODE_ENV: 'test',
     QUIRE_DATA_DIR: server.config.dataDir,
-    QUIRE_FROM_SOURCE: '1',
     QUIRE_PLANS_FILE: plansFile,
     QUIRE_LOG_LEVEL: 'warn',
     // With QUIRE_TEST_DATABASE_URL the server's database is PostgreSQL: the CLI must use it too.
-    ...(server.config.databaseUrl ? { QUIRE_DATABASE_URL: server.config.databaseUrl } : {}),
+    QUIRE_DATABASE_URL: server.config.databaseUrl ?? '',
   };
-  const exec = (args: string[]) =>
-    run(process.execPath, [bin, ...args], {
-      env: { ...env, QUIRE_NOW: clock.now().toISOString() },
-      cwd: root,
-    });
+  const exec = (args: string[]) => quireInProcess({ ...env, QUIRE_NOW: clock.now().toISOString() }, ...args);
   return {
     server,
     clock,
-    quire: async (...args) => (await exec(args)).stdout.trim(),
+    quire: async (...args) => {
+      const result = await exec(args);
+      assert.equal(result.code, 0, `quire ${args.join(' ')} failed: ${result.stderr}`);
+      return result.stdout.trim();
+    },
     quireFails: async (...args) => {
-      try {
-        await exec(args);
-      } catch (err) {
-        return err as { code: number; stderr: string };
-      }
-      throw new Error(`quire ${args.join(' ')} should have failed`);
+      const result = await exec(args);
+      assert.notEqual(result.code, 0, `quire ${args.join(' ')} should have failed`);
+      return { code: result.code, stderr: result.stderr };
     },
     usage: async (key) => {
       const r = await api(server.base, 'GET', '/v1/account/usage', { key });

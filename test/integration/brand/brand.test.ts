@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { eraseTeam } from '../../../src/cli/team-erase.js';
-import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { firstPagePng, pdfFonts, pdfText } from '../../helpers/pdf.js';
+import {
+  api,
+  forgeSignature,
+  startTestServer,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 
-const run = promisify(execFile);
 /** A TrueType face Chromium would never pick by itself for the test's text (as in the print tests). */
 const FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationMono-Italic.ttf';
 
@@ -29,45 +30,6 @@ function solidPng(width: number, height: number, rgb: [number, number, number]):
 }
 
 const b64 = (data: Buffer | string) => Buffer.from(data).toString('base64');
-
-/** Fonts embedded in a PDF (pdffonts), subset prefixes removed. */
-async function pdfFonts(pdf: Buffer): Promise<string[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quire-brand-'));
-  try {
-    writeFileSync(path.join(dir, 'd.pdf'), pdf);
-    const { stdout } = await run('pdffonts', [path.join(dir, 'd.pdf')]);
-    return stdout
-      .split('\n')
-      .slice(2)
-      .map((line) => line.split(/\s+/)[0]?.replace(/^[A-Z]{6}\+/, '') ?? '')
-      .filter(Boolean);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Page 1 rendered at 72 dpi (1 px per pt), decoded. */
-async function firstPage(pdf: Buffer): Promise<PNG> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quire-brand-'));
-  try {
-    writeFileSync(path.join(dir, 'd.pdf'), pdf);
-    await run('pdftoppm', [
-      '-png',
-      '-r',
-      '72',
-      '-f',
-      '1',
-      '-l',
-      '1',
-      '-singlefile',
-      path.join(dir, 'd.pdf'),
-      path.join(dir, 'p'),
-    ]);
-    return PNG.sync.read(readFileSync(path.join(dir, 'p.png')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function pixel(page: PNG, x: number, y: number): [number, number, number] {
   const i = (page.width * y + x) * 4;
@@ -113,7 +75,7 @@ describe('brand assets', () => {
     assert.equal(file.headers.get('content-type'), 'image/png');
     assert.equal(file.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     assert.deepEqual(Buffer.from(await file.arrayBuffer()), logo);
-    for (const bad of [r.json.url.replace(/sig=./, 'sig=0'), r.json.url.split('?')[0], `${r.json.url}0`]) {
+    for (const bad of [forgeSignature(r.json.url), r.json.url.split('?')[0], `${r.json.url}0`]) {
       const refused = await fetch(bad);
       assert.equal(refused.status, 403, bad);
       assert.equal((await refused.json()).error.code, 'forbidden');
@@ -199,7 +161,7 @@ describe('brand assets', () => {
     assert.deepEqual(r.json.blocked_resources ?? [], []);
     const pdf = Buffer.from(await (await fetch(r.json.url)).arrayBuffer());
     assert.ok((await pdfFonts(pdf)).includes('LiberationMono-Italic'), (await pdfFonts(pdf)).join(','));
-    const page = await firstPage(pdf);
+    const page = PNG.sync.read(await firstPagePng(pdf));
     // 200×100 CSS px = 150×75 pt; the middle of the logo is red, well below it the page is white.
     const [red, green, blue] = pixel(page, 75, 37);
     assert.ok(red > 180 && green < 80 && blue < 100, `logo pixel ${red},${green},${blue}`);

@@ -9,7 +9,7 @@ import {
 } from '../../../clients/typescript/src/index.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { startReceiver } from '../webhooks/receiver.js';
+import { startReceiver } from '../../helpers/webhook-receiver.js';
 
 /** The TypeScript client (clients/typescript) against the real server: real HTTP, Chromium and SQLite. */
 describe('TypeScript client against a running server', () => {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { makePkcs12 } from '../../helpers/certificates.js';
+import { npmPack } from '../../helpers/npm-pack.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { makeUser } from '../users/dashboard.js';
 
@@ -23,18 +24,6 @@ const run = promisify(execFile);
 const root = path.dirname(realpathSync(path.resolve(import.meta.dirname, '../../../package.json')));
 const clientDir = path.join(root, 'clients/typescript');
 const outside = path.join(import.meta.dirname, 'outside');
-
-/** `npm pack` of a folder into `destination`; the tarball's path. */
-async function pack(folder: string, destination: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination, folder], {
-    cwd: folder,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  // The JSON report comes last: lifecycle scripts (prepack) may print before it.
-  const [packed] = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1)) as Array<{ filename: string }>;
-  assert.ok(packed, `npm pack ${folder} packed nothing`);
-  return path.join(destination, packed.filename);
-}
 
 /**
  * Issue 31 item 3: the client as someone outside the repository gets it. `npm pack` builds the tarball
@@ -51,10 +40,10 @@ describe('the packed client installed into a separate project', () => {
   before(async () => {
     project = mkdtempSync(path.join(tmpdir(), 'quire-client-user-'));
     const tarballs = mkdtempSync(path.join(tmpdir(), 'quire-client-tgz-'));
-    tarball = await pack(clientDir, tarballs);
+    tarball = await npmPack(clientDir, tarballs);
     const dependencies = await Promise.all(
       ['openapi-fetch', 'openapi-typescript-helpers'].map((name) =>
-        pack(path.join(root, 'node_modules', name), tarballs),
+        npmPack(path.join(root, 'node_modules', name), tarballs),
       ),
     );
     writeFileSync(

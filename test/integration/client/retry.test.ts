@@ -74,13 +74,17 @@ function startSlowRender(base: string, key: string, ms: number, headers: Record<
  * The slow render on a server with one page and no queue: a page still being reset after the previous test's
  * render answers 503 service_busy, so the slow render is sent again until it gets the page.
  */
-async function slowRenderOnFreePage(base: string, key: string, ms: number): Promise<ApiResponse> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const r = await startSlowRender(base, key, ms);
-    if (r.status !== 503) return r;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the page never came free for the slow render');
+function slowRenderOnFreePage(base: string, key: string, ms: number): Promise<ApiResponse> {
+  return waitFor(
+    'the page to come free for the slow render',
+    async () => {
+      const r = await startSlowRender(base, key, ms);
+      return r.status === 503 ? null : r;
+    },
+    // A ceiling, not an expectation: a page is reset within a second or two.
+    60_000,
+    100,
+  );
 }
 
 /**

@@ -3,11 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createTestDatabase } from '../../helpers/database.js';
-import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
+import {
+  kill,
+  NEEDS_POSTGRES,
+  SERVING,
+  SHARED_CHROMIUM,
+  type Started,
+  startQuire,
+} from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 /** Kysely's migration lock on PostgreSQL (its PostgresAdapter's LOCK_ID): every starting process takes it first. */
 const MIGRATION_LOCK = '3853314791062309107';
@@ -45,6 +52,7 @@ describe('two quire serve on an empty PostgreSQL', { skip: NEEDS_POSTGRES }, () 
         QUIRE_LOG_LEVEL: 'warn',
         QUIRE_WORKERS: '0',
         QUIRE_RENDER_POOL_SIZE: '1',
+        ...SHARED_CHROMIUM,
       };
       return startQuire(env, ['serve'], SERVING);
     });
@@ -105,13 +113,14 @@ async function assertOneDefaultTeam(holder: pg.Client, processes: Started[]): Pr
 
 /** Waits until `count` sessions of this database wait on a lock (both processes reached the point). */
 async function waitForWaiters(holder: pg.Client, count: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const { rows } = await holder.query<{ n: number }>(
-      `select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`,
-    );
-    if ((rows[0]?.n ?? 0) >= count) return;
-    await sleep(20);
-  }
-  throw new Error(`fewer than ${count} processes waited on a lock within 120 s`);
+  await waitUntil(
+    `${count} processes to wait on a lock`,
+    async () => {
+      const { rows } = await holder.query<{ n: number }>(
+        `select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`,
+      );
+      return (rows[0]?.n ?? 0) >= count;
+    },
+    120_000,
+  );
 }

@@ -8,6 +8,7 @@ import { DatabaseTeamSlots } from '../../../src/storage/render-leases.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { NEEDS_POSTGRES } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 /** Keeps a render busy for about `ms` so the slots it holds overlap. */
 const busy = (ms: number) =>
@@ -33,9 +34,18 @@ describe('render slots shared by two app instances on PostgreSQL', { skip: NEEDS
 
   it('refuses the render past the plan limit with 429 concurrency and Retry-After: 1, whichever instance it reaches', async () => {
     const [a, b] = servers as [TestServer, TestServer];
-    const { live } = await a.team('starter'); // 2 slots
-    const held = [a, b].map((s) => api(s.base, 'POST', '/v1/pdf', { key: live, body: { html: busy(2500) } }));
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // both renders hold their slot
+    const { live, team } = await a.team('starter'); // 2 slots
+    const held = [a, b].map((s) => api(s.base, 'POST', '/v1/pdf', { key: live, body: { html: busy(4000) } }));
+    // Both renders hold their slot (a row each in render_leases) before the third asks for one.
+    const { db } = a.built.services;
+    await waitUntil('both renders to hold their slot', async () => {
+      const row = await db
+        .selectFrom('render_leases')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('team_id', '=', team.id)
+        .executeTakeFirstOrThrow();
+      return Number(row.n) === 2;
+    });
     for (const server of [a, b]) {
       const refused = await api(server.base, 'POST', '/v1/pdf', {
         key: live,

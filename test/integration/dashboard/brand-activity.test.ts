@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, checkPage as checkShared, openBrowser, signInNewOwner } from './browser.js';
+import {
+  type Browser,
+  checkPage as checkShared,
+  closeAll,
+  openBrowser,
+  signInNewOwner,
+  step,
+} from './browser.js';
 
 /**
  * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
@@ -15,7 +22,6 @@ import { type Browser, checkPage as checkShared, openBrowser, signInNewOwner } f
 const OWNER_EMAIL = 'brand-owner@example.com';
 const OWNER_PASSWORD = 'owner password 123';
 const FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf';
-const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
 
 /** A 60×20 blue PNG, made here so the test needs no fixture file. */
 function logoPng(): Buffer {
@@ -44,40 +50,17 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
   let team: TestTeam;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
 
   before(async () => {
     server = await startTestServer({ workers: 1 });
     team = await server.team('growth');
     browser = await openBrowser();
     page = browser.page;
-    page.on('pageerror', (err) => errors.push(err.message));
-    // The dashboard runs under its Content-Security-Policy: anything it blocks is reported here.
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
-    });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
-
-  /** Keeps a full-page screenshot when a step fails (test/visual/out/dashboard/). */
-  async function step(name: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (err) {
-      mkdirSync(FAILURES, { recursive: true });
-      await page
-        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
-        .catch(() => {});
-      throw err;
-    }
-  }
+  after(() => closeAll(browser, server));
 
   it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
-    step('brand', async () => {
+    step(page, 'brand', async () => {
       await signInNewOwner(page, server, team.team.id, OWNER_EMAIL, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
 
@@ -139,7 +122,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
     }));
 
   it('uploads a signing certificate, lists it, offers it under "Sign with", and deletes it after confirming', () =>
-    step('certificates', async () => {
+    step(page, 'certificates', async () => {
       await page.getByRole('link', { name: 'Certificates' }).click();
       await page.getByRole('heading', { name: 'Certificates', level: 1 }).waitFor();
       await page.getByText('No certificates yet.').waitFor();
@@ -188,7 +171,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
     }));
 
   it('opens a document from the log and shows its activity from processing to succeeded', () =>
-    step('activity', async () => {
+    step(page, 'activity', async () => {
       const made = await api(server.base, 'POST', '/v1/pdf', {
         key: team.live,
         body: { html: '<h1>Hello</h1><p style="page-break-after: always">One</p><p>Two</p>' },

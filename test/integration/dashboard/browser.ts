@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +16,7 @@ import { type BrowserContext, chromium, type Locator, type Page } from 'playwrig
 import { PNG } from 'pngjs';
 import { createSignInLink } from '../../../src/users/index.js';
 import type { TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -18,6 +27,10 @@ export const PHONE = { width: 390, height: 844 };
 export interface Browser {
   context: BrowserContext;
   page: Page;
+  /** The page's uncaught errors and what the dashboard's Content-Security-Policy blocked: a test ends with none. */
+  errors: string[];
+  /** The browser's own profile directory: it names the browser process (`--user-data-dir`) among the machine's. */
+  profile: string;
   close(): Promise<void>;
 }
 
@@ -37,11 +50,84 @@ export async function openBrowser(): Promise<Browser> {
   return {
     context,
     page,
+    errors: pageErrors(page),
+    profile,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+interface ProcEntry {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+/**
+ * A /proc stat line's fields after the command name (which may hold spaces and parentheses): [0] is the state,
+ * [1] the parent's id, [11] and [12] the user and system CPU time in clock ticks.
+ */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Every process of the machine with its parent and command line, from /proc (Linux). */
+function listProcesses(): ProcEntry[] {
+  const entries: ProcEntry[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(statFields(readFileSync(`/proc/${name}/stat`, 'utf8'))[1]);
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      entries.push({ pid: Number(name), ppid, cmdline });
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return entries;
+}
+
+/** The renderer processes of this browser (and only this one: the server under test runs its own Chromium). */
+export function rendererPids(browser: Browser): number[] {
+  const processes = listProcesses();
+  const root = processes.find(
+    (p) => p.cmdline.includes(`--user-data-dir=${browser.profile}`) && !p.cmdline.includes('--type='),
+  );
+  if (!root) throw new Error(`no browser process with the profile ${browser.profile}`);
+  const ours = new Set([root.pid]);
+  // Parents come before children only by chance in /proc's order: repeat until no process joins.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of processes) {
+      if (!ours.has(p.pid) && ours.has(p.ppid)) {
+        ours.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return processes.filter((p) => ours.has(p.pid) && p.cmdline.includes('--type=renderer')).map((p) => p.pid);
+}
+
+const CLOCK_TICK_MS = 10;
+
+/**
+ * CPU time, in ms, that the main threads of these renderer processes have used since they started (a main
+ * thread's id is its process's). It tells a page that is busy from one the machine did not schedule: a
+ * descheduled page waits without using CPU time.
+ */
+export function mainThreadCpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = statFields(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A renderer that ended has no more time to add.
+    }
+  }
+  return ticks * CLOCK_TICK_MS;
 }
 
 interface AxeViolation {
@@ -218,6 +304,45 @@ export async function checkPage(page: Page, name: string, mask: Locator[]): Prom
   }
 }
 
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
+  });
+  return errors;
+}
+
+/** Closes the browser, then the test's servers, and fails when the page reported errors (Browser.errors). */
+export async function closeAll(
+  browser: Browser | undefined,
+  ...servers: Array<{ close(): Promise<unknown> | unknown } | undefined>
+): Promise<void> {
+  await browser?.close();
+  for (const server of servers) await server?.close();
+  assert.deepEqual(browser?.errors ?? [], [], 'no uncaught errors in the page');
+}
+
+/** Switches the signed-in dashboard to live mode unless it is there already. */
+export async function useLiveMode(page: Page): Promise<void> {
+  if (await page.getByRole('radio', { name: 'Live' }).isChecked()) return;
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.locator('.mode-live').waitFor();
+}
+
+/** Runs one step of a browser test; when it fails, keeps a full-page screenshot (test/visual/out/dashboard/). */
+export async function step(page: Page | undefined, name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    mkdirSync(OUT, { recursive: true });
+    await page
+      ?.screenshot({ path: new URL(`failed-${name}.png`, OUT).pathname, fullPage: true })
+      .catch(() => {});
+    throw err;
+  }
+}
+
 /**
  * Signs a new owner in through a one-time link (as the first run prints it) and sets their password; the
  * caller waits for the page it expects next.
@@ -234,4 +359,31 @@ export async function signInNewOwner(
   await page.goto(link.sign_in_url);
   await page.getByLabel('New password (10 to 200 characters)').fill(password);
   await page.getByRole('button', { name: 'Save password' }).click();
+}
+
+/**
+ * Clicks the editor's "Open PDF" and returns the draft PDF it fetched. The new tab shows it from a blob: URL,
+ * which the test cannot fetch inside the page (the dashboard's CSP, connect-src 'self', refuses it, as it
+ * should), and Playwright does not keep the body of a response read as a blob, so a route passes the answer
+ * through and keeps a copy. Returns the bytes and the tab (to close).
+ */
+export async function openDraftPdf(page: Page): Promise<{ pdf: Buffer; tab: Page }> {
+  const got: { pdf?: Buffer } = {};
+  const pattern = '**/draft-preview';
+  await page.route(pattern, async (route) => {
+    const response = await route.fetch();
+    const body = await response.body();
+    if (response.ok()) got.pdf = body;
+    await route.fulfill({ response, body });
+  });
+  try {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Open PDF' }).click();
+    const tab = await popup;
+    await waitFor('the tab to show the draft PDF', async () => (tab.url().startsWith('blob:') ? true : null));
+    assert.ok(got.pdf, 'the draft PDF was fetched');
+    return { pdf: got.pdf, tab };
+  } finally {
+    await page.unroute(pattern);
+  }
 }

@@ -1,39 +1,36 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../../src/users/index.js';
+import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
-import { pdfText } from '../templates/helpers.js';
-import { readMail, startSink } from '../users/dashboard.js';
-import { type Browser, checkPage as checkShared, openBrowser } from './browser.js';
+import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
+import { readMail } from '../users/dashboard.js';
+import {
+  type Browser,
+  checkPage as checkShared,
+  closeAll,
+  openBrowser,
+  openDraftPdf,
+  step,
+} from './browser.js';
 
-/**
- * The draft-preview PDFs the page received, in the order it asked for them. The frame shows the newest
- * one as a blob: URL, which the test cannot fetch inside the page: the dashboard's CSP (connect-src 'self')
- * refuses it, as it should. So the route passes each answer through and keeps a copy.
- */
-const draftPreviews: { body: Buffer | null }[] = [];
-
-async function recordDraftPreviews(page: Page): Promise<void> {
-  await page.route('**/draft-preview', async (route) => {
-    const entry: { body: Buffer | null } = { body: null };
-    draftPreviews.push(entry);
-    const response = await route.fetch();
-    const body = await response.body();
-    if (response.ok()) entry.body = body;
-    await route.fulfill({ response, body });
-  });
+/** The src of the editor's first preview page image (a data: URL of the PNG the server rendered). */
+async function firstPageSrc(page: Page): Promise<string | null> {
+  return page.locator('img.preview-page').first().getAttribute('src');
 }
 
-/** The text of the PDF the editor's preview frame shows (the newest answered draft preview). */
-async function previewText(): Promise<string> {
-  const newest = draftPreviews.findLast((e) => e.body !== null);
-  assert.ok(newest?.body, 'a draft preview was received');
-  return pdfText(newest.body);
+/** Waits until the editor shows preview page images other than `before` (an edit re-rendered them). */
+async function previewChanged(page: Page, before: string | null): Promise<void> {
+  await waitFor('the preview pages to re-render', async () => {
+    const src = await firstPageSrc(page);
+    return src !== null && src !== before ? true : null;
+  });
 }
 
 /**
@@ -43,25 +40,6 @@ async function previewText(): Promise<string> {
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'owner password 123';
 const MEMBER_PASSWORD = 'member password 123';
-
-interface Hook {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver(): Promise<{ url: string; hooks: Hook[]; server: Server }> {
-  const hooks: Hook[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hooks.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, hooks, server };
-}
 
 /** Dynamic parts of a page (dates, ids, secrets, rendered images) are masked in reference screenshots. */
 function dynamic(page: Page) {
@@ -77,35 +55,17 @@ function checkPage(page: Page, name: string): Promise<void> {
   return checkShared(page, name, dynamic(page));
 }
 
-/** Runs a step and keeps a screenshot of the page when it fails (test/visual/out/dashboard/). */
-function step<A extends unknown[]>(name: string, body: (...args: A) => Promise<void>) {
-  return async (...args: A) => {
-    try {
-      await body(...args);
-    } catch (err) {
-      mkdirSync(FAILURES, { recursive: true });
-      await current
-        ?.screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
-        .catch(() => {});
-      throw err;
-    }
-  };
-}
-const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
-let current: Page | undefined;
-
 describe('dashboard end to end', { timeout: 600_000 }, () => {
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let sink: SmtpSink;
+  let receiver: Receiver;
   let browser: Browser;
   let page: Page;
   let teamId: string;
   let templateId = '';
-  const errors: string[] = [];
 
   before(async () => {
-    sink = await startSink();
+    sink = await startSmtpSink();
     receiver = await startReceiver();
     server = await startTestServer({
       workers: 1,
@@ -117,25 +77,11 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
     teamId = (await server.team('growth')).team.id;
     browser = await openBrowser();
     page = browser.page;
-    current = page;
-    page.on('pageerror', (err) => errors.push(err.message));
-    await recordDraftPreviews(page);
-    // The dashboard runs under its Content-Security-Policy: anything it blocks is reported here.
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
-    });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await sink?.close();
-    receiver?.server.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
+  after(() => closeAll(browser, server, sink, receiver));
 
-  it(
-    'signs in through the emailed link, sets a password, signs out and in again',
-    step('step1', async () => {
+  it('signs in through the emailed link, sets a password, signs out and in again', () =>
+    step(page, 'step1', async () => {
       const { db, clock } = server.built.services;
       const link = await createSignInLink(db, clock, {
         email: OWNER_EMAIL,
@@ -162,12 +108,10 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
         true,
         'a new owner starts in Live',
       );
-    }),
-  );
+    }));
 
-  it(
-    'disables template creation in test mode with the reason beside it, then creates in live mode',
-    step('step2', async () => {
+  it('disables template creation in test mode with the reason beside it, then creates in live mode', () =>
+    step(page, 'step2', async () => {
       await page.getByRole('radio', { name: 'Test' }).check();
       await page.locator('.mode-test').waitFor();
       const create = page.getByRole('button', { name: 'Create template' });
@@ -184,38 +128,28 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('heading', { name: 'Invoice', level: 1 }).waitFor();
       templateId = /#\/templates\/([\w-]+)/.exec(page.url())?.[1] ?? '';
       assert.ok(templateId);
-    }),
-  );
+    }));
 
-  it(
-    'previews live as the sample data and the unsaved HTML change, marks a Liquid error, saves, pins and compares',
-    step('step3', async () => {
-      const frame = page.locator('iframe[title="Preview PDF"]');
-      await frame.waitFor({ timeout: 60_000 });
-      const first = await frame.getAttribute('src');
+  it('previews live as the sample data and the unsaved HTML change, marks a Liquid error, saves, pins and compares', () =>
+    step(page, 'step3', async () => {
+      await page.locator('img.preview-page').first().waitFor({ timeout: 60_000 });
+      const first = await firstPageSrc(page);
       await page.getByRole('textbox', { name: 'Sample data JSON' }).click();
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(
         JSON.stringify({ number: '2002', customer: { name: 'Grace' }, items: [{ name: 'Audit', price: 5 }] }),
       );
-      await page.waitForFunction(
-        (src) => document.querySelector('iframe')?.getAttribute('src') !== src,
-        first,
-        {
-          timeout: 60_000,
-        },
-      );
+      await previewChanged(page, first);
       // An unsaved HTML edit re-renders too (the draft-preview route), and the new text is in the PDF.
-      const afterData = await frame.getAttribute('src');
+      const afterData = await firstPageSrc(page);
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.insertText('\n<p>Unsaved draft line</p>');
-      await page.waitForFunction(
-        (src) => document.querySelector('iframe')?.getAttribute('src') !== src,
-        afterData,
-        { timeout: 60_000 },
-      );
-      assert.match(await previewText(), /Unsaved draft line/);
+      await previewChanged(page, afterData);
+      await page.locator('.preview .busy').waitFor({ state: 'detached', timeout: 60_000 });
+      const opened = await openDraftPdf(page);
+      assert.match(await pdfText(opened.pdf), /Unsaved draft line/);
+      await opened.tab.close();
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.insertText('\n{% if %}');
@@ -226,18 +160,14 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('textbox', { name: 'Template HTML' }).click();
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Shift+Home');
-      const beforeFix = await frame.getAttribute('src');
+      const beforeFix = await firstPageSrc(page);
       await page.keyboard.insertText('<p>Total due</p>');
       await page.getByRole('button', { name: 'Save new version' }).click();
       await page.getByText('Saved as version 2.').waitFor({ timeout: 60_000 });
       // The history reloads after a save: pin once version 2 is listed.
       await page.getByRole('button', { name: 'Pin v2' }).waitFor();
       // The fixed HTML re-renders the preview too: let it land before pinning.
-      await page.waitForFunction(
-        (src) => document.querySelector('iframe')?.getAttribute('src') !== src,
-        beforeFix,
-        { timeout: 60_000 },
-      );
+      await previewChanged(page, beforeFix);
       await page.locator('.busy').first().waitFor({ state: 'detached', timeout: 60_000 });
       await page.getByRole('button', { name: 'Pin v1' }).click();
       // Generous: on a loaded machine the pin has waited behind the save's thumbnail work.
@@ -257,19 +187,19 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.goto(`${server.base}/app/#/templates`);
       await page.locator('.card img').first().waitFor();
       await checkPage(page, 'templates');
-    }),
-  );
+    }));
 
-  it(
-    'generates from the form and finds the PDF with its thumbnail in the documents log',
-    step('step4', async () => {
+  it('generates from the form and finds the PDF with its thumbnail in the documents log', () =>
+    step(page, 'step4', async () => {
       await page.goto(`${server.base}/app/#/generate?template=${templateId}`);
       await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
       await page.getByLabel('Number', { exact: true }).fill('3003');
       await page.getByRole('button', { name: 'Add Items row' }).click();
       await checkPage(page, 'generate');
       // Finishing options (extensions): a stamp on the generated PDF.
-      await page.getByText('PDF output: PDF/A, accessibility, metadata, stamp, signature, password').click();
+      await page
+        .getByText('PDF output: PDF/A, accessibility, metadata, stamp, attachments, signature, password')
+        .click();
       await page.getByLabel('Stamp text').fill('COPY');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Generate PDF' }).click();
@@ -283,21 +213,19 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
         (await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0 ? true : null,
       );
       await checkPage(page, 'documents');
-    }),
-  );
+    }));
 
-  it(
-    'creates a webhook endpoint, shows its secret once and delivers a test event',
-    step('step5', async () => {
+  it('creates a webhook endpoint, shows its secret once and delivers a test event', () =>
+    step(page, 'step5', async () => {
       await page.goto(`${server.base}/app/#/webhooks`);
-      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByLabel('Endpoint URL').fill(receiver.url('/hooks'));
       await page.getByLabel('Description').fill('Receiver');
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
       assert.match(secret, /\S{16,}/);
       await page.getByRole('button', { name: 'Send test event' }).click();
-      await waitFor('the test delivery', async () => receiver.hooks[0] ?? null);
-      assert.ok(receiver.hooks[0]!.headers['quire-signature'], 'signed delivery');
+      await waitFor('the test delivery', async () => receiver.received[0] ?? null);
+      assert.ok(receiver.received[0]!.headers['quire-signature'], 'signed delivery');
       await waitFor(
         'the delivery log to show success',
         async () => {
@@ -311,12 +239,10 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.reload();
       assert.equal(await page.getByTestId('webhook-secret').count(), 0, 'the secret is not shown again');
       await checkPage(page, 'webhooks');
-    }),
-  );
+    }));
 
-  it(
-    'creates and revokes an API key',
-    step('step6', async () => {
+  it('creates and revokes an API key', () =>
+    step(page, 'step6', async () => {
       await page.goto(`${server.base}/app/#/keys`);
       // A test-mode session cannot create live keys: the choice is disabled and the page says why.
       await page.getByRole('radio', { name: 'Test' }).check();
@@ -362,22 +288,18 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.locator('.toast').filter({ hasText: 'Key CI key revoked.' }).waitFor();
       assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 401);
       await checkPage(page, 'keys');
-    }),
-  );
+    }));
 
-  it(
-    'shows usage with the daily chart',
-    step('step7', async () => {
+  it('shows usage with the daily chart', () =>
+    step(page, 'step7', async () => {
       await page.goto(`${server.base}/app/#/usage`);
       await page.getByTestId('docs-used').waitFor();
       await page.getByTestId('bar-chart').waitFor();
       await checkPage(page, 'usage');
-    }),
-  );
+    }));
 
-  it(
-    'uploads a spreadsheet, maps columns and watches a batch to its ZIP',
-    step('step8', async () => {
+  it('uploads a spreadsheet, maps columns and watches a batch to its ZIP', () =>
+    step(page, 'step8', async () => {
       await page.goto(`${server.base}/app/#/batches`);
       await page.getByLabel('Template').selectOption(templateId);
       await page.getByLabel('Spreadsheet (CSV or XLSX)').setInputFiles({
@@ -389,12 +311,10 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('button', { name: 'Start batch of 2 documents' }).click();
       await page.getByRole('link', { name: 'Download the ZIP' }).waitFor({ timeout: 120_000 });
       await checkPage(page, 'batches');
-    }),
-  );
+    }));
 
-  it(
-    'invites a member who signs up through the emailed link and cannot manage keys',
-    step('step9', async () => {
+  it('invites a member who signs up through the emailed link and cannot manage keys', () =>
+    step(page, 'step9', async () => {
       await page.goto(`${server.base}/app/#/members`);
       await page.getByLabel('Invite by email').fill('member@example.com');
       await page.getByRole('button', { name: 'Send invitation' }).click();
@@ -424,12 +344,10 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
         return { status: res.status, code: (await res.json()).error.code };
       });
       assert.deepEqual(status, { status: 403, code: 'forbidden' });
-    }),
-  );
+    }));
 
-  it(
-    'refuses a state change without the CSRF token and a cross-site form post',
-    step('step10', async () => {
+  it('refuses a state change without the CSRF token and a cross-site form post', () =>
+    step(page, 'step10', async () => {
       await page.goto(`${server.base}/app/#/templates`);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
       const modeBefore = await page.evaluate(async () => (await (await fetch('/v1/session')).json()).mode);
@@ -468,17 +386,14 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       assert.deepEqual(names, ['Invoice'], 'no template was created by the cross-site post');
       const modeAfter = await page.evaluate(async () => (await (await fetch('/v1/session')).json()).mode);
       assert.equal(modeAfter, modeBefore);
-    }),
-  );
+    }));
 
-  it(
-    'sends the user back to sign-in when the session expires, without a reload',
-    step('step11', async () => {
+  it('sends the user back to sign-in when the session expires, without a reload', () =>
+    step(page, 'step11', async () => {
       await page.goto(`${server.base}/app/#/templates`);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
       await server.built.services.db.deleteFrom('sessions').execute();
       await page.getByRole('link', { name: 'Documents' }).click();
       await page.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
-    }),
-  );
+    }));
 });

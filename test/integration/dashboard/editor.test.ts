@@ -2,8 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Dialog, Page } from 'playwright-core';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { waitFor } from '../../helpers/wait.js';
-import { type Browser, openBrowser, signInNewOwner } from './browser.js';
+import { waitFor, withinTime } from '../../helpers/wait.js';
+import {
+  type Browser,
+  closeAll,
+  mainThreadCpuMs,
+  openBrowser,
+  rendererPids,
+  signInNewOwner,
+  useLiveMode,
+} from './browser.js';
 
 /**
  * The template editor under a fast typist (issue 30 item 1): typing at 20 ms a key and holding Backspace
@@ -11,15 +19,23 @@ import { type Browser, openBrowser, signInNewOwner } from './browser.js';
  */
 
 /**
- * The brief's bar: the page answers a round trip within 200 ms while someone types. On a shared, loaded
- * machine the test process itself is sometimes descheduled for longer, so the bar holds for 95 % of the
- * round trips and none may take a second (the freeze this guards against took 45 s and more).
+ * The brief's bar: the page answers within 200 ms while someone types (its main thread runs a timer no more
+ * than 200 ms late), for 95 % of the probes, and none waits half a second (the freeze this guards against took
+ * 45 s and more). A probe's delay counts against the page only as far as the page's main thread was working
+ * through it: on a shared, loaded machine Chromium is sometimes not scheduled for a second and more, and a
+ * page that waits for the CPU uses none of it. (Typing beside three busy loops, the longest wait held 30 ms
+ * of the page's work; a 1.5 s loop injected into the page counted as 1 s of it.)
  */
 const ANSWER_MS = 200;
 const ANSWERED_SHARE = 0.95;
-const CEILING_MS = 1_000;
-/** Typing and erasing take about 4 s; far beyond that the page has frozen. */
-const FROZEN_MS = 90_000;
+const CEILING_MS = 500;
+/**
+ * A key the page has not taken after this long means it froze (the freeze this guards against held every key
+ * for 45 s and more). The whole typing has no limit: on a loaded machine every key is slower (typing beside the
+ * whole test suite has taken over a minute a pane), and a limit on the whole left its keys typing on into the
+ * next test.
+ */
+const KEY_FROZEN_MS = 30_000;
 const KEY_DELAY_MS = 20;
 const HOLD_MS = 2_000;
 /** Chromium's key auto-repeat rate is about 30 ms; each repeat is a keydown with `repeat: true`. */
@@ -28,41 +44,95 @@ const REPEAT_MS = 30;
 const TYPED =
   'the quick brown fox jumps over the lazy dog 0123456789 pack my box with five dozen liquor jugs now';
 
-/** Round trips into the page until stopped: how long a user would have waited for it, in ms. */
-function watchAnswers(page: Page): { stop(): Promise<number[]> } {
-  let running = true;
-  const waits: number[] = [];
-  const loop = (async () => {
-    while (running) {
-      const start = performance.now();
-      await page.evaluate(() => document.readyState);
-      waits.push(Math.round(performance.now() - start));
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
+/** How often the page's own clock and its main thread's CPU time are sampled while typing. */
+const PROBE_MS = 25;
+
+/** One run of the page's PROBE_MS timer: when it ran (epoch ms) and how late (ms). */
+interface Probe {
+  at: number;
+  lag: number;
+}
+
+/** The page's main-thread CPU time (ms) as sampled from outside, against the epoch ms of each sample. */
+type CpuSamples = Array<[at: number, cpuMs: number]>;
+
+/** The main-thread CPU time at `at`, between the two samples around it (cumulative, so it only grows). */
+function cpuAt(samples: CpuSamples, at: number): number {
+  const after = samples.findIndex(([t]) => t >= at);
+  if (after === -1) return samples.at(-1)![1];
+  if (after === 0) return samples[0]![1];
+  const [t0, c0] = samples[after - 1]!;
+  const [t1, c1] = samples[after]!;
+  return c0 + ((c1 - c0) * (at - t0)) / Math.max(1, t1 - t0);
+}
+
+/**
+ * How long a user typing would have waited for the page because of the page itself, per probe: the probe's
+ * lag, but no more than the CPU time the page's main thread used while the probe waited.
+ */
+function ownDelays(probes: Probe[], cpu: CpuSamples): number[] {
+  return probes.map(({ at, lag }) => {
+    if (lag === 0) return 0;
+    const worked = cpuAt(cpu, at) - cpuAt(cpu, at - lag - PROBE_MS);
+    return Math.round(Math.min(lag, worked));
+  });
+}
+
+/**
+ * Samples, until stopped, how late the page's main thread ran a PROBE_MS timer (inside the page, so the test
+ * process's own work, which includes the server answering the live preview, does not count as the page's) and
+ * the CPU time of the browser's renderer main threads (from /proc, outside the page, so a frozen page's work is
+ * still counted). A frozen page shows as one long delay when it runs again (and one that never does trips
+ * KEY_FROZEN_MS).
+ */
+function watchAnswers(browser: Browser): {
+  stop(): Promise<{ probes: Probe[]; cpu: CpuSamples }>;
+  /** For a page that never answered: stops sampling and says how much CPU time its main threads used. */
+  abandon(): number;
+} {
+  const { page } = browser;
+  const renderers = rendererPids(browser);
+  const cpu: CpuSamples = [[Date.now(), mainThreadCpuMs(renderers)]];
+  const sampler = setInterval(() => cpu.push([Date.now(), mainThreadCpuMs(renderers)]), PROBE_MS);
+  // A failing test must not be kept alive by its sampler.
+  sampler.unref();
+  const started = page.evaluate((probeMs) => {
+    const probe = window as unknown as { quireProbes?: Probe[]; quireProbe?: number };
+    const probes: Probe[] = [];
+    probe.quireProbes = probes;
+    let last = performance.now();
+    probe.quireProbe = window.setInterval(() => {
+      const now = performance.now();
+      probes.push({ at: Date.now(), lag: Math.max(0, Math.round(now - last - probeMs)) });
+      last = now;
+    }, probeMs);
+  }, PROBE_MS);
   return {
     async stop() {
-      running = false;
-      await loop;
-      return waits;
+      await started;
+      const probes = await page.evaluate(() => {
+        const probe = window as unknown as { quireProbes?: Probe[]; quireProbe?: number };
+        window.clearInterval(probe.quireProbe);
+        return probe.quireProbes ?? [];
+      });
+      clearInterval(sampler);
+      cpu.push([Date.now(), mainThreadCpuMs(renderers)]);
+      return { probes, cpu };
+    },
+    abandon() {
+      clearInterval(sampler);
+      return mainThreadCpuMs(renderers) - cpu[0]![1];
     },
   };
 }
 
 /** Fails instead of waiting for the test's timeout when the page has frozen (keys are acknowledged by it). */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frozen = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not finish in ${ms / 1000} s: the page froze`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([work, frozen]);
-  } finally {
-    clearTimeout(timer);
-  }
+function taken<T>(what: string, work: Promise<T>): Promise<T> {
+  return withinTime(
+    work,
+    KEY_FROZEN_MS,
+    `${what} was not taken in ${KEY_FROZEN_MS / 1000} s: the page froze`,
+  );
 }
 
 /**
@@ -77,17 +147,21 @@ async function holdKey(page: Page, key: string, ms: number, maxPresses: number):
   let presses = 0;
   while (presses < maxPresses && (presses < MIN_REPEATS || performance.now() < end)) {
     // Playwright sends a keydown of a key already down with `autoRepeat` set, as the OS does.
-    await page.keyboard.down(key);
+    await taken(`${key} (repeat ${presses})`, page.keyboard.down(key));
     presses += 1;
     await new Promise((r) => setTimeout(r, REPEAT_MS));
   }
-  await page.keyboard.up(key);
+  await taken(`releasing ${key}`, page.keyboard.up(key));
   return presses;
 }
 
-/** Types TYPED at 20 ms a key, then holds Backspace for 2 s; returns how many characters it erased. */
+/**
+ * Types TYPED at 20 ms a key (as `keyboard.type` does, a key at a time so that each is given KEY_FROZEN_MS), then
+ * holds Backspace for 2 s; returns how many characters it erased.
+ */
 async function typeAndErase(page: Page): Promise<number> {
-  await page.keyboard.type(TYPED, { delay: KEY_DELAY_MS });
+  for (const [i, char] of [...TYPED].entries())
+    await taken(`key ${i + 1} ("${char}")`, page.keyboard.type(char, { delay: KEY_DELAY_MS }));
   return holdKey(page, 'Backspace', HOLD_MS, TYPED.length - 10);
 }
 
@@ -105,13 +179,14 @@ const PANES: Pane[] = [
   { name: 'data', label: 'Sample data JSON', start: '{"note": ""}', back: 2 },
 ];
 
-describe('template editor under fast typing', { timeout: 600_000 }, () => {
+// A backstop only (a frozen key fails in KEY_FROZEN_MS): beside a CPU hog and the whole suite the typing test alone
+// took 306 s.
+describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
   let liveKey: string;
   let templateId: string;
-  const errors: string[] = [];
 
   before(async () => {
     server = await startTestServer({ workers: 1 });
@@ -125,19 +200,11 @@ describe('template editor under fast typing', { timeout: 600_000 }, () => {
     templateId = (created.json as { id: string }).id;
     browser = await openBrowser();
     page = browser.page;
-    page.on('pageerror', (err) => errors.push(err.message));
     await signInNewOwner(page, server, team.team.id, 'owner@example.com', 'owner password 123');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-    if (!(await page.getByRole('radio', { name: 'Live' }).isChecked())) {
-      await page.getByRole('radio', { name: 'Live' }).check();
-      await page.locator('.mode-live').waitFor();
-    }
+    await useLiveMode(page);
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
+  after(() => closeAll(browser, server));
 
   it('keeps every key typed at 20 ms and every auto-repeated Backspace, and stays responsive', async () => {
     await page.goto(`${server.base}/app/#/templates/${templateId}`);
@@ -148,15 +215,23 @@ describe('template editor under fast typing', { timeout: 600_000 }, () => {
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(pane.start);
       for (let i = 0; i < pane.back; i++) await page.keyboard.press('ArrowLeft');
-      const watch = watchAnswers(page);
-      const erased = await within(FROZEN_MS, `typing in the ${pane.name} pane`, typeAndErase(page));
-      const waits = await watch.stop();
+      const watch = watchAnswers(browser);
+      const erased = await typeAndErase(page).catch((error: Error) => {
+        const cpuMs = watch.abandon();
+        throw new Error(
+          `${pane.name}: ${error.message} (its renderers' main threads used ${cpuMs} ms of CPU while typing)`,
+        );
+      });
+      const { probes, cpu } = await watch.stop();
       assert.ok(erased > 20, `${pane.name}: Backspace repeated ${erased} times`);
+      assert.ok(cpu.at(-1)![1] > cpu[0]![1], `${pane.name}: the page's main-thread CPU time was read`);
+      const waits = ownDelays(probes, cpu);
       const quick = waits.filter((ms) => ms < ANSWER_MS).length;
       assert.ok(
         waits.length > 20 && quick >= waits.length * ANSWERED_SHARE && Math.max(...waits) < CEILING_MS,
-        `${pane.name}: the page answered ${quick} of ${waits.length} round trips within ${ANSWER_MS} ms ` +
-          `while typing, the slowest in ${Math.max(...waits)} ms`,
+        `${pane.name}: the page answered ${quick} of ${waits.length} probes within ${ANSWER_MS} ms ` +
+          `while typing, the slowest after ${Math.max(...waits)} ms of its own work ` +
+          `(${Math.max(...probes.map((p) => p.lag))} ms late at the most)`,
       );
       const cut = pane.start.length - pane.back;
       expected[pane.name] =

@@ -6,6 +6,7 @@ import {
   assertAccessible,
   assertFitsWidth,
   type Browser,
+  closeAll,
   DESKTOP,
   openBrowser,
   PHONE,
@@ -17,20 +18,14 @@ describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
   let server: TestServer;
   let team: TestTeam;
   let browser: Browser;
-  const errors: string[] = [];
 
   before(async () => {
     // A loaded test machine must not turn the 10 s per-file limit into a flaky verdict (see the API tests).
     server = await startTestServer({ einvoiceCheckTimeoutMs: 120_000 });
     team = await server.team('growth');
     browser = await openBrowser();
-    browser.page.on('pageerror', (err) => errors.push(err.message));
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
+  after(() => closeAll(browser, server));
 
   it('shows each failed rule with its text and location, and the parsed invoice', async () => {
     const page = browser.page;

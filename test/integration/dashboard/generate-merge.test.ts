@@ -1,25 +1,27 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { pdfText } from '../../helpers/pdf.js';
+import { pdfText, pdfTool } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { checkAttachments, checkProtect, type FinishingBody } from '../pdf/finishing-checks.js';
 import { type TestServer as PageServer, testServer } from '../render/helpers.js';
 import {
   assertAccessible,
   assertFitsWidth,
   type Browser,
+  closeAll,
   DESKTOP,
   openBrowser,
   PHONE,
   signInNewOwner,
+  step,
 } from './browser.js';
 
 /**
  * The generate form's extensions, end to end in a real browser against a real server: merging a stored
  * document and an uploaded PDF (issue 27 item 3), and capturing a URL with a wait (items 4–5).
  */
-const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
 
 /** The downloaded file of a click on "Generate PDF". */
 async function generate(page: Page): Promise<Buffer> {
@@ -38,7 +40,6 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
   let templateId: string;
   let upload: Buffer;
   let termsId: string;
-  const errors: string[] = [];
 
   before(async () => {
     pages = await testServer({
@@ -70,34 +71,13 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
     upload = uploaded.buffer;
     browser = await openBrowser();
     page = browser.page;
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
-    });
     await signInNewOwner(page, server, team.team.id, 'merge-owner@example.com', 'owner password 123');
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await pages?.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
-
-  async function step(name: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (err) {
-      mkdirSync(FAILURES, { recursive: true });
-      await page
-        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
-        .catch(() => {});
-      throw err;
-    }
-  }
+  after(() => closeAll(browser, server, pages));
 
   it('prepends a stored document picked from the list and appends an uploaded PDF', () =>
-    step('generate-merge', async () => {
+    step(page, 'generate-merge', async () => {
       await page.goto(`${server.base}/app/#/generate?template=${templateId}`);
       await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
       await page.getByText('Merge PDFs: add pages before or after the document').click();
@@ -128,8 +108,54 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       assert.match(await pdfText(pdf, 4), /Annex page 2/);
     }));
 
+  it('embeds an attachment and protects the PDF chosen in the "PDF output" section', () =>
+    step(page, 'generate-attachment', async () => {
+      const csv = 'id,amount\n1,9.50\n';
+      await page.goto(`${server.base}/app/#/generate?template=${templateId}`);
+      // A fresh form: the merged PDFs chosen before stay in the page's state otherwise.
+      await page.reload();
+      await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
+      await page.getByText(/^PDF output: PDF\/A/).click();
+      await page.getByLabel('Add files').setInputFiles({
+        name: 'lines.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv),
+      });
+      await page.getByRole('button', { name: 'Remove lines.csv' }).waitFor();
+      assert.equal(await page.locator('#generate-attachment-0-mime').inputValue(), 'text/csv');
+      await page.locator('#generate-attachment-0-description').fill('The invoice lines');
+      await page.locator('#generate-attachment-0-relationship').selectOption('Data');
+      await page.getByLabel(/^Owner password/).fill('dashboard-owner');
+      await page.getByLabel('Open password (optional)').fill('dashboard-user');
+      await assertAccessible(page, 'generate-attachment');
+      await page.setViewportSize(PHONE);
+      try {
+        await assertFitsWidth(page, 'generate-attachment');
+      } finally {
+        await page.setViewportSize(DESKTOP);
+      }
+      const pdf = await generate(page);
+      await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
+      const body: FinishingBody = {
+        attachments: [
+          {
+            filename: 'lines.csv',
+            content_base64: Buffer.from(csv).toString('base64'),
+            mime_type: 'text/csv',
+            description: 'The invoice lines',
+            relationship: 'Data',
+          },
+        ],
+        protect: { owner_password: 'dashboard-owner', user_password: 'dashboard-user' },
+      };
+      const list = await pdfTool('pdfdetach', ['-list', '-upw', 'dashboard-user'], pdf);
+      assert.match(list.stdout, /1 embedded files\n1: lines\.csv/);
+      await checkAttachments(pdf, body);
+      await checkProtect(pdf, body);
+    }));
+
   it('captures a URL once the selector appears', () =>
-    step('generate-url', async () => {
+    step(page, 'generate-url', async () => {
       await page.goto(`${server.base}/app/#/generate`);
       // A fresh form: the merge choices of the step before are not carried over.
       await page.reload();

@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import {
   assertAccessible,
   assertFitsWidth,
   type Browser,
+  closeAll,
   DESKTOP,
   openBrowser,
   PHONE,
   signInNewOwner,
+  step,
 } from './browser.js';
 
 /**
@@ -22,7 +23,6 @@ import {
  */
 const OWNER_EMAIL = 'onboarding-owner@example.com';
 const OWNER_PASSWORD = 'owner password 123';
-const FAILURES = new URL('../../visual/out/dashboard/', import.meta.url);
 
 async function fitsAndAccessible(page: Page, name: string): Promise<void> {
   await assertAccessible(page, name);
@@ -41,56 +41,27 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
   let team: TestTeam;
   let browser: Browser;
   let page: Page;
-  let receiver: Server;
-  let receiverUrl = '';
-  let answers = 0;
-  const errors: string[] = [];
+  let receiver: Receiver;
 
   before(async () => {
     server = await startTestServer({ workers: 1, allowPrivateWebhooks: true });
     team = await server.team('growth');
     // A developer's receiver on loopback: the first answer fails with a JSON body, later ones succeed.
-    receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        answers += 1;
-        if (answers === 1)
-          res
-            .writeHead(500, { 'content-type': 'application/json', 'x-debug': 'first' })
-            .end('{"error":"db down"}');
-        else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-      });
+    receiver = await startReceiver();
+    receiver.behave((_req, res) => {
+      if (receiver.received.length === 1)
+        res
+          .writeHead(500, { 'content-type': 'application/json', 'x-debug': 'first' })
+          .end('{"error":"db down"}');
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     browser = await openBrowser();
     page = browser.page;
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) errors.push(`CSP: ${msg.text()}`);
-    });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    receiver?.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
-
-  async function step(name: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (err) {
-      mkdirSync(FAILURES, { recursive: true });
-      await page
-        .screenshot({ path: new URL(`failed-${name}.png`, FAILURES).pathname, fullPage: true })
-        .catch(() => {});
-      throw err;
-    }
-  }
+  after(() => closeAll(browser, server, receiver));
 
   it('starts from the gallery with the first-run checklist and generates a document', () =>
-    step('onboarding', async () => {
+    step(page, 'onboarding', async () => {
       await signInNewOwner(page, server, team.team.id, OWNER_EMAIL, OWNER_PASSWORD);
       const checklist = page.getByTestId('first-run');
       await checklist.getByText('Get started: 0 of 5 done').waitFor();
@@ -137,7 +108,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
     }));
 
   it('shows the document with its template’s name, grouped numbers and no raw warnings', () =>
-    step('document', async () => {
+    step(page, 'document', async () => {
       const docs = await api(server.base, 'GET', '/v1/documents?limit=1', { key: team.live });
       const doc = docs.json.data[0];
       await page.goto(`${server.base}/app/#/documents/${doc.id}`);
@@ -154,7 +125,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
     }));
 
   it('draws the usage chart from the daily aggregate with axis labels and grouped totals', () =>
-    step('usage', async () => {
+    step(page, 'usage', async () => {
       await page.goto(`${server.base}/app/#/usage`);
       const chart = page.getByTestId('bar-chart');
       await chart.waitFor();
@@ -171,9 +142,9 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
     }));
 
   it('debugs a loopback webhook from the delivery log: exchange shown, refreshed while pending, resent', () =>
-    step('webhooks', async () => {
+    step(page, 'webhooks', async () => {
       await page.goto(`${server.base}/app/#/webhooks`);
-      await page.getByLabel('Endpoint URL').fill(receiverUrl);
+      await page.getByLabel('Endpoint URL').fill(receiver.url('/hooks'));
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       await page.getByTestId('webhook-secret').waitFor();
       await page.getByRole('button', { name: 'Send test event' }).click();
@@ -190,7 +161,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
       await row.getByRole('button', { name: /Resend/ }).click();
       await row.locator('.delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
       await row.getByTestId('response-status').filter({ hasText: '200' }).waitFor();
-      assert.equal(answers, 2);
+      assert.equal(receiver.received.length, 2);
 
       await page.goto(`${server.base}/app/#/templates`);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTeam } from '../../../src/accounts/teams.js';
-import { DocumentLifecycle, type NewDocument } from '../../../src/documents/lifecycle.js';
+import {
+  DocumentLifecycle,
+  type DocumentOutcome,
+  type NewDocument,
+} from '../../../src/documents/lifecycle.js';
 import type { DocumentRow } from '../../../src/documents/repository.js';
 import {
   DOCUMENT_STATUSES,
@@ -22,30 +26,31 @@ import type { Db } from '../../../src/storage/db.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
 import { openTestDatabase } from '../../helpers/database.js';
 
+const SUCCEEDED: DocumentOutcome = {
+  status: 'succeeded',
+  file: {
+    pages: 1,
+    bytes: 10,
+    blobKey: null,
+    expiresAt: null,
+    usagePeriod: null,
+    mode: 'fast',
+    templateVersion: null,
+  },
+  report: { warnings: [], blockedResources: [] },
+  eInvoice: null,
+  delivery: null,
+};
+const FAILED: DocumentOutcome = { status: 'failed', code: 'render_failed', delivery: null };
+
 /** The moves of a stored document, each made through the lifecycle method that makes it. */
 const MOVES: Record<
-  Exclude<TransitionName, 'queue' | 'complete' | 'completeFailed'>,
+  Exclude<TransitionName, 'queue'>,
   (lifecycle: DocumentLifecycle, id: string, teamId: string) => Promise<unknown>
 > = {
   start: (l, id, teamId) => l.start(id, teamId),
-  succeed: (l, id) =>
-    l.transact((trx) =>
-      l.succeed(
-        trx,
-        id,
-        {
-          pages: 1,
-          bytes: 10,
-          blobKey: null,
-          expiresAt: null,
-          usagePeriod: null,
-          mode: 'fast',
-          templateVersion: null,
-        },
-        { warnings: [], blockedResources: [], eInvoice: null, delivery: null },
-      ),
-    ),
-  fail: (l, id) => l.transact((trx) => l.fail(trx, id, 'render_failed')),
+  succeed: (l, id) => l.transact((trx) => l.finish(trx, { id }, SUCCEEDED)),
+  fail: (l, id) => l.transact((trx) => l.finish(trx, { id }, FAILED)),
   abandon: (l, id) => l.transact((trx) => l.abandon(trx, id, 'forbidden', 'why')),
   cancel: (l, id) => l.transact((trx) => l.cancelQueuedMany(trx, [id])),
 };
@@ -116,7 +121,8 @@ describe('document states: every move from every status (real database)', () => 
       for (const from of FINAL_STATUSES) assert.equal(mayMove(name, from), false, `${name} from ${from}`);
     }
     assert.equal(mayMove('queue', null), true);
-    assert.equal(mayMove('complete', null), true);
+    assert.equal(mayMove('succeed', null), true, 'a direct render writes its row finished');
+    assert.equal(mayMove('fail', null), true);
     assert.equal(mayMove('start', null), false, 'a move of a stored document needs one');
     assert.deepEqual(
       documentStatusSchema().anyOf.map((literal) => literal.const),
@@ -144,29 +150,19 @@ describe('document states: every move from every status (real database)', () => 
     }
   }
 
-  it('a direct render inserts its final row in the status its transition names', async () => {
+  it('a direct render inserts its final row in the status its outcome names, with one event each', async () => {
     const ok = newDocument(null);
     const row: DocumentRow = await lifecycle.transact((trx) =>
-      lifecycle.complete(
-        trx,
-        ok,
-        {
-          pages: 1,
-          bytes: 1,
-          blobKey: null,
-          expiresAt: null,
-          usagePeriod: null,
-          mode: 'fast',
-          templateVersion: null,
-        },
-        { warnings: [], blockedResources: [] },
-      ),
+      lifecycle.finish(trx, { document: ok }, SUCCEEDED),
     );
-    assert.equal(row.status, TRANSITIONS.complete.to);
-    const failed = await lifecycle.transact((trx) =>
-      lifecycle.completeFailed(trx, newDocument(null), 'render_failed'),
-    );
-    assert.equal(failed.status, TRANSITIONS.completeFailed.to);
+    assert.equal(row.status, TRANSITIONS.succeed.to);
     assert.equal(await statusOf(ok.id), 'succeeded');
+    assert.equal(eventsOf(ok.id), 1);
+    const bad = newDocument(null);
+    const failed = await lifecycle.transact((trx) => lifecycle.finish(trx, { document: bad }, FAILED));
+    assert.equal(failed.status, TRANSITIONS.fail.to);
+    assert.equal(failed.error_code, 'render_failed');
+    assert.equal(failed.pages, null);
+    assert.equal(eventsOf(bad.id), 1);
   });
 });

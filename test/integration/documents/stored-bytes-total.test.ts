@@ -6,7 +6,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTeam } from '../../../src/accounts/teams.js';
-import { DocumentLifecycle, type NewDocument, type ProducedFile } from '../../../src/documents/lifecycle.js';
+import {
+  DocumentLifecycle,
+  type DocumentOutcome,
+  type NewDocument,
+  type ProducedFile,
+} from '../../../src/documents/lifecycle.js';
 import { storedBytes } from '../../../src/documents/repository.js';
 import { sweepDocuments } from '../../../src/documents/retention.js';
 import { ManualClock } from '../../../src/shared/clock.js';
@@ -19,6 +24,13 @@ import { openTestDatabase } from '../../helpers/database.js';
 
 const DAY_MS = 86_400_000;
 const REPORT = { warnings: [], blockedResources: [] };
+const succeeded = (file: ProducedFile): DocumentOutcome => ({
+  status: 'succeeded',
+  file,
+  report: REPORT,
+  eInvoice: null,
+  delivery: null,
+});
 
 /**
  * The storage quota reads a running total per team and mode (migration 0021's triggers) instead of summing the
@@ -76,7 +88,9 @@ describe('stored bytes: the running total follows every document write (real dat
   /** A direct render (one insert of the finished row), as POST /v1/pdf with a binary or url response does. */
   const complete = async (team: string, test: boolean, bytes: number, stored = true) => {
     const doc = newDocument(team, test);
-    await lifecycle.transact((trx) => lifecycle.complete(trx, doc, file(bytes, stored), REPORT));
+    await lifecycle.transact((trx) =>
+      lifecycle.finish(trx, { document: doc }, succeeded(file(bytes, stored))),
+    );
     return doc.id;
   };
   /** A background render: queued, started, then succeeded (an update of the row). */
@@ -84,9 +98,7 @@ describe('stored bytes: the running total follows every document write (real dat
     const doc = newDocument(team, test);
     await lifecycle.transact((trx) => lifecycle.createQueued(trx, doc));
     await lifecycle.start(doc.id, team);
-    await lifecycle.transact((trx) =>
-      lifecycle.succeed(trx, doc.id, file(bytes, true), { ...REPORT, eInvoice: null, delivery: null }),
-    );
+    await lifecycle.transact((trx) => lifecycle.finish(trx, { id: doc.id }, succeeded(file(bytes, true))));
     return doc.id;
   };
   /** What summing the log says: the figure the running total must always equal. */
@@ -131,7 +143,7 @@ describe('stored bytes: the running total follows every document write (real dat
     const doc = newDocument(teamId, false);
     await assert.rejects(
       lifecycle.transact(async (trx) => {
-        await lifecycle.complete(trx, doc, file(4096, true), REPORT);
+        await lifecycle.finish(trx, { document: doc }, succeeded(file(4096, true)));
         assert.equal(await storedBytes(trx, teamId, false), 2000 + 4096, 'seen inside the transaction');
         throw new Error('rolled back');
       }),

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
+import { quire as runQuire } from '../../helpers/quire-process.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 const SAMPLES = path.resolve('tools/einvoice-validate/samples');
 const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
-
-function quire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/quire.mjs', ...args],
-      { env: { ...process.env, QUIRE_FROM_SOURCE: '1' }, timeout: 120_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
   let server: TestServer;
@@ -138,7 +125,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
   it('quire einvoice validate prints JSON and exits 1 on an invalid file; parse prints the model', async () => {
     const broken = path.join(SAMPLES, 'peppol', 'broken', 'base-example.no-buyer-endpoint.xml');
     const good = path.join(SAMPLES, 'peppol', 'base-example.xml');
-    const invalid = await quire(['einvoice', 'validate', good, broken]);
+    const invalid = await runQuire({}, 'einvoice', 'validate', good, broken);
     assert.equal(invalid.code, 1, invalid.stderr);
     const reports = JSON.parse(invalid.stdout) as { valid: boolean; errors: { rule: string }[] }[];
     assert.deepEqual(
@@ -148,12 +135,12 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
         [false, ['PEPPOL-EN16931-R010']],
       ],
     );
-    const valid = await quire(['einvoice', 'validate', good]);
+    const valid = await runQuire({}, 'einvoice', 'validate', good);
     assert.equal(valid.code, 0, valid.stderr);
-    const parsed = await quire(['einvoice', 'parse', good]);
+    const parsed = await runQuire({}, 'einvoice', 'parse', good);
     assert.equal(parsed.code, 0, parsed.stderr);
     assert.equal(JSON.parse(parsed.stdout).invoice.number, 'Snippet1');
-    const usage = await quire(['einvoice', 'parse']);
+    const usage = await runQuire({}, 'einvoice', 'parse');
     assert.equal(usage.code, 2);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,9 +15,10 @@ import { buildCii } from '../../../src/einvoice/xml/cii.js';
 import { EN16931_ID, PEPPOL_BIS_3_ID } from '../../../src/einvoice/xml/cii-profile.js';
 import { buildUbl } from '../../../src/einvoice/xml/ubl.js';
 import { EINVOICE_FIXTURES, peppolVariant } from '../../fixtures/einvoice-fixtures.js';
+import { pdfWords } from '../../helpers/pdf.js';
 import { type InvoiceCase, CASES as OWN_CASES } from './cases.js';
 import { prepareCase } from './prepare.js';
-import { InvoicePdfHarness, pdfWords, rowValues } from './render-harness.js';
+import { InvoicePdfHarness, rowValues } from './render-harness.js';
 import { problems, VALIDATOR, type ValidatorReport, validateFiles } from './validator.js';
 
 /** The shared fixtures (src/einvoice/fixtures.ts) plus this suite's own cases. */
@@ -477,9 +478,9 @@ describe('e-invoice output against the official validators', { timeout: 170_000 
     }
   });
 
-  it('prints the XML’s grand total and amount due in the readable PDF', () => {
+  it('prints the XML’s grand total and amount due in the readable PDF', async () => {
     for (const o of outputs.filter((x) => x.kind === 'pdf')) {
-      const words = pdfWords(o.file);
+      const words = await pdfWords(readFileSync(o.file));
       const currency = o.prepared.invoice.currency;
       const grand = printedForms(xmlValue(o.xml, 'GrandTotalAmount')).map((a) => `${a} ${currency}`);
       const due = printedForms(xmlValue(o.xml, 'DuePayableAmount')).map((a) => `${a} ${currency}`);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { finishPdf, planFinishing } from '../../../src/finishing/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import { Renderer, resolvePageOptions } from '../../../src/render/index.js';
 import type { Warning } from '../../../src/shared/warnings.js';
+import type { Word } from '../../helpers/pdf.js';
 
 /** The production path for a Factur-X/ZUGFeRD PDF: Liquid → Chromium (Renderer) → finishing (PDF/A-3b with CII). */
 export class InvoicePdfHarness {
@@ -55,34 +55,6 @@ export class InvoicePdfHarness {
     await this.renderer.close();
     await this.liquid.close();
   }
-}
-
-interface Word {
-  page: number;
-  xMin: number;
-  xMax: number;
-  yMin: number;
-  yMax: number;
-  text: string;
-}
-
-/** Every word of a PDF with its box (poppler `pdftotext -bbox`). */
-export function pdfWords(file: string): Word[] {
-  const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' });
-  const words: Word[] = [];
-  html.split('<page ').forEach((pageHtml, page) => {
-    const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
-    for (const m of pageHtml.matchAll(re)) {
-      const [xMin, yMin, xMax, yMax] = [m[1], m[2], m[3], m[4]].map(Number) as [
-        number,
-        number,
-        number,
-        number,
-      ];
-      words.push({ page, xMin, xMax, yMin, yMax, text: m[5] ?? '' });
-    }
-  });
-  return words;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statSync,
   writeFileSync,
@@ -46,11 +47,20 @@ export const VALIDATOR =
   process.env.QUIRE_EINVOICE_VALIDATE ?? path.join(repoRoot, 'tools', 'einvoice-validate', 'validate');
 
 /**
- * Reports already made, under .tmp/ by the file's SHA-256 and the validator's version (a digest of the
- * validator, its helpers and its rule artefacts): the same bytes validate the same way, and the JVM run
- * is the slow part of the e-invoice tests. QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
+ * The official validator's reports as snapshots, committed under test/fixtures/einvoice-validator-reports/ by
+ * the validator's version (a digest of the validator, its helpers and its rule artefacts) and the file's
+ * SHA-256: the same bytes validate the same way, and the JVM run is the slow part of the e-invoice tests. Bytes
+ * not seen before (a changed generator, a PDF with its own creation date) are validated and their report
+ * written there, to be committed with the change. QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
+ * The repository's own folder, also when the tests run from the compiled mirror (scripts/compile-tests.mjs),
+ * whose test/ folder is deleted after the run.
  */
-const CACHE_ROOT = path.join(repoRoot, '.tmp', 'einvoice-validator-cache');
+const CACHE_ROOT = path.join(
+  path.dirname(realpathSync(path.join(repoRoot, 'package.json'))),
+  'test',
+  'fixtures',
+  'einvoice-validator-reports',
+);
 let versionDigest: string | undefined;
 
 function digestTree(hash: ReturnType<typeof createHash>, dir: string, base: string): void {
@@ -63,7 +73,8 @@ function digestTree(hash: ReturnType<typeof createHash>, dir: string, base: stri
 
 function validatorVersion(): string {
   if (versionDigest === undefined) {
-    const hash = createHash('sha256').update(VALIDATOR).update(readFileSync(VALIDATOR));
+    // The validator's content, not its path: the tests may run from a mirror of the repository elsewhere.
+    const hash = createHash('sha256').update(readFileSync(VALIDATOR));
     const dir = path.dirname(VALIDATOR);
     for (const sub of ['lib', 'artefacts']) {
       if (existsSync(path.join(dir, sub))) digestTree(hash, path.join(dir, sub), dir);
@@ -96,7 +107,9 @@ export async function validateFiles(files: string[]): Promise<Map<string, Valida
     mkdirSync(path.dirname(cached), { recursive: true });
     // Renamed into place: another test process may read it at the same moment.
     const partial = `${cached}.${process.pid}`;
-    writeFileSync(partial, JSON.stringify(report));
+    // Without the file's path: a snapshot names no machine's folders (the caller's path is added on reading).
+    const { file: _path, ...snapshot } = report;
+    writeFileSync(partial, JSON.stringify(snapshot));
     renameSync(partial, cached);
   }
   return reports;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kill, quire as runQuire, type Serving, serveQuire } from '../../helpers/quire-process.js';
+import { kill, quireInProcess, type Serving, serveQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 
 describe('the quire CLI against a running server process', () => {
@@ -13,13 +13,14 @@ describe('the quire CLI against a running server process', () => {
   let base = '';
   let firstRunOutput = '';
 
+  // The server is a real process; the commands run main(argv) here (their output and the database are what count).
   const quire = async (...args: string[]) => {
-    const result = await runQuire(env, ...args);
+    const result = await quireInProcess(env, ...args);
     assert.equal(result.code, 0, `quire ${args.join(' ')}: ${result.stderr}`);
     return result.stdout.trim();
   };
   const quireFails = async (...args: string[]) => {
-    const result = await runQuire(env, ...args);
+    const result = await quireInProcess(env, ...args);
     assert.notEqual(result.code, 0, `quire ${args.join(' ')} should have failed`);
     return result;
   };

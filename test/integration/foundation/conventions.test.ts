@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import type { Liquid } from 'liquidjs';
+import { registerQuireFilters } from '../../../src/liquid/filters/index.js';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
 
@@ -145,6 +147,26 @@ describe('request conventions', () => {
       assert.ok(page.text.includes(`id="${code}"`), code);
       assert.ok(page.text.includes(`<td>${info.status}</td>`), code);
     }
+  });
+
+  it('serves the Liquid filter reference at /docs/liquid with an anchor per Quire filter', async () => {
+    const page = await api(server.base, 'GET', '/docs/liquid');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.text, /<h1 id="liquid-in-quire">Liquid in Quire<\/h1>/);
+    // Every filter Quire registers has its section, linkable as /docs/liquid#<name>.
+    const registered: string[] = [];
+    const spy = { registerFilter: (name: string) => registered.push(name) } as unknown as Liquid;
+    registerQuireFilters(spy, { locale: 'en-US', timeZone: 'UTC' });
+    assert.ok(registered.length >= 4, registered.join());
+    for (const name of registered)
+      assert.match(page.text, new RegExp(`<h3 id="${name}"><code>${name}`), name);
+    // Tables come out as tables, with Liquid's pipe (written \\| in the markdown) and escaped quotes.
+    assert.ok(
+      page.text.includes('<td><code>{{ 1234.5 | money: &#34;EUR&#34;, &#34;de-DE&#34; }}</code></td>'),
+      'the money example row',
+    );
+    assert.ok(page.text.includes('<a href="/docs">API reference</a>'));
   });
 
   it('serves the OpenAPI 3.1 document at version 1.0.0 and the API docs UI', async () => {

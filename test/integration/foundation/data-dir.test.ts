@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { ConfigError } from '../../../src/config/config.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
+import { bundleOrSource } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 const run = promisify(execFile);
@@ -141,16 +142,19 @@ process.stdout.write(loadServerSecret(${JSON.stringify(dir)}).toString('hex'));`
     const dir = freshDir();
     const file = path.join(dir, 'server-secret');
     writeFileSync(file, 'ab'.repeat(16), { mode: 0o600 });
-    const env = { ...process.env, QUIRE_DATA_DIR: dir, QUIRE_FROM_SOURCE: '1', QUIRE_PORT: '0' };
+    const env = { ...process.env, QUIRE_DATA_DIR: dir, ...bundleOrSource(), QUIRE_PORT: '0' };
     const failure = await run(process.execPath, [bin, 'serve'], { env, cwd: root }).then(
       () => assert.fail('quire serve started with a truncated secret'),
-      (err: { code: number; stderr: string }) => err,
+      (err: { code: number; stdout: string; stderr: string }) => err,
     );
     assert.equal(failure.code, 2);
-    const lines = failure.stderr.trim().split('\n');
-    assert.equal(lines.length, 1, failure.stderr);
+    // A failed start is one JSON log record (README "Logs"), readable text only on a terminal.
+    const lines = `${failure.stdout}${failure.stderr}`.trim().split('\n');
+    assert.equal(lines.length, 1, `${failure.stdout}${failure.stderr}`);
+    const record = JSON.parse(lines[0]!) as { event: string; msg: string };
+    assert.equal(record.event, 'startup_failed');
     assert.match(
-      lines[0]!,
+      record.msg,
       new RegExp(`server secret ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is invalid`),
     );
   });

@@ -2,8 +2,9 @@ import path from 'node:path';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { UsageService } from '../../../src/accounts/usage-service.js';
 import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
+import { PROTECT_PASSWORDS_PURPOSE } from '../../../src/finishing/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
-import { type BackgroundDeps, createAdmission } from '../../../src/production/index.js';
+import { createAdmission, createProduction, type Production } from '../../../src/production/index.js';
 import { resolvePageOptions } from '../../../src/render/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
@@ -12,12 +13,13 @@ import { FsBlobStore } from '../../../src/storage/blob-store.js';
 import type { Db } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { mergeData } from '../../../src/templates/merge-data.js';
+import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 
 /**
  * The production use case for the crash test, with a stand-in for Chromium: documents are
  * `<p data-n="N">`; with `hang`, N >= 8 renders until aborted (so they are running when the process dies).
  */
-export function crashProduction(db: Db, dataDir: string, hang: boolean): BackgroundDeps {
+export function crashProduction(db: Db, dataDir: string, hang: boolean): Production {
   const plans = loadPlans(null);
   const blobs = new FsBlobStore(path.join(dataDir, 'blobs'));
   const usage = new UsageService({ db, plans });
@@ -31,8 +33,11 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
     makeThumbnail: async () => Buffer.alloc(0),
   });
   const liquid = new LiquidEngine();
-  return {
-    db,
+  const delivery = {
+    assertAllowed: async () => {},
+    queue: async () => ({ email: { status: 'queued' as const } }),
+  };
+  return createProduction({
     clock: systemClock,
     renderer: {
       async render(job) {
@@ -52,7 +57,10 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
         };
       },
     },
-    liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
+    liquid: {
+      renderSource: async (source, data) => liquid.renderSource(source, data),
+      check: async (source) => liquid.check(source),
+    },
     templates: {
       resolve: async () => {
         throw new AppError('template_not_found', 'none');
@@ -63,17 +71,22 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Backgro
     slots: new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
-    usage,
     lifecycle: documents.lifecycle,
-    admission: createAdmission({ clock: systemClock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
+    admission: createAdmission({
+      clock: systemClock,
+      usage,
+      ledger: documents.ledger,
+      delivery,
+      maxPreparing: 64,
+      dataDir,
+      minFreeBytes: 0,
+    }),
     certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
-    delivery: {
-      assertAllowed: async () => {},
-      queue: async () => ({ email: { status: 'queued' } }),
-    },
+    delivery,
     findDocument: documents.findById,
     // These tests merge nothing.
     storedPdfs: { find: async () => null },
     planOf: async () => plans.growth,
-  };
+    passwords: createSecretBox(loadServerSecret(dataDir), PROTECT_PASSWORDS_PURPOSE),
+  });
 }

@@ -7,7 +7,6 @@
 import { createEmailSender } from '../../../src/email/sender.js';
 import { processPools, startBackground } from '../../../src/jobs/background.js';
 import { JobRegistry } from '../../../src/jobs/registry.js';
-import { createRenderJobHandler, RENDER_JOB, renderJobOptions } from '../../../src/production/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { openDatabase } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
@@ -24,7 +23,8 @@ const log = { info: () => {}, warn: () => {}, error: (o: object, m: string) => c
 
 const production = crashProduction(db, dataDir, mode === 'hang');
 const registry = new JobRegistry();
-registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
+const renderJob = production.renderJob();
+registry.register(renderJob.kind, renderJob.handler, renderJob.options);
 const webhookJobs = createWebhookJobs({
   db,
   box: createSecretBox(loadServerSecret(dataDir)),
@@ -34,12 +34,12 @@ const webhookJobs = createWebhookJobs({
   email: createEmailSender({ smtpUrl: null, from: 'x@localhost', log }),
   log,
 });
-webhookJobs.register(registry);
+for (const job of webhookJobs.jobs) registry.register(job.kind, job.handler, job.options);
 startBackground({
   db,
   clock: systemClock,
   registry,
-  pools: processPools({ heavyKinds: [RENDER_JOB], heavyWorkers: 2, lightKinds: webhookJobs.kinds }),
+  pools: processPools({ jobs: [renderJob, ...webhookJobs.jobs], heavyWorkers: 2 }),
   log,
   leaseMs: 1_500,
   pollMs: 100,

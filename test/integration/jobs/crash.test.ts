@@ -7,7 +7,6 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam } from '../../../src/accounts/teams.js';
-import { enqueueDocument } from '../../../src/production/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
@@ -15,7 +14,7 @@ import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { openTestDatabase, testDatabaseUrlOf } from '../../helpers/database.js';
 import { waitUntil } from '../../helpers/wait.js';
-import { answer, type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { answer, type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import { crashProduction } from './crash-production.js';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash-worker.ts');
@@ -82,8 +81,7 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
     const plans = loadPlans(null);
     const production = crashProduction(db, dataDir, false);
     for (let n = 0; n < RENDERS; n += 1) {
-      await enqueueDocument(
-        production,
+      await production.enqueue(
         { teamId: team.id, plan: plans.growth },
         { html: `<p data-n="${n}">Document ${n}</p>`, filename: `doc-${n}`, metadata: { n } },
         false,

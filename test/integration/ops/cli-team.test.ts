@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { quire } from '../../helpers/quire-process.js';
+// Its main(argv) in this process: these tests read the output and the database, not the process.
+import { quireInProcess as quire } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 describe('quire key list, team delete and email checks (real CLI against a running server)', () => {

@@ -119,6 +119,14 @@ describe('OpenAPI: declared cache and security headers match real responses', ()
       await api(server.base, 'POST', `/v1/templates/${templateId}/preview`, { key: t.live, body: {} }),
     );
     const key = { key: t.live };
+    const draft = { html: '<p>Draft</p>' };
+    const draftPath = `/v1/templates/${templateId}/draft-preview`;
+    check('previewTemplateDraft', 200, await api(server.base, 'POST', draftPath, { ...key, body: draft }));
+    check(
+      'previewTemplateDraftPages',
+      200,
+      await api(server.base, 'POST', `${draftPath}/pages`, { ...key, body: { ...draft, image_width: 200 } }),
+    );
     check(
       'updateTemplate',
       200,

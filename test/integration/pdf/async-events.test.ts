@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
 
 describe('async POST /pdf and pdf.* webhook events', () => {
   let server: TestServer;
   let receiver: Receiver;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true, workers: 1 });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  serverWithReceiver({ workers: 1 }, (both) => ({ server, receiver } = both));
 
   it('queues with 202 and Location, renders in the background, stores the PDF and sends a signed pdf.created', async () => {
     const t = await server.team('growth');

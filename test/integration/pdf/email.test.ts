@@ -1,51 +1,23 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type Refusal, type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
 /** A real SMTP sink: 550 for bounce@…, one 451 for later@… then acceptance, everything else accepted. */
-async function startSink(): Promise<{ port: number; messages: Received[]; close(): Promise<void> }> {
-  const messages: Received[] = [];
+function startSink(): Promise<SmtpSink> {
   let deferred = false;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onRcptTo(address, _session, callback) {
-      if (address.address.startsWith('bounce@')) {
-        const err = Object.assign(new Error('No such user'), { responseCode: 550 });
-        return callback(err);
-      }
-      if (address.address.startsWith('later@') && !deferred) {
-        deferred = true;
-        return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
+  return startSmtpSink((address): Refusal | null => {
+    if (address.startsWith('bounce@')) return { code: 550, message: 'No such user' };
+    if (address.startsWith('later@') && !deferred) {
+      deferred = true;
+      return { code: 451, message: 'Try again later' };
+    }
+    return null;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** The PDF attachment of a raw MIME message. */
@@ -61,7 +33,7 @@ function pdfAttachment(raw: string): Buffer {
 
 describe('deliver.email', () => {
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
   const clock = new ManualClock(Date.parse('2026-11-03T09:00:00Z'));
   before(async () => {
     sink = await startSink();
@@ -312,7 +284,7 @@ describe('deliver.email', () => {
 
 describe('deliver.email over smtp:// without STARTTLS', () => {
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
   before(async () => {
     sink = await startSink();
     server = await startTestServer({ workers: 1, smtpUrl: `smtp://127.0.0.1:${sink.port}` });

@@ -4,6 +4,7 @@ import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfTool } from '../../helpers/pdf.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { unzipAll, waitForBatch } from '../batches/helpers.js';
 import {
   checkAttachments,
@@ -227,22 +228,163 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
       });
   });
 
-  it('keeps passwords out of anything stored: protect is refused in template settings, batches and async', async () => {
-    const protect = { owner_password: 'never-stored' };
-    const template = await api(server.base, 'POST', '/v1/templates', {
+  /** Every stored row that could hold a request or settings: none may contain a plain password. */
+  async function storedRowsText(): Promise<string> {
+    const { db } = server.built.services;
+    const tables = ['jobs', 'template_versions', 'documents', 'batches', 'idempotency_keys'] as const;
+    const rows = await Promise.all(tables.map((t) => db.selectFrom(t).selectAll().execute()));
+    return JSON.stringify(rows);
+  }
+
+  const waitForDocument = (id: string) =>
+    waitFor(
+      `document ${id} to finish`,
+      async () => {
+        const r = await api(server.base, 'GET', `/v1/pdf/${id}`, { key: keys.live });
+        return ['succeeded', 'failed'].includes(r.json?.status) ? r.json : null;
+      },
+      // A ceiling, not an expectation: one render, beside whatever else the machine runs.
+      180_000,
+      250,
+    );
+
+  it('protects a queued (async) document: its passwords travel sealed and are erased with the job', async () => {
+    const body: FinishingBody = {
+      protect: {
+        owner_password: 'async-owner-pw',
+        user_password: 'async-user-pw',
+        permissions: { copy: false, print: 'low' },
+      },
+    };
+    const queued = await render({ ...body, async: true });
+    assert.equal(queued.status, 202, queued.text);
+    const done = await waitForDocument(queued.json.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    const file = Buffer.from(await (await fetch(done.url)).arrayBuffer());
+    await checkAll(file, body);
+    const job = await server.built.services.db
+      .selectFrom('jobs')
+      .select(['payload_json', 'status'])
+      .where('job_key', 'is', null)
+      .where('kind', '=', 'render')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    assert.equal(job.status, 'succeeded');
+    assert.equal(job.payload_json, '{}', 'the sealed passwords are erased once the document is final');
+    const stored = await storedRowsText();
+    assert.ok(
+      !stored.includes('async-owner-pw') && !stored.includes('async-user-pw'),
+      'no plain password stored',
+    );
+    assert.ok(!JSON.stringify(done).includes('async-'), 'no password returned');
+  });
+
+  it("protects a batch's items with the batch's protect, over the template's", async () => {
+    const templateProtect = { owner_password: 'tpl-owner-pw', user_password: 'tpl-user-pw' };
+    const created = await api(server.base, 'POST', '/v1/templates', {
       key: keys.live,
-      body: { name: 'Locked', html: REPORT_HTML, settings: { protect } },
+      body: { name: 'Locked batch', html: REPORT_HTML, settings: { protect: templateProtect } },
     });
+    assert.equal(created.status, 201, created.text);
+    const protect = { owner_password: 'batch-owner-pw', user_password: 'batch-user-pw' };
+    const batch = await api(server.base, 'POST', '/v1/batches', {
+      key: keys.live,
+      body: { template_id: created.json.id, items: [{}, {}], protect },
+    });
+    assert.equal(batch.status, 202, batch.text);
+    const done = await waitForBatch(server.base, keys.live, batch.json.id);
+    assert.equal(done.counts.succeeded, 2, JSON.stringify(done));
+    const entries = await unzipAll(Buffer.from(await (await fetch(done.zip.url)).arrayBuffer()));
+    assert.equal(entries.size, 2);
+    for (const pdf of entries.values()) {
+      await checkAll(pdf, { protect });
+      const withTemplates = await pdfTool('pdftotext', ['-upw', templateProtect.user_password], pdf);
+      assert.notEqual(withTemplates.code, 0, "the batch's protect replaced the template's");
+    }
+    const stored = await storedRowsText();
+    for (const pw of ['batch-owner-pw', 'batch-user-pw', 'tpl-owner-pw', 'tpl-user-pw'])
+      assert.ok(!stored.includes(pw), `${pw} is not stored in the clear`);
+  });
+
+  it("protects a template's renders with its sealed passwords, which no answer returns", async () => {
+    const protect = {
+      owner_password: 'template-owner-pw',
+      user_password: 'template-user-pw',
+      permissions: { modify: false },
+    };
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'Locked', html: REPORT_HTML, settings: { format: 'A4', protect } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const shown = { permissions: { modify: false }, owner_password_set: true, user_password_set: true };
+    assert.deepEqual(created.json.settings, { format: 'A4', protect: shown });
+    const id = created.json.id as string;
+    const rendered = await api(server.base, 'POST', '/v1/pdf', { key: keys.live, body: { template_id: id } });
+    assert.equal(rendered.status, 200, rendered.text);
+    await checkAll(rendered.buffer, { protect });
+    // A request's protect replaces the template's.
+    const own = { owner_password: 'request-owner-pw', user_password: 'request-user-pw' };
+    const replaced = await api(server.base, 'POST', '/v1/pdf', {
+      key: keys.live,
+      body: { template_id: id, protect: own },
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    await checkAll(replaced.buffer, { protect: own });
+    // The settings sent back as shown keep the passwords (a new version only for the new margin).
+    const updated = await api(server.base, 'PUT', `/v1/templates/${id}`, {
+      key: keys.live,
+      body: { settings: { ...created.json.settings, margin: '15mm' } },
+    });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.json.version, 2);
+    const again = await api(server.base, 'POST', '/v1/pdf', { key: keys.live, body: { template_id: id } });
+    assert.equal(again.status, 200, again.text);
+    await checkAll(again.buffer, { protect });
+    // The shown form alone cannot make passwords up.
+    const invented = await api(server.base, 'POST', '/v1/templates', {
+      key: keys.live,
+      body: { name: 'No passwords', html: REPORT_HTML, settings: { protect: shown } },
+    });
+    assert.equal(invented.status, 400, invented.text);
+    assert.equal(invented.json.error.details.field, 'settings/protect/owner_password');
+    assert.match(invented.json.error.message, /send "owner_password"/);
+    const answers = await Promise.all([
+      api(server.base, 'GET', `/v1/templates/${id}`, { key: keys.live }),
+      api(server.base, 'GET', `/v1/templates/${id}?version=1`, { key: keys.live }),
+      api(server.base, 'GET', `/v1/templates/${id}/versions`, { key: keys.live }),
+      api(server.base, 'GET', '/v1/templates', { key: keys.live }),
+    ]);
+    const texts = [created.text, updated.text, ...answers.map((a) => a.text)].join('\n');
+    assert.equal(answers[0]?.status, 200);
+    assert.deepEqual(answers[0]?.json.settings.protect, shown);
+    for (const secret of ['template-owner-pw', 'template-user-pw', 'sealed_passwords'])
+      assert.ok(!texts.includes(secret), `${secret} is in no answer`);
+    const versions = await server.built.services.db
+      .selectFrom('template_versions')
+      .select('settings_json')
+      .where('template_id', '=', id)
+      .execute();
+    for (const v of versions) {
+      assert.match(v.settings_json, /"sealed_passwords":"v1:/, 'stored sealed');
+      assert.ok(
+        !v.settings_json.includes('template-owner-pw') && !v.settings_json.includes('template-user-pw'),
+      );
+    }
+    // Previews are looked at, not handed out: never encrypted.
+    const preview = await api(server.base, 'POST', `/v1/templates/${id}/preview`, {
+      key: keys.live,
+      body: {},
+    });
+    assert.equal(preview.status, 200, preview.text);
+    assert.equal((await pdfTool('pdftotext', [], preview.buffer, ['-'])).code, 0, 'opens without a password');
+  });
+
+  it('still refuses protect where it cannot go, in template settings, batches and async alike', async () => {
+    const protect = { owner_password: 'never-used' };
     const badTemplate = await api(server.base, 'POST', '/v1/templates', {
       key: keys.live,
-      body: {
-        name: 'Bad',
-        html: REPORT_HTML,
-        settings: {
-          pdf_a: '2b',
-          attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
-        },
-      },
+      body: { name: 'Bad', html: REPORT_HTML, settings: { pdf_a: '3b', protect } },
     });
     const plain = await api(server.base, 'POST', '/v1/templates', {
       key: keys.live,
@@ -250,26 +392,23 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     });
     const batch = await api(server.base, 'POST', '/v1/batches', {
       key: keys.live,
-      body: { template_id: plain.json.id, items: [{}], protect },
+      body: { template_id: plain.json.id, items: [{}], protect, pdf_a: '2u' },
     });
     const batchMix = await api(server.base, 'POST', '/v1/batches', {
       key: keys.live,
       body: { template_id: plain.json.id, items: [{}], pdf_ua: true, tagged: false },
     });
-    const queued = await render({ protect, async: true });
+    const queued = await render({ protect, sign: { certificate_id: plain.json.id }, async: true });
     const queuedMix = await render({
       pdf_a: '2b',
       attachments: [{ filename: 'a.csv', content_base64: CSV, mime_type: 'text/csv' }],
       async: true,
     });
-    // Template settings have no `protect` field at all: the schema names it.
-    assert.equal(template.status, 400);
-    assert.match(template.text, /settings\.protect/);
     for (const [r, field] of [
-      [badTemplate, 'attachments'],
+      [badTemplate, 'protect'],
       [batch, 'protect'],
       [batchMix, 'tagged'],
-      [queued, 'protect'],
+      [queued, 'sign'],
       [queuedMix, 'attachments'],
     ] as const) {
       assert.equal(r.status, 400, r.text);
@@ -320,9 +459,12 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     assert.deepEqual(afterUsage.json, before.json, 'nothing counted');
   });
 
-  it('property: every accepted mix passes every applicable check; every refused one says why', async () => {
+  it('property: every accepted mix, sync or async, passes every applicable check; every refused one says why', async () => {
     const r = rng(26);
+    let queuedProtected = 0;
     for (let i = 0; i < 14; i++) {
+      // A third of the mixes are queued (async: true): protect's passwords then travel sealed to the worker.
+      const queued = i % 3 === 2;
       const body: FinishingBody & { html?: string } = {};
       const maybe = () => r.next() < 0.45;
       if (maybe()) body.tagged = r.next() < 0.6;
@@ -335,7 +477,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
         body.attachments = [
           { filename: `f${i}.csv`, content_base64: CSV, mime_type: 'text/csv', relationship: 'Supplement' },
         ];
-      if (r.next() < 0.3)
+      if (r.next() < (queued ? 0.7 : 0.3))
         body.protect = { owner_password: `o${i}`, user_password: r.next() < 0.5 ? `u${i}` : '' };
       if (maybe()) body.stamp = { text: `MIX${i}`, pages: r.pick(['all', 'first', 'rest'] as const) };
       if (r.next() < 0.25) body.html = NO_LANG_HTML;
@@ -345,7 +487,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
       if (body.protect && body.pdf_a) reasons.add('protect');
       if (body.attachments && body.pdf_a?.startsWith('2')) reasons.add('attachments');
       if (body.pdf_ua && body.html && !body.pdf_metadata?.language) reasons.add('pdf_ua');
-      const res = await render({ ...body });
+      const res = await render({ ...body, ...(queued ? { async: true } : {}) });
       if (reasons.size > 0) {
         assert.equal(res.status, 400, `${JSON.stringify(body)} should be refused: ${res.text}`);
         const error = (res.json as { error: { code: string; message: string; details: { field: string } } })
@@ -355,17 +497,45 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
         assert.ok(error.message.length > 20, 'says why');
         continue;
       }
-      assert.equal(res.status, 200, `${JSON.stringify(body)}: ${res.text}`);
-      await checkAll(res.buffer, body);
+      if (!queued) {
+        assert.equal(res.status, 200, `${JSON.stringify(body)}: ${res.text}`);
+        await checkAll(res.buffer, body);
+        continue;
+      }
+      assert.equal(res.status, 202, `${JSON.stringify(body)}: ${res.text}`);
+      const done = await waitForDocument(res.json.id);
+      assert.equal(done.status, 'succeeded', `${JSON.stringify(body)}: ${JSON.stringify(done)}`);
+      await checkAll(Buffer.from(await (await fetch(done.url)).arrayBuffer()), body);
+      if (body.protect) queuedProtected++;
     }
+    assert.ok(queuedProtected >= 1, 'at least one queued mix was protected');
   });
 
   it('fuzz: finishing fields in template settings and batches are accepted or refused with invalid_request, never a 500', async () => {
     const r = rng(2627);
     // Its own team: the requests above used much of the shared key's 120 a minute.
     const own = await server.team('growth');
-    const fields = ['pdf_a', 'pdf_ua', 'tagged', 'outline', 'pdf_metadata', 'attachments', 'stamp'];
-    const inner = ['title', 'language', 'filename', 'content_base64', 'mime_type', 'text', 'pages'];
+    const fields = [
+      'pdf_a',
+      'pdf_ua',
+      'tagged',
+      'outline',
+      'pdf_metadata',
+      'attachments',
+      'stamp',
+      'protect',
+    ];
+    const inner = [
+      'title',
+      'language',
+      'filename',
+      'content_base64',
+      'mime_type',
+      'text',
+      'pages',
+      'owner_password',
+      'owner_password_set',
+    ];
     const plain = await api(server.base, 'POST', '/v1/templates', {
       key: own.live,
       body: { name: 'Fuzz', html: REPORT_HTML },

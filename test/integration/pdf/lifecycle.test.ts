@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
-import { waitFor } from '../../helpers/wait.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { waitFor, waitUntil } from '../../helpers/wait.js';
+import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
 
 const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
 if (!fixture) throw new Error('fixture missing');
@@ -13,14 +13,7 @@ const invoice = fixture.invoice as Record<string, unknown>;
 describe('document lifecycle: headers, storage limits, event data, thumbnails', () => {
   let server: TestServer;
   let receiver: Receiver;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true, workers: 1, renderTimeoutMs: 3_000 });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  serverWithReceiver({ workers: 1, renderTimeoutMs: 3_000 }, (both) => ({ server, receiver } = both));
 
   it('a warning naming a non-Latin-1 variable is sent as an escaped header, not a 500', async () => {
     const t = await server.team('growth');
@@ -120,7 +113,11 @@ describe('document lifecycle: headers, storage limits, event data, thumbnails', 
     assert.equal(created.status, 201);
     const thumb = new URL(created.json.thumbnail_url);
     const firstThumb = fetch(thumb);
-    await new Promise((r) => setTimeout(r, 500));
+    // The thumbnail takes the team's slot before its render reaches a page.
+    await waitUntil(
+      'the thumbnail to be rendering',
+      async () => (await server.built.services.renderer.stats())?.busy === 1,
+    );
     const direct = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>x</p>' } });
     assert.equal(direct.status, 429, 'free plan: one render at once, held by the thumbnail');
     assert.equal(direct.json.error.details.reason, 'concurrency');

@@ -69,7 +69,7 @@ describe('job claims on PostgreSQL from two queue instances', { skip: !TEST_DATA
       );
     });
     // Both instances LISTEN before anything is queued (the listen connection opens asynchronously).
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.deepEqual(await Promise.all(workers.map((w) => w.listening)), [true, true]);
     const enqueuer = handles[0] as Db;
     const ids: string[] = [];
     for (let i = 0; i < JOBS; i++) {

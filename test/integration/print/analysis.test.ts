@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { fastMode } from '../../../src/render/fast-mode.js';
 import { printMode } from '../../../src/render/print/index.js';
 import { AppError } from '../../../src/shared/errors.js';
-import { fixture, Harness, job, pageCount, pageText } from './harness.js';
+import { pdfInfo, pdfText } from '../../helpers/pdf.js';
+import { fixture, Harness, job } from './harness.js';
 
 function contentLost(selector: string, page: number) {
   return (error: unknown) => {
@@ -25,13 +26,13 @@ describe('print mode: layout analysis', () => {
   after(async () => harness.close());
 
   test('boxes cut sideways are reported with selector and page; the scale stays as authored', async () => {
-    const { file, warnings } = await harness.render(printMode, job(fixture('wide-table.html')));
+    const { pdf, warnings } = await harness.render(printMode, job(fixture('wide-table.html')));
     assert.deepEqual(warnings, [
       { code: 'overflow', selector: 'pre.code', page: 1 },
       { code: 'overflow', selector: 'table.ledger.wide', page: 2 },
     ]);
-    assert.equal(pageCount(file), 2);
-    const two = pageText(file, 2);
+    assert.equal((await pdfInfo(pdf)).pages, 2);
+    const two = await pdfText(pdf, 2);
     assert.match(two, /FIRSTCOLUMN/);
     assert.doesNotMatch(two, /LASTCOLUMN/, 'cut, not shrunk to fit');
   });
@@ -46,18 +47,18 @@ describe('print mode: layout analysis', () => {
   test('a table inside a cell taller than a page is content_lost; fast mode splits it', async () => {
     const html = fixture('table-in-cell.html');
     await assert.rejects(harness.render(printMode, job(html)), contentLost('table.line-items', 1));
-    const { file } = await harness.render(fastMode, job(html, { mode: 'fast' }));
-    assert.equal(pageCount(file), 2);
-    const all = `${pageText(file, 1)}${pageText(file, 2)}`;
+    const { pdf } = await harness.render(fastMode, job(html, { mode: 'fast' }));
+    assert.equal((await pdfInfo(pdf)).pages, 2);
+    const all = `${await pdfText(pdf, 1)}${await pdfText(pdf, 2)}`;
     for (const line of ['Line 1 ', 'Line 40 ', 'Line 80 ']) assert.ok(all.includes(line), line);
   });
 
   test('a rowspan cell taller than a page is content_lost; fast mode splits it', async () => {
     const html = fixture('rowspan-tall.html');
     await assert.rejects(harness.render(printMode, job(html)), contentLost('td.group.notes', 2));
-    const { file } = await harness.render(fastMode, job(html, { mode: 'fast' }));
-    assert.equal(pageCount(file), 3);
-    assert.match(pageText(file, 3), /Note line 70/);
+    const { pdf } = await harness.render(fastMode, job(html, { mode: 'fast' }));
+    assert.equal((await pdfInfo(pdf)).pages, 3);
+    assert.match(await pdfText(pdf, 3), /Note line 70/);
   });
 
   test('an unbreakable box taller than a page is content_lost', async () => {
@@ -69,9 +70,9 @@ describe('print mode: layout analysis', () => {
 
   test('the same nested table that fits on a page prints normally', async () => {
     const html = fixture('table-in-cell.html').replace(/<tr><td>Line (?:[2-9]\d|1\d)\b[^\n]*\n/g, '');
-    const { file, warnings } = await harness.render(printMode, job(html));
+    const { pdf, warnings } = await harness.render(printMode, job(html));
     assert.deepEqual(warnings, []);
-    assert.equal(pageCount(file), 1);
-    assert.match(pageText(file, 1), /Line 9 /);
+    assert.equal((await pdfInfo(pdf)).pages, 1);
+    assert.match(await pdfText(pdf, 1), /Line 9 /);
   });
 });

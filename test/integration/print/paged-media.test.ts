@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { printMode } from '../../../src/render/print/index.js';
-import { fixture, fontNames, Harness, job, pageCount, pageSizes, pageText } from './harness.js';
+import { pdfFonts, pdfInfo, pdfText } from '../../helpers/pdf.js';
+import { fixture, Harness, job, sizesInPoints } from './harness.js';
 
 /** Chromium's native paged media in print mode, asserted on the printed PDF (poppler). */
 describe('print mode: native paged media', () => {
@@ -12,23 +13,23 @@ describe('print mode: native paged media', () => {
   after(async () => harness.close());
 
   test('20-page report: "Page N of 20" on page N and the table header on every page', async () => {
-    const { file, warnings } = await harness.render(printMode, job(fixture('report-20p.html')));
-    assert.equal(pageCount(file), 20);
+    const { pdf, warnings } = await harness.render(printMode, job(fixture('report-20p.html')));
+    assert.equal((await pdfInfo(pdf)).pages, 20);
     assert.deepEqual(warnings, []);
-    assert.ok(pageSizes(file).every((size) => size === '595x842'));
+    assert.ok((await sizesInPoints(pdf)).every((size) => size === '595x842'));
     for (let page = 1; page <= 20; page++) {
-      const text = pageText(file, page);
+      const text = await pdfText(pdf, page);
       assert.match(text, new RegExp(`Page ${page} of 20\\b`), `footer on page ${page}`);
       assert.match(text, /No\.\s+Region\s+Account\s+Balance/, `header row on page ${page}`);
       assert.match(text, /Annual ledger 2026/);
     }
-    assert.match(pageText(file, 20), /1090\s+Region/);
+    assert.match(await pdfText(pdf, 20), /1090\s+Region/);
   });
 
   test('named first page, left/right pages and a named landscape page', async () => {
-    const { file } = await harness.render(printMode, job(fixture('named-first-page.html')));
-    assert.deepEqual(pageSizes(file), ['595x842', '595x842', '842x595']);
-    const [one, two, three] = [1, 2, 3].map((p) => pageText(file, p));
+    const { pdf } = await harness.render(printMode, job(fixture('named-first-page.html')));
+    assert.deepEqual(await sizesInPoints(pdf), ['595x842', '595x842', '842x595']);
+    const [one, two, three] = await Promise.all([1, 2, 3].map((p) => pdfText(pdf, p)));
     assert.match(one!, /Northwind Quarterly Report/);
     assert.doesNotMatch(two!, /Northwind Quarterly Report/);
     assert.match(two!, /Northwind Digital/, ':left margin box on page 2');
@@ -38,58 +39,58 @@ describe('print mode: native paged media', () => {
   });
 
   test('break-before, break-inside: avoid and break-after', async () => {
-    const { file } = await harness.render(printMode, job(fixture('page-breaks.html')));
-    assert.equal(pageCount(file), 4);
-    assert.deepEqual([...new Set(pageSizes(file))], ['420x595'], 'the document @page size A5 wins');
-    assert.doesNotMatch(pageText(file, 1), /KEEPBOX/);
-    assert.match(pageText(file, 2), /KEEPBOX begins[\s\S]*KEEPBOX ends/);
-    assert.match(pageText(file, 3), /Beta section/);
-    assert.match(pageText(file, 4), /Gamma paragraph/);
+    const { pdf } = await harness.render(printMode, job(fixture('page-breaks.html')));
+    assert.equal((await pdfInfo(pdf)).pages, 4);
+    assert.deepEqual([...new Set(await sizesInPoints(pdf))], ['420x595'], 'the document @page size A5 wins');
+    assert.doesNotMatch(await pdfText(pdf, 1), /KEEPBOX/);
+    assert.match(await pdfText(pdf, 2), /KEEPBOX begins[\s\S]*KEEPBOX ends/);
+    assert.match(await pdfText(pdf, 3), /Beta section/);
+    assert.match(await pdfText(pdf, 4), /Gamma paragraph/);
   });
 
   test('request page options apply when the document sets no @page size', async () => {
     const html = '<p>Letter landscape from the request</p>';
-    const { file } = await harness.render(
+    const { pdf } = await harness.render(
       printMode,
       job(html, { format: 'Letter', orientation: 'landscape' }),
     );
-    assert.deepEqual(pageSizes(file), ['792x612']);
+    assert.deepEqual(await sizesInPoints(pdf), ['792x612']);
     const custom = await harness.render(
       printMode,
       job(html, { format: { width: '100mm', height: '150mm' } }),
     );
-    assert.deepEqual(pageSizes(custom.file), ['283x425']);
+    assert.deepEqual(await sizesInPoints(custom.pdf), ['283x425']);
   });
 
   test("the document's @page size wins over the request's format", async () => {
     const html = '<style>@page { size: A5 landscape; }</style><p>A5 landscape from the document</p>';
-    const { file } = await harness.render(printMode, job(html, { format: 'Letter' }));
-    assert.deepEqual(pageSizes(file), ['595x420']);
+    const { pdf } = await harness.render(printMode, job(html, { format: 'Letter' }));
+    assert.deepEqual(await sizesInPoints(pdf), ['595x420']);
   });
 
   test('CJK text is laid out with the installed Noto CJK fonts and stays extractable', async () => {
-    const { file } = await harness.render(printMode, job(fixture('cjk.html')));
-    const text = pageText(file, 1);
+    const { pdf } = await harness.render(printMode, job(fixture('cjk.html')));
+    const text = await pdfText(pdf, 1);
     for (const phrase of ['日本語の文章です', '感谢您的订单', '주문해 주셔서', 'コンサルティング']) {
       assert.ok(text.includes(phrase), `missing ${phrase}`);
     }
     assert.match(text, /1\s*\/\s*1/, 'page counter margin box');
     // Chromium embeds Noto CJK (OpenType/CFF) as Type 3 fonts (research/dependencies.md): no names to check.
-    assert.ok(fontNames(file).length > 0);
+    assert.ok((await pdfFonts(pdf)).length > 0);
   });
 
   test('a web font from a data: URI is loaded before printing', async () => {
-    const { file } = await harness.render(printMode, job(fixture('webfont-data-uri.html')));
-    assert.ok(fontNames(file).includes('LiberationMono-Italic'), fontNames(file).join(','));
-    assert.match(pageText(file, 1), /Set in the embedded web font/);
+    const { pdf } = await harness.render(printMode, job(fixture('webfont-data-uri.html')));
+    assert.ok((await pdfFonts(pdf)).includes('LiberationMono-Italic'), (await pdfFonts(pdf)).join(','));
+    assert.match(await pdfText(pdf, 1), /Set in the embedded web font/);
   });
 
   test('unavailable fonts fall back to installed faces', async () => {
-    const { file, warnings } = await harness.render(printMode, job(fixture('missing-font.html')));
+    const { pdf, warnings } = await harness.render(printMode, job(fixture('missing-font.html')));
     assert.deepEqual(warnings, []);
-    const text = pageText(file, 1);
+    const text = await pdfText(pdf, 1);
     assert.match(text, /Fallback heading/);
     assert.match(text, /Grüße, Ελληνικά, Кириллица/);
-    assert.ok(fontNames(file).length > 0);
+    assert.ok((await pdfFonts(pdf)).length > 0);
   });
 });

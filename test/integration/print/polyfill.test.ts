@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fastMode } from '../../../src/render/fast-mode.js';
 import { printMode } from '../../../src/render/print/index.js';
-import { fixture, Harness, job, pageCount, pageText } from './harness.js';
+import { pdfInfo, pdfText } from '../../helpers/pdf.js';
+import { fixture, Harness, job } from './harness.js';
 
 /** Documents that use running elements or target-counter are laid out by Paged.js (local copy). */
 describe('print mode: polyfill features', () => {
@@ -13,11 +14,11 @@ describe('print mode: polyfill features', () => {
   after(async () => harness.close());
 
   test('invoice: running header, "Page X of Y" footer and the table header on every page', async () => {
-    const { file, warnings } = await harness.render(printMode, job(fixture('invoice-running.html')));
+    const { pdf, warnings } = await harness.render(printMode, job(fixture('invoice-running.html')));
     assert.deepEqual(warnings, []);
-    const pages = pageCount(file);
+    const pages = (await pdfInfo(pdf)).pages;
     assert.equal(pages, 3);
-    const texts = Array.from({ length: pages }, (_, i) => pageText(file, i + 1));
+    const texts = await Promise.all(Array.from({ length: pages }, (_, i) => pdfText(pdf, i + 1)));
     texts.forEach((text, i) => {
       assert.match(text, /Northwind Digital GmbH/, `running header on page ${i + 1}`);
       assert.match(text, new RegExp(`Page ${i + 1} of 3\\b`), `footer on page ${i + 1}`);
@@ -37,25 +38,28 @@ describe('print mode: polyfill features', () => {
     const first = await harness.render(printMode, job(fixture('invoice-running.html')));
     await harness.render(printMode, job(fixture('toc-target-counter.html')));
     const again = await harness.render(printMode, job(fixture('invoice-running.html')));
-    assert.equal(pageCount(again.file), pageCount(first.file));
-    for (let page = 1; page <= pageCount(again.file); page++) {
-      const text = pageText(again.file, page);
-      assert.equal(text, pageText(first.file, page), `page ${page} as on the first run`);
+    assert.equal((await pdfInfo(again.pdf)).pages, (await pdfInfo(first.pdf)).pages);
+    for (let page = 1; page <= (await pdfInfo(again.pdf)).pages; page++) {
+      const text = await pdfText(again.pdf, page);
+      assert.equal(text, await pdfText(first.pdf, page), `page ${page} as on the first run`);
       assert.equal(text.match(/Pos\s+Description\s+Qty/g)?.length, 1, `one table header on page ${page}`);
     }
   });
 
   test('fast mode prints the same invoice without the running header in the margin', async () => {
-    const { file } = await harness.render(fastMode, job(fixture('invoice-running.html')));
-    assert.doesNotMatch(pageText(file, 2), /Northwind Digital GmbH/);
+    const { pdf } = await harness.render(fastMode, job(fixture('invoice-running.html')));
+    assert.doesNotMatch(await pdfText(pdf, 2), /Northwind Digital GmbH/);
   });
 
   test('table of contents with target-counter names the page each chapter starts on', async () => {
-    const { file } = await harness.render(printMode, job(fixture('toc-target-counter.html')));
-    assert.equal(pageCount(file), 5);
-    const toc = pageText(file, 1);
+    const { pdf } = await harness.render(printMode, job(fixture('toc-target-counter.html')));
+    assert.equal((await pdfInfo(pdf)).pages, 5);
+    const toc = await pdfText(pdf, 1);
+    const texts = new Map(
+      await Promise.all([2, 3, 4, 5].map(async (page) => [page, await pdfText(pdf, page)] as const)),
+    );
     const startPage = (heading: string) =>
-      [2, 3, 4, 5].find((page) => new RegExp(`^\\s*${heading}\\s*$`, 'm').test(pageText(file, page)));
+      [...texts].find(([, text]) => new RegExp(`^\\s*${heading}\\s*$`, 'm').test(text))?.[0];
     for (const [entry, heading] of [
       ['Introduction', 'Introduction'],
       ['Methods', 'Methods'],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OWN_CHROMIUM } from '../../helpers/chromium.js';
+import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { pdfText } from './helpers.js';
 
 /** Keeps the page busy for about 1.5 s of script, well inside the render limit. */
 const BUSY = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><p>survived</p>';

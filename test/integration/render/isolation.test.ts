@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { job, pdfText, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
+import { pdfText } from '../../helpers/pdf.js';
+import { job, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
 
 // One pool page, so document B always lands on the page document A used.
 let renderer: Renderer;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
 import { OWN_CHROMIUM } from '../../helpers/chromium.js';
+import { pdfInfo, pdfText } from '../../helpers/pdf.js';
 import { waitUntil } from '../../helpers/wait.js';
-import { appError, job, pageCount, pdfText, startRenderer } from './helpers.js';
+import { appError, job, startRenderer } from './helpers.js';
 
 /** Keeps the page busy for about 2 s of script, well inside the render limit. */
 const BUSY_2S = '<script>const end = Date.now() + 2000; while (Date.now() < end) {}</script>';
@@ -21,7 +22,7 @@ describe('size limits (spec POST /pdf rule 2)', () => {
   it('50 pages are fine', async () => {
     const result = await renderer.render(job(pagesHtml(50)));
     assert.equal(result.pages, 50);
-    assert.equal(await pageCount(result.pdf), 50);
+    assert.equal((await pdfInfo(result.pdf)).pages, 50);
   });
 
   it('51 pages → document_too_large', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { job, pageCount, pageSizes, pdfText, startRenderer, words } from './helpers.js';
+import { pageSizes, pdfInfo, pdfText, pdfWords } from '../../helpers/pdf.js';
+import { job, startRenderer } from './helpers.js';
 
 const MM = 72 / 25.4;
 // Chromium snaps the paper to whole device pixels, so its A4 is 595.92 × 841.92 pt (exact: 595.28 × 841.89).
@@ -58,7 +59,7 @@ describe('margins', () => {
     const html = '<div class="row"><span>LEFTWORD</span><span>RIGHTWORD</span></div>';
     const result = await renderer.render(job(html, { margins: '10mm 30mm 20mm 40mm' }, { css }));
     const [size] = await pageSizes(result.pdf);
-    const list = await words(result.pdf);
+    const list = await pdfWords(result.pdf);
     const left = list.find((w) => w.text === 'LEFTWORD');
     const right = list.find((w) => w.text === 'RIGHTWORD');
     assert.ok(size && left && right, JSON.stringify(list));
@@ -71,7 +72,7 @@ describe('margins', () => {
     const html = Array.from({ length: 120 }, (_, i) => `<div>LINE${i}</div>`).join('');
     const result = await renderer.render(job(html, { margins: '0 0 50mm 0' }, { css }));
     const [size] = await pageSizes(result.pdf);
-    const first = (await words(result.pdf)).filter((w) => w.page === 1);
+    const first = (await pdfWords(result.pdf)).filter((w) => w.page === 1);
     const lowest = Math.max(...first.map((w) => w.yMax));
     assert.ok(size && result.pages >= 2);
     assert.ok(lowest <= size.height - 50 * MM + 0.5, `text at ${lowest} runs into the bottom margin`);
@@ -82,7 +83,7 @@ describe('margins', () => {
     const result = await renderer.render(
       job('<div class="row"><span>L</span><span>R</span></div>', {}, { css }),
     );
-    const list = await words(result.pdf);
+    const list = await pdfWords(result.pdf);
     assert.ok(Math.abs((list[0]?.xMin ?? 0) - 20 * MM) < 1.5, JSON.stringify(list[0]));
   });
 });
@@ -110,7 +111,7 @@ describe('documents and CSS', () => {
   it('counts pages like pdfinfo on the 10-page report fixture', async () => {
     const html = readFileSync(new URL('../../../bench/fixtures/report-10p.html', import.meta.url), 'utf8');
     const result = await renderer.render(job(html));
-    assert.equal(result.pages, await pageCount(result.pdf));
+    assert.equal(result.pages, (await pdfInfo(result.pdf)).pages);
     assert.ok(result.pages >= 9 && result.pages <= 11, `report has ${result.pages} pages`);
     assert.equal(result.blockedCount, 0);
   });

@@ -3,7 +3,8 @@ import dns from 'node:dns/promises';
 import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import type { Renderer } from '../../../src/render/index.js';
-import { job, pdfText, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
+import { pdfText } from '../../helpers/pdf.js';
+import { job, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
 
 let server: TestServer;
 let guarded: Renderer;

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { pdfText } from '../../helpers/pdf.js';
 import { kill, type Serving, serveQuire, waitForRendering } from '../../helpers/quire-process.js';
-import { api } from '../../helpers/server.js';
-import { pdfText } from './helpers.js';
+import { api, startTestServer } from '../../helpers/server.js';
+import { appError, job } from './helpers.js';
 
 /** A document whose script keeps the render busy for about 3 s. */
 const BUSY_3S = '<script>const end = Date.now() + 3000; while (Date.now() < end) {}</script><p>finished</p>';
@@ -35,5 +36,17 @@ describe('quire serve on SIGTERM (issue 11 item 12)', () => {
     assert.equal(response.headers.get('content-type'), 'application/pdf');
     assert.match(await pdfText(response.buffer), /finished/);
     assert.equal(await served.exit, 0);
+  });
+});
+
+describe('the renderer after the service has closed', () => {
+  it('a render asked for then (work finishing after shutdown) is service_busy and starts no Chromium', async () => {
+    const server = await startTestServer();
+    const { renderer } = server.built.services;
+    assert.match(await pdfText((await renderer.render(job('<p>in time</p>'))).pdf), /in time/);
+    await server.close();
+    const err = await appError(renderer.render(job('<p>too late</p>')));
+    assert.equal(err.code, 'service_busy');
+    assert.equal(await renderer.stats(), null, 'no renderer was started again');
   });
 });

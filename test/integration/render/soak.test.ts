@@ -11,6 +11,14 @@ const RENDERS = Number(process.env.QUIRE_SOAK_RENDERS ?? 100);
 const RECYCLE_AFTER = 25;
 /** Descriptors that may come and go between two quiet moments (timers, pipes, keep-alive sockets). */
 const FD_SLACK = 8;
+/**
+ * Chromium's own count moves with how many renderer and utility processes it keeps alive (each holds
+ * a few pipes and shared-memory handles in the browser process), so it swings by a dozen on a busy
+ * machine. A leak of one descriptor per render would add RENDERS; this slack is a fraction of that.
+ */
+const CHROMIUM_FD_SLACK = Math.max(16, Math.floor(RENDERS / 5));
+/** How long a snapshot watches the counts for their quiet minimum (processes wind down after a page closes). */
+const QUIET_WINDOW_MS = 3_000;
 
 const docs = [
   '<p>plain invoice-like text</p><table><tr><td>1</td><td>2.00</td></tr></table>',
@@ -29,15 +37,27 @@ before(async () => {
 });
 after(() => renderer.close());
 
+/** The lowest count seen over the quiet window: a descriptor still being closed is not a leak. */
+async function quietMinimum(count: () => number): Promise<number> {
+  let lowest = count();
+  const end = Date.now() + QUIET_WINDOW_MS;
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    lowest = Math.min(lowest, count());
+  }
+  return lowest;
+}
+
 async function snapshot() {
   await renderer.settled();
   const stats = renderer.stats();
-  assert.ok(stats.browserPid);
+  const browserPid = stats.browserPid;
+  assert.ok(browserPid);
   return {
     pages: stats.pages,
     contexts: stats.contexts,
-    fds: fdCount('self'),
-    browserFds: fdCount(stats.browserPid),
+    fds: await quietMinimum(() => fdCount('self')),
+    browserFds: await quietMinimum(() => fdCount(browserPid)),
   };
 }
 
@@ -57,7 +77,7 @@ it(`${RENDERS} sequential renders leave no pages, contexts or file descriptors b
   assert.deepEqual([end.pages, end.contexts], [2, 2], 'pages or contexts leaked');
   assert.ok(end.fds <= start.fds + FD_SLACK, `Node descriptors grew from ${start.fds} to ${end.fds}`);
   assert.ok(
-    end.browserFds <= start.browserFds + FD_SLACK,
+    end.browserFds <= start.browserFds + CHROMIUM_FD_SLACK,
     `Chromium descriptors grew from ${start.browserFds} to ${end.browserFds}`,
   );
 });

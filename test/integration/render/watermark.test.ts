@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { makeThumbnail, type Renderer, WATERMARK_TEXT } from '../../../src/render/index.js';
-import { job, pagePixels, pdfText, startRenderer } from './helpers.js';
+import { pagePixels, pdfText, pdfTool } from '../../helpers/pdf.js';
+import { job, startRenderer } from './helpers.js';
 
 let renderer: Renderer;
 before(async () => {
@@ -27,16 +23,6 @@ function redShare(page: { rgb: Buffer }): number {
     if (r > 180 && r - g > 35 && r - b > 35) red += 1;
   }
   return red / pixels;
-}
-
-async function fonts(pdf: Buffer): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'quire-fonts-'));
-  try {
-    writeFileSync(path.join(dir, 'd.pdf'), pdf);
-    return (await promisify(execFile)('pdffonts', [path.join(dir, 'd.pdf')])).stdout;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('test-document watermark', () => {
@@ -103,7 +89,9 @@ describe('test-document watermark', () => {
   });
 
   it('uses an embedded font (no standard-14 font that PDF/A forbids)', async () => {
-    const list = await fonts((await renderer.render(job('<p>fonts</p>', {}, { watermark: true }))).pdf);
+    const list = (
+      await pdfTool('pdffonts', [], (await renderer.render(job('<p>fonts</p>', {}, { watermark: true }))).pdf)
+    ).stdout;
     const rows = list
       .split('\n')
       .slice(2)

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { S3BlobStore } from '../../../src/storage/s3-blob-store.js';
 import { createPostgresDatabase } from '../../helpers/database.js';
+import { bundleOrSource } from '../../helpers/quire-process.js';
 import { startS3Server, type TestS3 } from '../../helpers/s3.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { createTemplate, waitForBatch } from '../batches/helpers.js';
@@ -50,7 +51,7 @@ describe('quire migrate-data', () => {
       cwd: root,
       env: {
         ...process.env,
-        QUIRE_FROM_SOURCE: '1',
+        ...bundleOrSource(),
         QUIRE_DATA_DIR: source.config.dataDir,
         QUIRE_STORAGE_URL: '',
         QUIRE_LOG_LEVEL: 'silent',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { sweepTemplates } from '../../../src/templates/index.js';
+import { sweepTemplates } from '../../../src/templates/retention.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { assertError, createTemplate, INVOICE, ok, UNKNOWN_ID } from './helpers.js';
 

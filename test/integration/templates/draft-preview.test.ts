@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WATERMARK_TEXT } from '../../../src/render/index.js';
-import { ManualClock } from '../../../src/shared/clock.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { assertError, createTemplate, ok, pageSize, pdfRawText, pdfText } from './helpers.js';
+import { pdfInfo, pdfRawText, pdfText } from '../../helpers/pdf.js';
+import { api, type TestServer } from '../../helpers/server.js';
+import { assertError, createTemplate, ok, templateSuite } from './helpers.js';
 
 /** POST /v1/templates/<id>/draft-preview (extension): unsaved editor content through the preview route. */
 describe('templates: draft preview', () => {
-  const clock = new ManualClock();
   let server: TestServer;
   let key: string;
   let testKey: string;
-  before(async () => {
-    server = await startTestServer({}, { clock });
-    ({ live: key, test: testKey } = await server.team('scale'));
-  });
-  after(async () => server.close());
-  beforeEach(() => clock.advance(61_000));
+  const clock = templateSuite((suite) => ({ server, key, testKey } = suite));
 
   const draft = (id: string, body: unknown, k = key) =>
     api(server.base, 'POST', `/v1/templates/${id}/draft-preview`, { key: k, body });
@@ -45,22 +39,22 @@ describe('templates: draft preview', () => {
     assert.equal(res.headers.get('content-security-policy'), 'sandbox', 'shown inline by the dashboard');
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('x-document-id'), null);
-    const text = pdfText(res.buffer);
+    const text = await pdfText(res.buffer);
     assert.match(text, /Unsaved Edited Person styled-by-draft-css/);
     assert.doesNotMatch(text, /Saved/);
-    const squeezed = pdfRawText(res.buffer).replace(/\s+/g, '');
+    const squeezed = (await pdfRawText(res.buffer)).replace(/\s+/g, '');
     assert.ok(
       squeezed.includes(WATERMARK_TEXT.replace(/\s+/g, '')),
       `draft previews are watermarked: ${squeezed}`,
     );
-    const a5 = pageSize(res.buffer);
+    const a5 = await pdfInfo(res.buffer);
     assert.ok(Math.abs(a5.width - 420) <= 2 && Math.abs(a5.height - 595) <= 2, JSON.stringify(a5));
 
     // Omitted css/settings/data come from the current version; test keys may draft-preview too.
     const minimal = await draft(t.id, { html: '<p>Only html {{ who }}</p>' }, testKey);
     assert.equal(minimal.status, 200, minimal.text.slice(0, 300));
-    assert.match(pdfText(minimal.buffer), /Only html Sample/);
-    const a4 = pageSize(minimal.buffer);
+    assert.match(await pdfText(minimal.buffer), /Only html Sample/);
+    const a4 = await pdfInfo(minimal.buffer);
     assert.ok(Math.abs(a4.width - 595) <= 2, JSON.stringify(a4));
 
     assert.deepEqual(await ok(server.base, 'GET', '/v1/documents?limit=100', key), docsBefore);

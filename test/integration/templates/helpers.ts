@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { type ApiResponse, api } from '../../helpers/server.js';
+import { after, before, beforeEach, it } from 'node:test';
+import { ManualClock } from '../../../src/shared/clock.js';
+import { type Rng, rng } from '../../helpers/random.js';
+import { type ApiResponse, api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 export const INVOICE = {
   name: 'Invoice 2026',
@@ -11,6 +13,34 @@ export const INVOICE = {
 };
 
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** What a templates suite's tests use: the server and its 'scale' team's live (`key`) and test keys. */
+export interface TemplateSuite {
+  server: TestServer;
+  key: string;
+  testKey: string;
+}
+
+/**
+ * One server for the describe block it is called in, on a manual clock that moves a minute on before each
+ * test so that every test starts with fresh per-minute limits (requests, previews, template changes).
+ * `use` receives the server and keys once they exist (in `before`); returns the clock.
+ */
+export function templateSuite(
+  use: (suite: TemplateSuite) => void,
+  options: { warmRenderer?: boolean } = {},
+): ManualClock {
+  const clock = new ManualClock();
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer({}, { clock, ...options });
+    const { live, test } = await server.team('scale');
+    use({ server, key: live, testKey: test });
+  });
+  after(async () => server?.close());
+  beforeEach(() => clock.advance(61_000));
+  return clock;
+}
 
 /** A JSON call that must succeed with `status`; returns the body. */
 export async function ok(
@@ -38,29 +68,58 @@ export function createTemplate(base: string, key: string, body: Record<string, u
   return ok(base, 'POST', '/v1/templates', key, body, 201);
 }
 
-/** The PDF's text as poppler's pdftotext reads it (layout kept). */
-export function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
-}
-
 /** Width and height from a PNG's IHDR chunk. */
 export function pngSize(png: Buffer): { width: number; height: number } {
   assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'not a PNG');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-/** Page 1 size in points, rounded. */
-export function pageSize(pdf: Buffer): { width: number; height: number } {
-  const m = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(pdfInfo(pdf));
-  assert.ok(m, 'pdfinfo reports a page size');
-  return { width: Math.round(Number(m[1])), height: Math.round(Number(m[2])) };
+export interface DraftProperty {
+  /** The route under /v1/templates/<id>/. */
+  route: 'draft-preview' | 'draft-preview/pages';
+  seed: number;
+  runs: number;
+  randomBody(r: Rng): unknown;
+  /** What a rendered answer holds, for the test's title ("images", "a PDF"). */
+  renders: string;
+  /** Checks one 200 answer; `what` names the body and the answer for the assertion's message. */
+  checkRendered(res: ApiResponse, body: unknown, what: string): void;
 }
 
-/** Text in content-stream order (reads the rotated watermark as words). */
-export function pdfRawText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-raw', '-', '-'], { input: pdf }).toString('utf8');
-}
+/**
+ * The draft preview property, in the describe block it is called in: `runs` random bodies (from `seed`) to one
+ * template get a rendering, 422 template_render_error or 400 invalid_request with a message, never a 5xx.
+ */
+export function draftBodiesProperty(property: DraftProperty): void {
+  let server: TestServer;
+  let key: string;
+  let id: string;
+  const clock = templateSuite((suite) => ({ server, key } = suite));
+  before(async () => {
+    id = (await createTemplate(server.base, key, { name: 'Prop', html: '<p>{{ who }}</p>' })).id;
+  });
 
-export function pdfInfo(pdf: Buffer): string {
-  return execFileSync('pdfinfo', ['-'], { input: pdf }).toString('utf8');
+  const { seed, runs } = property;
+  it(`answers ${runs} random bodies (seed ${seed}) with ${property.renders}, invalid_request or template_render_error`, async () => {
+    const r = rng(seed);
+    let rendered = 0;
+    for (let i = 0; i < runs; i++) {
+      if (i % 25 === 24) clock.advance(61_000);
+      const body = property.randomBody(r);
+      const res = await api(server.base, 'POST', `/v1/templates/${id}/${property.route}`, { key, body });
+      const what = `#${i} ${JSON.stringify(body)?.slice(0, 160)} → ${res.status} ${res.text.slice(0, 200)}`;
+      assert.ok(res.status < 500, what);
+      if (res.status === 200) {
+        rendered++;
+        property.checkRendered(res, body, what);
+      } else if (res.status === 422) {
+        assert.equal(res.json.error.code, 'template_render_error', what);
+      } else {
+        assert.equal(res.status, 400, what);
+        assert.equal(res.json.error.code, 'invalid_request', what);
+        assert.ok(res.json.error.message.length > 10, what);
+      }
+    }
+    assert.ok(rendered > 0, 'some random bodies rendered');
+  });
 }

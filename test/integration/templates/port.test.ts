@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { AuthContext } from '../../../src/accounts/auth-context.js';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam, type Team } from '../../../src/accounts/teams.js';
+import { PROTECT_PASSWORDS_PURPOSE } from '../../../src/finishing/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
@@ -19,6 +20,7 @@ import {
   updateTemplate,
 } from '../../../src/templates/service.js';
 import { createTemplatePort } from '../../../src/templates/template-port.js';
+import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { openTestDatabase } from '../../helpers/database.js';
 
 /** The TemplatePort POST /pdf uses, on a real SQLite database and the real Liquid engine. */
@@ -33,7 +35,13 @@ describe('templates: the POST /pdf template port', () => {
   let teams: Team[];
   before(async () => {
     db = await openTestDatabase(dir);
-    deps = { db, clock, blobs: new FsBlobStore(path.join(dir, 'blobs')), engine };
+    deps = {
+      db,
+      clock,
+      blobs: new FsBlobStore(path.join(dir, 'blobs')),
+      engine,
+      passwords: createSecretBox(Buffer.alloc(32, 7), PROTECT_PASSWORDS_PURPOSE),
+    };
     teams = [
       await createTeam(db, clock, { name: 'a', plan: 'scale' }),
       await createTeam(db, clock, { name: 'b', plan: 'scale' }),
@@ -99,5 +107,52 @@ describe('templates: the POST /pdf template port', () => {
     );
     await deleteTemplate(deps, a.id, template.id);
     assert.equal(await code(port.resolve(a.id, template.id, 1)), 'template_not_found');
+  });
+  it("stores a template's protect passwords sealed, opens them for renders only, and keeps them on a shown PUT", async () => {
+    const [a] = teams as [Team];
+    const port = createTemplatePort(deps);
+    const protect = {
+      owner_password: 'port-owner-pw',
+      user_password: 'port-user-pw',
+      permissions: { copy: false },
+    };
+    const { template, version } = await createTemplate(deps, auth(a), {
+      name: 'locked',
+      html: 'x',
+      settings: { protect },
+    });
+    const row = async (n: number) =>
+      (
+        await db
+          .selectFrom('template_versions')
+          .select('settings_json')
+          .where('template_id', '=', template.id)
+          .where('version', '=', n)
+          .executeTakeFirstOrThrow()
+      ).settings_json;
+    for (const text of [version.settings_json, await row(1)]) {
+      assert.ok(!text.includes('port-owner-pw') && !text.includes('port-user-pw'), text);
+      assert.match(text, /"sealed_passwords":"v1:/);
+    }
+    assert.deepEqual((await port.resolve(a.id, template.id, undefined)).settings, { protect });
+    const shown = { permissions: { copy: true }, owner_password_set: true as const, user_password_set: true };
+    await updateTemplate(deps, a.id, template.id, { settings: { protect: shown, margin: '1cm' } });
+    assert.deepEqual((await port.resolve(a.id, template.id, 2)).settings, {
+      margin: '1cm',
+      protect: { ...protect, permissions: { copy: true } },
+    });
+    assert.ok(!(await row(2)).includes('port-owner-pw'));
+    // A shown protect on a template without stored passwords names the field to send.
+    const refused = await createTemplate(deps, auth(a), {
+      name: 'n',
+      html: 'x',
+      settings: { protect: shown },
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof AppError);
+    assert.equal(refused.code, 'invalid_request');
+    assert.deepEqual(refused.details, { field: 'settings/protect/owner_password' });
   });
 });

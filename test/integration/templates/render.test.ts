@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WATERMARK_TEXT } from '../../../src/render/index.js';
-import { ManualClock } from '../../../src/shared/clock.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { assertError, createTemplate, ok, pageSize, pdfRawText, pdfText, pngSize } from './helpers.js';
+import { pdfInfo, pdfRawText, pdfText } from '../../helpers/pdf.js';
+import { api, forgeSignature, type TestServer } from '../../helpers/server.js';
+import { assertError, createTemplate, ok, pngSize, templateSuite } from './helpers.js';
 
 /** Chromium's paper sizes differ from the nominal points by under a point. */
 function assertSize(size: { width: number; height: number }, width: number, height: number, label: string) {
@@ -15,22 +15,16 @@ function assertSize(size: { width: number; height: number }, width: number, heig
 
 /** Templates through the real renderer: POST /pdf by template_id, previews, thumbnails (real Chromium). */
 describe('templates: rendering', () => {
-  const clock = new ManualClock();
   let server: TestServer;
   let key: string;
   let testKey: string;
-  before(async () => {
-    server = await startTestServer({}, { clock });
-    ({ live: key, test: testKey } = await server.team('scale'));
-  });
-  after(async () => server.close());
-  beforeEach(() => clock.advance(61_000));
+  const clock = templateSuite((suite) => ({ server, key, testKey } = suite));
 
   async function render(body: Record<string, unknown>) {
     const res = await api(server.base, 'POST', '/v1/pdf', { key, body });
     assert.equal(res.status, 200, res.text.slice(0, 300));
     const doc = await ok(server.base, 'GET', `/v1/pdf/${res.headers.get('x-document-id')}`, key);
-    return { res, doc, text: pdfText(res.buffer) };
+    return { res, doc, text: await pdfText(res.buffer) };
   }
 
   it('renders the pinned version, else the current one; template_version wins; filename is the name', async () => {
@@ -77,9 +71,9 @@ describe('templates: rendering', () => {
     });
     const own = await render({ template_id: t.id });
     assert.equal(own.doc.mode, 'fast');
-    assertSize(pageSize(own.res.buffer), 595, 420, 'A5 landscape');
+    assertSize(await pdfInfo(own.res.buffer), 595, 420, 'A5 landscape');
     const overridden = await render({ template_id: t.id, format: 'A4', orientation: 'portrait' });
-    assertSize(pageSize(overridden.res.buffer), 595, 842, 'A4 portrait');
+    assertSize(await pdfInfo(overridden.res.buffer), 595, 842, 'A4 portrait');
     const printed = await render({ template_id: t.id, mode: 'print' });
     assert.equal(printed.doc.mode, 'print');
   });
@@ -117,17 +111,17 @@ describe('templates: rendering', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.equal(res.headers.get('x-pages'), '1');
     assert.equal(res.headers.get('x-document-id'), null);
-    const text = pdfText(res.buffer);
+    const text = await pdfText(res.buffer);
     assert.match(text, /Hello Sample/);
     // The rotated watermark may come out letter by letter: compare without whitespace.
-    const squeezed = pdfRawText(res.buffer).replace(/\s+/g, '');
+    const squeezed = (await pdfRawText(res.buffer)).replace(/\s+/g, '');
     assert.ok(squeezed.includes(WATERMARK_TEXT.replace(/\s+/g, '')), `previews are watermarked: ${squeezed}`);
     const withData = await api(server.base, 'POST', `/v1/templates/${t.id}/preview`, {
       key: testKey,
       body: { data: { who: 'Test Key' }, version: 1 },
     });
     assert.equal(withData.status, 200);
-    assert.match(pdfText(withData.buffer), /Hello Test Key/);
+    assert.match(await pdfText(withData.buffer), /Hello Test Key/);
     for (const body of [{ format: 'A4' }, { mode: 'fast' }, { margins: '1in' }, { version: 0 }]) {
       assertError(
         await api(server.base, 'POST', `/v1/templates/${t.id}/preview`, { key, body }),
@@ -165,8 +159,7 @@ describe('templates: rendering', () => {
     const second = await api(server.base, 'GET', path);
     assert.deepEqual(second.buffer, first.buffer);
 
-    const badSig = path.replace(/sig=([0-9a-f])/, (_, c: string) => `sig=${c === '0' ? '1' : '0'}`);
-    assertError(await api(server.base, 'GET', badSig), 403, 'forbidden');
+    assertError(await api(server.base, 'GET', forgeSignature(path)), 403, 'forbidden');
     assertError(await api(server.base, 'GET', path.replace('v=1', 'v=2')), 403, 'forbidden');
     assertError(await api(server.base, 'GET', url.pathname), 403, 'forbidden');
     clock.advance(25 * 60 * 60 * 1000);

@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { ManualClock } from '../../../src/shared/clock.js';
+import { describe, it } from 'node:test';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { assertError, createTemplate, INVOICE, ok } from './helpers.js';
+import { api, type TestServer } from '../../helpers/server.js';
+import { assertError, createTemplate, INVOICE, ok, templateSuite } from './helpers.js';
 
 const KB = 1024;
 
 /** Field rules, parse-on-save errors, the fields operation, and a fuzz of create/update bodies. */
 describe('templates: validation and fields', () => {
-  const clock = new ManualClock();
   let server: TestServer;
   let key: string;
-  before(async () => {
-    server = await startTestServer({}, { clock, warmRenderer: false });
-    key = (await server.team('scale')).live;
-  });
-  after(async () => server.close());
-  beforeEach(() => clock.advance(61_000));
+  const clock = templateSuite((suite) => ({ server, key } = suite), { warmRenderer: false });
 
   const post = (body: unknown) => api(server.base, 'POST', '/v1/templates', { key, body });
 

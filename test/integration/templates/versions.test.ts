@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { ManualClock } from '../../../src/shared/clock.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { assertError, createTemplate, INVOICE, ok, UNKNOWN_ID } from './helpers.js';
+import { describe, it } from 'node:test';
+import { api, type TestServer } from '../../helpers/server.js';
+import { assertError, createTemplate, INVOICE, ok, templateSuite, UNKNOWN_ID } from './helpers.js';
 
 /** Spec "Template versions": every row of the table, the GET/versions views and retention. */
 describe('templates: versions', () => {
-  const clock = new ManualClock();
   let server: TestServer;
   let key: string;
-  before(async () => {
-    server = await startTestServer({}, { clock, warmRenderer: false });
-    key = (await server.team('scale')).live;
-  });
-  after(async () => server.close());
-  // Fresh per-minute windows (requests, template changes) for every test.
-  beforeEach(() => clock.advance(61_000));
+  const clock = templateSuite((suite) => ({ server, key } = suite), { warmRenderer: false });
 
   const path = (id: string, suffix = '') => `/v1/templates/${id}${suffix}`;
 

@@ -2,21 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSignInLink } from '../../../src/users/index.js';
 import { api, type TestServer } from '../../helpers/server.js';
+import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
-import {
-  type Browser,
-  makeUser,
-  PASSWORD,
-  readMail,
-  type Sink,
-  signIn,
-  startServerWithSink,
-} from './dashboard.js';
+import { type Browser, makeUser, PASSWORD, readMail, signIn, startServerWithSink } from './dashboard.js';
 
 /** Issue 24: what a new password revokes, superseded reset links, and the last owner under concurrency. */
 describe('dashboard account security: token revocation and the last owner', () => {
   let server: TestServer;
-  let sink: Sink;
+  let sink: SmtpSink;
   before(async () => {
     ({ server, sink } = await startServerWithSink());
   });

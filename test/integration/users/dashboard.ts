@@ -1,48 +1,17 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { Role } from '../../../src/accounts/auth-context.js';
 import type { Config } from '../../../src/config/config.js';
 import { hashPassword } from '../../../src/users/passwords.js';
 import { createUser, upsertMembership } from '../../../src/users/users.js';
 import { type ApiResponse, api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.js';
 
-/** Helpers of the dashboard tests: an SMTP sink, users made directly, and a cookie-carrying client. */
-
-export interface Mail {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP sink that accepts everything. */
-export async function startSink(): Promise<{ port: number; messages: Mail[]; close(): Promise<void> }> {
-  const messages: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-export type Sink = Awaited<ReturnType<typeof startSink>>;
+/** Helpers of the dashboard tests: a server with an SMTP sink, users made directly, and a cookie-carrying client. */
 
 /** A test server whose email goes to a fresh SMTP sink (plain SMTP: the STARTTLS requirement is waived). */
 export async function startServerWithSink(
   overrides: Partial<Config> = {},
-): Promise<{ server: TestServer; sink: Sink; close(): Promise<void> }> {
-  const sink = await startSink();
+): Promise<{ server: TestServer; sink: SmtpSink; close(): Promise<void> }> {
+  const sink = await startSmtpSink();
   const server = await startTestServer({
     smtpUrl: `smtp://127.0.0.1:${sink.port}`,
     smtpInsecure: true,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { kill, type Serving, serveQuire, startQuire } from '../../helpers/quire-process.js';
+import { bundleOrSource, kill, type Serving, serveQuire, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -144,7 +144,7 @@ describe('first run on a busy port, and later starts', () => {
         'owner',
         '--json',
       ],
-      { env: { ...process.env, ...env, QUIRE_FROM_SOURCE: '1' }, cwd: ROOT },
+      { env: { ...process.env, ...env, ...bundleOrSource() }, cwd: ROOT },
     );
     const recovery = JSON.parse(stdout) as { sign_in_url: string };
     assert.ok(recovery.sign_in_url.startsWith(`${second.base}/app/#/auth/link?token=`), recovery.sign_in_url);

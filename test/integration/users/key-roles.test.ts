@@ -3,15 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, type TestServer } from '../../helpers/server.js';
+import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
-import {
-  type Browser,
-  makeUser,
-  readMail,
-  type Sink,
-  signIn as signInTest,
-  startServerWithSink,
-} from './dashboard.js';
+import { type Browser, makeUser, readMail, signIn as signInTest, startServerWithSink } from './dashboard.js';
 
 /**
  * Issue 24, keys and roles: a key's power follows its mode and its role; invitations are bound to the invited
@@ -20,7 +14,7 @@ import {
 describe('key roles, test-key limits and invitations bound to their address', () => {
   const INVITATIONS_PER_DAY = 4;
   let server: TestServer;
-  let sink: Sink;
+  let sink: SmtpSink;
   before(async () => {
     ({ server, sink } = await startServerWithSink({
       allowPrivateWebhooks: true,

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
+import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
   type Browser,
   browserFrom,
   makeUser,
   readMail,
-  type Sink,
   signIn as signInTest,
   startServerWithSink,
 } from './dashboard.js';
@@ -15,7 +15,7 @@ import {
 describe('dashboard roles, keys, members, invitations, password reset and email verification', () => {
   let server: TestServer;
   let team: TestTeam;
-  let sink: Sink;
+  let sink: SmtpSink;
   before(async () => {
     ({ server, sink } = await startServerWithSink({
       allowPrivateWebhooks: true,

@@ -3,8 +3,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sweepDeliveryLog } from '../../../src/webhooks/delivery-log.js';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { api } from '../../helpers/server.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { answer, type Received, type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import { type Harness, startHarness } from './harness.js';
-import { answer, type Received, type Receiver, startReceiver } from './receiver.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -145,7 +146,7 @@ describe('webhook delivery', () => {
     );
     for (let i = 0; i < 5; i += 1) await h.emit(team.id);
     h.background.wake();
-    while (mine().length < 2) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil('two deliveries to be answered at once', () => mine().length >= 2);
     await new Promise((r) => setTimeout(r, 200));
     h.background.wake();
     await new Promise((r) => setTimeout(r, 100));

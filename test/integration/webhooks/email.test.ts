@@ -1,37 +1,20 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { createEmailSender } from '../../../src/email/sender.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.js';
 
 describe('email sender', () => {
-  const messages: string[] = [];
-  let server: SMTPServer;
-  let port = 0;
-
+  let sink: SmtpSink;
   before(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          messages.push(Buffer.concat(chunks).toString('utf8'));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.server.address() as AddressInfo).port;
+    sink = await startSmtpSink();
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => sink.close());
 
   const log = { info: () => {}, warn: () => {} };
 
   it('refuses to send over smtp:// to a server without STARTTLS unless QUIRE_SMTP_INSECURE is set', async () => {
     const sender = createEmailSender({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
       from: 'Quire <quire@localhost>',
       log,
     });
@@ -44,12 +27,12 @@ describe('email sender', () => {
       false,
       "the server's setup, not the recipient: the address is not suppressed",
     );
-    assert.equal(messages.length, 0, 'nothing reached the sink');
+    assert.equal(sink.messages.length, 0, 'nothing reached the sink');
   });
 
   it('sends over SMTP when configured (a local sink without STARTTLS: QUIRE_SMTP_INSECURE)', async () => {
     const sender = createEmailSender({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
       smtpInsecure: true,
       from: 'Quire <quire@localhost>',
       log,
@@ -61,9 +44,9 @@ describe('email sender', () => {
     });
     sender.close();
     assert.deepEqual(result, { ok: true, transport: 'smtp' });
-    assert.equal(messages.length, 1);
-    assert.match(messages[0] ?? '', /Subject: Webhook endpoint disabled/);
-    assert.match(messages[0] ?? '', /To: owner@example.com/);
+    assert.equal(sink.messages.length, 1);
+    assert.match(sink.messages[0]?.raw ?? '', /Subject: Webhook endpoint disabled/);
+    assert.match(sink.messages[0]?.raw ?? '', /To: owner@example.com/);
   });
 
   it('logs instead when no SMTP server is configured, and reports SMTP failures as values', async () => {

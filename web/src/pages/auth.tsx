@@ -1,19 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Session } from '../api';
 import { Busy, ErrorText, go, type Route } from '../ui';
+import { useAction } from '../use-action';
 
 type OnSession = (s: Session | null) => void;
 
 export function SignInPage({ onSession }: { onSession: OnSession }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [resetSent, setResetSent] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       onSession(
         await call(
           api.POST('/session', {
@@ -22,11 +20,7 @@ export function SignInPage({ onSession }: { onSession: OnSession }) {
         ),
       );
       if (!location.hash || location.hash === '#/') go('/templates');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const forgot = async () => {
     const email = (document.getElementById('signin-email') as HTMLInputElement).value;
@@ -76,8 +70,7 @@ const TITLES: Record<string, string> = {
 export function AuthTokenPage({ route, onSession }: { route: Route; onSession: OnSession }) {
   const kind = route.path.split('/')[2] ?? '';
   const token = route.query.get('token') ?? '';
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
   const [linked, setLinked] = useState(false);
 
@@ -100,9 +93,7 @@ export function AuthTokenPage({ route, onSession }: { route: Route; onSession: O
   const submit = async (event: Event) => {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget as HTMLFormElement).get('password'));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const session =
         kind === 'invite'
           ? await call(api.POST('/auth/invitation', { body: { token, password } }))
@@ -111,11 +102,7 @@ export function AuthTokenPage({ route, onSession }: { route: Route; onSession: O
             : await call(api.PUT('/auth/password', { body: { password } }));
       onSession(session);
       go('/templates');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const asksPassword = kind === 'invite' || kind === 'reset' || (kind === 'link' && linked);

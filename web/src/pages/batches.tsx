@@ -17,6 +17,7 @@ import {
   Skeleton,
   useLoad,
 } from '../ui';
+import { useAction } from '../use-action';
 
 type Batch = Schemas['Batch'];
 interface Parsed {
@@ -36,8 +37,7 @@ export function BatchesPage({ route }: { route: Route }) {
   const [file, setFile] = useState<{ filename: string; content_base64: string } | null>(null);
   const [parsed, setParsed] = useState<Parsed | null>(null);
   const [mapping, setMapping] = useState<Record<string, string | null>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, running, error, setError, run } = useAction();
   const [batch, setBatch] = useState<Batch | null>(null);
 
   const parse = async (event: Event) => {
@@ -45,11 +45,9 @@ export function BatchesPage({ route }: { route: Route }) {
     const input = document.getElementById('batch-file') as HTMLInputElement;
     const chosen = input.files?.[0];
     if (!chosen || !templateId) return;
-    setBusy('Reading the spreadsheet…');
-    setError(null);
     setParsed(null);
     setBatch(null);
-    try {
+    await run(async () => {
       const upload = { filename: chosen.name, content_base64: await base64Of(chosen) };
       const result = await call(
         api.POST('/spreadsheets/parse', { body: { ...upload, template_id: templateId } }),
@@ -57,18 +55,12 @@ export function BatchesPage({ route }: { route: Route }) {
       setFile(upload);
       setParsed(result);
       setMapping(result.mapping);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(null);
-    }
+    }, 'Reading the spreadsheet…');
   };
 
   const start = async () => {
     if (!file) return;
-    setBusy('Starting the batch…');
-    setError(null);
-    try {
+    await run(async () => {
       const chosen = Object.fromEntries(
         Object.entries(mapping).filter((e): e is [string, string] => Boolean(e[1])),
       );
@@ -85,11 +77,7 @@ export function BatchesPage({ route }: { route: Route }) {
         id: started.id,
         label: `Batch of ${formatCount(started.counts.total)} (${name})`,
       });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(null);
-    }
+    }, 'Starting the batch…');
   };
 
   // Watch the batch until it is done and its ZIP link exists.
@@ -133,11 +121,11 @@ export function BatchesPage({ route }: { route: Route }) {
             required
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           />
-          <button type="submit" disabled={Boolean(busy)}>
+          <button type="submit" disabled={busy}>
             Read columns
           </button>
         </form>
-        {busy && <Busy label={busy} />}
+        {running && <Busy label={running} />}
         <ErrorText error={error} id="batch-error" />
         {parsed && (
           <section aria-labelledby="mapping-title">
@@ -166,7 +154,7 @@ export function BatchesPage({ route }: { route: Route }) {
                 </Fragment>
               ))}
             </div>
-            <button type="button" class="primary" onClick={start} disabled={Boolean(busy) || Boolean(batch)}>
+            <button type="button" class="primary" onClick={start} disabled={busy || Boolean(batch)}>
               Start batch of {parsed.row_count} documents
             </button>
           </section>

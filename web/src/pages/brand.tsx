@@ -12,6 +12,7 @@ import {
   Skeleton,
   useLoad,
 } from '../ui';
+import { useAction } from '../use-action';
 
 type Asset = Schemas['BrandAsset'];
 type Kind = Asset['kind'];
@@ -30,8 +31,7 @@ function usageOf(asset: Asset): string {
 function UploadForm({ onUploaded, reason }: { onUploaded: () => void; reason: string | null }) {
   const [kind, setKind] = useState<Kind>('logo');
   const [name, setName] = useState('Logo');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
 
   const upload = async (event: Event) => {
@@ -42,20 +42,14 @@ function UploadForm({ onUploaded, reason }: { onUploaded: () => void; reason: st
       setError(new Error('Choose a file first.'));
       return;
     }
-    setBusy(true);
-    setError(null);
     setDone(null);
-    try {
+    await run(async () => {
       const body = { kind, name: name.trim(), content_base64: await base64Of(file) };
       const asset = await call(api.POST('/brand-assets', { body }));
       setDone(`Uploaded ${asset.kind} “${asset.name}”.`);
       input.value = '';
       onUploaded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const chooseKind = (next: Kind) => {

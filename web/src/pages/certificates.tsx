@@ -2,13 +2,13 @@ import { useState } from 'preact/hooks';
 import { api, base64Of, call, canManage, type Schemas, type Session } from '../api';
 import { confirmAction, toast } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Certificate = Schemas['Certificate'];
 
 /** Upload a PKCS#12 file with its passphrase (the passphrase is sent once and never kept). */
 function UploadForm({ onUploaded }: { onUploaded: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
 
   const upload = async (event: Event) => {
     event.preventDefault();
@@ -19,9 +19,7 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
       setError(new Error('Choose a .p12 or .pfx file first.'));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const body = {
         name: String(data.get('name')).trim(),
         pkcs12_base64: await base64Of(file),
@@ -31,11 +29,7 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
       toast(`Certificate “${created.name}” uploaded.`);
       form.reset();
       onUploaded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

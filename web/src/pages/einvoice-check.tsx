@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, type Schemas } from '../api';
 import { Busy, ErrorText, Page } from '../ui';
+import { useAction } from '../use-action';
 
 type Validation = Schemas['EInvoiceValidation'];
 type Parsed = Schemas['EInvoiceParse'];
@@ -131,19 +132,16 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
 
 /** E-invoice check (issue 28): drop a received XML or Factur-X PDF, see the official rules' verdict and the invoice. */
 export function EInvoiceCheckPage() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [report, setReport] = useState<Validation | null>(null);
   const [parsed, setParsed] = useState<Parsed | null>(null);
   const [dragging, setDragging] = useState(false);
 
   const check = async (file: File | undefined) => {
     if (!file) return;
-    setBusy(true);
-    setError(null);
     setReport(null);
     setParsed(null);
-    try {
+    await run(async () => {
       const body = { filename: file.name, content_base64: await base64Of(file) };
       const [validation, reading] = await Promise.all([
         call(api.POST('/e-invoices/validate', { body })),
@@ -151,11 +149,7 @@ export function EInvoiceCheckPage() {
       ]);
       setReport(validation);
       setParsed(reading);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const drop = (event: DragEvent) => {

@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
 import { api, call, type Schemas, type Session } from '../api';
 import { toast } from '../feedback';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Starter = Schemas['TemplateStarter'];
 
@@ -12,14 +12,11 @@ type Starter = Schemas['TemplateStarter'];
  */
 export function GalleryPage({ session }: { session: Session }) {
   const starters = useLoad(() => call(api.GET('/template-starters')), []);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, running, error, run } = useAction();
   const live = session.mode === 'live';
 
   const use = async (starter: Starter) => {
-    setBusy(starter.id);
-    setError(null);
-    try {
+    await run(async () => {
       const made = await call(
         api.POST('/templates', {
           body: {
@@ -33,11 +30,7 @@ export function GalleryPage({ session }: { session: Session }) {
       );
       toast(`Template ${starter.name} created from the gallery.`);
       go(`/templates/${made.id}`);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(null);
-    }
+    }, starter.id);
   };
 
   return (
@@ -47,6 +40,10 @@ export function GalleryPage({ session }: { session: Session }) {
         template of your own, then change anything in the editor. Rendering them from your code:{' '}
         <a href="/docs" target="_blank" rel="noreferrer">
           API reference
+        </a>
+        ; placeholders and Quire's own filters (money, dates):{' '}
+        <a href="/docs/liquid" target="_blank" rel="noreferrer">
+          Liquid filters
         </a>
         .
       </p>
@@ -72,11 +69,11 @@ export function GalleryPage({ session }: { session: Session }) {
             <button
               type="button"
               class="primary"
-              disabled={!live || busy !== null}
+              disabled={!live || busy}
               aria-describedby={live ? undefined : 'gallery-reason'}
               onClick={() => use(starter)}
             >
-              {busy === starter.id ? 'Creating…' : `Use ${starter.name}`}
+              {running === starter.id ? 'Creating…' : `Use ${starter.name}`}
             </button>
           </li>
         ))}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
 import { type Finishing, FinishingForm, MergeForm, type MergeValue, mergeFields } from '../finishing-form';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
+import { useAction } from '../use-action';
 import { parseWarningsHeader, WarningList } from '../warnings';
 
 type Node = Schemas['TemplateFields']['tree'][number];
@@ -240,8 +241,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
   const [data, setData] = useState<Json>({});
   // Over the template's own settings (the request's fields win); passwords live only in this form.
   const [finishing, setFinishing] = useState<Finishing>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState<Generated | null>(null);
 
   useEffect(() => {
@@ -252,10 +252,8 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (source === 'template' && !templateId) return;
-    setBusy(true);
-    setError(null);
     setResult(null);
-    try {
+    await run(async () => {
       const {
         data: blob,
         error: apiError,
@@ -283,11 +281,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
         blocked: Number(response.headers.get('x-blocked-resources') ?? 0),
         bytes: file.size,
       });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

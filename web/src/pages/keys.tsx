@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
 import { CopyButton, confirmAction, toast } from '../feedback';
 import { Badge, EmptyState, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Mode = Session['mode'];
 type ApiKey = Schemas['ApiKey'];
@@ -26,8 +27,7 @@ function creatorText(
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => call(api.GET('/keys')), []);
   const members = useLoad(() => call(api.GET('/members')), []);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const manage = canManage(session);
   const liveRefused = session.mode === 'test';
@@ -39,10 +39,8 @@ export function KeysPage({ session }: { session: Session }) {
   const create = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
     setCreated(null);
-    try {
+    await run(async () => {
       setCreated(
         await call(
           api.POST('/keys', {
@@ -57,11 +55,7 @@ export function KeysPage({ session }: { session: Session }) {
       // Only the name is cleared: mode and role stay as chosen for the next key.
       ((event.target as HTMLFormElement).elements.namedItem('name') as HTMLInputElement).value = '';
       keys.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const revoke = async (key: { id: string; name: string; mode: Mode }) => {

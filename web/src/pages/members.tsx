@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, canManage, type Session } from '../api';
 import { type ConfirmOptions, confirmAction } from '../feedback';
 import { ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Role = Session['role'];
 const ROLES: Role[] = ['member', 'admin', 'owner'];
@@ -22,9 +23,8 @@ export function MembersPage({ session }: { session: Session }) {
     () => (manage ? call(api.GET('/members/invitations')) : Promise.resolve({ data: [] })),
     [manage],
   );
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [note, setNote] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   // Only owners give or take the owner role (contract: Roles).
   const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
 
@@ -46,18 +46,19 @@ export function MembersPage({ session }: { session: Session }) {
     event.preventDefault();
     const formEl = event.currentTarget as HTMLFormElement;
     const form = new FormData(formEl);
-    setBusy(true);
-    await act(
-      () =>
-        call(
-          api.POST('/members/invitations', {
-            body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
-          }),
-        ),
-      `Invitation sent to ${String(form.get('email'))}.`,
-    );
-    formEl.reset();
-    setBusy(false);
+    // act shows its own error; run only keeps the button disabled while the invitation is sent.
+    await run(async () => {
+      await act(
+        () =>
+          call(
+            api.POST('/members/invitations', {
+              body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
+            }),
+          ),
+        `Invitation sent to ${String(form.get('email'))}.`,
+      );
+      formEl.reset();
+    });
   };
 
   return (

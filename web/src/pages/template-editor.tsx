@@ -62,33 +62,56 @@ interface Draft {
   data: Record<string, unknown>;
 }
 
-/** Renders unsaved content through POST /templates/{id}/draft-preview; only the latest answer is shown. */
+/** One page of the preview as the server rasterised it. */
+interface PreviewPage {
+  page: number;
+  src: string;
+  width: number;
+  height: number;
+}
+
+interface PreviewState {
+  pages: PreviewPage[];
+  pageCount?: number;
+  truncated: boolean;
+  busy: boolean;
+  error?: unknown;
+  /** The draft the shown pages were made from: "Open PDF" renders the same content. */
+  shown?: Draft;
+}
+
+/**
+ * Renders unsaved content through POST /templates/{id}/draft-preview/pages as page images. Only the latest
+ * request's answer is shown (a slower, older one arriving later is dropped), and the previous images stay
+ * on screen until the new ones arrive, so typing never blanks the preview.
+ */
 function usePreview(id: string) {
-  const [state, setState] = useState<{ url?: string; pages?: number; busy: boolean; error?: unknown }>({
-    busy: false,
-  });
+  const [state, setState] = useState<PreviewState>({ pages: [], truncated: false, busy: false });
   const seq = useRef(0);
   const render = useCallback(
     async (draft: Draft) => {
       const mine = ++seq.current;
       setState((s) => ({ ...s, busy: true, error: undefined }));
       try {
-        const {
-          data: blob,
-          error,
-          response,
-        } = await api.POST('/templates/{id}/draft-preview', {
-          params: { path: { id } },
-          body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
-          parseAs: 'blob',
-        });
-        if (error !== undefined || !response.ok) throw toApiError(response, error);
+        const answer = await call(
+          api.POST('/templates/{id}/draft-preview/pages', {
+            params: { path: { id } },
+            body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
+          }),
+        );
         if (mine !== seq.current) return;
         markPreviewed(); // the first-run checklist's "preview" step
-        const url = URL.createObjectURL(blob as unknown as Blob);
-        setState((s) => {
-          if (s.url) URL.revokeObjectURL(s.url);
-          return { url, pages: Number(response.headers.get('x-pages')), busy: false };
+        setState({
+          pages: answer.pages.map((p) => ({
+            page: p.page,
+            src: `data:image/png;base64,${p.png_base64}`,
+            width: p.width,
+            height: p.height,
+          })),
+          pageCount: answer.page_count,
+          truncated: answer.truncated,
+          busy: false,
+          shown: draft,
         });
       } catch (err) {
         if (mine === seq.current) setState((s) => ({ ...s, busy: false, error: err }));
@@ -97,6 +120,106 @@ function usePreview(id: string) {
     [id],
   );
   return { ...state, render };
+}
+
+/**
+ * Opens the draft's watermarked PDF (POST /templates/{id}/draft-preview) in a new tab. The tab is opened
+ * during the click, while the browser still counts it as the user's, and pointed at the PDF once it exists.
+ */
+async function openDraftPdf(id: string, draft: Draft): Promise<void> {
+  const tab = window.open('about:blank', '_blank');
+  try {
+    const { data, error, response } = await api.POST('/templates/{id}/draft-preview', {
+      params: { path: { id } },
+      body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
+      parseAs: 'blob',
+    });
+    if (error !== undefined || !response.ok) throw toApiError(response, error);
+    const url = URL.createObjectURL(data as unknown as Blob);
+    if (tab) tab.location.href = url;
+    else window.location.assign(url);
+    // The tab has loaded it by then; the object URL would otherwise live as long as the dashboard.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (err) {
+    tab?.close();
+    throw err;
+  }
+}
+
+/** Zoom levels of the preview pages, as a share of the preview column's width. */
+const ZOOMS = [50, 75, 100, 125, 150, 200] as const;
+const ZOOM_KEY = 'quire:preview-zoom';
+
+function storedZoom(): number {
+  const value = Number(localStorage.getItem(ZOOM_KEY));
+  return (ZOOMS as readonly number[]).includes(value) ? value : 100;
+}
+
+/** The preview pages in a scrolling column, with a zoom the browser remembers between templates. */
+function PreviewPages({ preview }: { preview: PreviewState }) {
+  const [zoom, setZoom] = useState(storedZoom);
+  const change = (next: number) => {
+    setZoom(next);
+    try {
+      localStorage.setItem(ZOOM_KEY, String(next));
+    } catch {
+      // Storage refused: the zoom still applies for this page.
+    }
+  };
+  const at = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number]);
+  return (
+    <>
+      <fieldset class="preview-zoom">
+        <legend class="sr-only">Preview zoom</legend>
+        <button
+          type="button"
+          onClick={() => change(ZOOMS[at - 1] ?? zoom)}
+          disabled={at <= 0}
+          aria-label="Zoom out"
+        >
+          −
+        </button>
+        <label for="preview-zoom" class="sr-only">
+          Zoom
+        </label>
+        <select id="preview-zoom" value={zoom} onChange={(e) => change(Number(e.currentTarget.value))}>
+          {ZOOMS.map((z) => (
+            <option key={z} value={z}>
+              {z === 100 ? 'Fit width' : `${z} %`}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          onClick={() => change(ZOOMS[at + 1] ?? zoom)}
+          disabled={at >= ZOOMS.length - 1}
+          aria-label="Zoom in"
+        >
+          +
+        </button>
+      </fieldset>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the pages scroll, so they must be reachable by keyboard (axe: scrollable-region-focusable) */}
+      <section class="preview-pages" data-testid="preview-pages" tabIndex={0} aria-label="Preview pages">
+        {preview.pages.map((p) => (
+          <img
+            key={p.page}
+            class="preview-page"
+            src={p.src}
+            width={p.width}
+            height={p.height}
+            style={{ width: `${zoom}%` }}
+            alt={`Page ${p.page} of the preview`}
+          />
+        ))}
+        {preview.truncated && (
+          <p class="hint">
+            The first {preview.pages.length} of {preview.pageCount} pages are shown; open the PDF for all of
+            them.
+          </p>
+        )}
+      </section>
+    </>
+  );
 }
 
 /** What the editor holds: the three panes' text and the page settings. */
@@ -375,6 +498,10 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
     save: () => session.mode === 'live' && !saving && void save(),
     preview: () => renderNow(),
   });
+  const openPdf = () => {
+    if (!preview.shown) return;
+    openDraftPdf(id, preview.shown).catch(setSaveError);
+  };
   const renderNow = () => {
     if (parsed.data && html !== '') void preview.render({ html, css, settings, data: parsed.data });
   };
@@ -485,7 +612,12 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
       </div>
       <div class="editor-grid">
         <div class="panes">
-          <h2 id="html-label">HTML (Liquid)</h2>
+          <div class="pane-head">
+            <h2 id="html-label">HTML (Liquid)</h2>
+            <a href="/docs/liquid" target="_blank" rel="noopener">
+              Liquid filters
+            </a>
+          </div>
           <CodeEditor
             id="html-pane"
             label="Template HTML"
@@ -520,32 +652,29 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           <FinishingForm
             value={settings as Finishing}
             onChange={(next) => setSettings(next as Settings)}
-            withProtect={false}
+            withProtect={true}
             idPrefix="set-finishing"
           />
         </div>
         <section class="preview" aria-labelledby="preview-title">
           <h2 id="preview-title">
-            Preview {preview.pages ? `(${preview.pages} page${preview.pages === 1 ? '' : 's'})` : ''}
+            Preview{' '}
+            {preview.pageCount ? `(${preview.pageCount} page${preview.pageCount === 1 ? '' : 's'})` : ''}
           </h2>
           <p class="hint" id="preview-note">
-            A draft preview of the unsaved content: always watermarked and never stored or counted, in Test
-            and in Live mode (previews are, by the API's rules). Generate makes the real PDF. Ctrl+Enter
+            The unsaved content, rendered by Quire page by page. Previews are watermarked in Live mode too and
+            never stored or counted: the API watermarks every preview. Generate makes the real PDF. Ctrl+Enter
             renders at once.
+          </p>
+          <p class="preview-actions">
+            <button type="button" onClick={openPdf} disabled={!preview.shown} aria-describedby="preview-note">
+              Open PDF
+            </button>
           </p>
           {/* A fixed slot: progress appearing must not move the controls below while someone clicks them. */}
           <div class="busy-slot">{preview.busy && <Busy label="Rendering preview…" />}</div>
           <ErrorText error={preview.error} id="preview-error" />
-          {preview.url && (
-            // Fit the page width: the viewer's default zoom leaves an A4 page unreadably small.
-            <iframe
-              title="Preview PDF"
-              src={`${preview.url}#view=FitH`}
-              data-pages={preview.pages}
-              class="pdf"
-              aria-describedby="preview-note"
-            />
-          )}
+          {preview.pages.length > 0 && <PreviewPages preview={preview} />}
         </section>
       </div>
       <section aria-labelledby="versions-title">

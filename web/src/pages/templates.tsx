@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { api, call, type Session } from '../api';
 import { toast } from '../feedback';
 import { copyName, duplicateTemplate } from '../template-actions';
@@ -15,6 +14,7 @@ import {
   Skeleton,
   useLoad,
 } from '../ui';
+import { useAction } from '../use-action';
 
 const STARTER_HTML = `<h1>Invoice {{ number }}</h1>
 <p>Bill to: {{ customer.name }}</p>
@@ -43,27 +43,20 @@ export function TemplatesPage({ session, route }: { session: Session; route: Rou
       ),
     [pageNumber],
   );
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const reason = liveOnlyReason(session.mode, 'create templates');
 
   const create = async (event: Event) => {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name'));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const template = await call(
         api.POST('/templates', {
           body: { name, html: STARTER_HTML, css: 'h1 { color: #123; }', sample_data: STARTER_DATA },
         }),
       );
       go(`/templates/${template.id}`);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const duplicate = async (t: { id: string; name: string }) => {

@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
 import { api, call, type Schemas, type Session } from '../api';
 import { DailyBarChart } from '../charts';
 import { formatCents, formatCount, formatDay } from '../numbers';
 import { Busy, ErrorText, Page, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Usage = Schemas['Usage'];
 
@@ -75,22 +75,15 @@ function UsageNumbers({ usage }: { usage: Usage }) {
 }
 
 function SpendingCap({ usage, onSaved }: { usage: Usage; onSaved: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const save = async (event: Event) => {
     event.preventDefault();
     const value = String(new FormData(event.currentTarget as HTMLFormElement).get('cap') ?? '').trim();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const cents = value === '' ? null : Math.round(Number(value) * 100);
       await call(api.PUT('/account/spending-cap', { body: { spending_cap_cents: cents } }));
       onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="inline" onSubmit={save}>

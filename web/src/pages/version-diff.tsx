@@ -3,6 +3,7 @@ import { api, call, type Schemas } from '../api';
 import { confirmAction, toast } from '../feedback';
 import { type DiffLine, diffCounts, diffLines } from '../text-diff';
 import { Busy, ErrorText, Reason, Skeleton, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -205,8 +206,7 @@ export function VersionSource({
       ),
     [id, version, current],
   );
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const restore = async () => {
     const old = pair.data?.[0];
     if (!old) return;
@@ -219,9 +219,7 @@ export function VersionSource({
       action: `Restore v${version}`,
     });
     if (!ok) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const saved = await call(
         api.PUT('/templates/{id}', {
           params: { path: { id } },
@@ -235,11 +233,7 @@ export function VersionSource({
       );
       toast(`Version ${version} restored as version ${saved.current_version}.`);
       onRestored(saved);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const [older, newer] = pair.data ?? [];
   return (

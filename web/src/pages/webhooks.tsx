@@ -3,6 +3,7 @@ import { api, call, canManage, type Schemas, type Session } from '../api';
 import { DeliveryExchange } from '../delivery-exchange';
 import { type ConfirmOptions, CopyButton, confirmAction } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { useAction } from '../use-action';
 
 type Endpoint = Schemas['WebhookEndpoint'];
 type EventType = Schemas['EventType'];
@@ -36,19 +37,16 @@ function eventsOf(form: FormData): EventType[] {
 
 export function WebhooksPage({ session }: { session: Session }) {
   const list = useLoad(() => call(api.GET('/webhooks')), []);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const manage = canManage(session);
 
   const create = async (event: Event) => {
     event.preventDefault();
     const formEl = event.currentTarget as HTMLFormElement;
     const form = new FormData(formEl);
-    setBusy(true);
-    setError(null);
     setSecret(null);
-    try {
+    await run(async () => {
       const endpoint = await call(
         api.POST('/webhooks', {
           body: {
@@ -63,11 +61,7 @@ export function WebhooksPage({ session }: { session: Session }) {
       setSecret({ url: endpoint.url, secret: endpoint.secret ?? '' });
       formEl.reset();
       list.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

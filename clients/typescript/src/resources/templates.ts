@@ -8,7 +8,9 @@ import type {
   Template,
   TemplateCreate,
   TemplateDraftPreview,
+  TemplateDraftPreviewPages,
   TemplateFields,
+  TemplatePreviewPages,
   TemplateStarter,
   TemplateSummary,
   TemplateUpdate,
@@ -79,6 +81,16 @@ export class Templates extends Resource {
     });
     if (error !== undefined || !response.ok) throw errorFrom(response, error);
     return readPdfFile(response, data as unknown as ArrayBuffer);
+  }
+
+  /**
+   * POST /templates/{id}/draft-preview/pages (extension): the same watermarked draft preview as base64 PNG
+   * images of its first 10 pages (`image_width` pixels wide, default 1000).
+   */
+  async previewDraftPages(id: string, body: TemplateDraftPreviewPages): Promise<TemplatePreviewPages> {
+    return unwrap(
+      this.core.api.POST('/templates/{id}/draft-preview/pages', { params: { path: { id } }, body }),
+    );
   }
 
   /**

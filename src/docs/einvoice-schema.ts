@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { PROFILES, STANDARDS, VAT_CATEGORIES } from '../einvoice/index.js';
 import { named } from '../http/schemas.js';
-import { PROFILES, STANDARDS, VAT_CATEGORIES } from './model.js';
 
 /**
  * The e-invoice input typed field by field (spec: E-invoices), for the OpenAPI document only: the route

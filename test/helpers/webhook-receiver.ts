@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import type { Config } from '../../src/config/config.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /** A real HTTP webhook receiver on loopback that records every request with its raw body. */
 export interface Received {
@@ -78,4 +81,25 @@ export async function startReceiver(): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * For the describe block it is called in: a test server allowed to deliver webhooks to loopback, and a receiver
+ * for them, both closed after the block; `use` receives them once they run (in `before`).
+ */
+export function serverWithReceiver(
+  overrides: Partial<Config>,
+  use: (both: { server: TestServer; receiver: Receiver }) => void,
+): void {
+  let server: TestServer | undefined;
+  let receiver: Receiver | undefined;
+  before(async () => {
+    server = await startTestServer({ allowPrivateWebhooks: true, ...overrides });
+    receiver = await startReceiver();
+    use({ server, receiver });
+  });
+  after(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
 }

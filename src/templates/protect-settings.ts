@@ -1,0 +1,62 @@
+import {
+  isShownProtect,
+  isStoredProtect,
+  openProtect,
+  type PasswordBox,
+  type StoredProtect,
+  sealProtect,
+  showProtect,
+} from '../finishing/index.js';
+import type { ResolvedTemplate } from '../production/index.js';
+import { AppError } from '../shared/errors.js';
+import type { TemplateSettings } from './settings.js';
+
+/**
+ * A template's `protect` (extension): its passwords are stored only sealed (PasswordBox), opened only to
+ * render, and every answer shows `{ permissions, owner_password_set, user_password_set }` instead. Sending
+ * that shown form back (a PUT of the settings as read) keeps the passwords the version was made from.
+ */
+export function settingsToStore(
+  box: PasswordBox,
+  sent: TemplateSettings,
+  current: TemplateSettings | null,
+): TemplateSettings {
+  const protect = sent.protect;
+  if (protect === undefined) return sent;
+  if (!isShownProtect(protect)) return { ...sent, protect: sealProtect(box, protect) };
+  const kept = current?.protect;
+  if (!isStoredProtect(kept))
+    throw new AppError(
+      'invalid_request',
+      '"settings.protect" has no stored passwords to keep: send "owner_password" (and "user_password" if the file should need one to open).',
+      { field: 'settings/protect/owner_password' },
+    );
+  const stored: StoredProtect = {
+    ...(protect.permissions === undefined ? {} : { permissions: protect.permissions }),
+    owner_password_set: true,
+    user_password_set: kept.user_password_set,
+    sealed_passwords: kept.sealed_passwords,
+  };
+  return { ...sent, protect: stored };
+}
+
+/** The settings as an answer shows them: never the passwords, sealed or not. */
+export function settingsToShow(settings: TemplateSettings): TemplateSettings {
+  return isStoredProtect(settings.protect)
+    ? { ...settings, protect: showProtect(settings.protect) }
+    : settings;
+}
+
+/** Previews are never encrypted (production drops `protect` for them): no passwords to open. */
+export function settingsForPreview(settings: TemplateSettings): ResolvedTemplate['settings'] {
+  const { protect, ...rest } = settings;
+  return rest;
+}
+
+/** The settings a render uses: the passwords opened for the protection step. */
+export function settingsToRender(box: PasswordBox, settings: TemplateSettings): ResolvedTemplate['settings'] {
+  const { protect, ...rest } = settings;
+  if (isStoredProtect(protect)) return { ...rest, protect: openProtect(box, protect) };
+  // Settings saved before passwords were sealed have no `protect`; a shown one cannot be stored.
+  return rest;
+}

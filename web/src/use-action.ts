@@ -1,0 +1,23 @@
+import { useState } from 'preact/hooks';
+
+/**
+ * One user action's state: whether it is running (its controls disabled meanwhile) and the error it last ended
+ * with, shown by the form's ErrorText. `run` clears the previous error, runs the work, keeps what it throws.
+ */
+export function useAction() {
+  // What is running: its label ('' when the caller gave none), or null when nothing is.
+  const [running, setRunning] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (work: () => Promise<void>, label = ''): Promise<void> => {
+    setRunning(label);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setRunning(null);
+    }
+  };
+  return { busy: running !== null, running, error, setError, run };
+}
