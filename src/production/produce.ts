@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type DocumentLifecycle, type FinishTarget, usagePeriodOf } from '../documents/index.js';
 import {
   checkLanguage,
@@ -83,6 +84,11 @@ interface Work {
   storage: StoragePolicy;
   /** Direct work takes any free team slot; background work leaves one for direct requests. */
   slot: 'direct' | 'background';
+  /**
+   * Waits up to `ms` for a free slot instead of answering `rate_limited` at once, until `stop` aborts
+   * (shutdown): thumbnails, which a dashboard page asks for many at a time. Absent: no wait.
+   */
+  slotWait?: { ms: number; stop: AbortSignal };
   signal?: AbortSignal;
   /** Resolves `template_id` instead of the stored templates (the editor's unsaved draft). */
   templates?: TemplatePort;
@@ -440,6 +446,9 @@ function builtInTemplate(request: DocumentRequest): boolean {
   return request.html === undefined && request.template_id === undefined;
 }
 
+/** How often work that waits for a team slot asks again (slots are held for a render: about a second). */
+const SLOT_POLL_MS = 200;
+
 /** Extension: a source_url document without `filename` is named after its page title, else its host. */
 function sourceFilename(prepared: PreparedHtml, title: string | undefined): string {
   if (title) return title;
@@ -448,9 +457,14 @@ function sourceFilename(prepared: PreparedHtml, title: string | undefined): stri
 
 async function acquireSlot(slots: TeamSlots, work: Work): Promise<SlotLease> {
   const limit = work.caller.plan.render_concurrency;
-  const lease = await slots.tryAcquire(work.caller.teamId, limit, work.slot);
-  if (lease) return lease;
-  if (work.slot === 'background') throw new NoRenderSlot();
+  const giveUpAt = Date.now() + (work.slotWait?.ms ?? 0);
+  for (;;) {
+    const lease = await slots.tryAcquire(work.caller.teamId, limit, work.slot);
+    if (lease) return lease;
+    if (Date.now() >= giveUpAt || work.signal?.aborted || work.slotWait?.stop.aborted) break;
+    await sleep(SLOT_POLL_MS);
+  }
+  if (work.queued) throw new NoRenderSlot();
   throw new AppError(
     'rate_limited',
     `This team already renders ${limit} PDF(s) at once.`,

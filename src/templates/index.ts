@@ -44,7 +44,9 @@ export function templatePortOf(
  */
 export function createTemplates(options: TemplatesOptions): Capability<App, JobDefinition> {
   const { services, engine, production } = options;
+  const shutdown = new AbortController();
   const thumbnails = new TemplateThumbnails({
+    shutdown: shutdown.signal,
     db: services.db,
     blobs: services.blobs,
     production,
@@ -52,9 +54,15 @@ export function createTemplates(options: TemplatesOptions): Capability<App, JobD
     make: options.make,
   });
   const deps: TemplateRouteDeps = { services, engine, production, signer: services.signer, thumbnails };
-  const starterThumbnails = new StarterThumbnails({ production, make: options.make });
+  const starterThumbnails = new StarterThumbnails({
+    production,
+    make: options.make,
+    shutdown: shutdown.signal,
+  });
   return {
     routes(app) {
+      // Before the server waits for requests in flight: thumbnails waiting for a slot stop waiting.
+      app.addHook('preClose', async () => shutdown.abort());
       registerTemplateCrudRoutes(app, deps);
       registerTemplateVersionRoutes(app, deps);
       registerTemplateDraftRoute(app, deps);

@@ -5,6 +5,7 @@ import type { ThumbnailMaker } from '../documents/index.js';
 import type { Production } from '../production/index.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { TemplateSettings } from './settings.js';
+import { thumbnailSlot } from './thumbnails.js';
 
 /**
  * The template gallery (extension, issue 30 item 8): starters shipped in the repository as three files
@@ -92,7 +93,14 @@ export class StarterThumbnails {
    */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: { production: Pick<Production, 'produce'>; make: ThumbnailMaker }) {}
+  constructor(
+    private readonly deps: {
+      production: Pick<Production, 'produce'>;
+      make: ThumbnailMaker;
+      /** Aborts when the server begins to shut down. */
+      shutdown: AbortSignal;
+    },
+  ) {}
 
   forStarter(starter: Starter, caller: { teamId: string; plan: Plan }): Promise<Buffer> {
     const cached = this.cache.get(starter.id);
@@ -121,7 +129,7 @@ export class StarterThumbnails {
       purpose: 'thumbnail',
       test: false,
       storage: 'never',
-      slot: 'direct',
+      ...thumbnailSlot(this.deps.shutdown),
     });
     return this.deps.make(produced.file);
   }

@@ -12,6 +12,8 @@ export interface TemplateThumbnailDeps {
   /** The owning team's plan (its render slots), or null when the team is gone. */
   planOf(teamId: string): Promise<Plan | null>;
   make: ThumbnailMaker;
+  /** Aborts when the server begins to shut down. */
+  shutdown: AbortSignal;
 }
 
 export function thumbnailBlobKey(templateId: string, version: number): string {
@@ -29,8 +31,18 @@ const LASTING_FAILURES = new Set([
 const MAX_REMEMBERED_FAILURES = 10_000;
 
 /**
+ * How thumbnails take a team render slot: as background work does, leaving one for direct requests (a
+ * customer's POST /pdf is not refused because someone opened the dashboard's template list), and waiting
+ * for a free one rather than failing the image (a page of cards asks for many at once) — but not past the
+ * start of a shutdown, which waits for requests in flight.
+ */
+export function thumbnailSlot(shutdown: AbortSignal) {
+  return { slot: 'background', slotWait: { ms: 30_000, stop: shutdown } } as const;
+}
+
+/**
  * Template thumbnails (spec: Thumbnails): page 1 of a version rendered from its sample data, 480 px wide,
- * through the one production use case (the owning team's render slot, no watermark, nothing recorded).
+ * through the one production use case (a slot of the owning team, see thumbnailSlot; no watermark, nothing recorded).
  * Versions never change, so each is made once, on first request, and cached in the blob store; concurrent
  * first requests share one rendering, and a version that failed is not rendered again by this process
  * (the links need no key, so a failing template must not be able to occupy the renderer over and over).
@@ -90,7 +102,7 @@ export class TemplateThumbnails {
       purpose: 'thumbnail',
       test: false,
       storage: 'never',
-      slot: 'direct',
+      ...thumbnailSlot(this.deps.shutdown),
     });
     return this.deps.make(produced.file);
   }

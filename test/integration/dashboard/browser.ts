@@ -339,6 +339,12 @@ export async function step(page: Page | undefined, name: string, body: () => Pro
     await page
       ?.screenshot({ path: new URL(`failed-${name}.png`, OUT).pathname, fullPage: true })
       .catch(() => {});
+    // CI keeps only the log: the errors the page showed say more than a selector that timed out.
+    const shown = await page
+      ?.locator('[role="alert"]')
+      .allTextContents()
+      .catch(() => []);
+    if (shown?.length && err instanceof Error) err.message += `\nThe page showed: ${shown.join(' | ')}`;
     throw err;
   }
 }

@@ -6,6 +6,7 @@ import { clearDraft, readDraft, type StoredDraft, writeDraft } from '../drafts';
 import { confirmAction, toast } from '../feedback';
 import { type Finishing, FinishingForm } from '../finishing-form';
 import { markPreviewed } from '../onboarding';
+import { retryWhileSlotsBusy } from '../slot-retry';
 import { copyName, duplicateTemplate, renameTemplate } from '../template-actions';
 import {
   Busy,
@@ -83,7 +84,8 @@ interface PreviewState {
 /**
  * Renders unsaved content through POST /templates/{id}/draft-preview/pages as page images. Only the latest
  * request's answer is shown (a slower, older one arriving later is dropped), and the previous images stay
- * on screen until the new ones arrive, so typing never blanks the preview.
+ * on screen until the new ones arrive, so typing never blanks the preview. A request refused because the
+ * team's render slots are all taken (thumbnails of the template cards take them too) is asked again.
  */
 function usePreview(id: string) {
   const [state, setState] = useState<PreviewState>({ pages: [], truncated: false, busy: false });
@@ -93,11 +95,15 @@ function usePreview(id: string) {
       const mine = ++seq.current;
       setState((s) => ({ ...s, busy: true, error: undefined }));
       try {
-        const answer = await call(
-          api.POST('/templates/{id}/draft-preview/pages', {
-            params: { path: { id } },
-            body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
-          }),
+        const answer = await retryWhileSlotsBusy(
+          () =>
+            call(
+              api.POST('/templates/{id}/draft-preview/pages', {
+                params: { path: { id } },
+                body: { html: draft.html, css: draft.css, settings: draft.settings, data: draft.data },
+              }),
+            ),
+          { stillWanted: () => mine === seq.current },
         );
         if (mine !== seq.current) return;
         markPreviewed(); // the first-run checklist's "preview" step
