@@ -104,7 +104,7 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts', 'test-timings-reporter.mjs')}`,
     `--test-reporter-destination=${timings}`,
-    ...list.map(runnable),
+    ...longestFirst(pass, list).map(runnable),
   ];
   const started = Date.now();
   const chromium = await startChromiumServer(list);
@@ -147,6 +147,40 @@ function keepTimings(from, to) {
   } catch {
     renameSync(from, to);
   }
+}
+
+/** What a file with no recorded time is taken to cost when ordering (most files take a few seconds). */
+const UNKNOWN_FILE_MS = 5_000;
+const DURATIONS = path.join(root, 'scripts', 'test-durations.json');
+
+/** A pass's recorded file times by repository path: the committed ones, then this machine's last run's. */
+function knownDurations(pass) {
+  const known = new Map();
+  try {
+    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(DURATIONS, 'utf8'))[pass] ?? {})) {
+      known.set(file, ms);
+    }
+  } catch {
+    // No committed times: this machine's, or the given order.
+  }
+  try {
+    const last = JSON.parse(readFileSync(path.join(timingsDir, `${pass}.json`), 'utf8'));
+    for (const f of last.files) if (f.repoFile && !f.failed) known.set(f.repoFile, f.ms);
+  } catch {
+    // No earlier run here.
+  }
+  return known;
+}
+
+/**
+ * The pass's files, longest first (scripts/test-durations.json, `node scripts/record-test-durations.mjs` after a
+ * whole run, overridden by this machine's last run): with two files at a time, a long file that happens to start
+ * last runs on alone at the end of the pass, while short files fill the gaps whatever their order.
+ */
+function longestFirst(pass, list) {
+  const known = knownDurations(pass);
+  const cost = (file) => known.get(path.relative(root, file)) ?? UNKNOWN_FILE_MS;
+  return [...list].sort((a, b) => cost(b) - cost(a));
 }
 
 /** Tests run per pass, for the whole run's last line. */
