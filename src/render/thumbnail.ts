@@ -29,8 +29,9 @@ export interface PageImageOptions {
   /** The child is killed after this and the promise rejects with a PageImageError of kind `timeout`. */
   timeoutMs?: number;
   /**
-   * Cap on the PNG bytes of all pages together. Pages that would go past it are not returned and the child
-   * is killed; `truncated` says so. A first page alone over the cap rejects with kind `too_large`.
+   * Cap on the PNG bytes of all pages together. Pages that would go past it are not returned; `truncated`
+   * says so. A first page alone over the cap rejects with kind `too_large`. While pdftoppm streams, the
+   * pages' raw pixels are bounded too (see maxRawBytes): past that the child is killed.
    */
   maxBytes?: number;
   /** The pdftoppm program (tests point it at something that hangs or fails). */
@@ -58,8 +59,9 @@ export class PageImageError extends Error {
 /**
  * Renders pages of a PDF as PNGs with poppler's pdftoppm in a child process (a GPL tool run as a separate
  * program, not linked), so a slow or hostile PDF costs a process with a deadline, never the event loop.
- * Without an output root pdftoppm writes every page's PNG to stdout one after another; they are split on
- * the PNG chunk structure as they stream, so the byte cap is enforced while rendering, not after.
+ * Without an output root pdftoppm writes every page as binary PPM to stdout one after another; they are
+ * split as they stream and each page is encoded once whole, so a page's and all pages' raw pixels are
+ * bounded while rendering; the PNG byte cap is applied to the encoded pages.
  */
 export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promise<PageImages> {
   const { first, last, width } = options;
@@ -75,7 +77,8 @@ export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promis
   args.push('-scale-to-x', String(width), '-scale-to-y', '-1', '-'); // '-' reads the PDF from stdin
   return new Promise((resolve, reject) => {
     const child = spawn(options.pdftoppm ?? 'pdftoppm', args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const splitter = new PpmSplitter(maxRawBytes(maxBytes));
+    const maxRaw = maxRawBytes(maxBytes);
+    const splitter = new PpmSplitter(maxRaw);
     const encoding: Promise<Buffer>[] = [];
     const pages: PageImage[] = [];
     let bytes = 0;
@@ -89,10 +92,16 @@ export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promis
     child.stdout.on('data', (chunk: Buffer) => {
       if (stop) return;
       try {
-        for (const ppm of splitter.push(chunk)) encoding.push(pngOf(ppm));
+        for (const ppm of splitter.push(chunk)) {
+          const png = pngOf(ppm);
+          png.catch(() => {}); // awaited in collect(); a failure while the child is still running is not unhandled
+          encoding.push(png);
+        }
       } catch {
         return halt('malformed');
       }
+      // Pixels held for encoding are bounded while pdftoppm streams: the pages out so far are returned.
+      if (splitter.rawTotal > maxRaw) halt('cap');
     });
     /** The encoded pages in order, up to the byte cap. */
     const collect = async (): Promise<void> => {
@@ -160,8 +169,9 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 /**
- * A page's raw pixels may be this many times the PNG cap (text pages compress ~40:1); a page taller than
- * that (an absurd aspect ratio) is stopped while it streams rather than held in memory.
+ * A page's raw pixels, and all pages' together, may be this many times the PNG cap (text pages compress
+ * ~40:1); a page taller than that (an absurd aspect ratio) is stopped while it streams rather than held in
+ * memory.
  */
 function maxRawBytes(maxPngBytes: number): number {
   return Math.max(maxPngBytes * 8, 64 * 1024 * 1024);
@@ -208,36 +218,59 @@ interface Ppm {
  * pixels would pass `maxRaw` bytes.
  */
 export class PpmSplitter {
-  private buffer: Buffer = Buffer.alloc(0);
+  /** The unfinished page's bytes as they came: joined once the page is whole, not on every chunk. */
+  private chunks: Buffer[] = [];
+  private length = 0;
+  /** The current page's header length and total length, once its header is read. */
+  private page: { width: number; height: number; start: number; end: number } | null = null;
+  /** Pixel bytes of every page so far. */
+  rawTotal = 0;
 
   constructor(private readonly maxRaw = Number.POSITIVE_INFINITY) {}
 
   /** Bytes of an unfinished page held back (0 between pages). */
   get pending(): number {
-    return this.buffer.length;
+    return this.length;
   }
 
   push(chunk: Buffer): Ppm[] {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
     const done: Ppm[] = [];
     for (;;) {
-      if (this.buffer.length === 0) return done;
-      if (this.buffer[0] !== 0x50 || (this.buffer.length > 1 && this.buffer[1] !== 0x36)) throw notPpm();
-      const head = /^P6\s+(\d{1,6})\s+(\d{1,6})\s+255\s/.exec(this.buffer.toString('latin1', 0, 40));
-      if (!head) {
-        if (this.buffer.length >= 40) throw notPpm();
-        return done;
-      }
-      const width = Number(head[1]);
-      const height = Number(head[2]);
-      const size = width * height * 3;
-      if (width === 0 || height === 0 || size > this.maxRaw) throw notPpm();
-      const end = head[0].length + size;
-      if (this.buffer.length < end) return done;
-      done.push({ width, height, pixels: this.buffer.subarray(head[0].length, end) });
-      this.buffer = this.buffer.subarray(end);
-      if (this.buffer.length === 0) this.buffer = Buffer.alloc(0);
+      if (this.length === 0) return done;
+      this.page ??= this.header();
+      if (!this.page || this.length < this.page.end) return done;
+      const all = this.joined();
+      const { width, height, start, end } = this.page;
+      done.push({ width, height, pixels: all.subarray(start, end) });
+      this.rawTotal += end - start;
+      this.page = null;
+      const rest = all.subarray(end);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.length = rest.length;
     }
+  }
+
+  /** The page header at the start of what is held, null while it is incomplete; throws on anything else. */
+  private header(): { width: number; height: number; start: number; end: number } | null {
+    const first = this.chunks.length === 1 ? this.chunks[0]! : this.joined();
+    if (first[0] !== 0x50 || (first.length > 1 && first[1] !== 0x36)) throw notPpm();
+    const head = /^P6\s+(\d{1,6})\s+(\d{1,6})\s+255\s/.exec(first.toString('latin1', 0, 40));
+    if (!head) {
+      if (first.length >= 40) throw notPpm();
+      return null;
+    }
+    const width = Number(head[1]);
+    const height = Number(head[2]);
+    const size = width * height * 3;
+    if (width === 0 || height === 0 || size > this.maxRaw) throw notPpm();
+    return { width, height, start: head[0].length, end: head[0].length + size };
+  }
+
+  private joined(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.length)];
+    return this.chunks[0]!;
   }
 }
 
