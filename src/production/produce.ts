@@ -178,8 +178,10 @@ function newRun(deps: ProduceDeps): Run {
 export async function produceDocument(deps: ProduceDeps, input: ProduceInput): Promise<Produced> {
   const run = newRun(deps);
   try {
-    // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers.
-    run.leavePreparation = deps.admission.enterPreparation();
+    // Direct work counts as "in preparation" until it renders; queued work is bounded by the workers. Work
+    // that waits for a slot (thumbnails) counts once it holds one: a wait holds nothing but would fill the
+    // process-wide bound that every team's POST /pdf shares.
+    if (!input.slotWait) run.leavePreparation = deps.admission.enterPreparation();
     const made = await make(deps, input, run);
     if (!made.stored) return made.produced;
     const { id, file, prepared } = made.stored;
@@ -272,6 +274,7 @@ async function admitOrRecheck(deps: ProduceDeps, work: Work, run: Run): Promise<
 async function producePdf(deps: ProduceDeps, work: Work, run: Run): Promise<Made> {
   const lease = await acquireSlot(deps.slots, work);
   try {
+    if (work.slotWait && !work.queued) run.leavePreparation = deps.admission.enterPreparation();
     run.stage = 'prepare';
     const prepareDeps = work.templates ? { ...deps, templates: work.templates } : deps;
     const prepared = await prepareHtml(prepareDeps, work.caller.teamId, work.request, run.einv);

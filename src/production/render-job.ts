@@ -7,7 +7,7 @@ import {
   type JobKindOptions,
   type JobOutcome,
 } from '../jobs/index.js';
-import type { ErrorCode } from '../shared/errors.js';
+import { type ErrorCode, isAppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
 import { RENDER_JOB, type RenderJobPayload } from './enqueue.js';
 import type { Caller } from './ports.js';
@@ -79,24 +79,31 @@ function renderJobHandler(deps: RenderJobDeps, hooks: RenderHooks): JobHandler {
       await write(trx);
       await hooks.afterFinal?.(trx, final);
     };
+    /** Gives up without rendering, with the reason on the document (no retry could change it). */
+    const giveUp = (code: ErrorCode, message: string): JobOutcome => ({
+      kind: 'failed',
+      error: `${code}: ${message}`,
+      retryable: false,
+      commit: withHooks(async (trx) => {
+        await deps.lifecycle.abandon(trx, document.id, code, message);
+        return null;
+      }),
+    });
     const plan = await deps.planOf(document.team_id);
-    if (!plan) {
-      // The team is gone: give up without rendering. (A render that keeps killing its worker is given up
-      // by the worker through the kind's abandon.)
-      const message = 'The team no longer exists.';
-      return {
-        kind: 'failed',
-        error: `forbidden: ${message}`,
-        retryable: false,
-        commit: withHooks(async (trx) => {
-          await deps.lifecycle.abandon(trx, document.id, 'forbidden', message);
-          return null;
-        }),
-      };
+    // The team is gone. (A render that keeps killing its worker is given up by the worker through the
+    // kind's abandon.)
+    if (!plan) return giveUp('forbidden', 'The team no longer exists.');
+    let request: RenderJobPayload['request'];
+    try {
+      request = openQueuedProtect(deps.passwords, payload.request, payload.protect);
+    } catch (err) {
+      // The sealed passwords no longer open (the server secret changed): its message says to send them again.
+      if (isAppError(err)) return giveUp(err.code, err.message);
+      throw err;
     }
     const outcome = await produceQueued(deps, {
       caller: { teamId: document.team_id, plan },
-      request: openQueuedProtect(deps.passwords, payload.request, payload.protect),
+      request,
       test: document.test === 1,
       signal: ctx.signal,
       queued: {

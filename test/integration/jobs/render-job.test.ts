@@ -323,6 +323,36 @@ describe('background render job', () => {
     assert.deepEqual(final, { payload_json: '{}', status: 'failed' });
   });
 
+  it('fails at once, saying to send protect again, when the sealed passwords no longer open', async () => {
+    const id = await queue([{ ok: true, changes: { pages: 1, bytes: 100, mode: 'fast' } }], {
+      protect: { owner_password: 'owner-before-the-change' },
+    });
+    // The server secret changed since the job was queued: its passwords are sealed under another one.
+    const job = await db
+      .selectFrom('jobs')
+      .select(['id', 'payload_json'])
+      .where('payload_json', 'like', `%${id}%`)
+      .executeTakeFirstOrThrow();
+    const payload = JSON.parse(job.payload_json) as { protect: StoredProtect };
+    const other = createSecretBox(Buffer.alloc(32, 2), PROTECT_PASSWORDS_PURPOSE);
+    payload.protect.sealed_passwords = other.seal(JSON.stringify({ owner_password: 'x'.repeat(12) }));
+    await db
+      .updateTable('jobs')
+      .set({ payload_json: JSON.stringify(payload) })
+      .where('id', '=', job.id)
+      .execute();
+    calls.length = 0;
+    await run();
+    clock.advance(60 * 60_000);
+    await run();
+    assert.equal(calls.length, 0, 'nothing was rendered, and no attempt was retried');
+    assert.equal(await doc(id), undefined);
+    const [event] = await events(id);
+    assert.equal(event.type, 'pdf.failed');
+    assert.equal(event.data.error_code, 'render_failed');
+    assert.match(event.data.error_message, /send "protect" again/);
+  });
+
   it('a failure before rendering leaves no document and an event with error_message', async () => {
     const id = await queue([
       {
