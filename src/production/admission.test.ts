@@ -8,14 +8,17 @@ import type { Caller } from './ports.js';
 /** The usage ledger, storage and email ports as admit() sees them, recording what it asked. */
 function gates(options: { storedBytes?: number; documentsLeft?: number } = {}) {
   const asked: string[] = [];
+  const reservedAt: Date[] = [];
   let left = options.documentsLeft ?? 10;
   return {
     asked,
+    reservedAt,
     usage: {
-      async reserve(_teamId: string, count: number) {
+      async reserve(_teamId: string, count: number, at: Date) {
         asked.push(`reserve ${count}`);
         if (count > left) throw new AppError('plan_limit_reached', 'The plan allows no more documents.');
         left -= count;
+        reservedAt.push(at);
         return { period: '2026-11' };
       },
       async release(_teamId: string, period: string, count = 1) {
@@ -115,6 +118,17 @@ describe('admission: service_busy for too many documents in preparation or a ful
     await admitted.release();
     assert.deepEqual(ports.asked.slice(-1), ['release 3 in 2026-11'], 'released once');
     assert.equal((await admission.admit({ ...request, count: 3 })).period, '2026-11');
+  });
+
+  it("admit: reserves at the documents' creation time when given (their usage period), else now", async () => {
+    const ports = gates();
+    const clock = new ManualClock(Date.UTC(2026, 11, 1, 0, 0, 1));
+    const admission = createAdmission({ clock, ...ports, maxPreparing: 1, dataDir: '.', minFreeBytes: 0 });
+    const request = { caller: CALLER, test: false, count: 1, storage: 'required' as const, emails: [] };
+    const createdAt = new Date(Date.UTC(2026, 10, 30, 23, 59, 59));
+    await admission.admit({ ...request, at: createdAt });
+    await admission.admit(request);
+    assert.deepEqual(ports.reservedAt, [createdAt, clock.now()]);
   });
 
   it('admit: a full storage quota refuses before anything is reserved; test documents reserve nothing', async () => {

@@ -15,6 +15,11 @@ export interface AdmissionRequest {
   storage: StoragePolicy;
   /** Every address the documents will email (deliver.email.to): email_not_verified, email_limit_reached. */
   emails: readonly string[];
+  /**
+   * The documents' creation time, whose month their reservation is held in and later settled in (queued
+   * documents are counted in the period of their `created_at`); default now.
+   */
+  at?: Date;
 }
 
 /** An admitted request: the period its live documents reserved in (null: test, nothing reserved). */
@@ -75,7 +80,7 @@ export function createAdmission(options: {
       const period = await reserveLiveDocuments(options.usage, caller, {
         test: request.test,
         count,
-        at: options.clock.now(),
+        at: request.at ?? options.clock.now(),
       });
       let released = period === null;
       return {

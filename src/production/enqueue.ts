@@ -22,6 +22,8 @@ import type { ProduceDeps } from './produce.js';
  * checked without rendering anything (checkRequest), then admitted once (admission.admit) — and the
  * documents and their render jobs are written in one transaction. The job renders each one once.
  */
+
+/** The job kind of a queued document's render. */
 export const RENDER_JOB = 'render';
 
 /**
@@ -78,6 +80,7 @@ export async function enqueueDocument(
 ): Promise<{ id: string; status: 'queued'; created_at: string }> {
   const { einv, html } = await checkRequest(deps, caller, request, test);
   const email = request.deliver?.email;
+  const createdAt = deps.clock.now();
   const admitted = await deps.admission.admit({
     caller,
     test,
@@ -85,9 +88,10 @@ export async function enqueueDocument(
     // Spec: a background PDF is always stored, so a full quota or a full disk is refused now.
     storage: 'required',
     emails: email ? [email.to] : [],
+    at: createdAt,
   });
   const doc = queuedDocument(caller, {
-    createdAt: deps.clock.now(),
+    createdAt,
     test,
     filename: html
       ? sanitizeFilename(html.filename, '.pdf')
@@ -136,14 +140,15 @@ export async function enqueueDocuments(
   /** Runs in the same transaction after the documents are queued (e.g. the batch row and its items). */
   onQueued: (trx: Db, documentIds: string[]) => Promise<void>,
 ): Promise<string[]> {
+  const createdAt = deps.clock.now();
   const admitted = await deps.admission.admit({
     caller,
     test: input.test,
     count: input.items.length,
     storage: 'required',
     emails: input.items.flatMap((item) => item.request.deliver?.email?.to ?? []),
+    at: createdAt,
   });
-  const createdAt = deps.clock.now();
   const docs = input.items.map((item) =>
     queuedDocument(caller, {
       createdAt,
