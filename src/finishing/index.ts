@@ -22,6 +22,7 @@ export {
   FinishingFields,
   type FinishingOptions,
   ProtectBody,
+  type ProtectOption,
   ShownProtectBody,
 } from './schema.js';
 export {

@@ -3,6 +3,7 @@ import {
   isStoredProtect,
   openProtect,
   type PasswordBox,
+  type ProtectOption,
   type StoredProtect,
   sealProtect,
   showProtect,
@@ -10,6 +11,7 @@ import {
 import type { ResolvedTemplate } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
 import type { TemplateSettings } from './settings.js';
+import { canonicalJson } from './versions.js';
 
 /**
  * A template's `protect` (extension): its passwords are stored only sealed (PasswordBox), opened only to
@@ -23,13 +25,23 @@ export function settingsToStore(
 ): TemplateSettings {
   const protect = sent.protect;
   if (protect === undefined) return sent;
-  if (!isShownProtect(protect)) return { ...sent, protect: sealProtect(box, protect) };
   const kept = current?.protect;
+  if (!isShownProtect(protect)) {
+    // The same passwords again keep the same sealed value (sealing is randomised): no new version.
+    if (isStoredProtect(kept) && sameProtect(box, kept, protect)) return { ...sent, protect: kept };
+    return { ...sent, protect: sealProtect(box, protect) };
+  }
   if (!isStoredProtect(kept))
     throw new AppError(
       'invalid_request',
       '"settings.protect" has no stored passwords to keep: send "owner_password" (and "user_password" if the file should need one to open).',
       { field: 'settings/protect/owner_password' },
+    );
+  if (protect.user_password_set !== undefined && protect.user_password_set !== kept.user_password_set)
+    throw new AppError(
+      'invalid_request',
+      `"settings.protect.user_password_set" cannot change the stored passwords (it is ${kept.user_password_set}): send "owner_password", and "user_password" if the file should need one to open.`,
+      { field: 'settings/protect/user_password' },
     );
   const stored: StoredProtect = {
     ...(protect.permissions === undefined ? {} : { permissions: protect.permissions }),
@@ -38,6 +50,21 @@ export function settingsToStore(
     sealed_passwords: kept.sealed_passwords,
   };
   return { ...sent, protect: stored };
+}
+
+/** Whether `sent` asks for exactly what `stored` holds (false when its passwords no longer open). */
+function sameProtect(box: PasswordBox, stored: StoredProtect, sent: ProtectOption): boolean {
+  let opened: ProtectOption;
+  try {
+    opened = openProtect(box, stored);
+  } catch {
+    return false;
+  }
+  return (
+    opened.owner_password === sent.owner_password &&
+    (opened.user_password ?? '') === (sent.user_password ?? '') &&
+    canonicalJson(opened.permissions ?? null) === canonicalJson(sent.permissions ?? null)
+  );
 }
 
 /** The settings as an answer shows them: never the passwords, sealed or not. */

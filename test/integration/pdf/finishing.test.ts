@@ -341,6 +341,21 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     const again = await api(server.base, 'POST', '/v1/pdf', { key: keys.live, body: { template_id: id } });
     assert.equal(again.status, 200, again.text);
     await checkAll(again.buffer, { protect });
+    // The same passwords sent again change nothing (sealing is randomised, the version must not be).
+    const resent = await api(server.base, 'PUT', `/v1/templates/${id}`, {
+      key: keys.live,
+      body: { settings: { format: 'A4', margin: '15mm', protect } },
+    });
+    assert.equal(resent.status, 200, resent.text);
+    assert.equal(resent.json.version, 2, 'the same passwords make no new version');
+    // The shown form cannot take the open password away: that needs the passwords.
+    const dropped = await api(server.base, 'PUT', `/v1/templates/${id}`, {
+      key: keys.live,
+      body: { settings: { format: 'A4', margin: '15mm', protect: { ...shown, user_password_set: false } } },
+    });
+    assert.equal(dropped.status, 400, dropped.text);
+    assert.equal(dropped.json.error.code, 'invalid_request');
+    assert.match(dropped.json.error.message, /user_password_set/);
     // The shown form alone cannot make passwords up.
     const invented = await api(server.base, 'POST', '/v1/templates', {
       key: keys.live,
