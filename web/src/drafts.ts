@@ -43,10 +43,24 @@ export function readDraft(teamId: string, templateId: string): StoredDraft | nul
   }
 }
 
+/**
+ * The settings as a draft may keep them: `protect` with passwords typed in is left out (the server stores
+ * them only sealed; this browser's storage would keep them in clear text for anyone who opens it), so a
+ * restored draft asks for the protection again. A `protect` as the server shows it (`*_password_set`) stays.
+ */
+export function withoutPasswords(settings: Record<string, unknown>): Record<string, unknown> {
+  const protect = settings.protect as Record<string, unknown> | null | undefined;
+  if (!protect || typeof protect !== 'object') return settings;
+  if (!('owner_password' in protect) && !('user_password' in protect)) return settings;
+  const { protect: _typed, ...rest } = settings;
+  return rest;
+}
+
 /** False when the browser refuses (storage full or disabled): the editor says so instead of pretending. */
 export function writeDraft(teamId: string, templateId: string, draft: StoredDraft): boolean {
   try {
-    localStorage.setItem(keyOf(teamId, templateId), JSON.stringify(draft));
+    const stored: StoredDraft = { ...draft, settings: withoutPasswords(draft.settings) };
+    localStorage.setItem(keyOf(teamId, templateId), JSON.stringify(stored));
     return true;
   } catch {
     return false;

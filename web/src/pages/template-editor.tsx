@@ -157,7 +157,12 @@ const ZOOMS = [50, 75, 100, 125, 150, 200] as const;
 const ZOOM_KEY = 'quire:preview-zoom';
 
 function storedZoom(): number {
-  const value = Number(localStorage.getItem(ZOOM_KEY));
+  let value = 100;
+  try {
+    value = Number(localStorage.getItem(ZOOM_KEY));
+  } catch {
+    // Storage disabled: fit width.
+  }
   return (ZOOMS as readonly number[]).includes(value) ? value : 100;
 }
 
