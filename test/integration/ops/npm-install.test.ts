@@ -12,6 +12,7 @@ import { npmPack } from '../../helpers/npm-pack.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { bundleIsCurrent } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
+import { withinTime } from '../../helpers/wait.js';
 
 const run = promisify(execFile);
 // The repository itself, also when this file runs from the compiled mirror (scripts/compile-tests.mjs).
@@ -175,19 +176,31 @@ describe('npm install -g of the packed server (quire-pdf)', () => {
       child.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
         for (const line of stderr.split('\n').slice(0, -1)) {
-          const record = JSON.parse(line) as Record<string, unknown>;
+          let record: Record<string, unknown>;
+          try {
+            record = JSON.parse(line) as Record<string, unknown>;
+          } catch {
+            continue; // not a log record (the exit message below shows the whole stderr)
+          }
           announced.set(String(record.event), record);
           if (record.event === 'serving') resolve(record);
         }
       });
       child.once('exit', (code) => reject(new Error(`quire serve exited with ${code}:\n${stderr}`)));
     });
-    const { api_url: apiUrl } = (await serving) as { api_url: string };
+    const { api_url: apiUrl } = (await withinTime(
+      serving,
+      180_000,
+      'the installed quire did not announce serving in 180 s',
+    )) as { api_url: string };
     const base = apiUrl.replace(/\/v1$/, '');
     const key = String(announced.get('default_team_created')?.live_key);
     const dashboard = await fetch(`${base}/app/`);
     assert.equal(dashboard.status, 200);
     assert.match(await dashboard.text(), /<script[^>]+assets\/index-/);
+    // Read from a file the package must carry (package.json files), not from the bundle.
+    const liquidDocs = await fetch(`${base}/docs/liquid`);
+    assert.equal(liquidDocs.status, 200, 'the Liquid filter reference ships in the package');
     const version = await api(base, 'GET', '/version');
     assert.equal(version.json.version, pkg.version);
     const res = await api(base, 'POST', '/v1/pdf', {
