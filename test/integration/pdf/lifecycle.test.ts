@@ -150,13 +150,18 @@ describe('template thumbnails: slots and remembered failures', () => {
       assert.equal(created.status, 201);
       return new URL(created.json.thumbnail_url);
     };
-    const spinning = fetch(await create('spin', '<script>for(;;){}</script><p>never</p>'));
+    const finished: string[] = [];
+    const spinning = fetch(await create('spin', '<script>for(;;){}</script><p>never</p>')).finally(() =>
+      finished.push('spin'),
+    );
     await waitUntil(
       'the spinning thumbnail to be rendering',
       async () => (await server.built.services.renderer.stats())?.busy === 1,
     );
     // The second thumbnail finds the one slot thumbnails may take held: it waits (no 429) ...
-    const waiting = fetch(await create('letter', '<p>Dear customer</p>'));
+    const waiting = fetch(await create('letter', '<p>Dear customer</p>')).finally(() =>
+      finished.push('letter'),
+    );
     // ... while a direct request still gets the slot left for it.
     const direct = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>x</p>' } });
     assert.equal(direct.status, 200, 'the slot thumbnails leave free');
@@ -164,6 +169,9 @@ describe('template thumbnails: slots and remembered failures', () => {
     const letter = await waiting;
     assert.equal(letter.status, 200, 'rendered once the spinning one gave its slot back');
     assert.equal(letter.headers.get('content-type'), 'image/png');
+    // Whichever reached the server first, the letter's thumbnail could not render before the spinning one
+    // gave its slot back (3 s): had it taken the slot left for direct requests, it would have ended first.
+    assert.deepEqual(finished, ['spin', 'letter']);
   });
 });
 

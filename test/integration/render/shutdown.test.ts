@@ -43,8 +43,11 @@ describe('the renderer after the service has closed', () => {
   it('a render asked for then (work finishing after shutdown) is service_busy and starts no Chromium', async () => {
     const server = await startTestServer();
     const { renderer } = server.built.services;
-    assert.match(await pdfText((await renderer.render(job('<p>in time</p>'))).pdf), /in time/);
-    await server.close();
+    try {
+      assert.match(await pdfText((await renderer.render(job('<p>in time</p>'))).pdf), /in time/);
+    } finally {
+      await server.close();
+    }
     const err = await appError(renderer.render(job('<p>too late</p>')));
     assert.equal(err.code, 'service_busy');
     assert.equal(await renderer.stats(), null, 'no renderer was started again');
