@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from './api';
 import { useLoad } from './ui';
 
@@ -56,6 +56,10 @@ export function FinishingForm(props: {
   // A template's saved protect comes back without its passwords (README "Finishing options"): sent back
   // as it is, it keeps them.
   const kept = value.protect !== undefined && 'owner_password_set' in value.protect;
+  // The saved protect as last shown: emptying a typed replacement puts it back instead of dropping the
+  // protection without a word (removing it is the button's job).
+  const saved = useRef<Finishing['protect']>(undefined);
+  if (kept) saved.current = value.protect;
   const certificates = useLoad(() => call(api.GET('/certificates')), []);
   const setMetadata = (patch: Partial<Metadata>) => set({ pdf_metadata: compact({ ...metadata, ...patch }) });
   const flag = (name: 'pdf_ua' | 'outline', label: string) => (
@@ -188,7 +192,13 @@ export function FinishingForm(props: {
         {withProtect && kept && (
           <p class="hint" id={id('protect-kept')}>
             Passwords are set (stored sealed, never shown): type new ones to replace them.{' '}
-            <button type="button" onClick={() => set({ protect: undefined })}>
+            <button
+              type="button"
+              onClick={() => {
+                saved.current = undefined;
+                set({ protect: undefined });
+              }}
+            >
               Remove the protection
             </button>
           </p>
@@ -207,7 +217,7 @@ export function FinishingForm(props: {
                 set({
                   protect: owner
                     ? { ...(kept ? { permissions } : value.protect), owner_password: owner }
-                    : undefined,
+                    : saved.current,
                 });
               }}
             />
