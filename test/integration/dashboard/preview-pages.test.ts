@@ -146,11 +146,31 @@ describe('template editor: live preview as page images', { timeout: 600_000 }, (
       await page.keyboard.insertText('<p>FAST</p>');
       const fast = await expectedPages(`${HTML + BREAK}<p>SLOW</p><p>FAST</p>`);
       await previewShows(page, 'the FAST preview', 2, (s) => s.srcs[1] === fast.pngs[1]);
+      // Every page image the preview shows from now on is recorded in the page.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { previewSrcs: string[] }).previewSrcs = seen;
+        const pane = document.querySelector('[data-testid="preview-pages"]');
+        if (!pane) throw new Error('no preview pane');
+        new MutationObserver(() => {
+          for (const img of document.querySelectorAll('img.preview-page'))
+            seen.push(img.getAttribute('src') ?? '');
+        }).observe(pane, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+      });
+      const stale = await expectedPages(`${HTML + BREAK}<p>SLOW</p>`);
+      const answered = page.waitForResponse((r) => r.url().endsWith('/draft-preview/pages'), {
+        timeout: 60_000,
+      });
       release();
-      // Let the held answer arrive; it must not replace the newer pages.
-      await page.waitForResponse((r) => r.url().endsWith('/draft-preview/pages'), { timeout: 60_000 });
-      await page.locator('.preview .busy').waitFor({ state: 'detached', timeout: 60_000 });
-      assert.equal((await shown(page)).srcs[1], fast.pngs[1], 'the stale SLOW answer was dropped');
+      // The held answer arrives and is read whole; then a newer edit's preview, which the page can only show
+      // after it has handled the stale answer (answers are handled in the order they arrive).
+      await (await answered).finished();
+      await page.keyboard.insertText('<p>THIRD</p>');
+      const third = await expectedPages(`${HTML + BREAK}<p>SLOW</p><p>FAST</p><p>THIRD</p>`);
+      await previewShows(page, 'the THIRD preview', 2, (s) => s.srcs[1] === third.pngs[1]);
+      const seen = await page.evaluate(() => (window as unknown as { previewSrcs: string[] }).previewSrcs);
+      assert.ok(seen.includes(third.pngs[1] ?? '-'), 'the recorder saw the pages change');
+      assert.ok(!seen.includes(stale.pngs[1] ?? '-'), 'the stale SLOW answer was never shown');
     } finally {
       release();
       await page.unroute('**/draft-preview/pages');
