@@ -28,8 +28,9 @@ export function MembersPage({ session }: { session: Session }) {
   // Only owners give or take the owner role (contract: Roles).
   const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
 
-  const act = async (what: () => Promise<unknown>, done: string, ask?: ConfirmOptions) => {
-    if (ask && !(await confirmAction(ask))) return;
+  /** True once `what` succeeded (its error is shown otherwise). */
+  const act = async (what: () => Promise<unknown>, done: string, ask?: ConfirmOptions): Promise<boolean> => {
+    if (ask && !(await confirmAction(ask))) return false;
     setError(null);
     setNote(null);
     try {
@@ -37,8 +38,10 @@ export function MembersPage({ session }: { session: Session }) {
       setNote(done);
       members.reload();
       invitations.reload();
+      return true;
     } catch (err) {
       setError(err);
+      return false;
     }
   };
 
@@ -48,7 +51,7 @@ export function MembersPage({ session }: { session: Session }) {
     const form = new FormData(formEl);
     // act shows its own error; run only keeps the button disabled while the invitation is sent.
     await run(async () => {
-      await act(
+      const sent = await act(
         () =>
           call(
             api.POST('/members/invitations', {
@@ -57,7 +60,8 @@ export function MembersPage({ session }: { session: Session }) {
           ),
         `Invitation sent to ${String(form.get('email'))}.`,
       );
-      formEl.reset();
+      // A refused invitation keeps what was typed, to correct it.
+      if (sent) formEl.reset();
     });
   };
 
