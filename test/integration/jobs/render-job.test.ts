@@ -324,24 +324,20 @@ describe('background render job', () => {
   });
 
   it('fails at once, saying to send protect again, when the sealed passwords no longer open', async () => {
-    const id = await queue([{ ok: true, changes: { pages: 1, bytes: 100, mode: 'fast' } }], {
-      protect: { owner_password: 'owner-before-the-change' },
-    });
-    // The server secret changed since the job was queued: its passwords are sealed under another one.
-    const job = await db
-      .selectFrom('jobs')
-      .select(['id', 'payload_json'])
-      .where('payload_json', 'like', `%${id}%`)
-      .executeTakeFirstOrThrow();
-    const payload = JSON.parse(job.payload_json) as { protect: StoredProtect };
+    // Sealed under another server secret than the worker's (the secret changed since it was queued). Done at
+    // enqueue, not by editing the job afterwards: on PostgreSQL the worker may claim it at once.
     const other = createSecretBox(Buffer.alloc(32, 2), PROTECT_PASSWORDS_PURPOSE);
-    payload.protect.sealed_passwords = other.seal(JSON.stringify({ owner_password: 'x'.repeat(12) }));
-    await db
-      .updateTable('jobs')
-      .set({ payload_json: JSON.stringify(payload) })
-      .where('id', '=', job.id)
-      .execute();
+    const seal = passwords.seal;
+    passwords.seal = (text) => other.seal(text);
     calls.length = 0;
+    let id: string;
+    try {
+      id = await queue([{ ok: true, changes: { pages: 1, bytes: 100, mode: 'fast' } }], {
+        protect: { owner_password: 'owner-before-the-change' },
+      });
+    } finally {
+      passwords.seal = seal;
+    }
     await run();
     clock.advance(60 * 60_000);
     await run();
