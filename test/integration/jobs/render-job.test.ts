@@ -39,7 +39,7 @@ const passwords = createSecretBox(Buffer.alloc(32, 1), PROTECT_PASSWORDS_PURPOSE
  */
 type RenderAttempt =
   | { ok: true; changes: { pages: number; bytes: number; mode: 'fast' | 'print'; counted?: number } }
-  | { ok: false; code: ErrorCode; message: string; rendered: boolean };
+  | { ok: false; code: ErrorCode; message: string; rendered: boolean; gate?: Promise<void> };
 
 describe('background render job', () => {
   let dataDir: string;
@@ -116,6 +116,7 @@ describe('background render job', () => {
           const id = currentDocument(job.html);
           calls.push(id);
           const attempt = script.get(id)?.shift();
+          if (attempt && !attempt.ok) await attempt.gate;
           if (!attempt?.ok) {
             throw new AppError(attempt?.code ?? 'render_failed', attempt?.message ?? 'unscripted');
           }
@@ -286,39 +287,51 @@ describe('background render job', () => {
       user_password: 'queued-user-secret',
       permissions: { copy: false },
     };
-    const id = await queue([{ ok: false, code: 'render_failed', message: 'crashed', rendered: true }], {
+    // The render is held until the payload is read: on PostgreSQL a worker woken by NOTIFY may claim the job
+    // at once, and a finished job's payload is already erased.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const id = await queue([{ ok: false, code: 'render_failed', message: 'crashed', rendered: true, gate }], {
       protect,
     });
-    const job = () =>
-      db
-        .selectFrom('jobs')
-        .select(['id', 'payload_json'])
-        .where('payload_json', 'like', `%${id}%`)
-        .executeTakeFirst();
-    const queued = await job();
-    assert.ok(queued, 'the render job is queued');
-    assert.ok(!queued.payload_json.includes('queued-owner-secret'), 'no plain owner password');
-    assert.ok(!queued.payload_json.includes('queued-user-secret'), 'no plain user password');
-    const payload = JSON.parse(queued.payload_json) as { request: object; protect: StoredProtect };
-    assert.equal('protect' in payload.request, false, 'the request is stored without protect');
-    assert.deepEqual(
-      { ...payload.protect, sealed_passwords: undefined },
-      {
-        permissions: { copy: false },
-        owner_password_set: true,
-        user_password_set: true,
-        sealed_passwords: undefined,
-      },
-    );
-    // Only the worker's box opens it: the same server secret under another purpose (webhook secrets) cannot.
-    assert.deepEqual(openProtect(passwords, payload.protect), protect);
-    assert.throws(() => createSecretBox(Buffer.alloc(32, 1)).open(payload.protect.sealed_passwords));
+    let queuedId = '';
+    try {
+      const job = () =>
+        db
+          .selectFrom('jobs')
+          .select(['id', 'payload_json'])
+          .where('payload_json', 'like', `%${id}%`)
+          .executeTakeFirst();
+      const queued = await job();
+      assert.ok(queued, 'the render job is queued');
+      queuedId = queued.id;
+      assert.ok(!queued.payload_json.includes('queued-owner-secret'), 'no plain owner password');
+      assert.ok(!queued.payload_json.includes('queued-user-secret'), 'no plain user password');
+      const payload = JSON.parse(queued.payload_json) as { request: object; protect: StoredProtect };
+      assert.equal('protect' in payload.request, false, 'the request is stored without protect');
+      assert.deepEqual(
+        { ...payload.protect, sealed_passwords: undefined },
+        {
+          permissions: { copy: false },
+          owner_password_set: true,
+          user_password_set: true,
+          sealed_passwords: undefined,
+        },
+      );
+      // Only the worker's box opens it: the same server secret under another purpose (webhook secrets) cannot.
+      assert.deepEqual(openProtect(passwords, payload.protect), protect);
+      assert.throws(() => createSecretBox(Buffer.alloc(32, 1)).open(payload.protect.sealed_passwords));
+    } finally {
+      release();
+    }
     await run();
     assert.equal((await doc(id))?.status, 'failed');
     const final = await db
       .selectFrom('jobs')
       .select(['payload_json', 'status'])
-      .where('id', '=', queued.id)
+      .where('id', '=', queuedId)
       .executeTakeFirstOrThrow();
     assert.deepEqual(final, { payload_json: '{}', status: 'failed' });
   });
