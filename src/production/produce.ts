@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type DocumentLifecycle, type FinishTarget, usagePeriodOf } from '../documents/index.js';
 import {
   checkLanguage,
@@ -17,7 +16,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
-import type { SlotLease, TeamSlots } from '../shared/team-slots.js';
+import type { TeamSlots } from '../shared/team-slots.js';
 import { MAX_WARNINGS } from '../shared/warnings.js';
 import type { Db } from '../storage/index.js';
 import type { Admitted } from './admission.js';
@@ -41,6 +40,7 @@ import {
   storeFile,
   successWrite,
 } from './record.js';
+import { acquireSlot, NoRenderSlot } from './render-slot.js';
 import type { StoragePolicy } from './storage-policy.js';
 
 /**
@@ -127,13 +127,6 @@ export type QueuedOutcome =
   | { kind: 'succeeded'; write: FinalWrite }
   | { kind: 'failed'; error: string; write: FinalWrite | null }
   | { kind: 'no-slot' };
-
-/** Background work found every team slot taken: the job waits, nothing is recorded. */
-class NoRenderSlot extends Error {
-  constructor() {
-    super('no free render slot for this team');
-  }
-}
 
 type Stage = 'check' | 'prepare' | 'render' | 'store';
 
@@ -449,31 +442,10 @@ function builtInTemplate(request: DocumentRequest): boolean {
   return request.html === undefined && request.template_id === undefined;
 }
 
-/** How often work that waits for a team slot asks again (slots are held for a render: about a second). */
-const SLOT_POLL_MS = 200;
-
 /** Extension: a source_url document without `filename` is named after its page title, else its host. */
 function sourceFilename(prepared: PreparedHtml, title: string | undefined): string {
   if (title) return title;
   return prepared.sourceUrl ? new URL(prepared.sourceUrl).hostname : 'document';
-}
-
-async function acquireSlot(slots: TeamSlots, work: Work): Promise<SlotLease> {
-  const limit = work.caller.plan.render_concurrency;
-  const giveUpAt = Date.now() + (work.slotWait?.ms ?? 0);
-  for (;;) {
-    const lease = await slots.tryAcquire(work.caller.teamId, limit, work.slot);
-    if (lease) return lease;
-    if (Date.now() >= giveUpAt || work.signal?.aborted || work.slotWait?.stop.aborted) break;
-    await sleep(SLOT_POLL_MS);
-  }
-  if (work.queued) throw new NoRenderSlot();
-  throw new AppError(
-    'rate_limited',
-    `This team already renders ${limit} PDF(s) at once.`,
-    { reason: 'concurrency', limit },
-    { 'retry-after': '1' },
-  );
 }
 
 /**
