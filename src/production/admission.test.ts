@@ -40,6 +40,11 @@ function gates(options: { storedBytes?: number; documentsLeft?: number } = {}) {
   };
 }
 
+/** An admission over `ports` with one request in preparation at a time and no disk check. */
+function plainAdmission(ports: ReturnType<typeof gates>, clock = new ManualClock()) {
+  return createAdmission({ clock, ...ports, maxPreparing: 1, dataDir: '.', minFreeBytes: 0 });
+}
+
 const CALLER = {
   teamId: 'team',
   plan: { emails_per_day: 100, storage_bytes: 1000 } as Caller['plan'],
@@ -97,13 +102,7 @@ describe('admission: service_busy for too many documents in preparation or a ful
 
   it('admit: email budget, storage, then the live documents reserved all at once; release gives them back once', async () => {
     const ports = gates({ documentsLeft: 3 });
-    const admission = createAdmission({
-      clock: new ManualClock(),
-      ...ports,
-      maxPreparing: 1,
-      dataDir: '.',
-      minFreeBytes: 0,
-    });
+    const admission = plainAdmission(ports);
     const request = {
       caller: CALLER,
       test: false,
@@ -123,7 +122,7 @@ describe('admission: service_busy for too many documents in preparation or a ful
   it("admit: reserves at the documents' creation time when given (their usage period), else now", async () => {
     const ports = gates();
     const clock = new ManualClock(Date.UTC(2026, 11, 1, 0, 0, 1));
-    const admission = createAdmission({ clock, ...ports, maxPreparing: 1, dataDir: '.', minFreeBytes: 0 });
+    const admission = plainAdmission(ports, clock);
     const request = { caller: CALLER, test: false, count: 1, storage: 'required' as const, emails: [] };
     const createdAt = new Date(Date.UTC(2026, 10, 30, 23, 59, 59));
     await admission.admit({ ...request, at: createdAt });
@@ -133,13 +132,7 @@ describe('admission: service_busy for too many documents in preparation or a ful
 
   it('admit: a full storage quota refuses before anything is reserved; test documents reserve nothing', async () => {
     const ports = gates({ storedBytes: 1001 });
-    const admission = createAdmission({
-      clock: new ManualClock(),
-      ...ports,
-      maxPreparing: 1,
-      dataDir: '.',
-      minFreeBytes: 0,
-    });
+    const admission = plainAdmission(ports);
     const live = { caller: CALLER, test: false, count: 1, emails: [] };
     await assert.rejects(admission.admit({ ...live, storage: 'required' }), {
       code: 'storage_limit_reached',
