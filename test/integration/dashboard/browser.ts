@@ -393,3 +393,31 @@ export async function openDraftPdf(page: Page): Promise<{ pdf: Buffer; tab: Page
     await page.unroute(pattern);
   }
 }
+
+/**
+ * Clicks into an editor pane and puts the caret at its end (Ctrl+End), as a user would, and waits until it
+ * is there: on a loaded machine CodeMirror can apply the click's caret after the key was handled, and text
+ * typed next would land in the middle.
+ */
+export async function caretToEnd(page: Page, label: string): Promise<void> {
+  const pane = page.getByRole('textbox', { name: label });
+  await pane.click();
+  await waitFor(
+    `the caret at the end of ${label}`,
+    async () => {
+      await page.keyboard.press('Control+End');
+      const atEnd = await pane.evaluate((el) => {
+        const selection = getSelection();
+        if (!selection?.isCollapsed || !selection.focusNode || !el.contains(selection.focusNode))
+          return false;
+        const rest = document.createRange();
+        rest.setStart(selection.focusNode, selection.focusOffset);
+        rest.setEnd(el, el.childNodes.length);
+        return rest.toString() === '';
+      });
+      return atEnd ? true : null;
+    },
+    30_000,
+    200,
+  );
+}

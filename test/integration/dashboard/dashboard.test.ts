@@ -13,6 +13,7 @@ import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js'
 import { readMail } from '../users/dashboard.js';
 import {
   type Browser,
+  caretToEnd,
   checkPage as checkShared,
   closeAll,
   openBrowser,
@@ -142,23 +143,20 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await previewChanged(page, first);
       // An unsaved HTML edit re-renders too (the draft-preview route), and the new text is in the PDF.
       const afterData = await firstPageSrc(page);
-      await page.getByRole('textbox', { name: 'Template HTML' }).click();
-      await page.keyboard.press('Control+End');
+      await caretToEnd(page, 'Template HTML');
       await page.keyboard.insertText('\n<p>Unsaved draft line</p>');
       await previewChanged(page, afterData);
       await page.locator('.preview .busy').waitFor({ state: 'detached', timeout: 60_000 });
       const opened = await openDraftPdf(page);
       assert.match(await pdfText(opened.pdf), /Unsaved draft line/);
       await opened.tab.close();
-      await page.getByRole('textbox', { name: 'Template HTML' }).click();
-      await page.keyboard.press('Control+End');
+      await caretToEnd(page, 'Template HTML');
       await page.keyboard.insertText('\n{% if %}');
       await page.getByRole('button', { name: 'Save new version' }).click();
       await page.locator('#save-error').filter({ hasText: 'template_render_error' }).waitFor();
       // The marker is drawn by CodeMirror a frame after the message shows.
       await page.locator('[data-editor="html-pane"] .cm-lintRange-error').first().waitFor();
-      await page.getByRole('textbox', { name: 'Template HTML' }).click();
-      await page.keyboard.press('Control+End');
+      await caretToEnd(page, 'Template HTML');
       await page.keyboard.press('Shift+Home');
       const beforeFix = await firstPageSrc(page);
       await page.keyboard.insertText('<p>Total due</p>');

@@ -5,6 +5,7 @@ import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor, withinTime } from '../../helpers/wait.js';
 import {
   type Browser,
+  caretToEnd,
   closeAll,
   mainThreadCpuMs,
   openBrowser,
@@ -254,8 +255,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
       void (accept ? dialog.accept() : dialog.dismiss());
     };
     const html = page.getByRole('textbox', { name: 'Template HTML' });
-    await html.click();
-    await page.keyboard.press('Control+End');
+    await caretToEnd(page, 'Template HTML');
     await page.keyboard.type(' kept draft words', { delay: KEY_DELAY_MS });
     await page.getByTestId('unsaved').waitFor();
     await waitFor('the draft in local storage', async () =>

@@ -11,6 +11,7 @@ import { api, startTestServer, type TestServer, type TestTeam } from '../../help
 import { waitFor } from '../../helpers/wait.js';
 import {
   type Browser,
+  caretToEnd,
   checkPage,
   closeAll,
   DESKTOP,
@@ -179,8 +180,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       );
 
       // Ctrl+S saves from inside an editor pane.
-      await page.getByRole('textbox', { name: 'Template HTML' }).click();
-      await page.keyboard.press('Control+End');
+      await caretToEnd(page, 'Template HTML');
       await page.keyboard.insertText('\n<p>Saved with the keyboard</p>');
       await page.keyboard.press('Control+s');
       await page.getByText('Saved as version 4.').waitFor({ timeout: 60_000 });

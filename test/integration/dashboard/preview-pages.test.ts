@@ -5,7 +5,15 @@ import { renderPageImages } from '../../../src/render/index.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, closeAll, openBrowser, openDraftPdf, signInNewOwner, useLiveMode } from './browser.js';
+import {
+  type Browser,
+  caretToEnd,
+  closeAll,
+  openBrowser,
+  openDraftPdf,
+  signInNewOwner,
+  useLiveMode,
+} from './browser.js';
 
 /**
  * The editor's live preview as page images (issue 30 item 7): Quire's own rendering of the draft's pages,
@@ -49,8 +57,7 @@ async function previewShows(
 
 /** Appends text at the end of the HTML pane, as typing would. */
 async function appendHtml(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Template HTML' }).click();
-  await page.keyboard.press('Control+End');
+  await caretToEnd(page, 'Template HTML');
   await page.keyboard.insertText(text);
 }
 
