@@ -13,7 +13,7 @@ import {
 import type { RenderResult } from '../render/index.js';
 import { htmlLanguage } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
-import { AppError, type ErrorCode, isAppError } from '../shared/errors.js';
+import { type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
 import type { TeamSlots } from '../shared/team-slots.js';
