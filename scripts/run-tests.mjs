@@ -22,6 +22,7 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -106,6 +107,9 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     `--test-reporter-destination=${timings}`,
     ...longestFirst(pass, list).map(runnable),
   ];
+  const cpuDir = path.join(timingsDir, `${pass}-cpu-${process.pid}`);
+  rmSync(cpuDir, { recursive: true, force: true });
+  mkdirSync(cpuDir, { recursive: true });
   const started = Date.now();
   const chromium = await startChromiumServer(list);
   // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
@@ -118,6 +122,7 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
       NODE_ENV: 'test',
       QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
       ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
+      QUIRE_TEST_CPU_DIR: cpuDir,
       ...extraEnv,
     },
   });
@@ -126,6 +131,7 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     child.stderr.pipe(output, { end: false });
   }
   const status = await new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
+  const chromiumCpu = chromium ? processTreeCpuSeconds(chromium.process().pid) : 0;
   await chromium?.close();
   if (output) {
     await new Promise((resolve) => output.end(resolve));
@@ -133,6 +139,7 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     process.stdout.write(readFileSync(log));
   }
   summarize(pass, timings, Date.now() - started);
+  summarizeCpu(pass, cpuDir, chromiumCpu);
   if (existsSync(timings)) keepTimings(timings, path.join(timingsDir, `${pass}.json`));
   return status;
 }
@@ -208,6 +215,60 @@ function summarize(pass, timings, wallMs) {
   const over = slowest.filter((f) => f.ms > FILE_BUDGET_MS);
   for (const f of over) {
     console.log(`# over budget (${seconds(FILE_BUDGET_MS)}): ${reported(f.file)} took ${seconds(f.ms)}`);
+  }
+}
+
+/** user+system CPU seconds of a process, its living descendants and the children they reaped (Linux). */
+function processTreeCpuSeconds(rootPid) {
+  const stats = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = fields.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks });
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  const inTree = (pid) => {
+    for (let p = pid; p > 1; p = stats.get(p)?.ppid ?? 0) if (p === rootPid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, { ticks: t }] of stats) if (inTree(pid)) ticks += t;
+  return ticks / 100;
+}
+
+/**
+ * Prints where a pass's CPU went: each file's process with what it reaped (scripts/test-exit-guard.mjs), and the
+ * shared Chromium. On two cores a run is as fast as its CPU total allows, so this, not wall time, says which
+ * files to make cheaper.
+ */
+function summarizeCpu(pass, cpuDir, chromiumCpu) {
+  const files = [];
+  try {
+    for (const name of readdirSync(cpuDir)) {
+      files.push(JSON.parse(readFileSync(path.join(cpuDir, name), 'utf8')));
+    }
+  } catch {
+    return;
+  }
+  rmSync(cpuDir, { recursive: true, force: true });
+  if (files.length === 0) return;
+  for (const f of files) f.repoFile = reported(f.file);
+  writeFileSync(
+    path.join(timingsDir, `${pass}-cpu.json`),
+    `${JSON.stringify({ chromiumCpuSeconds: chromiumCpu, files }, null, 1)}\n`,
+  );
+  const total = files.reduce((sum, f) => sum + f.cpuSeconds, 0);
+  console.log(
+    `# ${pass}: CPU ${total.toFixed(0)} s in the test files' processes, ${chromiumCpu.toFixed(0)} s in the ` +
+      `shared Chromium; the ${Math.min(SLOWEST_SHOWN, files.length)} costliest files:`,
+  );
+  for (const f of files.sort((a, b) => b.cpuSeconds - a.cpuSeconds).slice(0, SLOWEST_SHOWN)) {
+    console.log(`#   ${`${f.cpuSeconds.toFixed(1)} s`.padStart(8)}  ${reported(f.file)}`);
   }
 }
 

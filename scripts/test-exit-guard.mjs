@@ -2,6 +2,8 @@
 // finished, the process gets LINGER_MS to end by itself; if a handle its tests left open (a socket, a timer)
 // still holds it then, it exits with its own status, so one leaked handle cannot hold the whole run for ever.
 // Not node's --test-force-exit: that ends a file's process before its last results reach the runner.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after } from 'node:test';
 import { isMainThread } from 'node:worker_threads';
 
@@ -17,5 +19,33 @@ if (process.env.NODE_TEST_CONTEXT?.startsWith('child') && isMainThread) {
       );
       process.exit();
     }, LINGER_MS).unref();
+  });
+}
+
+/**
+ * The CPU seconds this process and the children it reaped (quire processes, npm, qpdf…) used, from
+ * /proc/self/stat: utime, stime, cutime and cstime in clock ticks (100 a second on Linux). Work done for it in
+ * the pass's shared Chromium is counted there, not here.
+ */
+function cpuSeconds() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+}
+
+// run-tests.mjs sets QUIRE_TEST_CPU_DIR: each file's process leaves its CPU time there, named by its path.
+const cpuDir = process.env.QUIRE_TEST_CPU_DIR;
+if (cpuDir && process.env.NODE_TEST_CONTEXT?.startsWith('child') && isMainThread) {
+  process.on('exit', () => {
+    try {
+      const name = path.basename(process.argv[1]).replace(/[^\w.-]/g, '_');
+      writeFileSync(
+        path.join(cpuDir, `${name}-${process.pid}.json`),
+        JSON.stringify({ file: process.argv[1], cpuSeconds: cpuSeconds() }),
+      );
+    } catch {
+      // Not on Linux, or the directory is gone: the run reports wall times only.
+    }
   });
 }

@@ -25,6 +25,9 @@ export interface Started {
  * Defaults for a test's Quire process: a free loopback port, warnings only, and short leases, so a test that
  * kills a process sees its jobs and render slots taken over in seconds rather than the production minute.
  * The worker's heartbeat runs every third of the lease, which keeps a slow render's job claimed meanwhile.
+ * It renders in the run's shared Chromium server (scripts/run-tests.mjs), which spares the launch of a Chromium
+ * per process (about 0.8 s of CPU each, and the suite starts about a hundred); a test about Chromium's own
+ * start-up or shutdown passes OWN_CHROMIUM. Without a shared server (a file run alone), each launches its own.
  */
 export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_PORT: '0',
@@ -32,17 +35,11 @@ export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_LOG_LEVEL: 'warn',
   QUIRE_JOB_LEASE_MS: '5000',
   QUIRE_RENDER_LEASE_TTL_MS: '5000',
-  // A process of its own launches its own Chromium (start-up and shutdown are what these tests check).
-  QUIRE_CHROMIUM_WS_ENDPOINT: '',
-};
-
-/**
- * For a process whose test is about something other than Chromium (migrations, job leases, the database): the
- * run's shared Chromium server (scripts/run-tests.mjs), sparing a launch per process. Without one, its own.
- */
-export const SHARED_CHROMIUM: Readonly<Record<string, string>> = {
   QUIRE_CHROMIUM_WS_ENDPOINT: process.env.QUIRE_CHROMIUM_WS_ENDPOINT ?? '',
 };
+
+/** For a process whose test is about Chromium itself (its launch, its logs, its shutdown): a Chromium of its own. */
+export const OWN_CHROMIUM: Readonly<Record<string, string>> = { QUIRE_CHROMIUM_WS_ENDPOINT: '' };
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -11,14 +11,7 @@ import { systemClock } from '../../../src/shared/clock.js';
 import { type Db, openDatabase } from '../../../src/storage/db.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { pdfText } from '../../helpers/pdf.js';
-import {
-  kill,
-  NEEDS_POSTGRES,
-  SERVING,
-  SHARED_CHROMIUM,
-  type Started,
-  startQuire,
-} from '../../helpers/quire-process.js';
+import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 import { startS3Server, type TestS3 } from '../../helpers/s3.js';
 import { api } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -80,8 +73,6 @@ describe('a cluster of two APIs and two workers on PostgreSQL and S3', { skip: N
         QUIRE_JOB_LEASE_MS: String(LEASE_MS),
         QUIRE_RENDER_LEASE_TTL_MS: String(LEASE_MS),
         QUIRE_IP_RATE_LIMIT: '100000',
-        // Killing a process is about its jobs and leases; the pages it had open in Chromium do not matter.
-        ...SHARED_CHROMIUM,
       };
     };
     apis = [startQuire(env(0), ['serve'], SERVING), startQuire(env(0), ['serve'], SERVING)];

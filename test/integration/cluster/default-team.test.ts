@@ -5,14 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createTestDatabase } from '../../helpers/database.js';
-import {
-  kill,
-  NEEDS_POSTGRES,
-  SERVING,
-  SHARED_CHROMIUM,
-  type Started,
-  startQuire,
-} from '../../helpers/quire-process.js';
+import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -52,7 +45,6 @@ describe('two quire serve on an empty PostgreSQL', { skip: NEEDS_POSTGRES }, () 
         QUIRE_LOG_LEVEL: 'warn',
         QUIRE_WORKERS: '0',
         QUIRE_RENDER_POOL_SIZE: '1',
-        ...SHARED_CHROMIUM,
       };
       return startQuire(env, ['serve'], SERVING);
     });

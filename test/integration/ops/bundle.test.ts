@@ -7,7 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { bundleIsCurrent, kill, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
+import {
+  bundleIsCurrent,
+  kill,
+  OWN_CHROMIUM,
+  SERVING,
+  type Started,
+  startQuire,
+} from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 import { problems, validateFiles } from '../einvoice/validator.js';
 
@@ -32,7 +39,14 @@ describe('the server bundle that npm start runs', () => {
     if (!bundleIsCurrent())
       await run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root });
     server = startQuire(
-      { QUIRE_FROM_SOURCE: '0', QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: '', QUIRE_WORKERS: '0' },
+      {
+        QUIRE_FROM_SOURCE: '0',
+        QUIRE_DATA_DIR: dataDir,
+        QUIRE_DATABASE_URL: '',
+        QUIRE_WORKERS: '0',
+        // The bundle as deployed: it launches its own Chromium.
+        ...OWN_CHROMIUM,
+      },
       ['serve'],
       SERVING,
     );

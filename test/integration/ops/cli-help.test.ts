@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { usageFor, wantsHelp } from '../../../src/cli/usage.js';
-import { quire, quireInProcess } from '../../helpers/quire-process.js';
+import { OWN_CHROMIUM, quire, quireInProcess } from '../../helpers/quire-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -194,11 +194,15 @@ describe('quire --help, --version and start-up problems', () => {
   it('a Chromium path that does not start is one JSON record naming QUIRE_CHROMIUM_PATH and the fix', async () => {
     await Promise.all([
       startFails(
-        { QUIRE_CHROMIUM_PATH: '/nonexistent/chromium' },
+        { QUIRE_CHROMIUM_PATH: '/nonexistent/chromium', ...OWN_CHROMIUM },
         'chromium_failed',
         /QUIRE_CHROMIUM_PATH: Chromium at \/nonexistent\/chromium did not start .*set QUIRE_CHROMIUM_PATH/,
       ),
-      startFails({ QUIRE_CHROMIUM_PATH: '/bin/false' }, 'chromium_failed', /QUIRE_CHROMIUM_PATH/),
+      startFails(
+        { QUIRE_CHROMIUM_PATH: '/bin/false', ...OWN_CHROMIUM },
+        'chromium_failed',
+        /QUIRE_CHROMIUM_PATH/,
+      ),
     ]);
   });
 

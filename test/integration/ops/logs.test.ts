@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
+import { OWN_CHROMIUM, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
 
 /**
  * Issue 31 item 7: a log collector reading a container's output gets JSON only. A real `quire serve` (SQLite,
@@ -17,6 +17,8 @@ describe('log lines', () => {
     QUIRE_DATABASE_URL: '',
     QUIRE_LOG_LEVEL: 'info',
     QUIRE_WORKERS: '1',
+    // Chromium's start-up lines are among those that must be JSON.
+    ...OWN_CHROMIUM,
   };
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
-import { kill, type Serving, serveQuire, waitForRendering } from '../../helpers/quire-process.js';
+import {
+  kill,
+  OWN_CHROMIUM,
+  type Serving,
+  serveQuire,
+  waitForRendering,
+} from '../../helpers/quire-process.js';
 import { api, startTestServer } from '../../helpers/server.js';
 import { appError, job } from './helpers.js';
 
@@ -13,7 +19,13 @@ const BUSY_3S = '<script>const end = Date.now() + 3000; while (Date.now() < end)
 
 /** `quire serve` on a free port and a fresh data directory (SQLite); resolves once it serves. */
 async function serve(dataDir: string): Promise<Serving & { liveKey: string }> {
-  const served = await serveQuire({ QUIRE_DATA_DIR: dataDir, QUIRE_WORKERS: '0', QUIRE_METRICS: 'public' });
+  const served = await serveQuire({
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_WORKERS: '0',
+    QUIRE_METRICS: 'public',
+    // Shutdown closes the Chromium it launched: that is part of what is tested.
+    ...OWN_CHROMIUM,
+  });
   assert.ok(served.liveKey, served.output());
   return { ...served, liveKey: served.liveKey };
 }
