@@ -218,6 +218,26 @@ function summarize(pass, timings, wallMs) {
   }
 }
 
+/** The machine's CPU ticks since boot from /proc/stat's first line: busy and idle (idle + iowait). */
+function machineCpuTicks() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    const idle = ticks[3] + (ticks[4] ?? 0);
+    return { busy: ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle, idle };
+  } catch {
+    return null;
+  }
+}
+
+/** How busy every core of the machine was between two readings (whatever ran, the suite or not). */
+function busyPercent(from, to) {
+  if (!from || !to) return 'CPU use unknown';
+  const busy = to.busy - from.busy;
+  const all = busy + to.idle - from.idle;
+  return `the machine's CPU ${all > 0 ? Math.round((100 * busy) / all) : 0} % busy`;
+}
+
 /** user+system CPU seconds of a process, its living descendants and the children they reaped (Linux). */
 function processTreeCpuSeconds(rootPid) {
   const stats = new Map();
@@ -321,12 +341,13 @@ const postgres = () =>
 // the whole run takes about as long as the SQLite pass. QUIRE_TEST_LANES=1 runs them one after the other.
 const lanes = process.env.QUIRE_TEST_LANES !== '1';
 const started = Date.now();
+const cpuAtStart = machineCpuTicks();
 const [status, pgStatus] = lanes
   ? await Promise.all([run('sqlite', files, {}, { concurrency }), postgres()])
   : [await run('sqlite', files, {}, { concurrency }), await postgres()];
 console.log(
   `# whole run: ${lanes ? 'two lanes (SQLite beside PostgreSQL)' : 'one pass after the other'}, ` +
     `${[...testsRun.values()].reduce((a, b) => a + b, 0)} tests, ` +
-    `${((Date.now() - started) / 1000).toFixed(1)} s wall`,
+    `${((Date.now() - started) / 1000).toFixed(1)} s wall, ${busyPercent(cpuAtStart, machineCpuTicks())}`,
 );
 process.exit(status !== 0 ? status : pgStatus);
