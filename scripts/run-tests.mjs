@@ -32,6 +32,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileTests } from './compile-tests.mjs';
+import { groupEntrySource, planProcesses } from './test-groups.mjs';
 import {
   classify,
   integrationFiles,
@@ -105,7 +106,7 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts', 'test-timings-reporter.mjs')}`,
     `--test-reporter-destination=${timings}`,
-    ...longestFirst(pass, list).map(runnable),
+    ...processEntries(pass, list),
   ];
   const cpuDir = path.join(timingsDir, `${pass}-cpu-${process.pid}`);
   rmSync(cpuDir, { recursive: true, force: true });
@@ -180,14 +181,42 @@ function knownDurations(pass) {
 }
 
 /**
- * The pass's files, longest first (scripts/test-durations.json, `node scripts/record-test-durations.mjs` after a
- * whole run, overridden by this machine's last run): with two files at a time, a long file that happens to start
- * last runs on alone at the end of the pass, while short files fill the gaps whatever their order.
+ * What node's runner is given for a pass: a file per process, or the entry file of a group of small files that
+ * share one (scripts/test-groups.mjs; only when the tests run compiled, QUIRE_TEST_GROUPS=0 turns it off), longest
+ * first by recorded time (scripts/test-durations.json, `node scripts/record-test-durations.mjs` after a whole run,
+ * overridden by this machine's last run): with two at a time, a long file that happens to start last runs on
+ * alone at the end of the pass, while short ones fill the gaps whatever their order.
  */
-function longestFirst(pass, list) {
+/** Each group's entry file and the test files it runs (for the CPU report, which is per process). */
+const groupMembers = new Map();
+
+function processEntries(pass, list) {
   const known = knownDurations(pass);
   const cost = (file) => known.get(path.relative(root, file)) ?? UNKNOWN_FILE_MS;
-  return [...list].sort((a, b) => cost(b) - cost(a));
+  const processes =
+    compiled && process.env.QUIRE_TEST_GROUPS !== '0'
+      ? planProcesses(root, list, cost)
+      : list.map((file) => [file]);
+  const total = (members) => members.reduce((sum, file) => sum + cost(file), 0);
+  const groupDir = compiled ? path.join(compiled.root, 'test', '.groups') : '';
+  let groups = 0;
+  const entries = processes
+    .sort((a, b) => total(b) - total(a))
+    .map((members) => {
+      if (members.length === 1) return runnable(members[0]);
+      groups += 1;
+      mkdirSync(groupDir, { recursive: true });
+      const entry = path.join(groupDir, `${pass}-${groups}.test.js`);
+      groupMembers.set(entry, members);
+      writeFileSync(entry, groupEntrySource(members.map((file) => pathToFileURL(runnable(file)).href)));
+      return entry;
+    });
+  if (groups > 0) {
+    console.log(
+      `# ${pass}: ${list.length} files in ${entries.length} processes (${groups} groups of small files share one, scripts/test-groups.mjs)`,
+    );
+  }
+  return entries;
 }
 
 /** Tests run per pass, for the whole run's last line. */
@@ -203,9 +232,13 @@ function summarize(pass, timings, wallMs) {
   }
   testsRun.set(pass, report.tests);
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-  const slowest = [...report.files].sort((a, b) => b.ms - a.ms);
+  // Per test file: a group's members are listed, its process is not.
+  const slowest = report.files.filter((f) => !f.group).sort((a, b) => b.ms - a.ms);
+  for (const group of report.files.filter((f) => f.group && f.failed)) {
+    console.log(`# ${pass}: a group failed: ${describeProcess(group.file)}`);
+  }
   console.log(
-    `# ${pass}: ${report.tests} tests in ${report.files.length} files (${report.passed} passed, ` +
+    `# ${pass}: ${report.tests} tests in ${report.files.filter((f) => !f.group).length} files (${report.passed} passed, ` +
       `${report.failed} failed, ${report.skipped} skipped), ${seconds(wallMs)} wall`,
   );
   console.log(`# ${pass}: the ${Math.min(SLOWEST_SHOWN, slowest.length)} slowest files:`);
@@ -236,6 +269,13 @@ function busyPercent(from, to) {
   const busy = to.busy - from.busy;
   const all = busy + to.idle - from.idle;
   return `the machine's CPU ${all > 0 ? Math.round((100 * busy) / all) : 0} % busy`;
+}
+
+/** A test process as people read it: its file, or a group's member files. */
+function describeProcess(file) {
+  const members = groupMembers.get(file);
+  if (!members) return reported(file);
+  return `${members.length} files in one process: ${members.map((m) => path.relative(root, m)).join(', ')}`;
 }
 
 /** user+system CPU seconds of a process, its living descendants and the children they reaped (Linux). */
@@ -288,7 +328,7 @@ function summarizeCpu(pass, cpuDir, chromiumCpu) {
       `shared Chromium; the ${Math.min(SLOWEST_SHOWN, files.length)} costliest files:`,
   );
   for (const f of files.sort((a, b) => b.cpuSeconds - a.cpuSeconds).slice(0, SLOWEST_SHOWN)) {
-    console.log(`#   ${`${f.cpuSeconds.toFixed(1)} s`.padStart(8)}  ${reported(f.file)}`);
+    console.log(`#   ${`${f.cpuSeconds.toFixed(1)} s`.padStart(8)}  ${describeProcess(f.file)}`);
   }
 }
 
