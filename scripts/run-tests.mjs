@@ -141,8 +141,30 @@ async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
   }
   summarize(pass, timings, Date.now() - started);
   summarizeCpu(pass, cpuDir, chromiumCpu);
+  const unreported = unreportedFiles(list, timings);
   if (existsSync(timings)) keepTimings(timings, path.join(timingsDir, `${pass}.json`));
+  if (unreported.length > 0) {
+    console.log(`# ${pass}: FAILED: ${unreported.length} test file(s) reported no test at all:`);
+    for (const file of unreported) console.log(`#   ${path.relative(root, file)}`);
+    return status === 0 ? 1 : status;
+  }
   return status;
+}
+
+/**
+ * The files of a pass that no test event names: a process that ended before (or without) running them. Node
+ * counts tests that never ran as neither passed nor failed, so without this such a file would be lost in silence
+ * (a group's process once ended mid-way that way).
+ */
+function unreportedFiles(list, timings) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(timings, 'utf8'));
+  } catch {
+    return list;
+  }
+  const named = new Set(report.files.map((f) => reported(f.file)));
+  return list.filter((file) => !named.has(path.relative(root, file)));
 }
 
 /** Keeps a pass's timings under each file's repository path (the compiled mirror's paths die with the run). */
@@ -373,7 +395,7 @@ const postgres = () =>
     plan.postgres,
     { QUIRE_TEST_DATABASE_URL: PG_URL },
     {
-      concurrency: process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '1',
+      concurrency: process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '2',
       log: lanes ? path.join(timingsDir, 'postgres-output.log') : undefined,
     },
   );

@@ -33,6 +33,8 @@ const ALONE_FROM_MS = 20_000;
 /** A group is closed once its members' recorded times reach this. */
 const GROUP_MS = 40_000;
 const TOP_LEVEL_TEST_OR_HOOK = /^(?:test|it|before|after|beforeEach|afterEach)\(/m;
+/** A statement at the top level (column 0) that awaits. */
+const TOP_LEVEL_AWAIT = /^(?:(?:export\s+)?(?:const|let|var)\s[^=]*=\s*)?await\b/m;
 
 function listed(relative) {
   return UNGROUPED.some(({ paths }) =>
@@ -45,8 +47,10 @@ export function groupable(root, file, costMs) {
   const relative = path.relative(root, file);
   if (!relative.startsWith(`test${path.sep}integration${path.sep}`) || listed(relative)) return false;
   if (costMs > ALONE_FROM_MS) return false;
-  // A file whose tests all sit in describe blocks registers nothing at the root but those blocks.
-  return !TOP_LEVEL_TEST_OR_HOOK.test(readFileSync(file, 'utf8'));
+  // A file whose tests all sit in describe blocks registers nothing at the root but those blocks. One with a
+  // top-level await would keep the group's later files waiting while the root runs out of tests.
+  const source = readFileSync(file, 'utf8');
+  return !TOP_LEVEL_TEST_OR_HOOK.test(source) && !TOP_LEVEL_AWAIT.test(source);
 }
 
 /**

@@ -25,6 +25,8 @@ describe('small test files share a process (scripts/test-groups.mjs)', () => {
     assert.equal(groupable(scratch, small, 25_000), false, 'a long file runs alone');
     const bare = file('test/integration/documents/bare.test.ts', "it('at the root', () => {});\n");
     assert.equal(groupable(scratch, bare, 1_000), false, 'a root-level test would join the group root');
+    const waits = file('test/integration/documents/waits.test.ts', 'const server = await start();\n');
+    assert.equal(groupable(scratch, waits, 1_000), false, 'a top-level await holds the later files back');
     const hook = file('test/integration/documents/hook.test.ts', 'after(() => {});\n');
     assert.equal(groupable(scratch, hook, 1_000), false, 'a root-level hook would run around other files');
     assert.equal(groupable(scratch, file('test/integration/dashboard/d.test.ts'), 1_000), false);

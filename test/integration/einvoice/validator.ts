@@ -50,8 +50,8 @@ export const VALIDATOR =
  * The official validator's reports as snapshots, committed under test/fixtures/einvoice-validator-reports/ by
  * the validator's version (a digest of the validator, its helpers and its rule artefacts) and the file's
  * SHA-256: the same bytes validate the same way, and the JVM run is the slow part of the e-invoice tests. Bytes
- * not seen before (a changed generator, a PDF with its own creation date) are validated and their report
- * written there, to be committed with the change. QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
+ * not seen before (a changed generator) are validated and their report written there, to be committed with the change;
+ * PDFs are always validated (each carries its own creation date). QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
  * The repository's own folder, also when the tests run from the compiled mirror (scripts/compile-tests.mjs),
  * whose test/ folder is deleted after the run.
  */
@@ -89,20 +89,28 @@ function cachePath(file: string): string {
   return path.join(CACHE_ROOT, validatorVersion(), `${digest}.json`);
 }
 
+/**
+ * Whether a file's report is worth keeping: XML is byte-stable, while every PDF Quire makes carries its own
+ * creation date, so a PDF's report would never be read again (they piled up untracked, one per run).
+ */
+const cacheable = (file: string) => !file.toLowerCase().endsWith('.pdf');
+
 /** Validates many files: cached reports for bytes seen before, one validator run for the rest. */
 export async function validateFiles(files: string[]): Promise<Map<string, ValidatorReport>> {
   if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files);
   const reports = new Map<string, ValidatorReport>();
   const missing: string[] = [];
   for (const file of files) {
-    const cached = cachePath(file);
-    if (existsSync(cached)) reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
+    const cached = cacheable(file) ? cachePath(file) : null;
+    if (cached && existsSync(cached))
+      reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
     else missing.push(file);
   }
   if (missing.length === 0) return reports;
   const fresh = await runValidator(missing);
   for (const [file, report] of fresh) {
     reports.set(file, report);
+    if (!cacheable(file)) continue;
     const cached = cachePath(file);
     mkdirSync(path.dirname(cached), { recursive: true });
     // Renamed into place: another test process may read it at the same moment.
