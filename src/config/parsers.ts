@@ -62,28 +62,29 @@ export const url: Parser<string> = (raw, name) => {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
 };
-export const optionalSmtpUrl: Parser<string | null> = (raw, name) => {
-  if (raw.trim() === '') return null;
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('scheme');
+/** An optional URL whose scheme is one of `schemes`; `problem` is the error text after the setting's name. */
+function optionalUrlOf(schemes: string[], problem: (raw: string) => string): Parser<string | null> {
+  return (raw, name) => {
+    if (raw.trim() === '') return null;
+    let scheme = '';
+    try {
+      scheme = new URL(raw).protocol;
+    } catch {
+      // Not a URL: the same answer as a wrong scheme.
+    }
+    if (!schemes.includes(scheme)) throw new ConfigError(`${name} ${problem(raw)}`);
     return raw;
-  } catch {
-    throw new ConfigError(`${name} must be an smtp:// or smtps:// URL, got "<redacted>"`);
-  }
-};
-export const optionalWsUrl: Parser<string | null> = (raw, name) => {
-  if (raw.trim() === '') return null;
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new Error('scheme');
-    return raw;
-  } catch {
-    throw new ConfigError(
-      `${name} must be the ws:// endpoint of a Chromium server (playwright's launchServer), got "${raw}"`,
-    );
-  }
-};
+  };
+}
+// The SMTP URL may hold a password: never shown.
+export const optionalSmtpUrl = optionalUrlOf(
+  ['smtp:', 'smtps:'],
+  () => 'must be an smtp:// or smtps:// URL, got "<redacted>"',
+);
+export const optionalWsUrl = optionalUrlOf(
+  ['ws:', 'wss:'],
+  (raw) => `must be the ws:// endpoint of a Chromium server (playwright's launchServer), got "${raw}"`,
+);
 export const optionalPostgresUrl: Parser<string | null> = (raw, name) => {
   if (raw.trim() === '') return null;
   let u: URL;
