@@ -10,7 +10,12 @@
 // answers on 127.0.0.1:5432 — always in CI (CI=true), where an unreachable PostgreSQL fails the run. Set
 // QUIRE_TEST_POSTGRES=0 to skip that pass.
 //
-// Every pass gets one Chromium server (playwright's launchServer, with the arguments Quire launches Chromium
+// Both passes' test processes share one queue (scripts/test-scheduler.mjs): QUIRE_TEST_SLOTS at once (4 by
+// default; one pass alone, QUIRE_TEST_CONCURRENCY, 2), at most QUIRE_TEST_POSTGRES_CONCURRENCY (2) on PostgreSQL,
+// longest first. Each process's output is printed whole when it ends; the spec reporter's counts are summed and
+// printed once at the end.
+//
+// A run gets one Chromium server (playwright's launchServer, with the arguments Quire launches Chromium
 // with) whose endpoint goes to the tests as QUIRE_CHROMIUM_WS_ENDPOINT: test servers and renderers connect to
 // it instead of launching a Chromium each (test/helpers/chromium.ts). Set QUIRE_TEST_SHARED_CHROMIUM=0 to
 // have each launch its own.
@@ -18,16 +23,7 @@
 // Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
 // and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
 import { spawn } from 'node:child_process';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +38,7 @@ import {
   unclassifiedMessage,
   unitFiles,
 } from './test-plan.mjs';
+import { runScheduled } from './test-scheduler.mjs';
 
 const FILE_BUDGET_MS = 60_000;
 const SLOWEST_SHOWN = 15;
@@ -88,67 +85,141 @@ async function startChromiumServer(list) {
   );
 }
 
-/**
- * Runs one pass. `log`, when given, receives the pass's spec output instead of stdout (a lane running beside
- * another one), and is printed after the pass so the two passes' lines never interleave.
- */
-async function run(pass, list, extraEnv, { concurrency = '2', log } = {}) {
-  mkdirSync(timingsDir, { recursive: true });
-  // Written under this run's pid (runs may overlap), then kept as <pass>.json: the last run's figures.
-  const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
-  const args = [
+/** One test process's command line: node's runner on one entry, its spec output and its timings JSON. */
+function processArgs(entry, timings) {
+  return [
     ...(compiled ? [] : ['--import', 'tsx']),
     '--import',
     pathToFileURL(path.join(root, 'scripts', 'test-exit-guard.mjs')).href,
     '--test',
-    `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts', 'test-timings-reporter.mjs')}`,
     `--test-reporter-destination=${timings}`,
-    ...processEntries(pass, list),
+    entry,
   ];
-  const cpuDir = path.join(timingsDir, `${pass}-cpu-${process.pid}`);
-  rmSync(cpuDir, { recursive: true, force: true });
-  mkdirSync(cpuDir, { recursive: true });
-  const started = Date.now();
-  const chromium = await startChromiumServer(list);
-  // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
-  const output = log ? createWriteStream(log) : undefined;
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
-      ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
-      QUIRE_TEST_CPU_DIR: cpuDir,
-      ...extraEnv,
-    },
-  });
-  if (output) {
-    child.stdout.pipe(output, { end: false });
-    child.stderr.pipe(output, { end: false });
+}
+
+/** The spec reporter's closing count lines (`ℹ tests 12`): summed over a run's processes and printed once. */
+const SPEC_COUNT = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+const specCounts = new Map();
+
+/** A process's output without its count lines, which are added to the run's. */
+function withoutCounts(text) {
+  return text
+    .split('\n')
+    .filter((line) => {
+      const count = SPEC_COUNT.exec(line);
+      if (count && count[1] !== 'duration_ms')
+        specCounts.set(count[1], (specCounts.get(count[1]) ?? 0) + Number(count[2]));
+      return !count;
+    })
+    .join('\n');
+}
+
+/**
+ * Runs the passes' test processes under one scheduler (scripts/test-scheduler.mjs): at most `slots` at once, at
+ * most `limits[pass]` of a pass. Each process is node's runner on one entry (a test file or a group's entry
+ * file); its output is printed whole when it ends, under a line naming it, so processes never interleave.
+ * Returns the run's exit status.
+ */
+async function runPasses(passes, { slots, limits = {} }) {
+  mkdirSync(timingsDir, { recursive: true });
+  const jobDir = path.join(timingsDir, `processes-${process.pid}`);
+  rmSync(jobDir, { recursive: true, force: true });
+  mkdirSync(jobDir, { recursive: true });
+  const jobs = [];
+  for (const { pass, list, env } of passes) {
+    const cpuDir = path.join(timingsDir, `${pass}-cpu-${process.pid}`);
+    rmSync(cpuDir, { recursive: true, force: true });
+    mkdirSync(cpuDir, { recursive: true });
+    for (const { entry, cost } of processEntries(pass, list)) {
+      const timings = path.join(jobDir, `${pass}-${jobs.length}.json`);
+      jobs.push({ pass, entry, cost, timings, env: { ...env, QUIRE_TEST_CPU_DIR: cpuDir } });
+    }
   }
-  const status = await new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
+  const started = Date.now();
+  const chromium = await startChromiumServer(passes.flatMap((p) => p.list));
+  const baseEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
+    ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
+  };
+  const statuses = await runScheduled(jobs, {
+    slots,
+    limits,
+    // Asynchronous: the Chromium server answers from this process's event loop while the tests run.
+    start: (job) => runProcess(job, baseEnv, passes.length > 1),
+  });
   const chromiumCpu = chromium ? processTreeCpuSeconds(chromium.process().pid) : 0;
   await chromium?.close();
-  if (output) {
-    await new Promise((resolve) => output.end(resolve));
-    console.log(`# ${pass}: the pass's output (${path.relative(root, log)}):`);
-    process.stdout.write(readFileSync(log));
+  const wallMs = Date.now() - started;
+  let status = 0;
+  for (const { pass, list } of passes) {
+    const passJobs = jobs.filter((job) => job.pass === pass);
+    const timings = path.join(timingsDir, `${pass}-${process.pid}.json`);
+    mergeTimings(
+      passJobs.map((job) => job.timings),
+      timings,
+    );
+    summarize(pass, timings, wallMs);
+    summarizeCpu(pass, path.join(timingsDir, `${pass}-cpu-${process.pid}`));
+    const unreported = unreportedFiles(list, timings);
+    if (existsSync(timings)) keepTimings(timings, path.join(timingsDir, `${pass}.json`));
+    if (unreported.length > 0) {
+      console.log(`# ${pass}: FAILED: ${unreported.length} test file(s) reported no test at all:`);
+      for (const file of unreported) console.log(`#   ${path.relative(root, file)}`);
+      status ||= 1;
+    }
+    const failedProcesses = passJobs.filter((job) => statuses[jobs.indexOf(job)] !== 0);
+    for (const job of failedProcesses) console.log(`# ${pass}: FAILED: ${describeProcess(job.entry)}`);
+    if (failedProcesses.length > 0) status ||= 1;
   }
-  summarize(pass, timings, Date.now() - started);
-  summarizeCpu(pass, cpuDir, chromiumCpu);
-  const unreported = unreportedFiles(list, timings);
-  if (existsSync(timings)) keepTimings(timings, path.join(timingsDir, `${pass}.json`));
-  if (unreported.length > 0) {
-    console.log(`# ${pass}: FAILED: ${unreported.length} test file(s) reported no test at all:`);
-    for (const file of unreported) console.log(`#   ${path.relative(root, file)}`);
-    return status === 0 ? 1 : status;
-  }
+  if (chromium) console.log(`# CPU ${chromiumCpu.toFixed(0)} s in the run's shared Chromium`);
+  rmSync(jobDir, { recursive: true, force: true });
+  for (const [name, value] of specCounts) console.log(`ℹ ${name} ${value}`);
+  console.log(`ℹ duration_ms ${wallMs}`);
   return status;
+}
+
+/** Runs one test process; resolves with its exit status once its output is printed. */
+function runProcess(job, baseEnv, namePass) {
+  const started = Date.now();
+  const child = spawn(process.execPath, processArgs(job.entry, job.timings), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...baseEnv, ...job.env },
+  });
+  const chunks = [];
+  child.stdout.on('data', (chunk) => chunks.push(chunk));
+  child.stderr.on('data', (chunk) => chunks.push(chunk));
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      const status = code ?? 1;
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `# ${namePass ? `${job.pass}: ` : ''}${describeProcess(job.entry)} (${seconds} s${status === 0 ? '' : `, exit ${status}`})`,
+      );
+      process.stdout.write(withoutCounts(Buffer.concat(chunks).toString('utf8')));
+      resolve(status);
+    });
+  });
+}
+
+/** One pass's timings from its processes' (each written by scripts/test-timings-reporter.mjs). */
+function mergeTimings(parts, to) {
+  const merged = { tests: 0, passed: 0, failed: 0, skipped: 0, files: [] };
+  for (const part of parts) {
+    try {
+      const report = JSON.parse(readFileSync(part, 'utf8'));
+      for (const key of ['tests', 'passed', 'failed', 'skipped']) merged[key] += report[key];
+      merged.files.push(...report.files);
+    } catch {
+      // A process that wrote nothing: its files are reported as unreported.
+    }
+  }
+  writeFileSync(to, `${JSON.stringify(merged, null, 1)}\n`);
 }
 
 /**
@@ -222,17 +293,15 @@ function processEntries(pass, list) {
   const total = (members) => members.reduce((sum, file) => sum + cost(file), 0);
   const groupDir = compiled ? path.join(compiled.root, 'test', '.groups') : '';
   let groups = 0;
-  const entries = processes
-    .sort((a, b) => total(b) - total(a))
-    .map((members) => {
-      if (members.length === 1) return runnable(members[0]);
-      groups += 1;
-      mkdirSync(groupDir, { recursive: true });
-      const entry = path.join(groupDir, `${pass}-${groups}.test.js`);
-      groupMembers.set(entry, members);
-      writeFileSync(entry, groupEntrySource(members.map((file) => pathToFileURL(runnable(file)).href)));
-      return entry;
-    });
+  const entries = processes.map((members) => {
+    if (members.length === 1) return { entry: runnable(members[0]), cost: total(members) };
+    groups += 1;
+    mkdirSync(groupDir, { recursive: true });
+    const entry = path.join(groupDir, `${pass}-${groups}.test.js`);
+    groupMembers.set(entry, members);
+    writeFileSync(entry, groupEntrySource(members.map((file) => pathToFileURL(runnable(file)).href)));
+    return { entry, cost: total(members) };
+  });
   if (groups > 0) {
     console.log(
       `# ${pass}: ${list.length} files in ${entries.length} processes (${groups} groups of small files share one, scripts/test-groups.mjs)`,
@@ -328,7 +397,7 @@ function processTreeCpuSeconds(rootPid) {
  * shared Chromium. On two cores a run is as fast as its CPU total allows, so this, not wall time, says which
  * files to make cheaper.
  */
-function summarizeCpu(pass, cpuDir, chromiumCpu) {
+function summarizeCpu(pass, cpuDir) {
   const files = [];
   try {
     for (const name of readdirSync(cpuDir)) {
@@ -340,14 +409,11 @@ function summarizeCpu(pass, cpuDir, chromiumCpu) {
   rmSync(cpuDir, { recursive: true, force: true });
   if (files.length === 0) return;
   for (const f of files) f.repoFile = reported(f.file);
-  writeFileSync(
-    path.join(timingsDir, `${pass}-cpu.json`),
-    `${JSON.stringify({ chromiumCpuSeconds: chromiumCpu, files }, null, 1)}\n`,
-  );
+  writeFileSync(path.join(timingsDir, `${pass}-cpu.json`), `${JSON.stringify({ files }, null, 1)}\n`);
   const total = files.reduce((sum, f) => sum + f.cpuSeconds, 0);
   console.log(
-    `# ${pass}: CPU ${total.toFixed(0)} s in the test files' processes, ${chromiumCpu.toFixed(0)} s in the ` +
-      `shared Chromium; the ${Math.min(SLOWEST_SHOWN, files.length)} costliest files:`,
+    `# ${pass}: CPU ${total.toFixed(0)} s in the test files' processes; the ` +
+      `${Math.min(SLOWEST_SHOWN, files.length)} costliest:`,
   );
   for (const f of files.sort((a, b) => b.cpuSeconds - a.cpuSeconds).slice(0, SLOWEST_SHOWN)) {
     console.log(`#   ${`${f.cpuSeconds.toFixed(1)} s`.padStart(8)}  ${describeProcess(f.file)}`);
@@ -367,10 +433,11 @@ function reachable(host, port, timeoutMs = 2_000) {
   });
 }
 
-const concurrency = process.env.QUIRE_TEST_CONCURRENCY ?? '2';
 const firstPass = process.env.QUIRE_TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const onePass = [{ pass: firstPass, list: files, env: {} }];
+const concurrency = Number(process.env.QUIRE_TEST_CONCURRENCY ?? '2');
 if (!wholeRun || process.env.QUIRE_TEST_POSTGRES === '0') {
-  process.exit(await run(firstPass, files, {}, { concurrency }));
+  process.exit(await runPasses(onePass, { slots: concurrency }));
 }
 
 if (!(await reachable('127.0.0.1', 5432))) {
@@ -379,7 +446,7 @@ if (!(await reachable('127.0.0.1', 5432))) {
     process.exit(1);
   }
   console.log('# PostgreSQL pass skipped: nothing answers on 127.0.0.1:5432.');
-  process.exit(await run(firstPass, files, {}, { concurrency }));
+  process.exit(await runPasses(onePass, { slots: concurrency }));
 }
 console.log(
   `# PostgreSQL pass (${PG_URL}): ${plan.postgres.length} integration files (scripts/test-plan.mjs):`,
@@ -389,27 +456,23 @@ console.log('# SQLite only:');
 for (const group of SQLITE_ONLY) console.log(`#   ${group.paths.join(', ')}: ${group.reason}`);
 console.log('#   and the files that open no database (rendering, Liquid, e-invoice XML, SMTP, visual)');
 
-const postgres = () =>
-  run(
-    'postgres',
-    plan.postgres,
-    { QUIRE_TEST_DATABASE_URL: PG_URL },
-    {
-      concurrency: process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '2',
-      log: lanes ? path.join(timingsDir, 'postgres-output.log') : undefined,
-    },
-  );
-// Two lanes by default: the PostgreSQL pass runs beside the SQLite pass (its output is printed when it ends), so
-// the whole run takes about as long as the SQLite pass. QUIRE_TEST_LANES=1 runs them one after the other.
-const lanes = process.env.QUIRE_TEST_LANES !== '1';
+const passes = [
+  { pass: 'sqlite', list: files, env: {} },
+  { pass: 'postgres', list: plan.postgres, env: { QUIRE_TEST_DATABASE_URL: PG_URL } },
+];
+// One scheduler for both passes (scripts/test-scheduler.mjs): QUIRE_TEST_SLOTS processes at once, of which at
+// most QUIRE_TEST_POSTGRES_CONCURRENCY on PostgreSQL. QUIRE_TEST_LANES=1 runs the passes one after the other.
+const slots = Number(process.env.QUIRE_TEST_SLOTS ?? '4');
+const limits = { postgres: Number(process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '2') };
 const started = Date.now();
 const cpuAtStart = machineCpuTicks();
-const [status, pgStatus] = lanes
-  ? await Promise.all([run('sqlite', files, {}, { concurrency }), postgres()])
-  : [await run('sqlite', files, {}, { concurrency }), await postgres()];
+const status =
+  process.env.QUIRE_TEST_LANES === '1'
+    ? (await runPasses(passes.slice(0, 1), { slots: concurrency })) ||
+      (await runPasses(passes.slice(1), { slots: limits.postgres }))
+    : await runPasses(passes, { slots, limits });
 console.log(
-  `# whole run: ${lanes ? 'two lanes (SQLite beside PostgreSQL)' : 'one pass after the other'}, ` +
-    `${[...testsRun.values()].reduce((a, b) => a + b, 0)} tests, ` +
+  `# whole run: ${[...testsRun.values()].reduce((a, b) => a + b, 0)} tests (SQLite and PostgreSQL passes), ` +
     `${((Date.now() - started) / 1000).toFixed(1)} s wall, ${busyPercent(cpuAtStart, machineCpuTicks())}`,
 );
-process.exit(status !== 0 ? status : pgStatus);
+process.exit(status);

@@ -1,5 +1,5 @@
 // Fewer, fatter processes (issue 25 item 5). A test file's process spends about 1.3 s of CPU loading the app's
-// modules before its first test (measured: a file that starts one server and stops it costs 1.6 s, an empty file
+// modules before its first test (a unit test's process, 0.2–0.5 s) (measured: a file that starts one server and stops it costs 1.6 s, an empty file
 // 0.1 s), and the suite runs over a hundred and fifty integration files on two cores. Small integration files are
 // therefore run several to a process: scripts/run-tests.mjs writes, into the compiled mirror, one entry file per
 // group that imports its members one after the other, and node's runner treats it as one test file. Every test
@@ -23,11 +23,17 @@ export const UNGROUPED = [
     reason: "Chromium's own processes are killed, counted and timed there",
   },
   {
-    paths: ['test/integration/foundation/data-dir.test.ts'],
-    reason: "changes the process's umask and working directory",
+    paths: ['test/integration/foundation/data-dir.test.ts', 'src/storage/backup.test.ts'],
+    reason: "changes the process's umask (and working directory)",
   },
 ];
 
+/** Where grouped files may come from: the integration tests and the unit tests (src/**, test/unit/). */
+const GROUPED_FOLDERS = [
+  `test${path.sep}integration${path.sep}`,
+  `test${path.sep}unit${path.sep}`,
+  `src${path.sep}`,
+];
 /** A file recorded as taking longer than this runs alone: its start-up is a small part of it. */
 const ALONE_FROM_MS = 20_000;
 /** A group is closed once its members' recorded times reach this. */
@@ -45,7 +51,7 @@ function listed(relative) {
 /** Whether `file` (a repository path) may share a process with other files. */
 export function groupable(root, file, costMs) {
   const relative = path.relative(root, file);
-  if (!relative.startsWith(`test${path.sep}integration${path.sep}`) || listed(relative)) return false;
+  if (!GROUPED_FOLDERS.some((folder) => relative.startsWith(folder)) || listed(relative)) return false;
   if (costMs > ALONE_FROM_MS) return false;
   // A file whose tests all sit in describe blocks registers nothing at the root but those blocks. One with a
   // top-level await would keep the group's later files waiting while the root runs out of tests.

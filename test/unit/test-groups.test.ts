@@ -31,7 +31,11 @@ describe('small test files share a process (scripts/test-groups.mjs)', () => {
     assert.equal(groupable(scratch, hook, 1_000), false, 'a root-level hook would run around other files');
     assert.equal(groupable(scratch, file('test/integration/dashboard/d.test.ts'), 1_000), false);
     assert.equal(groupable(scratch, file('test/integration/render/r.test.ts'), 1_000), false);
-    assert.equal(groupable(scratch, file('src/unit.test.ts'), 1_000), false, 'integration files only');
+    assert.equal(groupable(scratch, file('src/liquid/unit.test.ts'), 1_000), true, 'unit tests too');
+    assert.equal(groupable(scratch, file('test/unit/unit.test.ts'), 1_000), true);
+    assert.equal(groupable(scratch, file('src/storage/backup.test.ts'), 1_000), false, 'sets the umask');
+    assert.equal(groupable(scratch, file('test/visual/v.test.ts'), 1_000), false);
+    assert.equal(groupable(scratch, file('bench/b.test.ts'), 1_000), false, 'only the suite’s folders');
   });
 
   it('packs groups up to 40 s of recorded time, in path order, and keeps the others alone', () => {

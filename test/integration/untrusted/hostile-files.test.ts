@@ -12,7 +12,8 @@ import { createTemplate } from '../batches/helpers.js';
  * the limit, while another team's GET /v1/me keeps answering about as fast as when idle and the
  * server process (the test's own: the server runs in it, with its worker threads) grows by little.
  * Latency is compared with an idle baseline measured in the same test, with a generous margin, so a
- * loaded machine does not fail it; the ~100 ms target is for the benchmark.
+ * loaded machine does not fail it (and a slow first measurement is repeated, see `upload`); the ~100 ms
+ * target is for the benchmark.
  */
 const LATENCY_MARGIN_MS = 300;
 const RSS_GROWTH_MAX_MB = 200;
@@ -69,8 +70,20 @@ describe('hostile files: refused on a budget, without delaying other teams', () 
     return performance.now() - started;
   }
 
-  /** Sends `body` (already JSON) while measuring the other team's latency and this process's RSS. */
+  /**
+   * Sends `body` (already JSON) while measuring the other team's latency and this process's RSS. Other test
+   * processes share the machine, and a burst of theirs slows every request for a while: when the latency is
+   * over the margin, the idle baseline is taken again and the upload measured once more. An upload that holds
+   * the server's thread is slow both times.
+   */
   async function upload(path: string, body: string): Promise<Measured> {
+    const first = await measureUpload(path, body);
+    if (first.latencyP95 < idleP95 + LATENCY_MARGIN_MS) return first;
+    idleP95 = p95(await meLatencies(30));
+    return measureUpload(path, body);
+  }
+
+  async function measureUpload(path: string, body: string): Promise<Measured> {
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
