@@ -110,8 +110,8 @@ export class ReceivedEInvoices {
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
         heapMb: EINVOICE_LIMITS.heapMb,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }

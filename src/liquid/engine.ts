@@ -176,8 +176,8 @@ export class LiquidEngine {
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
         heapMb: WORKER_HEAP_MB,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }

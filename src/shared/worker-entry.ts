@@ -30,12 +30,14 @@ export interface WorkerPoolOptions {
   idleTimeout: number;
   heapMb: number;
   workerData?: unknown;
+  /** Required: Piscina emits 'error' when a worker dies outside a task, and an unheard 'error' ends the process. */
+  onError: (err: unknown) => void;
 }
 
 /** A Piscina pool of the worker at `compiled` (or `tsxEntry`, see workerEntry). */
 export function startWorkerPool<Task, Reply>(options: WorkerPoolOptions): Piscina<Task, Reply> {
   const entry = workerEntry(options.compiled, options.tsxEntry);
-  return new Piscina<Task, Reply>({
+  const pool = new Piscina<Task, Reply>({
     filename: entry.filename,
     ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
     ...(options.workerData === undefined ? {} : { workerData: options.workerData }),
@@ -44,4 +46,6 @@ export function startWorkerPool<Task, Reply>(options: WorkerPoolOptions): Piscin
     idleTimeout: options.idleTimeout,
     resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
   });
+  pool.on('error', options.onError);
+  return pool;
 }

@@ -124,8 +124,8 @@ export class UntrustedFiles {
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
         heapMb: PARSE_LIMITS.heapMb,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }
