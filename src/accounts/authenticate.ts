@@ -1,7 +1,6 @@
 import type { Db } from '../storage/index.js';
 import { hashApiKey, isWellFormedKey, sameDigest } from './api-keys.js';
-import type { PlanId } from './plans.js';
-import { type ApiKey, creatorOf, type Team } from './teams.js';
+import { type ApiKey, creatorOf, type Team, toTeam } from './teams.js';
 
 export type AuthOutcome =
   | { ok: true; team: Team; key: ApiKey }
@@ -30,13 +29,14 @@ export async function authenticate(db: Db, header: string | undefined): Promise<
       'api_keys.key_hash',
       'api_keys.created_at as key_created_at',
       'api_keys.revoked_at',
-      'teams.id as team_id',
-      'teams.name as team_name',
+      // The team's columns under their own names: the row is a team row as toTeam reads it.
+      'teams.id',
+      'teams.name',
       'teams.plan',
       'teams.email',
       'teams.email_verified',
       'teams.suspended',
-      'teams.created_at as team_created_at',
+      'teams.created_at',
     ])
     .where('api_keys.key_hash', '=', hash)
     .executeTakeFirst();
@@ -45,18 +45,10 @@ export async function authenticate(db: Db, header: string | undefined): Promise<
   if (row.revoked_at) return { ok: false, reason: 'revoked' };
   return {
     ok: true,
-    team: {
-      id: row.team_id,
-      name: row.team_name,
-      plan: row.plan as PlanId,
-      email: row.email,
-      emailVerified: row.email_verified === 1,
-      suspended: row.suspended === 1,
-      createdAt: row.team_created_at,
-    },
+    team: toTeam(row),
     key: {
       id: row.key_id,
-      teamId: row.team_id,
+      teamId: row.id,
       name: row.key_name,
       mode: row.mode,
       role: row.role,

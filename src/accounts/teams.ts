@@ -61,7 +61,8 @@ type TeamRow = {
   created_at: string;
 };
 
-function toTeam(row: TeamRow): Team {
+/** A `teams` row (or a join that selects its columns under their own names) as a Team. */
+export function toTeam(row: TeamRow): Team {
   return {
     id: row.id,
     name: row.name,

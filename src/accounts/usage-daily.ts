@@ -1,11 +1,10 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { COMMON_ERRORS, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { dayAfter, daysBetween, daysFrom, isCalendarDay } from '../shared/utc-days.js';
-import type { Db } from '../storage/index.js';
+import { daysBetween, daysFrom, isCalendarDay } from '../shared/utc-days.js';
+import { countPerCreatedDay, type Db } from '../storage/index.js';
 import { authOf } from './auth-context.js';
 import { periodContaining } from './usage.js';
 
@@ -64,16 +63,7 @@ export async function liveDocumentsPerDay(
   fromDay: string,
   toDay: string,
 ): Promise<Map<string, number>> {
-  const day = sql<string>`substr(created_at, 1, 10)`;
-  const rows = await db
-    .selectFrom('usage_records')
-    .select([day.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('team_id', '=', teamId)
-    .where('created_at', '>=', fromDay)
-    .where('created_at', '<', dayAfter(toDay))
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+  return countPerCreatedDay(db.selectFrom('usage_records').where('team_id', '=', teamId), fromDay, toDay);
 }
 
 /** The range asked for, defaults filled in and checked: `from` ≤ `to`, at most MAX_USAGE_DAYS days. */

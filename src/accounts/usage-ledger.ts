@@ -71,24 +71,21 @@ export async function release(db: Db, key: { teamId: string; period: string }, c
 
 /** Counted plus reserved documents (what the next reservation is measured against). */
 export async function reservedCount(db: Db, key: { teamId: string; period: string }): Promise<number> {
-  const row = await db
+  return (await findCounter(db, key))?.reserved ?? 0;
+}
+
+function findCounter(db: Db, key: { teamId: string; period: string }) {
+  return db
     .selectFrom('usage_counters')
     .select('reserved')
     .where('team_id', '=', key.teamId)
     .where('period', '=', key.period)
     .executeTakeFirst();
-  return row?.reserved ?? 0;
 }
 
 /** The period's counter, started from the ledger; a concurrent creator's row wins and this does nothing. */
 async function ensureCounter(db: Db, key: { teamId: string; period: string }): Promise<void> {
-  const exists = await db
-    .selectFrom('usage_counters')
-    .select('reserved')
-    .where('team_id', '=', key.teamId)
-    .where('period', '=', key.period)
-    .executeTakeFirst();
-  if (exists) return;
+  if (await findCounter(db, key)) return;
   const used = await countUsed(db, key.teamId, key.period);
   await db
     .insertInto('usage_counters')

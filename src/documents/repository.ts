@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { PageCursor } from '../shared/page-cursor.js';
 import { dayAfter } from '../shared/utc-days.js';
-import type { Db } from '../storage/index.js';
+import { countPerCreatedDay, type Db } from '../storage/index.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
 
 export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted' | 'signed'> & {
@@ -101,18 +101,12 @@ export async function testDocumentsPerDay(
   fromDay: string,
   toDay: string,
 ): Promise<Map<string, number>> {
-  const day = sql<string>`substr(created_at, 1, 10)`;
-  const rows = await db
+  const succeededTests = db
     .selectFrom('documents')
-    .select([day.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
     .where('team_id', '=', teamId)
     .where('test', '=', 1)
-    .where('status', '=', 'succeeded')
-    .where('created_at', '>=', fromDay)
-    .where('created_at', '<', dayAfter(toDay))
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+    .where('status', '=', 'succeeded');
+  return countPerCreatedDay(succeededTests, fromDay, toDay);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { AppError } from '../shared/errors.js';
 import { TaskDeadline } from '../shared/task-deadline.js';
-import { workerEntry } from '../shared/worker-entry.js';
+import { startWorkerPool } from '../shared/worker-entry.js';
 import type { ParseReport } from './parse.js';
 import type { InboundProfile } from './plan.js';
 import type { InboundBody, InboundReply, InboundTask } from './protocol.js';
@@ -103,19 +103,15 @@ export class ReceivedEInvoices {
   #workers(): Piscina<InboundTask, InboundReply> {
     if (this.#closed) throw new Error('The e-invoice pool is closed.');
     if (this.#pool === undefined) {
-      const entry = workerEntry(
-        new URL('./einvoice-worker.js', import.meta.url),
-        new URL('./worker-tsx.mjs', import.meta.url),
-      );
-      this.#pool = new Piscina<InboundTask, InboundReply>({
-        filename: entry.filename,
-        ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+      this.#pool = startWorkerPool<InboundTask, InboundReply>({
+        compiled: new URL('./einvoice-worker.js', import.meta.url),
+        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
         minThreads: 0,
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
-        resourceLimits: { maxOldGenerationSizeMb: EINVOICE_LIMITS.heapMb },
+        heapMb: EINVOICE_LIMITS.heapMb,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }

@@ -47,6 +47,11 @@ const SAMPLE_XML = Buffer.from(
   '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>',
 ).toString('base64');
 
+/** The request examples of both endpoints: they take the same file. */
+const XML_EXAMPLES = {
+  xml: { summary: 'A UBL invoice (base64)', value: { filename: 'invoice.xml', content_base64: SAMPLE_XML } },
+};
+
 export interface InboundRouteDeps {
   einvoices: ReceivedEInvoices;
   rate: RateCounter;
@@ -78,12 +83,7 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
         summary: 'Validate a received e-invoice with the official rules (extension)',
         description:
           'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
-        body: withExamples(ValidateBody, {
-          xml: {
-            summary: 'A UBL invoice (base64)',
-            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
-          },
-        }),
+        body: withExamples(ValidateBody, XML_EXAMPLES),
         response: { 200: ValidationAnswer, ...COMMON_ERRORS },
       },
     },
@@ -101,12 +101,7 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
         summary: "Read a received e-invoice into Quire's e-invoice model (extension)",
         description:
           "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
-        body: withExamples(ParseBody, {
-          xml: {
-            summary: 'A UBL invoice (base64)',
-            value: { filename: 'invoice.xml', content_base64: SAMPLE_XML },
-          },
-        }),
+        body: withExamples(ParseBody, XML_EXAMPLES),
         response: { 200: ParseAnswer, ...COMMON_ERRORS },
       },
     },

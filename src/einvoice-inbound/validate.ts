@@ -1,3 +1,4 @@
+import { FACTURX_CONFORMANCE_LEVELS } from '../einvoice/index.js';
 import { type PdfFacts, type PdfInvoice, readPdfInvoice } from './pdf-invoice.js';
 import {
   type InboundProfile,
@@ -149,14 +150,8 @@ function pdfFindings(facts: PdfFacts, plan: ValidationPlan): Finding[] {
   return findings;
 }
 
-const CONFORMANCE_LEVELS: Partial<Record<ValidationPlan['profile'], string>> = {
-  minimum: 'MINIMUM',
-  'basic-wl': 'BASIC WL',
-  basic: 'BASIC',
-  en16931: 'EN 16931',
-  extended: 'EXTENDED',
-  xrechnung: 'XRECHNUNG',
-};
+/** The profiles a Factur-X XMP can name; the others (Peppol, XRechnung extension, unknown) have no level to check. */
+const CONFORMANCE_LEVELS: Partial<Record<ValidationPlan['profile'], string>> = FACTURX_CONFORMANCE_LEVELS;
 
 /**
  * One rule set over the document. A rule set that stops with a dynamic error in SaxonJS (the Factur-X

@@ -294,6 +294,19 @@ export interface PreparedEInvoice {
   docCharges: DocAllowanceCharge[];
 }
 
+/**
+ * Each profile's Factur-X conformance level: the name in the XMP (fx:ConformanceLevel), in the label, and
+ * what a received PDF's XMP must say for the profile its XML declares.
+ */
+export const FACTURX_CONFORMANCE_LEVELS = {
+  minimum: 'MINIMUM',
+  'basic-wl': 'BASIC WL',
+  basic: 'BASIC',
+  en16931: 'EN 16931',
+  extended: 'EXTENDED',
+  xrechnung: 'XRECHNUNG',
+} as const satisfies Record<Profile, string>;
+
 /** Human label for the template's `e_invoice.label`, e.g. "Factur-X EN 16931". */
 export function eInvoiceLabel(standard: Standard, profile: Profile): string {
   const std = {
@@ -305,18 +318,10 @@ export function eInvoiceLabel(standard: Standard, profile: Profile): string {
     'en16931-ubl': 'EN 16931',
     'en16931-cii': 'EN 16931',
   };
-  const prof = {
-    minimum: 'MINIMUM',
-    'basic-wl': 'BASIC WL',
-    basic: 'BASIC',
-    en16931: 'EN 16931',
-    extended: 'EXTENDED',
-    xrechnung: 'XRECHNUNG',
-  };
   if (standard === 'xrechnung-cii') return 'XRechnung 3.0 (CII)';
   if (standard === 'xrechnung-ubl') return 'XRechnung 3.0 (UBL)';
   if (standard === 'peppol') return std.peppol;
   if (standard === 'en16931-ubl') return 'EN 16931 (UBL)';
   if (standard === 'en16931-cii') return 'EN 16931 (CII)';
-  return `${std[standard]} ${prof[profile]}`;
+  return `${std[standard]} ${FACTURX_CONFORMANCE_LEVELS[profile]}`;
 }

@@ -37,6 +37,17 @@ export interface EmailBudget {
   emailsPerDay: number;
 }
 
+/** A finished document's email, handed over in the transaction that records the document. */
+export interface DocumentEmail {
+  budget: EmailBudget;
+  documentId: string;
+  test: boolean;
+  /** False when the document's file is not kept: nothing to attach. */
+  stored: boolean;
+  filename: string;
+  email: EmailRequest;
+}
+
 /**
  * deliver.email: checks before anything is rendered, and the queued email written in the transaction
  * that records the document. Test documents send real (watermarked) emails and count like live ones:
@@ -62,17 +73,7 @@ export class EmailDelivery {
    * The email of a finished document: `queued` (and its send job), or at once `suppressed`, or `failed`
    * with `not_stored` (nothing to attach) or `over_limit` (the budget ran out while the document waited).
    */
-  async queue(
-    trx: Db,
-    input: {
-      budget: EmailBudget;
-      documentId: string;
-      test: boolean;
-      stored: boolean;
-      filename: string;
-      email: EmailRequest;
-    },
-  ): Promise<DeliveryState> {
+  async queue(trx: Db, input: DocumentEmail): Promise<DeliveryState> {
     const address = addressKey(input.email.to);
     const state = await this.decide(trx, input.budget, address, input.stored);
     const id = newId();

@@ -6,6 +6,7 @@ import { emailSendJob, type SendJobDeps } from './send-job.js';
 export { addressKey, isPlainAddress, plainDeliver } from './address.js';
 export {
   type DeliveryState,
+  type DocumentEmail,
   EMAIL_JOB,
   type EmailBudget,
   EmailDelivery,

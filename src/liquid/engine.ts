@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { AppError } from '../shared/errors.js';
 import { TaskDeadline } from '../shared/task-deadline.js';
-import { workerEntry } from '../shared/worker-entry.js';
+import { startWorkerPool } from '../shared/worker-entry.js';
 import { HARD_LIMIT_GRACE_MS, LIQUID_LIMITS, TEMPLATE_CACHE } from './limits.js';
 import type { LiquidReply, LiquidTask, TaskBody, WorkerSettings } from './protocol.js';
 import { assertTemplateSize, type CacheBytes, type LiquidResult } from './renderer.js';
@@ -168,20 +168,16 @@ export class LiquidEngine {
   #workers(): Piscina<LiquidTask, LiquidReply> {
     if (this.#closed) throw new Error('The Liquid engine is closed.');
     if (this.#pool === undefined) {
-      const entry = workerEntry(
-        new URL('./worker.js', import.meta.url),
-        new URL('./worker-tsx.mjs', import.meta.url),
-      );
-      this.#pool = new Piscina<LiquidTask, LiquidReply>({
-        filename: entry.filename,
-        ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+      this.#pool = startWorkerPool<LiquidTask, LiquidReply>({
+        compiled: new URL('./worker.js', import.meta.url),
+        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
         workerData: this.#settings,
         minThreads: 1,
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+        heapMb: WORKER_HEAP_MB,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }

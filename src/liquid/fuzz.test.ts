@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Liquid } from 'liquidjs';
 import { type Rng, randomJson, rng } from '../../test/helpers/random.js';
+import { referenceLiquid } from '../../test/helpers/reference-liquid.js';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { templateWords } from './data-paths.js';
-import { registerQuireFilters } from './filters/index.js';
 import { LiquidRenderer } from './renderer.js';
 
 const VARS = [
@@ -104,23 +103,6 @@ function outcome(fn: () => string): { html: string } | { error: unknown } {
   } catch (error) {
     return { error };
   }
-}
-
-/**
- * A plain liquidjs 10.30.1 with the engine's options but no strictVariables and no instrumentation:
- * what a "normal render" produces, for byte-identical comparisons in tests.
- */
-function referenceLiquid(): Liquid {
-  const liquid = new Liquid({
-    strictFilters: true,
-    ownPropertyOnly: true,
-    lenientIf: true,
-    templates: {},
-    cache: false,
-    timezoneOffset: 'UTC',
-  });
-  registerQuireFilters(liquid, { locale: 'en-US', timeZone: 'UTC' });
-  return liquid;
 }
 
 describe('Liquid fuzz (seeded)', () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Liquid } from 'liquidjs';
-import { registerQuireFilters } from './filters/index.js';
+import { referenceLiquid } from '../../test/helpers/reference-liquid.js';
 import { LiquidRenderer } from './renderer.js';
 
 type Case = [name: string, source: string, data: Record<string, unknown>, paths: string[]];
@@ -77,23 +76,6 @@ const CASES: Case[] = [
   ['size of a missing list', '{{ items.size }}', {}, ['items.size']],
   ['in first-seen order', '{{ b }}{{ a }}{{ b }}', {}, ['b', 'a']],
 ];
-
-/**
- * A plain liquidjs 10.30.1 with the engine's options but no strictVariables and no instrumentation:
- * what a "normal render" produces, for byte-identical comparisons in tests.
- */
-function referenceLiquid(): Liquid {
-  const liquid = new Liquid({
-    strictFilters: true,
-    ownPropertyOnly: true,
-    lenientIf: true,
-    templates: {},
-    cache: false,
-    timezoneOffset: 'UTC',
-  });
-  registerQuireFilters(liquid, { locale: 'en-US', timeZone: 'UTC' });
-  return liquid;
-}
 
 describe('missing_variable warnings', () => {
   const engine = new LiquidRenderer();

@@ -114,35 +114,13 @@ function registerScrapeGauges(registry: Registry, db: Db, renderer: RendererGaug
       for (const r of rows) this.set({ kind: r.kind, status: r.status }, Number(r.n));
     },
   });
-  new Gauge({
+  statusGauge(registers, db, 'webhook_deliveries', {
     name: 'quire_webhook_deliveries',
     help: 'Webhook delivery attempts retained in the delivery log, by status.',
-    labelNames: ['status'],
-    registers,
-    async collect() {
-      this.reset();
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .select(({ fn }) => ['status', fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
-      for (const r of rows) this.set({ status: r.status }, Number(r.n));
-    },
   });
-  new Gauge({
+  statusGauge(registers, db, 'email_deliveries', {
     name: 'quire_emails',
     help: 'Emails (deliver.email) by status.',
-    labelNames: ['status'],
-    registers,
-    async collect() {
-      this.reset();
-      const rows = await db
-        .selectFrom('email_deliveries')
-        .select(({ fn }) => ['status', fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
-      for (const r of rows) this.set({ status: r.status }, Number(r.n));
-    },
   });
   new Gauge({
     name: 'quire_stored_bytes',
@@ -155,6 +133,29 @@ function registerScrapeGauges(registry: Registry, db: Db, renderer: RendererGaug
         .select(({ fn }) => fn.sum<number>('bytes').as('bytes'))
         .executeTakeFirst();
       this.set(Number(row?.bytes ?? 0));
+    },
+  });
+}
+
+/** A gauge of a table's rows by their `status`, counted at scrape time. */
+function statusGauge(
+  registers: Registry[],
+  db: Db,
+  table: 'webhook_deliveries' | 'email_deliveries',
+  metric: { name: string; help: string },
+): void {
+  new Gauge({
+    ...metric,
+    labelNames: ['status'],
+    registers,
+    async collect() {
+      this.reset();
+      const rows = await db
+        .selectFrom(table)
+        .select(({ fn }) => ['status', fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
+      for (const r of rows) this.set({ status: r.status }, Number(r.n));
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { Plan } from '../accounts/index.js';
-import type { DeliveryState, EmailBudget, EmailRequest } from '../email/index.js';
+import type { DeliveryState, DocumentEmail, EmailBudget, EmailRequest } from '../email/index.js';
 import type { FinishingOptions, SigningKey } from '../finishing/index.js';
 import type {
   LocalResources,
@@ -46,17 +46,7 @@ export interface CertificatePort {
 /** deliver.email: checks before rendering, and the email queued with the document's record. */
 export interface DeliveryPort {
   assertAllowed(budget: EmailBudget, addresses: readonly string[]): Promise<void>;
-  queue(
-    trx: Db,
-    input: {
-      budget: EmailBudget;
-      documentId: string;
-      test: boolean;
-      stored: boolean;
-      filename: string;
-      email: EmailRequest;
-    },
-  ): Promise<DeliveryState>;
+  queue(trx: Db, input: DocumentEmail): Promise<DeliveryState>;
 }
 
 /**

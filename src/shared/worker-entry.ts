@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
 
 /** Where a pool's worker module is and the Node options its threads start with. */
 export interface WorkerEntry {
@@ -18,4 +19,33 @@ export interface WorkerEntry {
 export function workerEntry(compiled: URL, tsxEntry: URL): WorkerEntry {
   if (existsSync(fileURLToPath(compiled))) return { filename: compiled.href, execArgv: undefined };
   return { filename: tsxEntry.href, execArgv: [] };
+}
+
+/** A worker pool's own settings; the threads' heap is capped, so a runaway input fails its task, not the server. */
+export interface WorkerPoolOptions {
+  compiled: URL;
+  tsxEntry: URL;
+  minThreads: number;
+  maxThreads: number;
+  idleTimeout: number;
+  heapMb: number;
+  workerData?: unknown;
+  /** Required: Piscina emits 'error' when a worker dies outside a task, and an unheard 'error' ends the process. */
+  onError: (err: unknown) => void;
+}
+
+/** A Piscina pool of the worker at `compiled` (or `tsxEntry`, see workerEntry). */
+export function startWorkerPool<Task, Reply>(options: WorkerPoolOptions): Piscina<Task, Reply> {
+  const entry = workerEntry(options.compiled, options.tsxEntry);
+  const pool = new Piscina<Task, Reply>({
+    filename: entry.filename,
+    ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+    ...(options.workerData === undefined ? {} : { workerData: options.workerData }),
+    minThreads: options.minThreads,
+    maxThreads: options.maxThreads,
+    idleTimeout: options.idleTimeout,
+    resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+  });
+  pool.on('error', options.onError);
+  return pool;
 }

@@ -15,6 +15,7 @@ export {
   withKeyLock,
 } from './db.js';
 export { openBlobStore } from './open-blob-store.js';
+export { countPerCreatedDay } from './per-day.js';
 export { PRIVATE_FILE_MODE } from './private-files.js';
 export { DatabaseFailureCounter, DatabaseRateCounter, type FailureCount } from './rate-windows.js';
 export { DatabaseTeamSlots } from './render-leases.js';

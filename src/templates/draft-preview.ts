@@ -5,7 +5,7 @@ import type { Db } from '../storage/index.js';
 import { checkContent, MAX_SAMPLE_DATA_BYTES } from './content.js';
 import type { TemplateEngine } from './engine-port.js';
 import { hitPreviewBudget } from './limits.js';
-import type { Preview, PreviewDeps } from './preview.js';
+import { type Preview, type PreviewDeps, producePreview } from './preview.js';
 import { settingsForPreview } from './protect-settings.js';
 import { contentOf, readTemplate } from './records.js';
 import type { TemplateRow } from './repository.js';
@@ -39,31 +39,21 @@ export async function renderDraftPreview(
 ): Promise<Preview> {
   await hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
   const { template, version } = await readTemplate(deps.db, auth.team.id, templateId, currentOf);
-  await checkContent(deps.engine, {
+  const edit = {
     html: request.html,
     ...(request.css === undefined ? {} : { css: request.css }),
     ...(request.settings === undefined ? {} : { settings: request.settings }),
-  });
+  };
+  await checkContent(deps.engine, edit);
   assertDataSize(request.data);
   const current = contentOf(version);
-  const draft = nextContent(current, {
-    html: request.html,
-    ...(request.css === undefined ? {} : { css: request.css }),
-    ...(request.settings === undefined ? {} : { settings: request.settings }),
-  });
-  const produced = await deps.production.produce({
-    templates: draftPort(deps.engine, template, draft ?? current),
-    caller: { teamId: auth.team.id, plan: auth.plan },
-    request: {
-      template_id: template.id,
-      ...(request.data === undefined ? {} : { data: request.data }),
-    },
-    purpose: 'preview',
-    test: auth.mode === 'test',
-    storage: 'never',
-    slot: 'direct',
-  });
-  return { pdf: produced.file, pages: produced.pages ?? 0, filename: produced.filename };
+  const draft = nextContent(current, edit);
+  return producePreview(
+    deps,
+    auth,
+    { template_id: template.id, ...(request.data === undefined ? {} : { data: request.data }) },
+    draftPort(deps.engine, template, draft ?? current),
+  );
 }
 
 /** data is the editor's unsaved sample data: the same 1 MB (as JSON) as sample_data on save. */

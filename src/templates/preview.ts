@@ -1,5 +1,5 @@
 import type { AuthContext } from '../accounts/index.js';
-import type { Production } from '../production/index.js';
+import type { Production, TemplatePort } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import { hitPreviewBudget } from './limits.js';
@@ -34,13 +34,35 @@ export async function renderPreview(
   request: PreviewRequest,
 ): Promise<Preview> {
   await hitPreviewBudget(deps.rate, auth, deps.clock.now().getTime());
+  return producePreview(deps, auth, {
+    template_id: templateId,
+    ...(request.version === undefined ? {} : { template_version: request.version }),
+    ...(request.data === undefined ? {} : { data: request.data }),
+  });
+}
+
+/** The template, version and data a preview renders. */
+export interface PreviewTemplateRequest {
+  template_id: string;
+  template_version?: number;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The render shared by the stored and the draft preview, after their own checks: purpose `preview`
+ * (watermarked, never stored) on the team's direct slot. `templates` stands in for the stored template
+ * when the content is not saved yet.
+ */
+export async function producePreview(
+  deps: PreviewDeps,
+  auth: AuthContext,
+  request: PreviewTemplateRequest,
+  templates?: TemplatePort,
+): Promise<Preview> {
   const produced = await deps.production.produce({
+    ...(templates === undefined ? {} : { templates }),
     caller: { teamId: auth.team.id, plan: auth.plan },
-    request: {
-      template_id: templateId,
-      ...(request.version === undefined ? {} : { template_version: request.version }),
-      ...(request.data === undefined ? {} : { data: request.data }),
-    },
+    request,
     purpose: 'preview',
     test: auth.mode === 'test',
     storage: 'never',

@@ -7,12 +7,23 @@ import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
 import { assertLiveKey, hitChangeBudget } from './limits.js';
 import { presentSummary, presentTemplate, TemplateSchema, TemplateSummarySchema } from './present.js';
 import { readTemplate } from './records.js';
-import { listTemplates } from './repository.js';
+import { listTemplates, type TemplateRow, type VersionRow } from './repository.js';
 import { CreateTemplateBody, ListQuery, UpdateTemplateBody, VersionQuery } from './schemas.js';
 import { createTemplate, deleteTemplate, updateTemplate } from './service.js';
 
 const TAGS = ['Templates'];
 const NOT_FOUND = { 404: ErrorResponse };
+
+/** A template as the API shows it, with `cache-control: no-store`: it carries signed links (SPEC: conventions 8). */
+function presentUncached(
+  reply: { header(name: string, value: string): unknown },
+  deps: TemplateRouteDeps,
+  template: TemplateRow,
+  version: VersionRow,
+) {
+  reply.header('cache-control', 'no-store');
+  return presentTemplate(template, version, linksOf(deps));
+}
 
 /** A live key with change budget left (spec: Authentication 4; Limits, template changes). */
 export async function beginChange(deps: TemplateRouteDeps, auth: ReturnType<typeof authOf>): Promise<void> {
@@ -51,8 +62,8 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
       const auth = authOf(request);
       await beginChange(deps, auth);
       const { template, version } = await createTemplate(storeDeps(deps), auth, request.body);
-      reply.code(201).header('cache-control', 'no-store');
-      return presentTemplate(template, version, linksOf(deps));
+      reply.code(201);
+      return presentUncached(reply, deps, template, version);
     },
   );
 
@@ -108,8 +119,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         request.params.id,
         (t) => asked ?? t.current_version,
       );
-      reply.header('cache-control', 'no-store');
-      return presentTemplate(template, version, linksOf(deps));
+      return presentUncached(reply, deps, template, version);
     },
   );
 
@@ -142,8 +152,7 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
         request.params.id,
         request.body,
       );
-      reply.header('cache-control', 'no-store');
-      return presentTemplate(template, version, linksOf(deps));
+      return presentUncached(reply, deps, template, version);
     },
   );
 

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Sheet } from '../batches/index.js';
 import type { StoredFile } from '../brand/index.js';
 import type { ReadPkcs12 } from '../certificates/index.js';
 import { AppError, isAppError } from '../shared/errors.js';
 import { TaskDeadline } from '../shared/task-deadline.js';
-import { workerEntry } from '../shared/worker-entry.js';
+import { startWorkerPool } from '../shared/worker-entry.js';
 import type { ParseBody, ParseKind, ParseReply, ParseResults, ParseTask } from './protocol.js';
 
 /**
@@ -117,19 +117,15 @@ export class UntrustedFiles {
   #workers(): Piscina<ParseTask, ParseReply> {
     if (this.#closed) throw new Error('The untrusted-file pool is closed.');
     if (this.#pool === undefined) {
-      const entry = workerEntry(
-        new URL('./untrusted-worker.js', import.meta.url),
-        new URL('./worker-tsx.mjs', import.meta.url),
-      );
-      this.#pool = new Piscina<ParseTask, ParseReply>({
-        filename: entry.filename,
-        ...(entry.execArgv === undefined ? {} : { execArgv: entry.execArgv }),
+      this.#pool = startWorkerPool<ParseTask, ParseReply>({
+        compiled: new URL('./untrusted-worker.js', import.meta.url),
+        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
         minThreads: 0,
         maxThreads: this.#threads,
         idleTimeout: IDLE_TIMEOUT_MS,
-        resourceLimits: { maxOldGenerationSizeMb: PARSE_LIMITS.heapMb },
+        heapMb: PARSE_LIMITS.heapMb,
+        onError: this.#onWorkerError,
       });
-      this.#pool.on('error', this.#onWorkerError);
     }
     return this.#pool;
   }

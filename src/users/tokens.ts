@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/index.js';
 import { hashSecret, newSecret } from './sessions.js';
+import type { UserTokensTable } from './tables.js';
 
 export type TokenPurpose = 'sign_in' | 'reset' | 'verify' | 'invite';
 
@@ -29,18 +30,21 @@ export interface UserToken {
   createdBy: Creator;
 }
 
-type TokenRow = {
-  id: string;
-  purpose: string;
-  user_id: string | null;
-  team_id: string | null;
-  email: string | null;
-  role: string | null;
-  created_at: string;
-  expires_at: string;
-  created_by_user_id: string | null;
-  created_by_key_id: string | null;
-};
+/** What a token read shows: every column but the hash and the used mark. */
+const TOKEN_COLUMNS = [
+  'id',
+  'purpose',
+  'user_id',
+  'team_id',
+  'email',
+  'role',
+  'created_at',
+  'expires_at',
+  'created_by_user_id',
+  'created_by_key_id',
+] as const;
+
+type TokenRow = Pick<UserTokensTable, (typeof TOKEN_COLUMNS)[number]>;
 
 function toToken(row: TokenRow): UserToken {
   return {
@@ -88,19 +92,6 @@ export async function issueToken(
     .execute();
   return { token, record: toToken(row) };
 }
-
-const TOKEN_COLUMNS = [
-  'id',
-  'purpose',
-  'user_id',
-  'team_id',
-  'email',
-  'role',
-  'created_at',
-  'expires_at',
-  'created_by_user_id',
-  'created_by_key_id',
-] as const;
 
 /** The unused, unexpired token of this purpose, without using it up (null otherwise). */
 export async function peekToken(

@@ -43,23 +43,24 @@ export interface EventDocument {
   [field: string]: unknown;
 }
 
+/** What pdf.created / pdf.failed carry beside the Document. */
+export interface PdfEventExtra {
+  filename: string;
+  metadata: Record<string, unknown> | null;
+  batchId: string | null;
+  /** The url-response extras (spec: Document, extra fields of the url JSON and of event data). */
+  warnings?: readonly unknown[];
+  blockedResources?: readonly string[];
+  eInvoice?: object | null;
+  /** Only for a background PDF that failed before rendering. */
+  errorMessage?: string;
+}
+
 /**
  * `data` of pdf.created / pdf.failed: the Document plus `filename`, `metadata`, `batch_id`
  * (spec: Events table), and `error_message` for a background PDF that failed before rendering.
  */
-export function pdfEventData(
-  document: EventDocument,
-  extra: {
-    filename: string;
-    metadata: Record<string, unknown> | null;
-    batchId: string | null;
-    /** The url-response extras (spec: Document, extra fields of the url JSON and of event data). */
-    warnings?: readonly unknown[];
-    blockedResources?: readonly string[];
-    eInvoice?: object | null;
-    errorMessage?: string;
-  },
-): Record<string, unknown> {
+export function pdfEventData(document: EventDocument, extra: PdfEventExtra): Record<string, unknown> {
   const data: Record<string, unknown> = {
     ...document,
     filename: extra.filename,

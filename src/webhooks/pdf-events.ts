@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
-import { type EventDocument, pdfEventData } from './events.js';
+import { type EventDocument, type PdfEventExtra, pdfEventData } from './events.js';
 import { type RecordedEvent, recordEvent } from './outbox.js';
 
 /**
@@ -11,30 +11,14 @@ import { type RecordedEvent, recordEvent } from './outbox.js';
 export async function recordPdfEvent(
   trx: Db,
   clock: Clock,
-  input: {
+  input: PdfEventExtra & {
     type: 'pdf.created' | 'pdf.failed';
     teamId: string;
     test: boolean;
     /** The spec's Document object as GET /pdf/<id> shows it. */
     document: EventDocument;
-    filename: string;
-    metadata: Record<string, unknown> | null;
-    batchId: string | null;
-    warnings?: readonly unknown[];
-    blockedResources?: readonly string[];
-    eInvoice?: object | null;
-    /** Only for a background PDF that failed before rendering. */
-    errorMessage?: string;
   },
 ): Promise<RecordedEvent> {
-  const data = pdfEventData(input.document, {
-    filename: input.filename,
-    metadata: input.metadata,
-    batchId: input.batchId,
-    ...(input.warnings ? { warnings: input.warnings } : {}),
-    ...(input.blockedResources ? { blockedResources: input.blockedResources } : {}),
-    ...(input.eInvoice ? { eInvoice: input.eInvoice } : {}),
-    ...(input.errorMessage === undefined ? {} : { errorMessage: input.errorMessage }),
-  });
+  const data = pdfEventData(input.document, input);
   return recordEvent(trx, clock, { teamId: input.teamId, livemode: !input.test, type: input.type, data });
 }

@@ -19,13 +19,17 @@ function bad(): FilterInputError {
   );
 }
 
-interface Fields {
+/** A calendar day and time of day as numbers (month 1 to 12), read from a text or from an instant in a zone. */
+export interface WallClock {
   year: number;
   month: number;
   day: number;
   hour: number;
   minute: number;
   second: number;
+}
+
+interface Fields extends WallClock {
   ms: number;
 }
 

@@ -1,6 +1,7 @@
 import { DATE_PATTERN_LIMITS } from '../limits.js';
 import { LruCache } from '../lru-cache.js';
 import { FilterInputError } from '../template-error.js';
+import type { WallClock } from './date-input.js';
 import { dateFormat } from './formatters.js';
 
 /** A compiled LDML-style pattern: literal text and fields such as `dd`, `MMMM`, `HH`. */
@@ -76,17 +77,8 @@ function compile(pattern: string): Part[] {
   return parts;
 }
 
-interface Numeric {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
 /** Wall-clock numbers of the instant in the zone (en-US + h23 gives plain Latin digits). */
-function numericFields(instant: Date, timeZone: string): Numeric {
+function numericFields(instant: Date, timeZone: string): WallClock {
   const fmt = dateFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -130,7 +122,7 @@ function nameOf(
 function field(
   letter: string,
   width: number,
-  n: Numeric,
+  n: WallClock,
   ctx: { instant: Date; locale: string; zone: string },
 ) {
   switch (letter) {
