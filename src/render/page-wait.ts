@@ -105,25 +105,34 @@ function invalidWait(field: string, message: string): AppError {
 /** Polls the expression in Quire's isolated world (it sees the document's DOM, not its globals). */
 async function untilTruthy(slot: PoolSlot, expression: string, until: number): Promise<boolean> {
   for (;;) {
-    const left = until - performance.now();
-    if (left <= 0) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), left);
-    });
-    const value = await Promise.race([
+    if (until - performance.now() <= 0) return false;
+    const value = await beforeDeadline(
       evaluateIsolated(slot, expression).then(
         (v) => ({ v }),
         (err: unknown) => ({ err: String(err) }),
       ),
-      late,
-    ]).finally(() => clearTimeout(timer));
+      until,
+    );
     if (value === 'late') return false;
     if ('err' in value && /SyntaxError/.test(value.err))
       throw invalidWait('expression', `"wait_for.expression" is not valid JavaScript: ${shorten(value.err)}`);
     if ('v' in value && value.v) return true;
     await sleep(Math.min(EXPRESSION_POLL_MS, until - performance.now()));
   }
+}
+
+/**
+ * `work`'s value, or 'late' once `deadline` (performance.now() time) has passed. Decided by this process's own
+ * timer, not by an answer from the page: on a busy machine the page's answer can come after the render limit,
+ * which would then win with a message that no longer says what was waited for.
+ */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - performance.now()));
+  });
+  work.catch(() => undefined); // it may fail after the race was decided
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -144,7 +153,10 @@ export async function waitForPage(
     );
   if (waitFor.selector !== undefined) {
     const ms = Math.max(0, Math.floor(deadline - performance.now()));
-    const answer = await callIsolated(slot, WAIT_FOR_SELECTOR, waitFor.selector, ms);
+    const answer = await beforeDeadline(
+      callIsolated(slot, WAIT_FOR_SELECTOR, waitFor.selector, ms),
+      deadline,
+    );
     if (answer === 'invalid')
       throw invalidWait('selector', `"wait_for.selector" is not a valid CSS selector: ${waitFor.selector}`);
     if (answer !== 'found') throw timedOut();
