@@ -10,7 +10,7 @@
 // answers on 127.0.0.1:5432 — always in CI (CI=true), where an unreachable PostgreSQL fails the run. Set
 // QUIRE_TEST_POSTGRES=0 to skip that pass.
 //
-// Both passes' test processes share one queue (scripts/test-scheduler.mjs): QUIRE_TEST_SLOTS at once (4 by
+// Both passes' test processes share one queue (scripts/test-scheduler.mjs): QUIRE_TEST_SLOTS at once (3 by
 // default; one pass alone, QUIRE_TEST_CONCURRENCY, 2), at most QUIRE_TEST_POSTGRES_CONCURRENCY (2) on PostgreSQL,
 // longest first. Each process's output is printed whole when it ends; the spec reporter's counts are summed and
 // printed once at the end.
@@ -462,7 +462,7 @@ const passes = [
 ];
 // One scheduler for both passes (scripts/test-scheduler.mjs): QUIRE_TEST_SLOTS processes at once, of which at
 // most QUIRE_TEST_POSTGRES_CONCURRENCY on PostgreSQL. QUIRE_TEST_LANES=1 runs the passes one after the other.
-const slots = Number(process.env.QUIRE_TEST_SLOTS ?? '4');
+const slots = Number(process.env.QUIRE_TEST_SLOTS ?? '3');
 const limits = { postgres: Number(process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '2') };
 const started = Date.now();
 const cpuAtStart = machineCpuTicks();

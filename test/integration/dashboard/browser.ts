@@ -395,27 +395,33 @@ export async function openDraftPdf(page: Page): Promise<{ pdf: Buffer; tab: Page
 }
 
 /**
- * Clicks into an editor pane and puts the caret at its end (Ctrl+End), as a user would, and waits until it
- * is there: on a loaded machine CodeMirror can apply the click's caret after the key was handled, and text
- * typed next would land in the middle.
+ * Puts the caret at the end of an editor pane (Ctrl+End, as a user would) and waits until it stays there: on
+ * a loaded machine text typed next would otherwise land in the middle.
  */
 export async function caretToEnd(page: Page, label: string): Promise<void> {
   const pane = page.getByRole('textbox', { name: label });
-  await pane.click();
+  // Focused, not clicked: CodeMirror applies a click's caret in a later frame, which on a busy machine came
+  // after Ctrl+End and put the typing before the pane's last characters.
+  await pane.focus();
+  const atEnd = () =>
+    pane.evaluate((el) => {
+      const selection = getSelection();
+      if (!selection?.isCollapsed || !selection.focusNode || !el.contains(selection.focusNode)) return false;
+      const rest = document.createRange();
+      rest.setStart(selection.focusNode, selection.focusOffset);
+      rest.setEnd(el, el.childNodes.length);
+      return rest.toString() === '';
+    });
+  // At the end on two looks in a row with no key between them: a caret that something still moves is not kept.
+  let before = false;
   await waitFor(
     `the caret at the end of ${label}`,
     async () => {
-      await page.keyboard.press('Control+End');
-      const atEnd = await pane.evaluate((el) => {
-        const selection = getSelection();
-        if (!selection?.isCollapsed || !selection.focusNode || !el.contains(selection.focusNode))
-          return false;
-        const rest = document.createRange();
-        rest.setStart(selection.focusNode, selection.focusOffset);
-        rest.setEnd(el, el.childNodes.length);
-        return rest.toString() === '';
-      });
-      return atEnd ? true : null;
+      const now = await atEnd();
+      if (now && before) return true;
+      before = now;
+      if (!now) await page.keyboard.press('Control+End');
+      return null;
     },
     30_000,
     200,
