@@ -238,11 +238,22 @@ function unreportedFiles(list, timings) {
   return list.filter((file) => !named.has(path.relative(root, file)));
 }
 
-/** Keeps a pass's timings under each file's repository path (the compiled mirror's paths die with the run). */
+/**
+ * Keeps a pass's timings under each file's repository path (the compiled mirror's paths die with the run),
+ * merged into what earlier runs kept: a filtered run updates its own files' times and leaves the others'.
+ */
 function keepTimings(from, to) {
   try {
     const report = JSON.parse(readFileSync(from, 'utf8'));
     for (const f of report.files) f.repoFile = reported(f.file);
+    let earlier = [];
+    try {
+      earlier = JSON.parse(readFileSync(to, 'utf8')).files ?? [];
+    } catch {
+      // Nothing kept yet.
+    }
+    const now = new Set(report.files.map((f) => f.repoFile));
+    report.files.push(...earlier.filter((f) => f.repoFile && !f.group && !now.has(f.repoFile)));
     writeFileSync(to, `${JSON.stringify(report, null, 1)}\n`);
     rmSync(from, { force: true });
   } catch {
