@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from './wait.js';
 
@@ -59,8 +59,11 @@ let bundleCurrent: boolean | undefined;
  */
 export function bundleIsCurrent(): boolean {
   if (bundleCurrent === undefined) {
-    const stamp = path.join(root, 'dist', '.build-stamp');
-    bundleCurrent = existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(path.join(root, 'src'));
+    // The repository's own sources, also when the tests run from the compiled mirror (scripts/compile-tests.mjs),
+    // whose files are written at the start of every run.
+    const repository = path.dirname(realpathSync(path.join(root, 'package.json')));
+    const stamp = path.join(repository, 'dist', '.build-stamp');
+    bundleCurrent = existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(path.join(repository, 'src'));
   }
   return bundleCurrent;
 }

@@ -59,6 +59,14 @@ describe('the server bundle that npm start runs', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('is what the tests’ own quire processes run after the bootstrap (else each loads the sources through tsx)', {
+    skip: process.env.CI !== 'true' && 'CI only: elsewhere a source may be edited after the bootstrap',
+  }, () => {
+    // Read before `before` rebuilt anything (the answer is kept): the compiled test mirror once made every
+    // check say "stale", and every spawned quire ran from source at about 2 s more CPU each.
+    assert.equal(bundleIsCurrent(), true, 'the bootstrap built dist/server; no source is newer');
+  });
+
   it('runs from dist/server and reports the package version', async () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
     const version = await api(base, 'GET', '/version');
