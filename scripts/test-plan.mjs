@@ -160,7 +160,7 @@ export function integrationFiles() {
  * test/helpers/ that call one (helpers are not followed, so each is named here: serverWithReceiver starts a server).
  */
 const OPENS_DATABASE =
-  /startTestServer|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness|serverWithReceiver/;
+  /startTestServer|createTestAppConfig|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness|serverWithReceiver/;
 const NOT_FOLLOWED = [path.join(root, 'src') + path.sep, path.join(root, 'test', 'helpers') + path.sep];
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 

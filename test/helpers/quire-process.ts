@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitFor } from './wait.js';
 
@@ -124,9 +125,40 @@ export function startQuire(env: NodeJS.ProcessEnv, args: string[], ready: RegExp
 }
 
 /** Ends a started process at once (SIGKILL) and waits for it. */
-export async function kill(started: Started): Promise<void> {
-  if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+export function kill(started: Started): Promise<void> {
+  return signalAndWait(started, 'SIGKILL');
+}
+
+/** Asks a started process to shut down as in production (SIGTERM: it drains first) and waits for it to exit. */
+export function terminate(started: Started): Promise<void> {
+  return signalAndWait(started, 'SIGTERM');
+}
+
+async function signalAndWait(started: Started, signal: NodeJS.Signals): Promise<void> {
+  if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill(signal);
   await started.exit;
+}
+
+/**
+ * A fresh data directory for Quire processes and their environment there, on SQLite whatever the test pass:
+ * QUIRE_DATABASE_URL is cleared so these processes do not inherit the PostgreSQL pass's database. `env` comes
+ * on top; `remove` deletes the directory.
+ */
+export function sqliteDataDir(
+  prefix: string,
+  env: Readonly<Record<string, string>> = {},
+): { dataDir: string; env: Record<string, string>; remove: () => void } {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  return {
+    dataDir,
+    env: { QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: '', ...env },
+    remove: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+/** The arguments of `quire user create`: a one-time sign-in link for `email` as `role` in the team. */
+export function userCreateArgs(email: string, teamId: string, role: string): string[] {
+  return ['user', 'create', '--email', email, '--team', teamId, '--role', role];
 }
 
 /** The `quire serve` start-up line; its group 1 is the base URL. */

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Role } from '../../src/accounts/auth-context.js';
 import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
 import { type BuildOptions, type BuiltApp, buildApp } from '../../src/app.js';
 import { type Config, loadConfig, parseStorageUrl } from '../../src/config/config.js';
+import type { Clock } from '../../src/shared/clock.js';
+import type { Db } from '../../src/storage/db.js';
+import { createSignInLink, type SignInLink } from '../../src/users/index.js';
 import { SHARED_CHROMIUM } from './chromium.js';
 import { createTestDatabase } from './database.js';
 
@@ -40,15 +44,22 @@ function testStorage(): Config['storage'] {
  */
 const TEST_LIQUID_RENDER_MS = 5_000;
 
+/** A fresh data directory and database, and the app's config for them; `remove` deletes both. */
+export interface TestAppConfig {
+  config: Config;
+  remove(): Promise<void>;
+}
+
 /**
- * Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP), or with
- * QUIRE_TEST_DATABASE_URL a fresh PostgreSQL database of its own (see database.ts).
+ * The config of a test's own app: a fresh data directory (named after `dirPrefix`) and a fresh database
+ * (SQLite in it, or PostgreSQL under QUIRE_TEST_DATABASE_URL, see database.ts), loopback on a free port,
+ * silent logs; `settings` on top.
  */
-export async function startTestServer(
-  overrides: Partial<Config> = {},
-  options: BuildOptions = {},
-): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+export async function createTestAppConfig(
+  dirPrefix: string,
+  settings: Partial<Config> = {},
+): Promise<TestAppConfig> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), dirPrefix));
   const database = await createTestDatabase();
   const config = loadConfig(
     {},
@@ -58,14 +69,71 @@ export async function startTestServer(
       host: '127.0.0.1',
       port: 0,
       logLevel: 'silent',
-      storage: testStorage(),
-      // The spec's 30 s limit is for a render on a working machine; beside a CPU hog an invoice has taken
-      // longer, and a test that is not about the limit must not fail on it. Tests of the limit set their own.
-      renderTimeoutMs: 120_000,
-      ...SHARED_CHROMIUM,
-      ...overrides,
+      ...settings,
     },
   );
+  return {
+    config,
+    async remove() {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new team with a live and a test admin key, as the first run or `quire team create` makes one. */
+export async function createTestTeam(
+  db: Db,
+  clock: Clock,
+  plan: PlanId = 'growth',
+  options: { email?: string; emailVerified?: boolean } = {},
+): Promise<TestTeam> {
+  const team = await createTeam(db, clock, {
+    name: `Team ${plan}`,
+    plan,
+    email: options.email ?? 'owner@example.com',
+    emailVerified: options.emailVerified ?? true,
+  });
+  const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
+  const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
+  return { team, live: live.key, test: test.key };
+}
+
+/**
+ * A one-time dashboard sign-in link for `email` as `role` in the team, made as `quire user create` makes one
+ * (the user and the membership too, when new): the way a test's user gets in without an email.
+ */
+export function createTestSignInLink(
+  server: TestServer,
+  email: string,
+  teamId: string,
+  role: Role,
+): Promise<SignInLink> {
+  const { db, clock } = server.built.services;
+  return createSignInLink(db, clock, { email, teamId, role, publicUrl: server.base });
+}
+
+/** The token of a sign-in link's URL, as the dashboard's page reads it. */
+export function signInToken(signInUrl: string): string {
+  return decodeURIComponent(/token=(.+)$/.exec(signInUrl)?.[1] ?? '');
+}
+
+/**
+ * Starts the real app on a free loopback port with a fresh data directory (real SQLite, real HTTP), or with
+ * QUIRE_TEST_DATABASE_URL a fresh PostgreSQL database of its own (see database.ts).
+ */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> {
+  const { config, remove } = await createTestAppConfig('quire-test-', {
+    storage: testStorage(),
+    // The spec's 30 s limit is for a render on a working machine; beside a CPU hog an invoice has taken
+    // longer, and a test that is not about the limit must not fail on it. Tests of the limit set their own.
+    renderTimeoutMs: 120_000,
+    ...SHARED_CHROMIUM,
+    ...overrides,
+  });
   let built: BuiltApp;
   try {
     built = await buildApp(config, {
@@ -75,7 +143,7 @@ export async function startTestServer(
       ...options,
     });
   } catch (err) {
-    await database.drop();
+    await remove();
     throw err;
   }
   await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -84,22 +152,10 @@ export async function startTestServer(
     base,
     built,
     config,
-    async team(plan = 'growth', teamOptions = {}) {
-      const { db, clock } = built.services;
-      const team = await createTeam(db, clock, {
-        name: `Team ${plan}`,
-        plan,
-        email: teamOptions.email ?? 'owner@example.com',
-        emailVerified: teamOptions.emailVerified ?? true,
-      });
-      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
-      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
-      return { team, live: live.key, test: test.key };
-    },
+    team: (plan, teamOptions) => createTestTeam(built.services.db, built.services.clock, plan, teamOptions),
     async close() {
       await built.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await remove();
     },
   };
 }

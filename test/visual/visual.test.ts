@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import pixelmatch from 'pixelmatch';
-import { PNG } from 'pngjs';
+import { assertLooksLikeReference } from '../helpers/images.js';
 import { fixtureNames, REFERENCES, renderPageOnes } from './render-fixtures.js';
 
-/** Per-pixel colour distance pixelmatch tolerates (anti-aliasing), and the share of pixels that may differ. */
-const PIXEL_THRESHOLD = 0.1;
+/** The share of pixels that may differ from the reference. */
 const MAX_DIFF_RATIO = 0.005;
 const OUT = new URL('./out/', import.meta.url);
 
@@ -24,23 +22,11 @@ describe('visual regression: page 1 of each print fixture', () => {
     test(name, () => {
       const referenceFile = new URL(name, REFERENCES);
       assert.ok(existsSync(referenceFile), `no reference for ${name}: run scripts/update-visual-refs.mjs`);
-      const expected = PNG.sync.read(readFileSync(referenceFile));
-      const actual = PNG.sync.read(images.get(name)!);
-      assert.deepEqual([actual.width, actual.height], [expected.width, expected.height], 'page size');
-      const diff = new PNG({ width: actual.width, height: actual.height });
-      const changed = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
-        threshold: PIXEL_THRESHOLD,
+      assertLooksLikeReference(images.get(name)!, readFileSync(referenceFile), {
+        name: name.replace(/\.png$/, ''),
+        maxDiffRatio: MAX_DIFF_RATIO,
+        out: OUT,
       });
-      const ratio = changed / (actual.width * actual.height);
-      if (ratio > MAX_DIFF_RATIO) {
-        mkdirSync(OUT, { recursive: true });
-        writeFileSync(new URL(name.replace('.png', '.diff.png'), OUT), PNG.sync.write(diff));
-        writeFileSync(new URL(name, OUT), images.get(name)!);
-      }
-      assert.ok(
-        ratio <= MAX_DIFF_RATIO,
-        `${(ratio * 100).toFixed(2)}% of pixels differ (see test/visual/out/)`,
-      );
     });
   }
 });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXAMPLE_ID } from '../../../src/http/openapi.js';
-import { createSignInLink } from '../../../src/users/index.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 
 interface Operation {
   requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
@@ -60,13 +59,7 @@ describe('OpenAPI request-body examples work against the real server', () => {
     assert.equal(template.status, 201, template.text);
     assert.equal(endpoint.status, 201, endpoint.text);
     // A dashboard member of the team, for PUT /members/{user}.
-    const { db, clock } = server.built.services;
-    const member = await createSignInLink(db, clock, {
-      email: 'member@example.com',
-      teamId: team.team.id,
-      role: 'member',
-      publicUrl: server.base,
-    });
+    const member = await createTestSignInLink(server, 'member@example.com', team.team.id, 'member');
     ids = { templates: template.json.id, webhooks: endpoint.json.id, member: member.user.id };
   });
   after(async () => server.close());

@@ -11,11 +11,9 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pixelmatch from 'pixelmatch';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { PNG } from 'pngjs';
-import { createSignInLink } from '../../../src/users/index.js';
-import type { TestServer } from '../../helpers/server.js';
+import { assertLooksLikeReference } from '../../helpers/images.js';
+import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const require = createRequire(import.meta.url);
@@ -160,8 +158,7 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
 
 const REFERENCES = new URL('./reference/', import.meta.url);
 const OUT = new URL('../../visual/out/dashboard/', import.meta.url);
-/** pixelmatch's per-pixel colour tolerance and the share of pixels that may differ from the reference. */
-const PIXEL_THRESHOLD = 0.1;
+/** The share of pixels that may differ from the reference. */
 const MAX_DIFF_RATIO = 0.02;
 
 /**
@@ -186,27 +183,7 @@ export async function assertLooksLike(page: Page, name: string, mask: Locator[] 
     writeFileSync(file, shot);
     return;
   }
-  const expected = PNG.sync.read(readFileSync(file));
-  const actual = PNG.sync.read(shot);
-  assert.deepEqual(
-    [actual.width, actual.height],
-    [expected.width, expected.height],
-    `${name}: screenshot size`,
-  );
-  const diff = new PNG({ width: actual.width, height: actual.height });
-  const changed = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
-    threshold: PIXEL_THRESHOLD,
-  });
-  const ratio = changed / (actual.width * actual.height);
-  if (ratio > MAX_DIFF_RATIO) {
-    mkdirSync(OUT, { recursive: true });
-    writeFileSync(new URL(`${name}.diff.png`, OUT), PNG.sync.write(diff));
-    writeFileSync(new URL(`${name}.png`, OUT), shot);
-  }
-  assert.ok(
-    ratio <= MAX_DIFF_RATIO,
-    `${name}: ${(ratio * 100).toFixed(2)}% of pixels differ (see test/visual/out/dashboard/)`,
-  );
+  assertLooksLikeReference(shot, readFileSync(file), { name, maxDiffRatio: MAX_DIFF_RATIO, out: OUT });
 }
 
 /** A page must not scroll sideways at phone width (the brief: works at 390 px). */
@@ -292,13 +269,29 @@ export async function checkPage(page: Page, name: string, mask: Locator[]): Prom
   await assertAccessible(page, name);
   await assertHeaderOneRow(page, name);
   await assertLooksLike(page, name, mask);
-  await page.setViewportSize(PHONE);
-  try {
+  await atPhoneWidth(page, async () => {
     await assertFitsWidth(page, name);
     await assertTablesFit(page, name);
     // The phone layout (menu button, stacked tables) is its own markup state: axe checks it too.
     await assertAccessible(page, `${name} at ${PHONE.width}px`);
     await assertLooksLike(page, `${name}-phone`, mask);
+  });
+}
+
+/**
+ * The bar for a page without reference screenshots (its content differs run to run): axe at desktop width,
+ * and no sideways scrolling at phone width.
+ */
+export async function assertAccessibleAndFits(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  await atPhoneWidth(page, () => assertFitsWidth(page, name));
+}
+
+/** Runs `body` at phone width; the desktop width comes back even when it fails, for the steps after it. */
+export async function atPhoneWidth(page: Page, body: () => Promise<void>): Promise<void> {
+  await page.setViewportSize(PHONE);
+  try {
+    await body();
   } finally {
     await page.setViewportSize(DESKTOP);
   }
@@ -360,11 +353,62 @@ export async function signInNewOwner(
   email = 'owner@example.com',
   password = 'owner password 123',
 ): Promise<void> {
-  const { db, clock } = server.built.services;
-  const link = await createSignInLink(db, clock, { email, teamId, role: 'owner', publicUrl: server.base });
+  const link = await createTestSignInLink(server, email, teamId, 'owner');
   await page.goto(link.sign_in_url);
   await page.getByLabel('New password (10 to 200 characters)').fill(password);
   await page.getByRole('button', { name: 'Save password' }).click();
+}
+
+/**
+ * A browser (openBrowser) signed in as a new owner of the team (signInNewOwner), on the Templates page where
+ * a first sign-in lands. A failed sign-in closes the browser: the caller has none to close yet.
+ */
+export async function openSignedInBrowser(
+  server: TestServer,
+  teamId: string,
+  email?: string,
+  password?: string,
+): Promise<Browser> {
+  const browser = await openBrowser();
+  try {
+    await signInNewOwner(browser.page, server, teamId, email, password);
+    await browser.page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+  return browser;
+}
+
+/** Where the editor's tests start: a server with one template, a browser in Live mode (openEditorSetUp). */
+export interface EditorSetUp {
+  server: TestServer;
+  /** The team's live key, which made the template. */
+  liveKey: string;
+  templateId: string;
+  browser: Browser;
+}
+
+/**
+ * A server (one render worker), a team with `template` made through the API, and a browser signed in as the
+ * team's owner and switched to Live mode, where the template is. What started is closed again if a later
+ * step fails: the caller has nothing to close yet.
+ */
+export async function openEditorSetUp(template: Record<string, unknown>): Promise<EditorSetUp> {
+  const server = await startTestServer({ workers: 1 });
+  let browser: Browser | undefined;
+  try {
+    const team = await server.team('growth');
+    const created = await api(server.base, 'POST', '/v1/templates', { key: team.live, body: template });
+    assert.equal(created.status, 201);
+    browser = await openSignedInBrowser(server, team.team.id);
+    await useLiveMode(browser.page);
+    return { server, liveKey: team.live, templateId: (created.json as { id: string }).id, browser };
+  } catch (err) {
+    await browser?.close();
+    await server.close();
+    throw err;
+  }
 }
 
 /**

@@ -4,9 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSignInLink } from '../../../src/users/index.js';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
@@ -83,13 +82,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
 
   it('signs in through the emailed link, sets a password, signs out and in again', () =>
     step(page, 'step1', async () => {
-      const { db, clock } = server.built.services;
-      const link = await createSignInLink(db, clock, {
-        email: OWNER_EMAIL,
-        teamId,
-        role: 'owner',
-        publicUrl: server.base,
-      });
+      const link = await createTestSignInLink(server, OWNER_EMAIL, teamId, 'owner');
       await page.goto(link.sign_in_url);
       await page.getByLabel('New password (10 to 200 characters)').fill(OWNER_PASSWORD);
       await page.getByRole('button', { name: 'Save password' }).click();

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Dialog, Page } from 'playwright-core';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor, withinTime } from '../../helpers/wait.js';
 import {
   type Browser,
   caretToEnd,
   closeAll,
   mainThreadCpuMs,
-  openBrowser,
+  openEditorSetUp,
   rendererPids,
-  signInNewOwner,
-  useLiveMode,
 } from './browser.js';
 
 /**
@@ -190,20 +188,13 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
   let templateId: string;
 
   before(async () => {
-    server = await startTestServer({ workers: 1 });
-    const team = await server.team('growth');
-    liveKey = team.live;
-    const created = await api(server.base, 'POST', '/v1/templates', {
-      key: liveKey,
-      body: { name: 'Typing', html: '<p>Hi</p>', css: '', sample_data: {} },
-    });
-    assert.equal(created.status, 201);
-    templateId = (created.json as { id: string }).id;
-    browser = await openBrowser();
+    ({ server, liveKey, templateId, browser } = await openEditorSetUp({
+      name: 'Typing',
+      html: '<p>Hi</p>',
+      css: '',
+      sample_data: {},
+    }));
     page = browser.page;
-    await signInNewOwner(page, server, team.team.id, 'owner@example.com', 'owner password 123');
-    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-    await useLiveMode(page);
   });
   after(() => closeAll(browser, server));
 

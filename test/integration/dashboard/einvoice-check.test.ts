@@ -1,37 +1,24 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import {
-  assertAccessible,
-  assertFitsWidth,
-  type Browser,
-  closeAll,
-  DESKTOP,
-  openBrowser,
-  PHONE,
-  signInNewOwner,
-} from './browser.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { assertAccessibleAndFits, type Browser, closeAll, openSignedInBrowser } from './browser.js';
 
 /** The E-invoice check page in a real browser against a real server: choose a file, read the verdict and the invoice. */
 describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
   let server: TestServer;
-  let team: TestTeam;
   let browser: Browser;
 
   before(async () => {
     // A loaded test machine must not turn the 10 s per-file limit into a flaky verdict (see the API tests).
     server = await startTestServer({ einvoiceCheckTimeoutMs: 120_000 });
-    team = await server.team('growth');
-    browser = await openBrowser();
+    const team = await server.team('growth');
+    browser = await openSignedInBrowser(server, team.team.id, 'checker@example.com', 'checker password 1');
   });
   after(() => closeAll(browser, server));
 
   it('shows each failed rule with its text and location, and the parsed invoice', async () => {
     const page = browser.page;
-    await signInNewOwner(page, server, team.team.id, 'checker@example.com', 'checker password 1');
-    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-
     await page.getByRole('link', { name: 'E-invoice check' }).click();
     await page.getByRole('heading', { name: 'E-invoice check', level: 1 }).waitFor();
     await page.getByLabel('Drop a file here or choose one').setInputFiles({
@@ -49,12 +36,6 @@ describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
     await page.getByRole('heading', { name: /^Invoice Snippet1 of 2017-11-13/ }).waitFor();
     assert.equal(await page.getByRole('table', { name: 'Lines' }).locator('tbody tr').count(), 2);
 
-    await assertAccessible(page, 'einvoice-check');
-    await page.setViewportSize(PHONE);
-    try {
-      await assertFitsWidth(page, 'einvoice-check');
-    } finally {
-      await page.setViewportSize(DESKTOP);
-    }
+    await assertAccessibleAndFits(page, 'einvoice-check');
   });
 });

@@ -8,13 +8,10 @@ import { checkAttachments, checkProtect, type FinishingBody } from '../pdf/finis
 import { type TestServer as PageServer, testServer } from '../render/helpers.js';
 import {
   assertAccessible,
-  assertFitsWidth,
+  assertAccessibleAndFits,
   type Browser,
   closeAll,
-  DESKTOP,
-  openBrowser,
-  PHONE,
-  signInNewOwner,
+  openSignedInBrowser,
   step,
 } from './browser.js';
 
@@ -69,10 +66,13 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       body: { html: '<p>Uploaded annex</p><p style="break-before:page">Annex page 2</p>' },
     });
     upload = uploaded.buffer;
-    browser = await openBrowser();
+    browser = await openSignedInBrowser(
+      server,
+      team.team.id,
+      'merge-owner@example.com',
+      'owner password 123',
+    );
     page = browser.page;
-    await signInNewOwner(page, server, team.team.id, 'merge-owner@example.com', 'owner password 123');
-    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
   });
   after(() => closeAll(browser, server, pages));
 
@@ -93,13 +93,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       });
       await page.getByRole('button', { name: 'Remove File annex.pdf' }).waitFor();
       assert.equal(await page.getByRole('button', { name: /^Remove Document / }).count(), 1);
-      await assertAccessible(page, 'generate-merge');
-      await page.setViewportSize(PHONE);
-      try {
-        await assertFitsWidth(page, 'generate-merge');
-      } finally {
-        await page.setViewportSize(DESKTOP);
-      }
+      await assertAccessibleAndFits(page, 'generate-merge');
       const pdf = await generate(page);
       await page.getByRole('status').filter({ hasText: 'Generated 4 pages' }).waitFor({ timeout: 60_000 });
       assert.match(await pdfText(pdf, 1), /Stored terms/);
@@ -127,13 +121,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       await page.locator('#generate-attachment-0-relationship').selectOption('Data');
       await page.getByLabel(/^Owner password/).fill('dashboard-owner');
       await page.getByLabel('Open password (optional)').fill('dashboard-user');
-      await assertAccessible(page, 'generate-attachment');
-      await page.setViewportSize(PHONE);
-      try {
-        await assertFitsWidth(page, 'generate-attachment');
-      } finally {
-        await page.setViewportSize(DESKTOP);
-      }
+      await assertAccessibleAndFits(page, 'generate-attachment');
       const pdf = await generate(page);
       await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
       const body: FinishingBody = {

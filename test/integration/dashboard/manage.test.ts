@@ -10,14 +10,12 @@ import { pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
+  atPhoneWidth,
   type Browser,
   caretToEnd,
   checkPage,
   closeAll,
-  DESKTOP,
-  openBrowser,
-  PHONE,
-  signInNewOwner,
+  openSignedInBrowser,
   step,
 } from './browser.js';
 
@@ -91,10 +89,8 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         html: '<p>x</p>',
       });
     }
-    browser = await openBrowser();
+    browser = await openSignedInBrowser(server, team.team.id, 'owner@example.com', 'owner password 123');
     page = browser.page;
-    await signInNewOwner(page, server, team.team.id, 'owner@example.com', 'owner password 123');
-    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
     assert.equal(await page.getByRole('radio', { name: 'Live' }).isChecked(), true, 'a new owner is in Live');
   });
   after(() => closeAll(browser, server));
@@ -338,16 +334,13 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       await page.getByRole('button', { name: 'Expand the sidebar' }).click();
       assert.ok((await width()) > 200);
 
-      await page.setViewportSize(PHONE);
-      try {
+      await atPhoneWidth(page, async () => {
         assert.equal(await nav.isVisible(), false, 'no wall of links on a phone');
         await page.getByRole('button', { name: 'Menu' }).click();
         await nav.getByRole('link', { name: 'Members' }).click();
         await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
         await waitFor('the menu to close', async () => ((await nav.isVisible()) ? null : true));
         assert.equal(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded'), 'false');
-      } finally {
-        await page.setViewportSize(DESKTOP);
-      }
+      });
     }));
 });

@@ -5,13 +5,10 @@ import type { Page } from 'playwright-core';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import {
-  assertAccessible,
-  assertFitsWidth,
+  assertAccessibleAndFits,
   type Browser,
   closeAll,
-  DESKTOP,
   openBrowser,
-  PHONE,
   signInNewOwner,
   step,
 } from './browser.js';
@@ -23,16 +20,6 @@ import {
  */
 const OWNER_EMAIL = 'onboarding-owner@example.com';
 const OWNER_PASSWORD = 'owner password 123';
-
-async function fitsAndAccessible(page: Page, name: string): Promise<void> {
-  await assertAccessible(page, name);
-  await page.setViewportSize(PHONE);
-  try {
-    await assertFitsWidth(page, name);
-  } finally {
-    await page.setViewportSize(DESKTOP);
-  }
-}
 
 describe('dashboard: gallery, first run, true numbers, webhooks you can develop against', {
   timeout: 400_000,
@@ -79,7 +66,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
         undefined,
         { timeout: 120_000 },
       );
-      await fitsAndAccessible(page, 'gallery');
+      await assertAccessibleAndFits(page, 'gallery');
 
       await page.getByRole('button', { name: 'Use Invoice' }).click();
       await page.waitForURL(/#\/templates\/[0-9a-f-]{36}$/);
@@ -138,7 +125,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
       assert.ok((await chart.locator('.tick text').allTextContents()).includes('0'));
       assert.ok((await chart.locator('text.day').count()) > 0, 'days are labelled');
       await page.getByTestId('chart-totals').filter({ hasText: '1 live, 0 test documents' }).waitFor();
-      await fitsAndAccessible(page, 'usage');
+      await assertAccessibleAndFits(page, 'usage');
     }));
 
   it('debugs a loopback webhook from the delivery log: exchange shown, refreshed while pending, resent', () =>
@@ -156,7 +143,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
       assert.match((await row.getByTestId('response-body').textContent()) ?? '', /"error": "db down"/);
       assert.match((await row.getByTestId('request-body').textContent()) ?? '', /"type": "pdf\.created"/);
       await row.getByText('quire-signature').waitFor();
-      await fitsAndAccessible(page, 'webhooks-exchange');
+      await assertAccessibleAndFits(page, 'webhooks-exchange');
 
       await row.getByRole('button', { name: /Resend/ }).click();
       await row.locator('.delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });

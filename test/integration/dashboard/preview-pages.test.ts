@@ -3,17 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Page, Route } from 'playwright-core';
 import { renderPageImages } from '../../../src/render/index.js';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import {
-  type Browser,
-  caretToEnd,
-  closeAll,
-  openBrowser,
-  openDraftPdf,
-  signInNewOwner,
-  useLiveMode,
-} from './browser.js';
+import { type Browser, caretToEnd, closeAll, openDraftPdf, openEditorSetUp } from './browser.js';
 
 /**
  * The editor's live preview as page images (issue 30 item 7): Quire's own rendering of the draft's pages,
@@ -83,20 +75,14 @@ describe('template editor: live preview as page images', { timeout: 600_000 }, (
   }
 
   before(async () => {
-    server = await startTestServer({ workers: 1 });
-    const team = await server.team('growth');
-    liveKey = team.live;
-    const created = await api(server.base, 'POST', '/v1/templates', {
-      key: liveKey,
-      body: { name: 'Report', html: HTML, css: '', sample_data: { who: 'Ada' }, settings: {} },
-    });
-    assert.equal(created.status, 201);
-    templateId = created.json.id;
-    browser = await openBrowser();
+    ({ server, liveKey, templateId, browser } = await openEditorSetUp({
+      name: 'Report',
+      html: HTML,
+      css: '',
+      sample_data: { who: 'Ada' },
+      settings: {},
+    }));
     page = browser.page;
-    await signInNewOwner(page, server, team.team.id);
-    await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-    await useLiveMode(page);
   });
   after(() => closeAll(browser, server));
 

@@ -25,6 +25,7 @@ import { ManualClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
 import { openTestDatabase } from '../../helpers/database.js';
+import { newPlainDocument } from './helpers.js';
 
 const SUCCEEDED: DocumentOutcome = {
   status: 'succeeded',
@@ -83,22 +84,8 @@ describe('document states: every move from every status (real database)', () => 
   });
 
   function newDocument(batchId: string | null): NewDocument {
-    return {
-      id: randomUUID(),
-      teamId,
-      // Test documents: nothing is reserved or counted, so only the status moves.
-      test: true,
-      createdAt: clock.now(),
-      filename: 'states.pdf',
-      contentType: 'application/pdf',
-      templateId: null,
-      templateVersion: null,
-      mode: 'fast',
-      metadata: null,
-      eInvoice: null,
-      batchId,
-      delivery: null,
-    };
+    // Test documents: nothing is reserved or counted, so only the status moves.
+    return newPlainDocument({ teamId, test: true, createdAt: clock.now(), filename: 'states.pdf', batchId });
   }
 
   /** A stored document in `status`, written as a queued one and set there directly (the starting point). */

@@ -21,6 +21,7 @@ import { onPostgres } from '../../../src/storage/dialect.js';
 import { migration0021TeamStoredBytes } from '../../../src/storage/migrations/0021_team_stored_bytes.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
 import { openTestDatabase } from '../../helpers/database.js';
+import { newPlainDocument } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 const REPORT = { warnings: [], blockedResources: [] };
@@ -61,21 +62,8 @@ describe('stored bytes: the running total follows every document write (real dat
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const newDocument = (team: string, test: boolean): NewDocument => ({
-    id: randomUUID(),
-    teamId: team,
-    test,
-    createdAt: clock.now(),
-    filename: 'quota.pdf',
-    contentType: 'application/pdf',
-    templateId: null,
-    templateVersion: null,
-    mode: 'fast',
-    metadata: null,
-    eInvoice: null,
-    batchId: null,
-    delivery: null,
-  });
+  const newDocument = (team: string, test: boolean): NewDocument =>
+    newPlainDocument({ teamId: team, test, createdAt: clock.now(), filename: 'quota.pdf' });
   const file = (bytes: number, stored: boolean): ProducedFile => ({
     pages: 1,
     bytes,

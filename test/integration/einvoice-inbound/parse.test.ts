@@ -9,6 +9,7 @@ import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 
 const SAMPLES = path.resolve('tools/einvoice-validate/samples');
 const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
+const sample = (...parts: string[]) => readFileSync(path.join(SAMPLES, ...parts));
 
 describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
   let server: TestServer;
@@ -21,15 +22,16 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
     await server.close();
   });
 
+  /** One file to POST /v1/e-invoices/parse or /validate, as the dashboard and clients send it. */
+  const sendFile = (route: 'parse' | 'validate', key: string, filename: string, bytes: Buffer) =>
+    api(server.base, 'POST', `/v1/e-invoices/${route}`, {
+      key,
+      body: { filename, content_base64: b64(bytes) },
+    });
+
   it('reads a Peppol invoice into the model; generating from it gives an XRechnung that validates', async () => {
     const t = await server.team('growth');
-    const parsed = await api(server.base, 'POST', '/v1/e-invoices/parse', {
-      key: t.live,
-      body: {
-        filename: 'base-example.xml',
-        content_base64: b64(readFileSync(path.join(SAMPLES, 'peppol', 'base-example.xml'))),
-      },
-    });
+    const parsed = await sendFile('parse', t.live, 'base-example.xml', sample('peppol', 'base-example.xml'));
     assert.equal(parsed.status, 200, parsed.text);
     assert.equal(parsed.json.standard, 'peppol');
     assert.equal(parsed.json.profile, 'en16931');
@@ -40,13 +42,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
     assert.equal(parsed.json.totals.due_payable, '1656.25');
 
     // The KoSIT XRechnung UBL example, read and generated again by POST /v1/pdf, passes the official rules.
-    const kosit = await api(server.base, 'POST', '/v1/e-invoices/parse', {
-      key: t.live,
-      body: {
-        filename: 'kosit.xml',
-        content_base64: b64(readFileSync(path.join(SAMPLES, 'xml', 'kosit_01.01a-INVOICE_ubl.xml'))),
-      },
-    });
+    const kosit = await sendFile('parse', t.live, 'kosit.xml', sample('xml', 'kosit_01.01a-INVOICE_ubl.xml'));
     assert.equal(kosit.status, 200, kosit.text);
     assert.equal(kosit.json.standard, 'xrechnung-ubl');
     const generated = await api(server.base, 'POST', '/v1/pdf', {
@@ -54,10 +50,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
       body: { e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice: kosit.json.invoice } },
     });
     assert.equal(generated.status, 200, generated.text);
-    const check = await api(server.base, 'POST', '/v1/e-invoices/validate', {
-      key: t.live,
-      body: { filename: 'again.xml', content_base64: b64(generated.buffer) },
-    });
+    const check = await sendFile('validate', t.live, 'again.xml', generated.buffer);
     assert.equal(check.status, 200, check.text);
     assert.deepEqual(check.json.errors, []);
     assert.equal(check.json.valid, true);
@@ -72,10 +65,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
       body: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: fixture.invoice } },
     });
     assert.equal(pdf.status, 200, pdf.text);
-    const parsed = await api(server.base, 'POST', '/v1/e-invoices/parse', {
-      key: t.live,
-      body: { filename: 'made.pdf', content_base64: b64(pdf.buffer) },
-    });
+    const parsed = await sendFile('parse', t.live, 'made.pdf', pdf.buffer);
     assert.equal(parsed.status, 200, parsed.text);
     assert.equal(parsed.json.standard, 'factur-x');
     assert.equal(parsed.json.profile, 'en16931');
@@ -83,10 +73,7 @@ describe('POST /v1/e-invoices/parse, the CLI, and hostile bodies', () => {
     assert.equal(parsed.json.invoice.number, sent.number);
     assert.equal(parsed.json.invoice.seller.name, sent.seller.name);
     assert.equal(parsed.json.invoice.lines.length, sent.lines.length);
-    const validated = await api(server.base, 'POST', '/v1/e-invoices/validate', {
-      key: t.live,
-      body: { filename: 'made.pdf', content_base64: b64(pdf.buffer) },
-    });
+    const validated = await sendFile('validate', t.live, 'made.pdf', pdf.buffer);
     assert.equal(validated.status, 200, validated.text);
     assert.deepEqual(validated.json.errors, []);
     assert.equal(validated.json.pdf.pdf_a.declared, '3b');

@@ -4,16 +4,12 @@
  * note, self-billing, foreign parties and currencies, direct debit, base quantities. Each one meets
  * XRechnung's extra requirements, so it is valid for every profile that accepts its fields.
  */
+import { type EInvoiceFixture, line } from '../../fixtures/einvoice-fixtures.js';
+
 type Json = Record<string, unknown>;
 
-export interface InvoiceCase {
-  name: string;
-  invoice: Json;
-  /** Uses rounding_amount: only en16931, extended and xrechnung (SPEC "E-invoices"). */
-  rounding?: boolean;
-  /** Uses prepaid_amount: not in minimum. */
-  prepaid?: boolean;
-}
+/** The same shape as the shared fixtures', which the output tests run together with these. */
+export type InvoiceCase = EInvoiceFixture;
 
 const sellerDe: Json = {
   name: 'Lieferant GmbH',
@@ -61,6 +57,16 @@ function omit(obj: Json, ...keys: string[]): Json {
   return Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.includes(k)));
 }
 
+/** A Spanish seller (VAT categories L and M are Spain's): a Spanish VAT id and no German tax number. */
+function sellerEs(name: string, line1: string, city: string, postal_code: string): Json {
+  return {
+    ...omit(sellerDe, 'tax_number'),
+    name,
+    address: { line1, city, postal_code, country_code: 'ES' },
+    vat_id: 'ESB12345674',
+  };
+}
+
 function base(number: string, extra: Json = {}): Json {
   return {
     number,
@@ -73,20 +79,6 @@ function base(number: string, extra: Json = {}): Json {
     ...extra,
   };
 }
-
-const line = (
-  name: string,
-  quantity: string | number,
-  unit_price: string | number,
-  vat: Json,
-  extra: Json = {},
-) => ({
-  name,
-  quantity,
-  unit_price,
-  vat,
-  ...extra,
-});
 
 const S19 = { category: 'S', rate: 19 };
 const S7 = { category: 'S', rate: '7' };
@@ -214,24 +206,14 @@ export const CASES: InvoiceCase[] = [
   {
     name: 'canary-islands',
     invoice: base('F-2025-0008', {
-      seller: {
-        ...omit(sellerDe, 'tax_number'),
-        name: 'Proveedor Canarias SL',
-        address: { line1: 'Calle Mayor 1', city: 'Las Palmas', postal_code: '35001', country_code: 'ES' },
-        vat_id: 'ESB12345674',
-      },
+      seller: sellerEs('Proveedor Canarias SL', 'Calle Mayor 1', 'Las Palmas', '35001'),
       lines: [line('Servicio', 2, '150.00', { category: 'L', rate: 7 })],
     }),
   },
   {
     name: 'ceuta-melilla',
     invoice: base('F-2025-0009', {
-      seller: {
-        ...omit(sellerDe, 'tax_number'),
-        name: 'Proveedor Ceuta SL',
-        address: { line1: 'Calle Real 5', city: 'Ceuta', postal_code: '51001', country_code: 'ES' },
-        vat_id: 'ESB12345674',
-      },
+      seller: sellerEs('Proveedor Ceuta SL', 'Calle Real 5', 'Ceuta', '51001'),
       lines: [line('Mercancía', 4, '25.00', { category: 'M', rate: 4 })],
     }),
   },

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kill, quireInProcess, type Serving, serveQuire } from '../../helpers/quire-process.js';
+import {
+  kill,
+  quireInProcess,
+  type Serving,
+  serveQuire,
+  sqliteDataDir,
+} from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 
 describe('the quire CLI against a running server process', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-'));
-  const env = { QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: '', QUIRE_WORKERS: '0' };
+  const { env, remove } = sqliteDataDir('quire-cli-', { QUIRE_WORKERS: '0' });
   let server: Serving;
   let base = '';
   let firstRunOutput = '';
@@ -32,7 +34,7 @@ describe('the quire CLI against a running server process', () => {
   });
   after(async () => {
     if (server) await kill(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   });
 
   it('creates a default team on first run and prints its keys once', async () => {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
+import { kill, SERVING, type Started, sqliteDataDir, startQuire } from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 
 /** Each round lines all four processes up at the migrations (below), so the race happens every round. */
@@ -69,11 +68,6 @@ async function lineUpAtTheDatabase(file: string, processes: Started[]): Promise<
   }
 }
 
-async function stop(started: Started): Promise<void> {
-  if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
-  await started.exit;
-}
-
 /**
  * Issue 10: on a fresh data directory every process ran the migrations, and all but one failed with
  * `table "teams" already exists`. All four commands are spawned in the same tick on an empty directory and
@@ -82,14 +76,11 @@ async function stop(started: Started): Promise<void> {
 describe('serve, worker and two team create started at the same instant on an empty data directory', () => {
   for (let round = 1; round <= ROUNDS; round++) {
     it(`round ${round}: every process comes up and both teams can use their keys`, async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-race-'));
-      const env = {
-        QUIRE_DATA_DIR: dataDir,
-        // SQLite's migration lock is what this test is about, whatever database the pass uses.
-        QUIRE_DATABASE_URL: '',
+      // SQLite's migration lock is what this test is about, whatever database the pass uses.
+      const { dataDir, env, remove } = sqliteDataDir('quire-race-', {
         QUIRE_WORKERS: '0',
         QUIRE_RENDER_POOL_SIZE: '1',
-      };
+      });
       const teamCreate = (name: string) =>
         startQuire(env, ['team', 'create', '--name', name, '--plan', 'growth', '--json'], /"live"/);
       const processes = [
@@ -115,8 +106,8 @@ describe('serve, worker and two team create started at the same instant on an em
         }
         assert.equal(worker.child.exitCode, null, `the worker stopped: ${worker.output()}`);
       } finally {
-        await Promise.all(processes.map(stop));
-        rmSync(dataDir, { recursive: true, force: true });
+        await Promise.all(processes.map(kill));
+        remove();
       }
     });
   }

@@ -5,15 +5,14 @@ import { createDocuments, LinkSigner } from '../../../src/documents/index.js';
 import { PROTECT_PASSWORDS_PURPOSE } from '../../../src/finishing/index.js';
 import { LiquidEngine } from '../../../src/liquid/index.js';
 import { createAdmission, createProduction, type Production } from '../../../src/production/index.js';
-import { resolvePageOptions } from '../../../src/render/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
 import { MemoryTeamSlots } from '../../../src/shared/team-slots.js';
 import { FsBlobStore } from '../../../src/storage/blob-store.js';
 import type { Db } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
-import { mergeData } from '../../../src/templates/merge-data.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
+import { PLAIN_HTML_DEPS } from './plain-html-deps.js';
 
 /**
  * The production use case for the crash test, with a stand-in for Chromium: documents are
@@ -61,13 +60,7 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Product
       renderSource: async (source, data) => liquid.renderSource(source, data),
       check: async (source) => liquid.check(source),
     },
-    templates: {
-      resolve: async () => {
-        throw new AppError('template_not_found', 'none');
-      },
-    },
-    pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
-    mergeData,
+    ...PLAIN_HTML_DEPS,
     slots: new MemoryTeamSlots(),
     blobs,
     ledger: documents.ledger,
@@ -81,11 +74,8 @@ export function crashProduction(db: Db, dataDir: string, hang: boolean): Product
       dataDir,
       minFreeBytes: 0,
     }),
-    certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
     delivery,
     findDocument: documents.findById,
-    // These tests merge nothing.
-    storedPdfs: { find: async () => null },
     planOf: async () => plans.growth,
     passwords: createSecretBox(loadServerSecret(dataDir), PROTECT_PASSWORDS_PURPOSE),
   });

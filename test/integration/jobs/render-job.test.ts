@@ -18,17 +18,16 @@ import {
   type Production,
   type ProductionDeps,
 } from '../../../src/production/index.js';
-import { resolvePageOptions } from '../../../src/render/index.js';
 import type { RenderResult } from '../../../src/render/types.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError, type ErrorCode } from '../../../src/shared/errors.js';
 import { MemoryTeamSlots } from '../../../src/shared/team-slots.js';
 import { FsBlobStore } from '../../../src/storage/blob-store.js';
 import type { Db } from '../../../src/storage/db.js';
-import { mergeData } from '../../../src/templates/merge-data.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
 import { openTestDatabase } from '../../helpers/database.js';
+import { PLAIN_HTML_DEPS } from './plain-html-deps.js';
 
 /** The worker's box for sealed `protect` passwords (a fixed secret: these tests read what it sealed). */
 const passwords = createSecretBox(Buffer.alloc(32, 1), PROTECT_PASSWORDS_PURPOSE);
@@ -130,13 +129,7 @@ describe('background render job', () => {
         },
         check: async (source) => liquid.check(source),
       },
-      templates: {
-        resolve: async () => {
-          throw new AppError('template_not_found', 'none');
-        },
-      },
-      pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
-      mergeData,
+      ...PLAIN_HTML_DEPS,
       slots,
       blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
       ledger,
@@ -148,11 +141,8 @@ describe('background render job', () => {
           return admission.admit(request);
         },
       },
-      certificates: { signingKey: () => Promise.reject(new Error('this test signs nothing')) },
       delivery,
       findDocument: documents.findById,
-      // These tests merge nothing.
-      storedPdfs: { find: async () => null },
       planOf: async () => plans.starter,
       passwords,
     };

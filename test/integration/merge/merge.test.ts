@@ -11,6 +11,7 @@ import { api, startTestServer, type TestServer, type TestTeam } from '../../help
 import { waitFor } from '../../helpers/wait.js';
 import { unzipAll, waitForBatch } from '../batches/helpers.js';
 import { checkPdfAConformance } from '../pdf/finishing-checks.js';
+import { createTemplate } from '../templates/helpers.js';
 
 const run = promisify(execFile);
 
@@ -289,16 +290,12 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
   });
 
   it("merges from a template's settings and in a batch, where every item gets the pages", async () => {
-    const created = await api(server.base, 'POST', '/v1/templates', {
-      key: team.live,
-      body: {
-        name: 'With terms',
-        html: '<p>Invoice {{ number }}</p>',
-        settings: { mode: 'fast', append: [{ document_id: termsId }] },
-      },
+    const created = await createTemplate(server.base, team.live, {
+      name: 'With terms',
+      html: '<p>Invoice {{ number }}</p>',
+      settings: { mode: 'fast', append: [{ document_id: termsId }] },
     });
-    assert.equal(created.status, 201, created.text);
-    const template = created.json.id as string;
+    const template = created.id as string;
     const one = await pdf({ template_id: template, data: { number: 'A-1' } });
     assert.equal(one.status, 200, one.text);
     assert.equal(one.headers.get('x-pages'), '3');

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { OWN_CHROMIUM, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
+import {
+  OWN_CHROMIUM,
+  SERVING,
+  type Started,
+  sqliteDataDir,
+  startQuire,
+  terminate,
+} from '../../helpers/quire-process.js';
 
 /**
  * Issue 31 item 7: a log collector reading a container's output gets JSON only. A real `quire serve` (SQLite,
@@ -11,16 +15,13 @@ import { OWN_CHROMIUM, SERVING, type Started, startQuire } from '../../helpers/q
  * wrote, on stdout and on stderr (no terminal here), must parse as JSON, with one line per request.
  */
 describe('log lines', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-logs-'));
-  const env = {
-    QUIRE_DATA_DIR: dataDir,
-    QUIRE_DATABASE_URL: '',
+  const { env, remove } = sqliteDataDir('quire-logs-', {
     QUIRE_LOG_LEVEL: 'info',
     QUIRE_WORKERS: '1',
     // Chromium's start-up lines are among those that must be JSON.
     ...OWN_CHROMIUM,
-  };
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  });
+  after(remove);
 
   /** Starts the server, runs `use` against it, then stops it with SIGTERM and waits for its output to end. */
   async function served(
@@ -32,8 +33,7 @@ describe('log lines', () => {
       const base = (await started.ready)[1] as string;
       await use(base, started);
     } finally {
-      started.child.kill('SIGTERM');
-      await started.exit;
+      await terminate(started);
       await started.closed;
     }
     return started;

@@ -23,6 +23,28 @@ import {
 const CSV = Buffer.from('id,amount\n1,9.50\n').toString('base64');
 const XML = Buffer.from('<order id="7"/>').toString('base64');
 
+/** The finishing fields of a request, and the names inside them: what the fuzz tests aim random values at. */
+const FINISHING_FIELDS = [
+  'pdf_a',
+  'pdf_ua',
+  'tagged',
+  'outline',
+  'pdf_metadata',
+  'attachments',
+  'stamp',
+  'protect',
+] as const;
+const FINISHING_INNER_FIELDS = [
+  'title',
+  'language',
+  'filename',
+  'content_base64',
+  'mime_type',
+  'text',
+  'pages',
+  'owner_password',
+] as const;
+
 /** Every check that applies to an accepted body (issue 26, "Checks in the tests"). */
 async function checkAll(pdf: Buffer, body: FinishingBody): Promise<void> {
   const pdfUa = body.pdf_ua === true;
@@ -530,33 +552,14 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     const r = rng(2627);
     // Its own team: the requests above used much of the shared key's 120 a minute.
     const own = await server.team('growth');
-    const fields = [
-      'pdf_a',
-      'pdf_ua',
-      'tagged',
-      'outline',
-      'pdf_metadata',
-      'attachments',
-      'stamp',
-      'protect',
-    ];
-    const inner = [
-      'title',
-      'language',
-      'filename',
-      'content_base64',
-      'mime_type',
-      'text',
-      'pages',
-      'owner_password',
-      'owner_password_set',
-    ];
+    // Template settings also take protect as answers show it (owner_password_set), sent back to keep the passwords.
+    const inner = [...FINISHING_INNER_FIELDS, 'owner_password_set'];
     const plain = await api(server.base, 'POST', '/v1/templates', {
       key: own.live,
       body: { name: 'Fuzz', html: REPORT_HTML },
     });
     for (let i = 0; i < 30; i++) {
-      const field = r.pick(fields);
+      const field = r.pick(FINISHING_FIELDS);
       const value = randomJson(r, 0, inner);
       const asTemplate = i % 2 === 0;
       const res = asTemplate
@@ -580,29 +583,9 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
   it('fuzz: malformed finishing fields are invalid_request whose message names the field, never a 500', async () => {
     const r = rng(2626);
     const own = await server.team('growth');
-    const fields = [
-      'pdf_a',
-      'pdf_ua',
-      'tagged',
-      'outline',
-      'pdf_metadata',
-      'attachments',
-      'protect',
-      'stamp',
-    ];
-    const inner = [
-      'title',
-      'language',
-      'filename',
-      'content_base64',
-      'mime_type',
-      'owner_password',
-      'text',
-      'pages',
-    ];
     for (let i = 0; i < 60; i++) {
-      const field = r.pick(fields);
-      const value = randomJson(r, 0, inner);
+      const field = r.pick(FINISHING_FIELDS);
+      const value = randomJson(r, 0, FINISHING_INNER_FIELDS);
       const res = await render({ [field]: value }, own.live);
       assert.ok(
         [200, 400].includes(res.status),

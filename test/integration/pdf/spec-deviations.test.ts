@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { createTemplate } from '../templates/helpers.js';
 
 const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
 if (!fixture) throw new Error('fixture missing');
@@ -88,18 +89,14 @@ describe('spec deviations: e_invoice envelope, preview without a body, orientati
   });
 
   it('accepts template settings with a custom size and an orientation, and renders the custom size', async () => {
-    const created = await api(server.base, 'POST', '/v1/templates', {
-      key: keys.live,
-      body: {
-        name: 'Label',
-        html: '<p>label</p>',
-        settings: { format: { width: '4in', height: '6in' }, orientation: 'landscape', margin: '0' },
-      },
+    const created = await createTemplate(server.base, keys.live, {
+      name: 'Label',
+      html: '<p>label</p>',
+      settings: { format: { width: '4in', height: '6in' }, orientation: 'landscape', margin: '0' },
     });
-    assert.equal(created.status, 201, created.text);
     const r = await api(server.base, 'POST', '/v1/pdf', {
       key: keys.test,
-      body: { template_id: created.json.id },
+      body: { template_id: created.id },
     });
     assert.equal(r.status, 200, r.text.slice(0, 200));
     const info = await pdfInfo(r.buffer);

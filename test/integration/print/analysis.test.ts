@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fastMode } from '../../../src/render/fast-mode.js';
 import { printMode } from '../../../src/render/print/index.js';
 import { AppError } from '../../../src/shared/errors.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { fixture, Harness, job } from './harness.js';
+import { fixture, harnessForSuite, job } from './harness.js';
 
 function contentLost(selector: string, page: number) {
   return (error: unknown) => {
@@ -19,11 +19,7 @@ function contentLost(selector: string, page: number) {
 
 /** Layout analysis: overflow warnings and content_lost, against the printed PDF. */
 describe('print mode: layout analysis', () => {
-  let harness: Harness;
-  before(async () => {
-    harness = await Harness.start();
-  });
-  after(async () => harness.close());
+  const harness = harnessForSuite();
 
   test('boxes cut sideways are reported with selector and page; the scale stays as authored', async () => {
     const { pdf, warnings } = await harness.render(printMode, job(fixture('wide-table.html')));

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { loadConfig } from '../../../src/config/config.js';
 import { Renderer } from '../../../src/render/index.js';
 import type { ModeStrategy, PageOptions, RenderJob } from '../../../src/render/types.js';
@@ -52,6 +53,24 @@ export class Harness {
   async close(): Promise<void> {
     await this.renderer.close();
   }
+}
+
+/**
+ * A Harness for the tests of the describe block this is called in: started before them and closed after
+ * them, so each print suite renders through one engine of its own.
+ */
+export function harnessForSuite(): Pick<Harness, 'render'> {
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await Harness.start();
+  });
+  after(async () => harness?.close());
+  return {
+    render(strategy, renderJob) {
+      if (!harness) throw new Error("the harness starts in the suite's before hook");
+      return harness.render(strategy, renderJob);
+    },
+  };
 }
 
 /** Page sizes as "WxH" in whole points, one per page. */

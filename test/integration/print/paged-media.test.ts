@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { printMode } from '../../../src/render/print/index.js';
 import { pdfFonts, pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { fixture, Harness, job, sizesInPoints } from './harness.js';
+import { fixture, harnessForSuite, job, sizesInPoints } from './harness.js';
 
 /** Chromium's native paged media in print mode, asserted on the printed PDF (poppler). */
 describe('print mode: native paged media', () => {
-  let harness: Harness;
-  before(async () => {
-    harness = await Harness.start();
-  });
-  after(async () => harness.close());
+  const harness = harnessForSuite();
 
   test('20-page report: "Page N of 20" on page N and the table header on every page', async () => {
     const { pdf, warnings } = await harness.render(printMode, job(fixture('report-20p.html')));

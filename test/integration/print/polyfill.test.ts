@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fastMode } from '../../../src/render/fast-mode.js';
 import { printMode } from '../../../src/render/print/index.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { fixture, Harness, job } from './harness.js';
+import { fixture, harnessForSuite, job } from './harness.js';
 
 /** Documents that use running elements or target-counter are laid out by Paged.js (local copy). */
 describe('print mode: polyfill features', () => {
-  let harness: Harness;
-  before(async () => {
-    harness = await Harness.start();
-  });
-  after(async () => harness.close());
+  const harness = harnessForSuite();
 
   test('invoice: running header, "Page X of Y" footer and the table header on every page', async () => {
     const { pdf, warnings } = await harness.render(printMode, job(fixture('invoice-running.html')));

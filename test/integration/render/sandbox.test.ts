@@ -44,6 +44,30 @@ const facts = (uid: number, sysctl: Record<string, string> = {}): SandboxFacts =
   sysctl: (name) => sysctl[name] ?? null,
 });
 
+/**
+ * Starts a supervisor with a Chromium of its own, as root (`hostFacts`: what the machine looks like, else
+ * this one), asserts that it runs unsandboxed with exactly one warning, and hands both to `check`.
+ */
+async function withUnsandboxedStart(
+  hostFacts: SandboxFacts | undefined,
+  check: (supervisor: BrowserSupervisor, warning: string) => Promise<void>,
+): Promise<void> {
+  const log = recordingLog();
+  const supervisor = await BrowserSupervisor.start(
+    { chromiumPath: CHROMIUM, chromiumWsEndpoint: null },
+    log,
+    hostFacts,
+  );
+  try {
+    assert.equal(supervisor.sandboxed, false);
+    const warnings = log.entries.filter((e) => e.level === 'warn');
+    assert.equal(warnings.length, 1, JSON.stringify(log.entries));
+    await check(supervisor, warnings[0]?.msg ?? '');
+  } finally {
+    await supervisor.close();
+  }
+}
+
 describe('Chromium sandbox', () => {
   it('knows when the sandbox cannot start: root, user namespaces switched off', () => {
     assert.match(sandboxBlocker(facts(0)) ?? '', /root/);
@@ -62,49 +86,22 @@ describe('Chromium sandbox', () => {
   it('as root: runs without it, with one start-up warning that says why and how to fix it', {
     skip: !isRoot,
   }, async () => {
-    const log = recordingLog();
-    const supervisor = await BrowserSupervisor.start(
-      { chromiumPath: CHROMIUM, chromiumWsEndpoint: null },
-      log,
-    );
-    try {
-      assert.equal(supervisor.sandboxed, false);
-      const warnings = log.entries.filter((e) => e.level === 'warn');
-      assert.equal(warnings.length, 1, JSON.stringify(log.entries));
-      assert.match(
-        warnings[0]?.msg ?? '',
-        /WITHOUT its sandbox: Quire runs as root.*non-root user.*user namespaces/,
-      );
+    await withUnsandboxedStart(undefined, async (supervisor, warning) => {
+      assert.match(warning, /WITHOUT its sandbox: Quire runs as root.*non-root user.*user namespaces/);
       const page = await (await supervisor.current()).newPage();
       await page.setContent('<p>works</p>');
       assert.equal(await page.textContent('p'), 'works');
-    } finally {
-      await supervisor.close();
-    }
+    });
   });
 
   it('falls back with the reason when a sandboxed launch fails on a machine that looked able', {
     skip: !isRoot,
   }, async () => {
     // Running as root, a launch with the sandbox fails for real: the try-launch path, not a simulation of it.
-    const log = recordingLog();
-    const supervisor = await BrowserSupervisor.start(
-      { chromiumPath: CHROMIUM, chromiumWsEndpoint: null },
-      log,
-      facts(1000),
-    );
-    try {
-      assert.equal(supervisor.sandboxed, false);
-      const warnings = log.entries.filter((e) => e.level === 'warn');
-      assert.equal(warnings.length, 1, JSON.stringify(log.entries));
-      assert.match(
-        warnings[0]?.msg ?? '',
-        /could not start its sandbox \(Running as root without --no-sandbox/,
-      );
+    await withUnsandboxedStart(facts(1000), async (supervisor, warning) => {
+      assert.match(warning, /could not start its sandbox \(Running as root without --no-sandbox/);
       assert.ok(supervisor.isUp());
-    } finally {
-      await supervisor.close();
-    }
+    });
   });
 
   it('as a non-root user with user namespaces: sandboxed, renderers under seccomp, no warning', {

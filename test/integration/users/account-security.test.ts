@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSignInLink } from '../../../src/users/index.js';
-import { api, type TestServer } from '../../helpers/server.js';
+import { api, createTestSignInLink, signInToken, type TestServer } from '../../helpers/server.js';
 import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Browser, makeUser, PASSWORD, readMail, signIn, startServerWithSink } from './dashboard.js';
@@ -37,9 +36,8 @@ describe('dashboard account security: token revocation and the last owner', () =
   }
 
   async function signInLink(email: string, teamId: string): Promise<string> {
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, { email, teamId, role: 'member', publicUrl: server.base });
-    return decodeURIComponent(/token=(.+)$/.exec(link.sign_in_url)?.[1] ?? '');
+    const link = await createTestSignInLink(server, email, teamId, 'member');
+    return signInToken(link.sign_in_url);
   }
 
   const confirmReset = (token: string, password: string) =>

@@ -1,35 +1,41 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { bundleOrSource, kill, type Serving, serveQuire, startQuire } from '../../helpers/quire-process.js';
+import {
+  bundleOrSource,
+  kill,
+  type Serving,
+  type Started,
+  serveQuire,
+  sqliteDataDir,
+  startQuire,
+  terminate,
+  userCreateArgs,
+} from '../../helpers/quire-process.js';
 import { api } from '../../helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 describe('first run: the default team’s owner gets a sign-in link', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-first-run-'));
+  // The first run on SQLite: this test is about the printed link, not the store.
+  const { env, remove } = sqliteDataDir('quire-first-run-', {
+    QUIRE_WORKERS: '0',
+    QUIRE_ADMIN_EMAIL: 'Boss@Example.com',
+  });
   let server: Serving;
   let output = '';
   let base = '';
   before(async () => {
-    server = await serveQuire({
-      QUIRE_DATA_DIR: dataDir,
-      // The first run on SQLite: this test is about the printed link, not the store.
-      QUIRE_DATABASE_URL: '',
-      QUIRE_WORKERS: '0',
-      QUIRE_ADMIN_EMAIL: 'Boss@Example.com',
-    });
+    server = await serveQuire(env);
     output = server.output();
     base = server.base;
   });
   after(async () => {
     if (server) await kill(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   });
 
   it('prints the owner’s single-use link beside the keys, on the bound port', async () => {
@@ -57,14 +63,11 @@ describe('first run: the default team’s owner gets a sign-in link', () => {
  * starts print a fresh owner link until the owner signs in, then none.
  */
 describe('first run on a busy port, and later starts', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-first-run-busy-'));
-  const env = {
-    QUIRE_DATA_DIR: dataDir,
-    QUIRE_DATABASE_URL: '',
+  const { env, remove } = sqliteDataDir('quire-first-run-busy-', {
     QUIRE_WORKERS: '0',
     QUIRE_ADMIN_EMAIL: 'owner@example.com',
-  };
-  let running: ChildProcess | null = null;
+  });
+  let running: Started | null = null;
 
   /** Starts `quire serve`; resolves with its output once it serves (base set) or once it exits (code set). */
   async function serve(port: number): Promise<{ output: string; base?: string; code?: number | null }> {
@@ -73,7 +76,7 @@ describe('first run on a busy port, and later starts', () => {
       ['serve'],
       /serving (http:\/\/[^\s]+)\/v1/,
     );
-    running = started.child;
+    running = started;
     try {
       const match = await started.ready;
       return { output: started.output(), base: match[1] };
@@ -85,17 +88,14 @@ describe('first run on a busy port, and later starts', () => {
   }
 
   async function stop(): Promise<void> {
-    const child = running;
+    const started = running;
     running = null;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (started) await terminate(started);
   }
 
   after(async () => {
     await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   });
 
   it('prints no keys or link when the port is busy, and the next start is the first run', async () => {
@@ -134,14 +134,7 @@ describe('first run on a busy port, and later starts', () => {
       process.execPath,
       [
         path.join(ROOT, 'bin', 'quire.mjs'),
-        'user',
-        'create',
-        '--email',
-        'owner@example.com',
-        '--team',
-        team.team.id,
-        '--role',
-        'owner',
+        ...userCreateArgs('owner@example.com', team.team.id, 'owner'),
         '--json',
       ],
       { env: { ...process.env, ...env, ...bundleOrSource() }, cwd: ROOT },

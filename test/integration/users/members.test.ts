@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
+import {
+  api,
+  createTestSignInLink,
+  signInToken,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
@@ -267,15 +273,8 @@ describe('dashboard roles, keys, members, invitations, password reset and email 
   });
 
   it('sends a verification email after a sign-in link; the token verifies once', async () => {
-    const { createSignInLink } = await import('../../../src/users/index.js');
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'unverified@team.example',
-      teamId: team.team.id,
-      role: 'member',
-      publicUrl: server.base,
-    });
-    const token = decodeURIComponent(/token=(.+)$/.exec(link.sign_in_url)?.[1] ?? '');
+    const link = await createTestSignInLink(server, 'unverified@team.example', team.team.id, 'member');
+    const token = signInToken(link.sign_in_url);
     const signedIn = await api(server.base, 'POST', '/v1/auth/link', { body: { token } });
     assert.equal(signedIn.json.user.email_verified, false);
     const mail = await mailTo('unverified@team.example', 'Verify your email for Quire');

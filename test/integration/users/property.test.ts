@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import {
+  api,
+  createTestSignInLink,
+  signInToken,
+  startTestServer,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 import { browserFrom, makeUser, signIn } from './dashboard.js';
 
 /** The dashboard's request bodies, each route with the property names to aim random bodies at. */
@@ -59,15 +66,8 @@ describe('property: dashboard request bodies', () => {
 
   it('accepts a password exactly when it has 10 to 200 characters', async () => {
     const r = rng(77);
-    const { createSignInLink } = await import('../../../src/users/index.js');
-    const { db, clock } = server.built.services;
-    const link = await createSignInLink(db, clock, {
-      email: 'fuzz-password@example.com',
-      teamId: team.team.id,
-      role: 'member',
-      publicUrl: server.base,
-    });
-    const token = decodeURIComponent(/token=(.+)$/.exec(link.sign_in_url)?.[1] ?? '');
+    const link = await createTestSignInLink(server, 'fuzz-password@example.com', team.team.id, 'member');
+    const token = signInToken(link.sign_in_url);
     let browser = browserFrom(server, await api(server.base, 'POST', '/v1/auth/link', { body: { token } }));
     let current: string | undefined;
     const alphabet = ['a', 'Z', '7', ' ', 'é', '💥', '"', '\\'];

@@ -5,7 +5,7 @@ import { hash } from '@node-rs/argon2';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { createUser, upsertMembership } from '../../../src/users/users.js';
 import { pdfText } from '../../helpers/pdf.js';
-import { quire } from '../../helpers/quire-process.js';
+import { quire, userCreateArgs } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { browserFrom, makeUser, PASSWORD, signIn } from './dashboard.js';
 
@@ -294,14 +294,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     };
     const result = await quire(
       env,
-      'user',
-      'create',
-      '--email',
-      'New.Admin@example.com',
-      '--team',
-      team.team.id,
-      '--role',
-      'admin',
+      ...userCreateArgs('New.Admin@example.com', team.team.id, 'admin'),
       '--json',
     );
     assert.equal(result.code, 0, result.stderr);
@@ -346,31 +339,11 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     const signedIn = await signIn(server, 'new.admin@example.com', 'a brand new password');
     assert.equal(signedIn.session.role, 'admin');
 
-    const badRole = await quire(
-      env,
-      'user',
-      'create',
-      '--email',
-      'x@example.com',
-      '--team',
-      team.team.id,
-      '--role',
-      'boss',
-    );
+    const badRole = await quire(env, ...userCreateArgs('x@example.com', team.team.id, 'boss'));
     assert.equal(badRole.code, 2);
     assert.match(badRole.stderr, /--role must be one of owner, admin, member/);
     // The operator cannot demote the team's only owner either.
-    const lastOwner = await quire(
-      env,
-      'user',
-      'create',
-      '--email',
-      'owner@example.com',
-      '--team',
-      team.team.id,
-      '--role',
-      'member',
-    );
+    const lastOwner = await quire(env, ...userCreateArgs('owner@example.com', team.team.id, 'member'));
     assert.equal(lastOwner.code, 2, lastOwner.stderr);
     assert.match(lastOwner.stderr, /owner@example\.com is the team's last owner/);
   });

@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { PlanId } from '../../../src/accounts/plans.js';
-import { createApiKey, createTeam } from '../../../src/accounts/teams.js';
 import { type BuiltApp, buildApp } from '../../../src/app.js';
-import { type Config, loadConfig } from '../../../src/config/config.js';
+import type { Config } from '../../../src/config/config.js';
 import type { EmailMessage, EmailSender } from '../../../src/email/sender.js';
 import type { Background } from '../../../src/jobs/background.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { recordPdfEvent } from '../../../src/webhooks/pdf-events.js';
 import type { Resolver } from '../../../src/webhooks/url-policy.js';
-import { createTestDatabase } from '../../helpers/database.js';
+import { createTestAppConfig, createTestTeam } from '../../helpers/server.js';
 
 /**
  * The real app (real SQLite, real HTTP) with the webhook routes and the background loop wired the way
@@ -34,20 +30,10 @@ export async function startHarness(
   overrides: Partial<Config> = {},
   options: { resolve?: Resolver } = {},
 ): Promise<Harness> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-'));
-  const database = await createTestDatabase();
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      databaseUrl: database.url,
-      host: '127.0.0.1',
-      port: 0,
-      logLevel: 'silent',
-      allowPrivateWebhooks: true,
-      ...overrides,
-    },
-  );
+  const { config, remove } = await createTestAppConfig('quire-webhooks-', {
+    allowPrivateWebhooks: true,
+    ...overrides,
+  });
   const clock = new ManualClock(Date.now());
   const _log = { info: () => {}, warn: () => {}, error: () => {} };
   const emails: EmailMessage[] = [];
@@ -83,15 +69,8 @@ export async function startHarness(
     background,
     emails,
     async team(plan = 'growth') {
-      const team = await createTeam(db, clock, {
-        name: `Team ${plan}`,
-        plan,
-        email: 'owner@example.com',
-        emailVerified: true,
-      });
-      const live = await createApiKey(db, clock, { teamId: team.id, mode: 'live', role: 'admin' });
-      const test = await createApiKey(db, clock, { teamId: team.id, mode: 'test', role: 'admin' });
-      return { id: team.id, live: live.key, test: test.key };
+      const { team, live, test } = await createTestTeam(db, clock, plan);
+      return { id: team.id, live, test };
     },
     async emit(teamId, opts = {}) {
       docs += 1;
@@ -118,8 +97,7 @@ export async function startHarness(
     },
     async close() {
       await built.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await remove();
     },
   };
 }
