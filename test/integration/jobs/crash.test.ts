@@ -17,11 +17,14 @@ import { waitUntil } from '../../helpers/wait.js';
 import { answer, type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import { crashProduction } from './crash-production.js';
 
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash-worker.ts');
+const HERE = fileURLToPath(import.meta.url);
+/** Run compiled (scripts/compile-tests.mjs): the worker's compiled sibling, with no TypeScript loader to start. */
+const COMPILED = HERE.endsWith('.js');
+const WORKER = path.join(path.dirname(HERE), COMPILED ? 'crash-worker.js' : 'crash-worker.ts');
 const RENDERS = 12;
 
 function spawnWorker(dataDir: string, mode: 'hang' | 'run'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode], {
+  return spawn(process.execPath, [...(COMPILED ? [] : ['--import', 'tsx']), WORKER, dataDir, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
     // On the PostgreSQL pass the worker joins this test's database.
     env: { ...process.env, QUIRE_DATABASE_URL: testDatabaseUrlOf(dataDir) ?? '' },
