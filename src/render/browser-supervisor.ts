@@ -11,11 +11,42 @@ import type { RenderLogger } from './logger.js';
 const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
 
 /**
+ * Features switched off. Chromium 156 makes two WebUI pages (the omnibox popups) for every browser context,
+ * headless too: two renderer processes per pool page, which took a new page from about 0.9 s to 3 s of
+ * Chromium's CPU here, for a toolbar nobody sees. Chromium keeps only the last `--disable-features` switch
+ * and playwright passes its own list before Quire's, so Quire's repeats playwright's (as of playwright-core
+ * 1.65): test/integration/render/chromium-flags.test.ts reads the running browser's command line and says
+ * which names a newer playwright added.
+ */
+export const DISABLED_FEATURES: readonly string[] = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  // playwright's own
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
  * Launch flags. The first group is the team's standard headless set. The second takes the network
  * away from Chromium itself: every request a document makes is intercepted and fetched by Quire
  * (resource-guard.ts), so Chromium never needs to resolve or connect anywhere. Should a request
  * slip past interception (a WebSocket, WebRTC, DNS prefetch), it cannot resolve any name or IP
  * literal and has no usable proxy — so it cannot reach the service's own port or the host's network.
+ * The last switches off the features in DISABLED_FEATURES.
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
@@ -30,6 +61,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--proxy-server=http://no-network.invalid:1',
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 /** The launch flags, with `--no-sandbox` only when the sandbox cannot start (see {@link sandboxBlocker}). */

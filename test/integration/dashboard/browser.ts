@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { DISABLED_FEATURES } from '../../../src/render/browser-supervisor.js';
 import { assertLooksLikeReference } from '../../helpers/images.js';
 import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -37,7 +38,13 @@ export async function openBrowser(): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'quire-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.QUIRE_CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    // The features Quire's renderer switches off: the omnibox popups cost two renderer processes per window.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      `--disable-features=${DISABLED_FEATURES}`,
+    ],
     viewport: DESKTOP,
     acceptDownloads: true,
     locale: 'en-GB',
