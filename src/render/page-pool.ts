@@ -14,6 +14,8 @@ export interface PoolOptions {
   recycleAfter: number;
   /** Longest wait for a free page before service_busy. */
   maxWaitMs: number;
+  /** Warm each new page with small renders before it serves (config renderPageWarmUp). */
+  warmUp: boolean;
 }
 
 interface Waiter {
@@ -264,7 +266,12 @@ export class PagePool {
   private async makeSlot(attempts: number): Promise<PoolSlot | null> {
     for (let attempt = 1; !this.closed; attempt++) {
       try {
-        return await createSlot(await this.supervisor.current(), this.nextId++, this.fetcher);
+        return await createSlot(
+          await this.supervisor.current(),
+          this.nextId++,
+          this.fetcher,
+          this.options.warmUp,
+        );
       } catch (err) {
         if (this.closed) return null;
         if (attempt >= attempts) throw err;

@@ -57,7 +57,12 @@ function watchBreakage(slot: PoolSlot, listeners: Set<(reason: string) => void>)
   slot.context.on('close', () => breakWith('the browser context closed'));
 }
 
-export async function createSlot(browser: Browser, id: number, fetcher: ResourceFetcher): Promise<PoolSlot> {
+export async function createSlot(
+  browser: Browser,
+  id: number,
+  fetcher: ResourceFetcher,
+  warm: boolean,
+): Promise<PoolSlot> {
   // No `serviceWorkers: 'block'`: playwright implements it as a script in every document's main world,
   // which would mark every render as "ran script" (watchScripts). It is not needed either: the
   // document's opaque origin cannot register a worker, and documents that reach other origins get
@@ -89,7 +94,7 @@ export async function createSlot(browser: Browser, id: number, fetcher: Resource
     };
     watchBreakage(slot, listeners);
     await watchScripts(slot);
-    await warmUp(slot);
+    if (warm) await warmUp(slot);
     return slot;
   } catch (err) {
     await context.close().catch(() => undefined);

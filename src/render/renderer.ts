@@ -85,6 +85,7 @@ export class Renderer {
           queueMax: config.renderQueueMax,
           recycleAfter: config.pageRecycleAfter,
           maxWaitMs: Math.max(config.renderTimeoutMs, MIN_PAGE_WAIT_MS),
+          warmUp: config.renderPageWarmUp,
         },
         log,
       );

@@ -9,3 +9,10 @@ export const SHARED_CHROMIUM: Partial<Config> = {
   chromiumWsEndpoint: process.env.QUIRE_CHROMIUM_WS_ENDPOINT || null,
 };
 export const OWN_CHROMIUM: Partial<Config> = { chromiumWsEndpoint: null };
+
+/**
+ * The pages of a test's renderer: one, not warmed. Every pool page is a browser context and a renderer process
+ * (about 0.8 s of Chromium's CPU here) and its warm-up two more prints; a test server renders a handful of
+ * documents, and the suite made about 250 pages. A test about renders at once sets renderPoolSize itself.
+ */
+export const PAGE_ECONOMY: Partial<Config> = { renderPoolSize: 1, renderPageWarmUp: false };

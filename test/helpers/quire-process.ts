@@ -29,6 +29,7 @@ export interface Started {
  * It renders in the run's shared Chromium server (scripts/run-tests.mjs), which spares the launch of a Chromium
  * per process (about 0.8 s of CPU each, and the suite starts about a hundred); a test about Chromium's own
  * start-up or shutdown passes OWN_CHROMIUM. Without a shared server (a file run alone), each launches its own.
+ * One page, not warmed (PAGE_ECONOMY): a test that needs renders at once sets QUIRE_RENDER_POOL_SIZE itself.
  */
 export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_PORT: '0',
@@ -36,6 +37,8 @@ export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {
   QUIRE_LOG_LEVEL: 'warn',
   QUIRE_JOB_LEASE_MS: '5000',
   QUIRE_RENDER_LEASE_TTL_MS: '5000',
+  QUIRE_RENDER_POOL_SIZE: '1',
+  QUIRE_RENDER_PAGE_WARM_UP: '0',
   QUIRE_CHROMIUM_WS_ENDPOINT: process.env.QUIRE_CHROMIUM_WS_ENDPOINT ?? '',
 };
 

@@ -10,7 +10,7 @@ import { type Config, loadConfig, parseStorageUrl } from '../../src/config/confi
 import type { Clock } from '../../src/shared/clock.js';
 import type { Db } from '../../src/storage/db.js';
 import { createSignInLink, type SignInLink } from '../../src/users/index.js';
-import { SHARED_CHROMIUM } from './chromium.js';
+import { PAGE_ECONOMY, SHARED_CHROMIUM } from './chromium.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestTeam {
@@ -132,6 +132,7 @@ export async function startTestServer(
     // longer, and a test that is not about the limit must not fail on it. Tests of the limit set their own.
     renderTimeoutMs: 120_000,
     ...SHARED_CHROMIUM,
+    ...PAGE_ECONOMY,
     ...overrides,
   });
   let built: BuiltApp;
