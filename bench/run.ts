@@ -9,6 +9,8 @@
  *              alternates them with another checkout's servers;
  *   latency    raw vs Quire per document (p50, p95, CPU of each whole process tree), CPU per invoice vs raw;
  *   throughput invoices/s at c=1, 2, 4;
+ *   pages      Chromium's CPU for one new pool page, with Quire's launch flags and without the features they
+ *              switch off (bench/pages.ts);
  *   watermark  the invoice with and without the test watermark, on the render engine (bench/watermark.ts);
  *   finishing  each finishing option (tagged, pdf_a, protect, …) vs the plain invoice and 10-page report
  *              (bench/finishing.ts);
@@ -41,6 +43,7 @@ import { versusJsreport } from './jsreport-section.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { mergeCost, mergeReport } from './merge.js';
+import { pageCost, pageCostReport } from './pages.js';
 import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
 import { runScaleBenches } from './scale.js';
 import { watermarkCost, watermarkReport } from './watermark.js';
@@ -52,6 +55,7 @@ const SECTIONS = [
   'start',
   'latency',
   'throughput',
+  'pages',
   'watermark',
   'finishing',
   'merge',
@@ -93,6 +97,12 @@ log(
 log();
 if (wants('start')) await startToFirstPdf();
 if (['latency', 'throughput', 'einvoice', 'print', 'soak'].some((s) => wants(s as Section))) await core();
+if (wants('pages')) {
+  const figures = await pageCost(loadConfig({}).chromiumPath, quick ? 2 : 5);
+  results.pages = figures;
+  log();
+  for (const line of pageCostReport(figures)) log(line);
+}
 if (wants('watermark')) {
   const figures = await watermarkCost(root, invoiceHtml, quick ? 10 : 30);
   results.watermark = figures;
