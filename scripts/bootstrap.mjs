@@ -40,11 +40,32 @@ function checkNode() {
   }
 }
 
+/** npm's own lifecycle scripts for the root package, which `npm ci` runs: the only scripts an install reads. */
+const INSTALL_SCRIPTS = [
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+];
+
+/**
+ * What of package.json an install depends on: all of it but the scripts it never runs, so that editing
+ * `npm test`'s script does not cost a two-minute `npm ci`.
+ */
+function installInputs(pkg) {
+  const scripts = Object.entries(pkg.scripts ?? {}).filter(([name]) => INSTALL_SCRIPTS.includes(name));
+  return { ...pkg, scripts: Object.fromEntries(scripts) };
+}
+
 function ensureNodeModules() {
   const stamp = path.join(root, 'node_modules', '.quire-lock-hash');
-  const hash = createHash('sha256');
-  for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(root, file)));
-  const want = hash.digest('hex');
+  const want = createHash('sha256')
+    .update(JSON.stringify(installInputs(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')))))
+    .update(readFileSync(path.join(root, 'package-lock.json')))
+    .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return 'up to date';
   // `npm ci` installs exactly the lock (and fails when package.json and the lock disagree), so every machine
   // gets the same tree. The lock records the optional platform binaries the registry mirror lacks
