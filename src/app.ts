@@ -121,6 +121,9 @@ export interface BuildOptions {
   liquidRenderMs?: number;
 }
 
+/** How often, while the server closes, connections that went idle are ended. */
+const IDLE_SWEEP_MS = 100;
+
 /** The composition root: construct modules, inject ports, register routes — nothing else. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
@@ -410,9 +413,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     background,
     close: async () => {
       renderer.beginShutdown();
+      // Closing the server ends only the connections idle at that moment: a keep-alive connection whose
+      // response finishes a moment later (a download whose last bytes the client already has) would hold
+      // the close for Fastify's 72 s keep-alive timeout, so idle ones are looked for until it is closed.
+      const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
       // Requests and background jobs drain together within the one grace period; jobs still running at
       // its end go back to the queue. Chromium closes only after both.
-      await Promise.all([app.close(), background.stop(config.shutdownGraceMs)]);
+      try {
+        await Promise.all([app.close(), background.stop(config.shutdownGraceMs)]);
+      } finally {
+        clearInterval(idle);
+      }
       await slots.close().catch((err: unknown) => app.log.error({ err }, 'render slots not released'));
       await sweeper.stop();
       usage.stop();

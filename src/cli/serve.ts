@@ -162,9 +162,6 @@ export function warnAboutTrustingEveryHop(config: Config, warn: (message: string
   );
 }
 
-/** How often connections that went idle during the drain are closed. */
-const IDLE_SWEEP_MS = 100;
-
 /**
  * Graceful shutdown (issue 11 item 12): stop accepting connections, let requests in flight — renders
  * included — finish for up to `graceMs`, then close the connections still open; then background
@@ -178,13 +175,10 @@ async function shutDown(built: BuiltApp, graceMs: number, signal: string): Promi
     log.warn({ grace_ms: graceMs }, 'shutdown grace period over; closing the connections still open');
     built.app.server.closeAllConnections();
   }, graceMs);
-  // Closing the server ends only the connections idle at that moment; a keep-alive connection whose
-  // request finishes later would hold the shutdown until its keep-alive timeout.
-  const idle = setInterval(() => built.app.server.closeIdleConnections(), IDLE_SWEEP_MS);
   try {
+    // BuiltApp.close also ends the keep-alive connections that go idle during the drain.
     await built.close();
     clearTimeout(grace);
-    clearInterval(idle);
     process.exit(0);
   } catch (err) {
     log.error({ err }, 'shutdown failed');
