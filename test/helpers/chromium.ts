@@ -16,3 +16,7 @@ export const OWN_CHROMIUM: Partial<Config> = { chromiumWsEndpoint: null };
  * documents, and the suite made about 250 pages. A test about renders at once sets renderPoolSize itself.
  */
 export const PAGE_ECONOMY: Partial<Config> = { renderPoolSize: 1, renderPageWarmUp: false };
+
+/** A document whose render keeps Chromium's page busy for about `ms`: renders that overlap, or outlast a close. */
+export const busyDocument = (ms: number) =>
+  `<p>busy</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;

@@ -9,6 +9,7 @@ import type { PlanId } from '../../../src/accounts/plans.js';
 import { createApiKey, createTeam } from '../../../src/accounts/teams.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { type Db, openDatabase } from '../../../src/storage/db.js';
+import { busyDocument } from '../../helpers/chromium.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { kill, NEEDS_POSTGRES, SERVING, type Started, startQuire } from '../../helpers/quire-process.js';
@@ -24,9 +25,6 @@ const BATCH_ITEMS = 200;
 const KILL_AT = 100;
 /** Short leases so the killed worker's jobs and render slots come back within seconds, not a minute. */
 const LEASE_MS = 4_000;
-
-const busy = (ms: number) =>
-  `<p>busy</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
 
 interface Key {
   teamId: string;
@@ -117,7 +115,7 @@ describe('a cluster of two APIs and two workers on PostgreSQL and S3', { skip: N
   it("holds a team's render slots across both APIs", async () => {
     const starter = await team('starter'); // 2 renders at once
     const held = bases.map((base) =>
-      api(base, 'POST', '/v1/pdf', { key: starter.live, body: { html: busy(3000) } }),
+      api(base, 'POST', '/v1/pdf', { key: starter.live, body: { html: busyDocument(3000) } }),
     );
     await sleep(1500);
     for (const base of bases) {

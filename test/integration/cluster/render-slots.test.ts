@@ -5,14 +5,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../../src/storage/db.js';
 import { DatabaseTeamSlots } from '../../../src/storage/render-leases.js';
+import { busyDocument } from '../../helpers/chromium.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { NEEDS_POSTGRES } from '../../helpers/quire-process.js';
 import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
-
-/** Keeps a render busy for about `ms` so the slots it holds overlap. */
-const busy = (ms: number) =>
-  `<p>busy</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
 
 /**
  * Render slots shared by processes on one PostgreSQL (issue 15): two app instances (each its own pg pool,
@@ -35,7 +32,9 @@ describe('render slots shared by two app instances on PostgreSQL', { skip: NEEDS
   it('refuses the render past the plan limit with 429 concurrency and Retry-After: 1, whichever instance it reaches', async () => {
     const [a, b] = servers as [TestServer, TestServer];
     const { live, team } = await a.team('starter'); // 2 slots
-    const held = [a, b].map((s) => api(s.base, 'POST', '/v1/pdf', { key: live, body: { html: busy(4000) } }));
+    const held = [a, b].map((s) =>
+      api(s.base, 'POST', '/v1/pdf', { key: live, body: { html: busyDocument(4000) } }),
+    );
     // Both renders hold their slot (a row each in render_leases) before the third asks for one.
     const { db } = a.built.services;
     await waitUntil('both renders to hold their slot', async () => {
