@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TOptional, type TString, Type } from 'typebox';
 import { PROFILES, STANDARDS, VAT_CATEGORIES } from '../einvoice/index.js';
 import { named } from '../http/schemas.js';
 
@@ -15,17 +15,28 @@ const Amount = Type.Union([Type.Number(), Type.String({ pattern: '^[+-]?(\\d+(\\
 const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const opt = Type.Optional;
 
+/** Optional text fields of the default length, each with its description, in the order given. */
+function optionalTexts<K extends string>(descriptions: Record<K, string>): Record<K, TOptional<TString>> {
+  const fields = Object.entries<string>(descriptions).map(([key, description]) => [
+    key,
+    opt(text(description)),
+  ]);
+  return Object.fromEntries(fields) as Record<K, TOptional<TString>>;
+}
+
 const Address = named(
   'EInvoiceAddress',
   Type.Object(
     {
       country_code: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
-      line1: opt(text('Street line')),
-      line2: opt(text('Street line')),
-      line3: opt(text('Street line')),
-      city: opt(text('City; required for XRechnung')),
-      postal_code: opt(text('Postal code; required for XRechnung')),
-      subdivision: opt(text('Region, state or province')),
+      ...optionalTexts({
+        line1: 'Street line',
+        line2: 'Street line',
+        line3: 'Street line',
+        city: 'City; required for XRechnung',
+        postal_code: 'Postal code; required for XRechnung',
+        subdivision: 'Region, state or province',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -37,12 +48,14 @@ const Party = named(
     {
       name: text('Legal name (required)'),
       address: Address,
-      trading_name: opt(text('Trading name')),
-      vat_id: opt(text('VAT id with its country prefix, e.g. DE123456789')),
-      id: opt(text('Party id (with id_scheme, ISO 6523)')),
-      id_scheme: opt(text('ISO 6523 scheme of id, e.g. 0088 (GLN)')),
-      legal_registration_id: opt(text('Legal registration id')),
-      legal_registration_scheme: opt(text('Scheme of legal_registration_id')),
+      ...optionalTexts({
+        trading_name: 'Trading name',
+        vat_id: 'VAT id with its country prefix, e.g. DE123456789',
+        id: 'Party id (with id_scheme, ISO 6523)',
+        id_scheme: 'ISO 6523 scheme of id, e.g. 0088 (GLN)',
+        legal_registration_id: 'Legal registration id',
+        legal_registration_scheme: 'Scheme of legal_registration_id',
+      }),
       electronic_address: opt(
         Type.Object(
           {
@@ -59,13 +72,14 @@ const Party = named(
         ),
       ),
       contact: opt(
-        Type.Object(
-          { name: opt(text('Name')), phone: opt(text('Phone')), email: opt(text('E-mail')) },
-          { additionalProperties: false },
-        ),
+        Type.Object(optionalTexts({ name: 'Name', phone: 'Phone', email: 'E-mail' }), {
+          additionalProperties: false,
+        }),
       ),
-      tax_number: opt(text('Seller only: tax number (BT-32)')),
-      legal_info: opt(text('Seller only: additional legal information (BT-33)')),
+      ...optionalTexts({
+        tax_number: 'Seller only: tax number (BT-32)',
+        legal_info: 'Seller only: additional legal information (BT-33)',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -127,12 +141,14 @@ const Line = named(
       price_base_quantity: opt(Amount),
       description: opt(text('Description', 5000)),
       note: opt(text('Note', 5000)),
-      id: opt(text('Line id; default the position 1, 2, …')),
-      seller_item_id: opt(text("Seller's item id")),
-      buyer_item_id: opt(text("Buyer's item id")),
-      standard_item_id: opt(text('Standard item id, e.g. a GTIN')),
-      standard_item_scheme: opt(text('Scheme of standard_item_id (required with it)')),
-      order_line_reference: opt(text('Order line reference')),
+      ...optionalTexts({
+        id: 'Line id; default the position 1, 2, …',
+        seller_item_id: "Seller's item id",
+        buyer_item_id: "Buyer's item id",
+        standard_item_id: 'Standard item id, e.g. a GTIN',
+        standard_item_scheme: 'Scheme of standard_item_id (required with it)',
+        order_line_reference: 'Order line reference',
+      }),
       period: opt(Period),
       allowances: opt(Type.Array(AllowanceCharge)),
       charges: opt(Type.Array(AllowanceCharge)),
@@ -145,17 +161,21 @@ const Payment = named(
   'EInvoicePayment',
   Type.Object(
     {
-      iban: opt(text('IBAN (check digits verified)')),
-      bic: opt(text('BIC, 8 or 11 characters')),
-      account_name: opt(text('Account holder')),
-      means_code: opt(text('UNTDID 4461; default 58 with an iban, 59 with a debited_iban, else 1')),
-      means_text: opt(text('Means of payment in words')),
+      ...optionalTexts({
+        iban: 'IBAN (check digits verified)',
+        bic: 'BIC, 8 or 11 characters',
+        account_name: 'Account holder',
+        means_code: 'UNTDID 4461; default 58 with an iban, 59 with a debited_iban, else 1',
+        means_text: 'Means of payment in words',
+      }),
       reference: opt(text('Remittance reference; default the invoice number', 140)),
       terms: opt(text('Payment terms')),
       due_date: opt(IsoDate),
-      mandate_reference: opt(text('SEPA mandate reference (direct debit)')),
-      creditor_id: opt(text('SEPA creditor id')),
-      debited_iban: opt(text('IBAN debited (direct debit)')),
+      ...optionalTexts({
+        mandate_reference: 'SEPA mandate reference (direct debit)',
+        creditor_id: 'SEPA creditor id',
+        debited_iban: 'IBAN debited (direct debit)',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -179,10 +199,9 @@ const Totals = named(
   ),
 );
 
-const Exemption = Type.Object(
-  { reason: opt(text('Exemption reason')), code: opt(text('VATEX code')) },
-  { additionalProperties: false },
-);
+const Exemption = Type.Object(optionalTexts({ reason: 'Exemption reason', code: 'VATEX code' }), {
+  additionalProperties: false,
+});
 
 export const EInvoiceInvoiceDoc = named(
   'EInvoiceInvoice',
@@ -197,10 +216,12 @@ export const EInvoiceInvoiceDoc = named(
           'BT-10; required for XRechnung (Leitweg-ID); for peppol, buyer_reference or purchase_order_reference is required',
         ),
       ),
-      purchase_order_reference: opt(text('BT-13')),
-      sales_order_reference: opt(text('BT-14')),
-      contract_reference: opt(text('BT-12')),
-      project_reference: opt(text('BT-11')),
+      ...optionalTexts({
+        purchase_order_reference: 'BT-13',
+        sales_order_reference: 'BT-14',
+        contract_reference: 'BT-12',
+        project_reference: 'BT-11',
+      }),
       preceding_invoice: opt(
         Type.Object(
           { number: text('Number of the preceding invoice'), issue_date: opt(IsoDate) },

@@ -1,5 +1,5 @@
-import type { Profile } from '../einvoice/index.js';
-import type { InboundStandard, ValidationPlan } from './plan.js';
+import type { Profile, Standard } from '../einvoice/index.js';
+import type { ValidationPlan } from './plan.js';
 import { standardOf } from './plan.js';
 import { readCii } from './read-cii.js';
 import type { ParsedInvoice } from './read-model.js';
@@ -8,7 +8,7 @@ import { planOf, readReceived } from './validate.js';
 
 /** POST /v1/e-invoices/parse's answer. */
 export interface ParseReport {
-  standard: InboundStandard;
+  standard: Standard;
   profile: Profile;
   invoice: ParsedInvoice;
   totals: Record<string, string>;

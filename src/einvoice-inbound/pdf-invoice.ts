@@ -1,14 +1,5 @@
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFRawStream,
-  PDFStream,
-  PDFString,
-} from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream } from '@cantoo/pdf-lib';
+import { decodedStream, pdfText } from '../shared/pdf-objects.js';
 import { InboundRefusal } from './refusal.js';
 
 /** Names Factur-X / ZUGFeRD 2.x / XRechnung-in-PDF give the invoice XML, in order of preference. */
@@ -44,11 +35,6 @@ export interface PdfInvoice {
   facts: PdfFacts;
 }
 
-function text(value: unknown): string | undefined {
-  if (value instanceof PDFString || value instanceof PDFHexString) return value.decodeText();
-  return undefined;
-}
-
 /** The leaves of the /EmbeddedFiles name tree: [name, file specification]. */
 function embeddedFiles(doc: PDFDocument): Array<[string, PDFDict]> {
   const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
@@ -59,7 +45,7 @@ function embeddedFiles(doc: PDFDocument): Array<[string, PDFDict]> {
     const leaves = node.lookupMaybe(PDFName.of('Names'), PDFArray);
     for (let i = 0; leaves && i + 1 < leaves.size(); i += 2) {
       const spec = leaves.lookupMaybe(i + 1, PDFDict);
-      const name = text(leaves.lookup(i));
+      const name = pdfText(leaves.lookup(i));
       if (spec && name !== undefined) out.push([name, spec]);
     }
     const kids = node.lookupMaybe(PDFName.of('Kids'), PDFArray);
@@ -73,8 +59,8 @@ function embeddedFiles(doc: PDFDocument): Array<[string, PDFDict]> {
 }
 
 function streamText(stream: PDFStream | undefined, limit: number): string | undefined {
-  if (!(stream instanceof PDFRawStream)) return undefined;
-  const bytes = decodePDFRawStream(stream).decode();
+  const bytes = decodedStream(stream);
+  if (bytes === undefined) return undefined;
   if (bytes.byteLength > limit) throw new InboundRefusal(`the embedded XML is larger than ${limit} bytes`);
   return Buffer.from(bytes).toString('utf8');
 }

@@ -1,3 +1,5 @@
+import type { Standard } from '../einvoice/index.js';
+
 /**
  * Which official artefacts check a received e-invoice (the same choice as tools/einvoice-validate, the
  * reference validator the tests compare against): the XSD and schematron stylesheets for the syntax and
@@ -19,16 +21,6 @@ export const INBOUND_PROFILES = [
   'peppol',
 ] as const;
 export type InboundProfile = (typeof INBOUND_PROFILES)[number];
-
-/** Quire's `e_invoice.standard` a received document corresponds to (issue 28 adds the last three). */
-export type InboundStandard =
-  | 'factur-x'
-  | 'zugferd'
-  | 'xrechnung-cii'
-  | 'xrechnung-ubl'
-  | 'peppol'
-  | 'en16931-ubl'
-  | 'en16931-cii';
 
 export interface Schematron {
   /** Name shown with each finding, as the reference validator prints it (e.g. EN16931-CII). */
@@ -200,7 +192,7 @@ export function planUbl(
 }
 
 /** Quire's standard for a checked document; `pdfName` is the attachment's name when it came in a PDF. */
-export function standardOf(plan: ValidationPlan, pdfName: string | undefined): InboundStandard {
+export function standardOf(plan: ValidationPlan, pdfName: string | undefined): Standard {
   const { syntax, profile } = plan;
   if (profile === 'xrechnung' || profile === 'xrechnung-extension')
     return pdfName === undefined ? (syntax === 'ubl' ? 'xrechnung-ubl' : 'xrechnung-cii') : 'zugferd';

@@ -1,11 +1,8 @@
-import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
+import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline-pool.js';
 import { AppError } from '../shared/errors.js';
-import { TaskDeadline } from '../shared/task-deadline.js';
-import { startWorkerPool } from '../shared/worker-entry.js';
 import type { ParseReport } from './parse.js';
 import type { InboundProfile } from './plan.js';
-import type { InboundBody, InboundReply, InboundTask } from './protocol.js';
+import type { InboundBody, InboundReply } from './protocol.js';
 import type { ValidationReport } from './validate.js';
 
 /**
@@ -32,19 +29,22 @@ export interface ReceivedEInvoicesOptions {
  * team's requests. Every refusal is `invalid_request` with `details.field` = content_base64.
  */
 export class ReceivedEInvoices {
-  readonly #threads: number;
   readonly #timeMs: number;
-  readonly #onWorkerError: (err: unknown) => void;
-  #pool: Piscina<InboundTask, InboundReply> | undefined;
-  #closed = false;
+  readonly #pool: DeadlinePool<InboundBody, InboundReply>;
 
   constructor(options: ReceivedEInvoicesOptions = {}) {
-    this.#threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
     this.#timeMs = options.timeMs ?? EINVOICE_LIMITS.timeMs;
-    this.#onWorkerError =
-      options.onWorkerError ??
-      ((err) =>
-        process.emitWarning(`E-invoice worker failed: ${err instanceof Error ? err.message : String(err)}`));
+    this.#pool = new DeadlinePool({
+      compiled: new URL('./einvoice-worker.js', import.meta.url),
+      tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
+      minThreads: 0,
+      maxThreads: threadCount(options.threads, 2),
+      idleTimeout: IDLE_TIMEOUT_MS,
+      heapMb: EINVOICE_LIMITS.heapMb,
+      name: 'E-invoice',
+      onError: options.onWorkerError,
+      closedMessage: 'The e-invoice pool is closed.',
+    });
   }
 
   /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
@@ -62,23 +62,14 @@ export class ReceivedEInvoices {
     await this.#run({ kind: 'warm' });
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.close();
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
   async #run(body: InboundBody): Promise<ValidationReport | ParseReport | null> {
-    const deadline = new TaskDeadline(this.#timeMs);
-    let reply: InboundReply;
-    try {
-      reply = await this.#workers().run({ ...body, ...deadline.stamp }, { signal: deadline.signal });
-    } catch (err) {
-      throw this.#refusalOf(err, deadline.expired);
-    } finally {
-      deadline.clear();
-    }
+    const reply = await this.#pool.run(body, this.#timeMs, (err, deadline) =>
+      this.#refusalOf(err, deadline.expired),
+    );
     if (!reply.ok)
       throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });
     return reply.value;
@@ -91,28 +82,12 @@ export class ReceivedEInvoices {
         `Checking the e-invoice took longer than ${this.#timeMs / 1000} s, the limit for one file; send a smaller invoice.`,
         { field: 'content_base64', limit: 'parse_time_ms', max: this.#timeMs },
       );
-    if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    if (workerOutOfMemory(err))
       return new AppError(
         'invalid_request',
         `Checking the e-invoice needed more than ${EINVOICE_LIMITS.heapMb} MB of memory; send a smaller invoice.`,
         { field: 'content_base64', limit: 'parse_memory_mb', max: EINVOICE_LIMITS.heapMb },
       );
     return err;
-  }
-
-  #workers(): Piscina<InboundTask, InboundReply> {
-    if (this.#closed) throw new Error('The e-invoice pool is closed.');
-    if (this.#pool === undefined) {
-      this.#pool = startWorkerPool<InboundTask, InboundReply>({
-        compiled: new URL('./einvoice-worker.js', import.meta.url),
-        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
-        minThreads: 0,
-        maxThreads: this.#threads,
-        idleTimeout: IDLE_TIMEOUT_MS,
-        heapMb: EINVOICE_LIMITS.heapMb,
-        onError: this.#onWorkerError,
-      });
-    }
-    return this.#pool;
   }
 }

@@ -1,6 +1,35 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
+import type { LineSyntax, SyntaxPaths } from './read-parts.js';
+import { addressAt, billingPeriodAt, endpointAt, exemptionsOf, lineAt, vatAt } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, date102, decimal, periodOf, text, textsAt } from './xml-path.js';
+import { all, at, attr, compact, date102, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
+
+/** Where CII keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
+const CII: SyntaxPaths = {
+  period: {
+    start: 'ram:StartDateTime',
+    end: 'ram:EndDateTime',
+    date: dateOf,
+  },
+  address: {
+    country_code: 'ram:CountryID',
+    line1: 'ram:LineOne',
+    line2: 'ram:LineTwo',
+    line3: 'ram:LineThree',
+    city: 'ram:CityName',
+    postal_code: 'ram:PostcodeCode',
+    subdivision: 'ram:CountrySubDivisionName',
+  },
+  vat: {
+    category: 'ram:CategoryCode',
+    rate: 'ram:RateApplicablePercent',
+  },
+  exemption: {
+    category: 'ram:CategoryCode',
+    reason: 'ram:ExemptionReason',
+    code: 'ram:ExemptionReasonCode',
+  },
+};
 
 /**
  * A UN/CEFACT CII CrossIndustryInvoice (Factur-X/ZUGFeRD profiles, XRechnung CII, plain EN 16931 CII)
@@ -33,18 +62,18 @@ export function readCii(root: XmlNode): ReadResult {
         })
       : undefined,
     delivery_date: dateOf(delivery, 'ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime'),
-    billing_period: billingPeriod(settlement, warnings),
-    notes: notes(doc),
+    billing_period: billingPeriodAt(at(settlement, 'ram:BillingSpecifiedPeriod'), CII.period, warnings),
+    notes: nonBlankTexts(doc, 'ram:IncludedNote/ram:Content'),
     seller: party(at(agreement, 'ram:SellerTradeParty'), true),
     buyer: party(at(agreement, 'ram:BuyerTradeParty'), false),
     delivery: shipTo(delivery),
     payment: payment(settlement, warnings),
-    lines: all(tx, 'ram:IncludedSupplyChainTradeLineItem').map(line),
+    lines: all(tx, 'ram:IncludedSupplyChainTradeLineItem').map((l) => lineAt(l, LINE)),
     allowances: docAllowanceCharges(settlement, false),
     charges: docAllowanceCharges(settlement, true),
     prepaid_amount: decimal(text(sums, 'ram:TotalPrepaidAmount')),
     rounding_amount: decimal(text(sums, 'ram:RoundingAmount')),
-    tax_exemptions: exemptions(settlement),
+    tax_exemptions: exemptionsOf(all(settlement, 'ram:ApplicableTradeTax'), CII.exemption),
   }) as ParsedInvoice;
   const taxTotals = all(sums, 'ram:TaxTotalAmount');
   const totals = compact({
@@ -73,42 +102,11 @@ function dateOf(node: XmlNode | undefined, path: string): string | undefined {
   return date102(text(node, `${path}/udt:DateTimeString`));
 }
 
-function notes(doc: XmlNode | undefined): string[] | undefined {
-  const values = all(doc, 'ram:IncludedNote/ram:Content')
-    .map((n) => n.textContent ?? '')
-    .filter((v) => v.trim() !== '');
-  return values.length > 0 ? values : undefined;
-}
-
-function billingPeriod(settlement: XmlNode | undefined, warnings: string[]) {
-  return periodOf(
-    dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:StartDateTime'),
-    dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:EndDateTime'),
-    warnings,
-  );
-}
-
-function address(node: XmlNode | undefined) {
-  if (node === undefined) return undefined;
-  return {
-    country_code: text(node, 'ram:CountryID') ?? '',
-    ...textsAt(node, {
-      line1: 'ram:LineOne',
-      line2: 'ram:LineTwo',
-      line3: 'ram:LineThree',
-      city: 'ram:CityName',
-      postal_code: 'ram:PostcodeCode',
-      subdivision: 'ram:CountrySubDivisionName',
-    }),
-  };
-}
-
 function party(node: XmlNode | undefined, seller: boolean) {
   const registrations = all(node, 'ram:SpecifiedTaxRegistration/ram:ID');
   const registration = (scheme: string) =>
     registrations.find((r) => r.getAttribute('schemeID') === scheme)?.textContent?.trim() || undefined;
   const global = at(node, 'ram:GlobalID');
-  const endpoint = text(node, 'ram:URIUniversalCommunication/ram:URIID');
   const contact = textsAt(at(node, 'ram:DefinedTradeContact'), {
     name: 'ram:PersonName',
     phone: 'ram:TelephoneUniversalCommunication/ram:CompleteNumber',
@@ -116,16 +114,14 @@ function party(node: XmlNode | undefined, seller: boolean) {
   });
   return compact({
     name: text(node, 'ram:Name') ?? '',
-    address: address(at(node, 'ram:PostalTradeAddress')) ?? { country_code: '' },
+    address: addressAt(at(node, 'ram:PostalTradeAddress'), CII.address) ?? { country_code: '' },
     trading_name: text(node, 'ram:SpecifiedLegalOrganization/ram:TradingBusinessName'),
     vat_id: registration('VA'),
     id: global?.textContent?.trim() || text(node, 'ram:ID'),
     id_scheme: global?.getAttribute('schemeID') || undefined,
     legal_registration_id: text(node, 'ram:SpecifiedLegalOrganization/ram:ID'),
     legal_registration_scheme: attr(node, 'ram:SpecifiedLegalOrganization/ram:ID', 'schemeID'),
-    electronic_address: endpoint
-      ? { value: endpoint, scheme: attr(node, 'ram:URIUniversalCommunication/ram:URIID', 'schemeID') ?? 'EM' }
-      : undefined,
+    electronic_address: endpointAt(node, 'ram:URIUniversalCommunication/ram:URIID'),
     contact,
     tax_number: seller ? registration('FC') : undefined,
     legal_info: seller ? text(node, 'ram:Description') : undefined,
@@ -135,7 +131,10 @@ function party(node: XmlNode | undefined, seller: boolean) {
 function shipTo(delivery: XmlNode | undefined) {
   const node = at(delivery, 'ram:ShipToTradeParty');
   if (node === undefined) return undefined;
-  return compact({ name: text(node, 'ram:Name'), address: address(at(node, 'ram:PostalTradeAddress')) });
+  return compact({
+    name: text(node, 'ram:Name'),
+    address: addressAt(at(node, 'ram:PostalTradeAddress'), CII.address),
+  });
 }
 
 function payment(settlement: XmlNode | undefined, warnings: string[]) {
@@ -160,12 +159,6 @@ function payment(settlement: XmlNode | undefined, warnings: string[]) {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
-function vatOf(tax: XmlNode | undefined) {
-  const category = text(tax, 'ram:CategoryCode') ?? '';
-  const rate = decimal(text(tax, 'ram:RateApplicablePercent'));
-  return category === 'O' || rate === undefined ? { category } : { category, rate };
-}
-
 function allowanceCharge(node: XmlNode) {
   return {
     amount: decimal(text(node, 'ram:ActualAmount')),
@@ -186,58 +179,38 @@ function docAllowanceCharges(settlement: XmlNode | undefined, charge: boolean) {
       compact({
         ...allowanceCharge(ac),
         base_amount: decimal(text(ac, 'ram:BasisAmount')),
-        vat: vatOf(at(ac, 'ram:CategoryTradeTax')),
+        vat: vatAt(at(ac, 'ram:CategoryTradeTax'), CII.vat),
       }),
     );
   return list.length > 0 ? list : undefined;
 }
 
-function exemptions(settlement: XmlNode | undefined) {
-  const out: Record<string, { reason?: string; code?: string }> = {};
-  for (const tax of all(settlement, 'ram:ApplicableTradeTax')) {
-    const entry = compact({
-      reason: text(tax, 'ram:ExemptionReason'),
-      code: text(tax, 'ram:ExemptionReasonCode'),
-    });
-    const category = text(tax, 'ram:CategoryCode');
-    if (category && Object.keys(entry).length > 0) out[category] = entry;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+const PRODUCT = 'ram:SpecifiedTradeProduct';
+const PRICE = 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice';
+const LINE_SETTLEMENT = 'ram:SpecifiedLineTradeSettlement';
 
-function line(node: XmlNode) {
-  const product = at(node, 'ram:SpecifiedTradeProduct');
-  const price = at(node, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice');
-  const settlement = at(node, 'ram:SpecifiedLineTradeSettlement');
-  const quantity = 'ram:SpecifiedLineTradeDelivery/ram:BilledQuantity';
-  const start = dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:StartDateTime');
-  const end = dateOf(settlement, 'ram:BillingSpecifiedPeriod/ram:EndDateTime');
-  const charges = (charge: boolean) => {
-    const list = all(settlement, 'ram:SpecifiedTradeAllowanceCharge')
+const LINE: LineSyntax = {
+  name: `${PRODUCT}/ram:Name`,
+  quantity: 'ram:SpecifiedLineTradeDelivery/ram:BilledQuantity',
+  unitPrice: `${PRICE}/ram:ChargeAmount`,
+  priceBaseQuantity: `${PRICE}/ram:BasisQuantity`,
+  tax: `${LINE_SETTLEMENT}/ram:ApplicableTradeTax`,
+  vat: CII.vat,
+  texts: {
+    description: `${PRODUCT}/ram:Description`,
+    note: 'ram:AssociatedDocumentLineDocument/ram:IncludedNote/ram:Content',
+    id: 'ram:AssociatedDocumentLineDocument/ram:LineID',
+    seller_item_id: `${PRODUCT}/ram:SellerAssignedID`,
+    buyer_item_id: `${PRODUCT}/ram:BuyerAssignedID`,
+  },
+  standardItem: `${PRODUCT}/ram:GlobalID`,
+  orderLineReference: 'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID',
+  period: `${LINE_SETTLEMENT}/ram:BillingSpecifiedPeriod`,
+  dates: CII.period,
+  allowanceCharges: (line, charge) => {
+    const list = all(line, `${LINE_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`)
       .filter((ac) => isCharge(ac, charge))
       .map((ac) => compact(allowanceCharge(ac)));
     return list.length > 0 ? list : undefined;
-  };
-  return compact({
-    name: text(product, 'ram:Name') ?? '',
-    quantity: decimal(text(node, quantity)) ?? '',
-    unit_price: decimal(text(price, 'ram:ChargeAmount')) ?? '',
-    vat: vatOf(at(settlement, 'ram:ApplicableTradeTax')),
-    unit_code: attr(node, quantity, 'unitCode'),
-    price_base_quantity: decimal(text(price, 'ram:BasisQuantity')),
-    description: text(product, 'ram:Description'),
-    note: text(node, 'ram:AssociatedDocumentLineDocument/ram:IncludedNote/ram:Content'),
-    id: text(node, 'ram:AssociatedDocumentLineDocument/ram:LineID'),
-    seller_item_id: text(product, 'ram:SellerAssignedID'),
-    buyer_item_id: text(product, 'ram:BuyerAssignedID'),
-    standard_item_id: text(product, 'ram:GlobalID'),
-    standard_item_scheme: attr(product, 'ram:GlobalID', 'schemeID'),
-    order_line_reference: text(
-      node,
-      'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID',
-    ),
-    period: start || end ? compact({ start, end }) : undefined,
-    allowances: charges(false),
-    charges: charges(true),
-  });
-}
+  },
+};

@@ -1,6 +1,35 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
+import type { LineSyntax, SyntaxPaths } from './read-parts.js';
+import { addressAt, billingPeriodAt, endpointAt, exemptionsOf, lineAt, vatAt } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, decimal, periodOf, text, textsAt } from './xml-path.js';
+import { all, at, attr, compact, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
+
+/** Where UBL keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
+const UBL: SyntaxPaths = {
+  period: {
+    start: 'cbc:StartDate',
+    end: 'cbc:EndDate',
+    date: text,
+  },
+  address: {
+    country_code: 'cac:Country/cbc:IdentificationCode',
+    line1: 'cbc:StreetName',
+    line2: 'cbc:AdditionalStreetName',
+    line3: 'cac:AddressLine/cbc:Line',
+    city: 'cbc:CityName',
+    postal_code: 'cbc:PostalZone',
+    subdivision: 'cbc:CountrySubentity',
+  },
+  vat: {
+    category: 'cbc:ID',
+    rate: 'cbc:Percent',
+  },
+  exemption: {
+    category: 'cbc:ID',
+    reason: 'cbc:TaxExemptionReason',
+    code: 'cbc:TaxExemptionReasonCode',
+  },
+};
 
 /**
  * A UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung, Peppol BIS 3.0) as Quire's e-invoice request
@@ -18,18 +47,20 @@ export function readUbl(root: XmlNode): ReadResult {
     buyer_reference: text(root, 'cbc:BuyerReference'),
     ...references(root),
     delivery_date: text(root, 'cac:Delivery/cbc:ActualDeliveryDate'),
-    billing_period: period(root, warnings),
-    notes: texts(root, 'cbc:Note'),
+    billing_period: billingPeriodAt(at(root, 'cac:InvoicePeriod'), UBL.period, warnings),
+    notes: nonBlankTexts(root, 'cbc:Note'),
     seller: party(at(root, 'cac:AccountingSupplierParty/cac:Party'), true),
     buyer: party(at(root, 'cac:AccountingCustomerParty/cac:Party'), false),
     delivery: delivery(root),
     payment: payment(root, creditNote, warnings),
-    lines: all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine').map((l) => line(l, creditNote)),
+    lines: all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine').map((l) =>
+      lineAt(l, creditNote ? CREDIT_NOTE_LINE : INVOICE_LINE),
+    ),
     allowances: allowanceCharges(root, false, true),
     charges: allowanceCharges(root, true, true),
     prepaid_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PrepaidAmount')),
     rounding_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount')),
-    tax_exemptions: exemptions(root),
+    tax_exemptions: exemptionsOf(all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory'), UBL.exemption),
   }) as ParsedInvoice;
   const totals = compact({
     line_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:LineExtensionAmount')),
@@ -49,13 +80,6 @@ export function readUbl(root: XmlNode): ReadResult {
       "Supporting documents attached to the invoice (BG-24) are not part of Quire's model and were left out.",
     );
   return { invoice, totals: totals as Record<string, string>, warnings };
-}
-
-function texts(node: XmlNode, path: string): string[] | undefined {
-  const values = all(node, path)
-    .map((n) => n.textContent ?? '')
-    .filter((v) => v.trim() !== '');
-  return values.length > 0 ? values : undefined;
 }
 
 /** The tax total in the document currency (BT-110); a second TaxTotal is the VAT in accounting currency. */
@@ -83,29 +107,6 @@ function references(root: XmlNode) {
   };
 }
 
-function period(root: XmlNode, warnings: string[]) {
-  return periodOf(
-    text(root, 'cac:InvoicePeriod/cbc:StartDate'),
-    text(root, 'cac:InvoicePeriod/cbc:EndDate'),
-    warnings,
-  );
-}
-
-function address(node: XmlNode | undefined) {
-  if (node === undefined) return undefined;
-  return {
-    country_code: text(node, 'cac:Country/cbc:IdentificationCode') ?? '',
-    ...textsAt(node, {
-      line1: 'cbc:StreetName',
-      line2: 'cbc:AdditionalStreetName',
-      line3: 'cac:AddressLine/cbc:Line',
-      city: 'cbc:CityName',
-      postal_code: 'cbc:PostalZone',
-      subdivision: 'cbc:CountrySubentity',
-    }),
-  };
-}
-
 function party(node: XmlNode | undefined, seller: boolean) {
   const ids = all(node, 'cac:PartyIdentification/cbc:ID').filter(
     (id) => id.getAttribute('schemeID') !== 'SEPA',
@@ -113,7 +114,6 @@ function party(node: XmlNode | undefined, seller: boolean) {
   const taxSchemes = all(node, 'cac:PartyTaxScheme');
   const vat = taxSchemes.find((t) => text(t, 'cac:TaxScheme/cbc:ID')?.toUpperCase() === 'VAT');
   const other = taxSchemes.find((t) => t !== vat);
-  const endpoint = text(node, 'cbc:EndpointID');
   const contact = textsAt(at(node, 'cac:Contact'), {
     name: 'cbc:Name',
     phone: 'cbc:Telephone',
@@ -122,16 +122,14 @@ function party(node: XmlNode | undefined, seller: boolean) {
   return compact({
     name:
       text(node, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(node, 'cac:PartyName/cbc:Name') ?? '',
-    address: address(at(node, 'cac:PostalAddress')) ?? { country_code: '' },
+    address: addressAt(at(node, 'cac:PostalAddress'), UBL.address) ?? { country_code: '' },
     trading_name: text(node, 'cac:PartyName/cbc:Name'),
     vat_id: text(vat, 'cbc:CompanyID'),
     id: ids[0]?.textContent?.trim() || undefined,
     id_scheme: ids[0]?.getAttribute('schemeID') || undefined,
     legal_registration_id: text(node, 'cac:PartyLegalEntity/cbc:CompanyID'),
     legal_registration_scheme: attr(node, 'cac:PartyLegalEntity/cbc:CompanyID', 'schemeID'),
-    electronic_address: endpoint
-      ? { value: endpoint, scheme: attr(node, 'cbc:EndpointID', 'schemeID') ?? 'EM' }
-      : undefined,
+    electronic_address: endpointAt(node, 'cbc:EndpointID'),
     contact,
     tax_number: seller ? text(other, 'cbc:CompanyID') : undefined,
     legal_info: seller ? text(node, 'cac:PartyLegalEntity/cbc:CompanyLegalForm') : undefined,
@@ -143,7 +141,7 @@ function delivery(root: XmlNode) {
   if (node === undefined) return undefined;
   return compact({
     name: text(node, 'cac:DeliveryParty/cac:PartyName/cbc:Name'),
-    address: address(at(node, 'cac:DeliveryLocation/cac:Address')),
+    address: addressAt(at(node, 'cac:DeliveryLocation/cac:Address'), UBL.address),
   });
 }
 
@@ -170,13 +168,6 @@ function payment(root: XmlNode, creditNote: boolean, warnings: string[]) {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
-function vatOf(category: XmlNode | undefined) {
-  const code = text(category, 'cbc:ID') ?? '';
-  const rate = decimal(text(category, 'cbc:Percent'));
-  // Category O has no rate (BR-O-05); writers that must send one send 0.
-  return code === 'O' || rate === undefined ? { category: code } : { category: code, rate };
-}
-
 function allowanceCharges(parent: XmlNode, charge: boolean, withVat: boolean) {
   const list = all(parent, 'cac:AllowanceCharge')
     .filter((ac) => text(ac, 'cbc:ChargeIndicator')?.toLowerCase() === String(charge))
@@ -187,47 +178,31 @@ function allowanceCharges(parent: XmlNode, charge: boolean, withVat: boolean) {
         base_amount: withVat ? decimal(text(ac, 'cbc:BaseAmount')) : undefined,
         reason: text(ac, 'cbc:AllowanceChargeReason'),
         reason_code: text(ac, 'cbc:AllowanceChargeReasonCode'),
-        vat: withVat ? vatOf(at(ac, 'cac:TaxCategory')) : undefined,
+        vat: withVat ? vatAt(at(ac, 'cac:TaxCategory'), UBL.vat) : undefined,
       }),
     );
   return list.length > 0 ? list : undefined;
 }
 
-function exemptions(root: XmlNode) {
-  const out: Record<string, { reason?: string; code?: string }> = {};
-  for (const category of all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory')) {
-    const entry = compact({
-      reason: text(category, 'cbc:TaxExemptionReason'),
-      code: text(category, 'cbc:TaxExemptionReasonCode'),
-    });
-    const id = text(category, 'cbc:ID');
-    if (id && Object.keys(entry).length > 0) out[id] = entry;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+const INVOICE_LINE: LineSyntax = {
+  name: 'cac:Item/cbc:Name',
+  quantity: 'cbc:InvoicedQuantity',
+  unitPrice: 'cac:Price/cbc:PriceAmount',
+  priceBaseQuantity: 'cac:Price/cbc:BaseQuantity',
+  tax: 'cac:Item/cac:ClassifiedTaxCategory',
+  vat: UBL.vat,
+  texts: {
+    description: 'cac:Item/cbc:Description',
+    note: 'cbc:Note',
+    id: 'cbc:ID',
+    seller_item_id: 'cac:Item/cac:SellersItemIdentification/cbc:ID',
+    buyer_item_id: 'cac:Item/cac:BuyersItemIdentification/cbc:ID',
+  },
+  standardItem: 'cac:Item/cac:StandardItemIdentification/cbc:ID',
+  orderLineReference: 'cac:OrderLineReference/cbc:LineID',
+  period: 'cac:InvoicePeriod',
+  dates: UBL.period,
+  allowanceCharges: (line, charge) => allowanceCharges(line, charge, false),
+};
 
-function line(node: XmlNode, creditNote: boolean) {
-  const quantityPath = creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity';
-  const start = text(node, 'cac:InvoicePeriod/cbc:StartDate');
-  const end = text(node, 'cac:InvoicePeriod/cbc:EndDate');
-  const standard = at(node, 'cac:Item/cac:StandardItemIdentification/cbc:ID');
-  return compact({
-    name: text(node, 'cac:Item/cbc:Name') ?? '',
-    quantity: decimal(text(node, quantityPath)) ?? '',
-    unit_price: decimal(text(node, 'cac:Price/cbc:PriceAmount')) ?? '',
-    vat: vatOf(at(node, 'cac:Item/cac:ClassifiedTaxCategory')),
-    unit_code: attr(node, quantityPath, 'unitCode'),
-    price_base_quantity: decimal(text(node, 'cac:Price/cbc:BaseQuantity')),
-    description: text(node, 'cac:Item/cbc:Description'),
-    note: text(node, 'cbc:Note'),
-    id: text(node, 'cbc:ID'),
-    seller_item_id: text(node, 'cac:Item/cac:SellersItemIdentification/cbc:ID'),
-    buyer_item_id: text(node, 'cac:Item/cac:BuyersItemIdentification/cbc:ID'),
-    standard_item_id: standard?.textContent?.trim() || undefined,
-    standard_item_scheme: standard?.getAttribute('schemeID') || undefined,
-    order_line_reference: text(node, 'cac:OrderLineReference/cbc:LineID'),
-    period: start || end ? compact({ start, end }) : undefined,
-    allowances: allowanceCharges(node, false, false),
-    charges: allowanceCharges(node, true, false),
-  });
-}
+const CREDIT_NOTE_LINE: LineSyntax = { ...INVOICE_LINE, quantity: 'cbc:CreditedQuantity' };

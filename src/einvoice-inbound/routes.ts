@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import { authOf } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS } from '../http/schemas.js';
@@ -68,46 +68,66 @@ async function spendCheck(deps: InboundRouteDeps, request: Parameters<typeof aut
   });
 }
 
+/** What tells the endpoints apart: both take the same file, spend one budget and answer from the pool. */
+interface CheckRoute<Body extends TObject> {
+  url: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  body: Body;
+  answer: TSchema;
+  check: (bytes: Uint8Array, body: Static<Body>) => Promise<unknown>;
+}
+
+function registerCheck<Body extends TObject>(
+  app: App,
+  deps: InboundRouteDeps,
+  route: CheckRoute<Body>,
+): void {
+  app.post(
+    route.url,
+    {
+      schema: {
+        tags: ['E-invoices'],
+        operationId: route.operationId,
+        summary: route.summary,
+        description: route.description,
+        body: withExamples(route.body, XML_EXAMPLES),
+        response: { 200: route.answer, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      await spendCheck(deps, request);
+      const body = request.body as Static<Body> & { content_base64: string };
+      return route.check(decodeBase64(body.content_base64), body);
+    },
+  );
+}
+
 /**
  * POST /e-invoices/validate and /e-invoices/parse (extensions, issue 28): read an e-invoice a team
  * received. Counted like previews (a rate budget, never a document or usage); the work runs on the
  * e-invoice worker pool.
  */
 export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps): void {
-  app.post(
-    '/e-invoices/validate',
-    {
-      schema: {
-        tags: ['E-invoices'],
-        operationId: 'validateEInvoice',
-        summary: 'Validate a received e-invoice with the official rules (extension)',
-        description:
-          'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
-        body: withExamples(ValidateBody, XML_EXAMPLES),
-        response: { 200: ValidationAnswer, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => {
-      await spendCheck(deps, request);
-      return deps.einvoices.validate(decodeBase64(request.body.content_base64), request.body.profile);
-    },
-  );
-  app.post(
-    '/e-invoices/parse',
-    {
-      schema: {
-        tags: ['E-invoices'],
-        operationId: 'parseEInvoice',
-        summary: "Read a received e-invoice into Quire's e-invoice model (extension)",
-        description:
-          "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
-        body: withExamples(ParseBody, XML_EXAMPLES),
-        response: { 200: ParseAnswer, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => {
-      await spendCheck(deps, request);
-      return deps.einvoices.parse(decodeBase64(request.body.content_base64));
-    },
-  );
+  registerCheck(app, deps, {
+    url: '/e-invoices/validate',
+    operationId: 'validateEInvoice',
+    summary: 'Validate a received e-invoice with the official rules (extension)',
+    description:
+      'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
+    body: ValidateBody,
+    answer: ValidationAnswer,
+    check: (bytes, body) => deps.einvoices.validate(bytes, body.profile),
+  });
+  registerCheck(app, deps, {
+    url: '/e-invoices/parse',
+    operationId: 'parseEInvoice',
+    summary: "Read a received e-invoice into Quire's e-invoice model (extension)",
+    description:
+      "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
+    body: ParseBody,
+    answer: ParseAnswer,
+    check: (bytes) => deps.einvoices.parse(bytes),
+  });
 }

@@ -1,8 +1,7 @@
-import { FACTURX_CONFORMANCE_LEVELS } from '../einvoice/index.js';
+import { FACTURX_CONFORMANCE_LEVELS, type Standard } from '../einvoice/index.js';
 import { type PdfFacts, type PdfInvoice, readPdfInvoice } from './pdf-invoice.js';
 import {
   type InboundProfile,
-  type InboundStandard,
   planCii,
   planUbl,
   type Schematron,
@@ -19,7 +18,7 @@ import { checkXsd } from './xsd.js';
 export interface ValidationReport {
   valid: boolean;
   syntax: Syntax;
-  standard: InboundStandard;
+  standard: Standard;
   profile: ValidationPlan['profile'];
   guideline_id: string;
   errors: Finding[];

@@ -1,14 +1,5 @@
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFDict,
-  type PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFRawStream,
-  PDFStream,
-  PDFString,
-} from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, type PDFDocument, PDFName, PDFStream } from '@cantoo/pdf-lib';
+import { decodedStream, pdfText } from '../shared/pdf-objects.js';
 import type { PdfALevelName } from './schema.js';
 
 /**
@@ -27,15 +18,9 @@ export function checkPdfA(doc: PDFDocument, level: PdfALevelName, encrypted = fa
   return problems;
 }
 
-function text(value: unknown): string | undefined {
-  if (value instanceof PDFString || value instanceof PDFHexString) return value.decodeText();
-  return undefined;
-}
-
 function catalogXmp(doc: PDFDocument): string | null {
-  const stream = doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream);
-  if (!(stream instanceof PDFRawStream)) return null;
-  return Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8');
+  const bytes = decodedStream(doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream));
+  return bytes === undefined ? null : Buffer.from(bytes).toString('utf8');
 }
 
 function xmlUnescape(value: string): string {
@@ -74,7 +59,7 @@ function checkXmp(doc: PDFDocument, xmp: string, level: PdfALevelName): string[]
     ['Producer', 'pdf:Producer'],
   ];
   for (const [key, property] of pairs) {
-    const infoValue = text(info.lookup(PDFName.of(key)));
+    const infoValue = pdfText(info.lookup(PDFName.of(key)));
     if (infoValue === undefined) continue;
     const xmpText = xmpValue(xmp, property);
     if (xmpText !== infoValue)

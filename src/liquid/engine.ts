@@ -1,10 +1,8 @@
-import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
+import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline-pool.js';
 import { AppError } from '../shared/errors.js';
-import { TaskDeadline } from '../shared/task-deadline.js';
-import { startWorkerPool } from '../shared/worker-entry.js';
+import type { TaskDeadline } from '../shared/task-deadline.js';
 import { HARD_LIMIT_GRACE_MS, LIQUID_LIMITS, TEMPLATE_CACHE } from './limits.js';
-import type { LiquidReply, LiquidTask, TaskBody, WorkerSettings } from './protocol.js';
+import type { LiquidReply, TaskBody, WorkerSettings } from './protocol.js';
 import { assertTemplateSize, type CacheBytes, type LiquidResult } from './renderer.js';
 import { memoryLimitError, timeLimitError } from './template-error.js';
 
@@ -26,10 +24,6 @@ export interface LiquidEngineOptions {
    * warning. Without a listener Piscina's 'error' event would end the process.
    */
   onWorkerError?: (err: unknown) => void;
-}
-
-function warnOfWorkerError(err: unknown): void {
-  process.emitWarning(`Liquid worker failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** What the pool has done and holds, for tests and operators. */
@@ -56,7 +50,7 @@ const IDLE_TIMEOUT_MS = 60_000;
 
 function workerError(err: unknown, deadline: TaskDeadline): unknown {
   if (deadline.expired) return timeLimitError();
-  if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return memoryLimitError();
+  if (workerOutOfMemory(err)) return memoryLimitError();
   return err;
 }
 
@@ -74,10 +68,7 @@ function workerError(err: unknown, deadline: TaskDeadline): unknown {
  */
 export class LiquidEngine {
   readonly #settings: WorkerSettings;
-  readonly #threads: number;
-  readonly #onWorkerError: (err: unknown) => void;
-  #pool: Piscina<LiquidTask, LiquidReply> | undefined;
-  #closed = false;
+  readonly #pool: DeadlinePool<TaskBody, LiquidReply>;
   readonly #stats: LiquidEngineStats = {
     parses: 0,
     stopped: 0,
@@ -85,8 +76,6 @@ export class LiquidEngine {
   };
 
   constructor(options: LiquidEngineOptions = {}) {
-    this.#threads = Math.max(1, options.threads ?? availableParallelism());
-    this.#onWorkerError = options.onWorkerError ?? warnOfWorkerError;
     this.#settings = {
       locale: options.locale ?? 'en-US',
       timeZone: options.timeZone ?? 'UTC',
@@ -94,6 +83,18 @@ export class LiquidEngine {
       cacheEntries: options.cacheSize ?? TEMPLATE_CACHE.maxEntries,
       cacheBytes: options.cacheBytes ?? TEMPLATE_CACHE.maxBytes,
     };
+    this.#pool = new DeadlinePool({
+      compiled: new URL('./worker.js', import.meta.url),
+      tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
+      workerData: this.#settings,
+      minThreads: 1,
+      maxThreads: threadCount(options.threads),
+      idleTimeout: IDLE_TIMEOUT_MS,
+      heapMb: WORKER_HEAP_MB,
+      name: 'Liquid',
+      onError: options.onWorkerError,
+      closedMessage: 'The Liquid engine is closed.',
+    });
   }
 
   /** Raw `html` sent with `data` (POST /pdf): cached by its content in each worker, like a stored version. */
@@ -128,11 +129,8 @@ export class LiquidEngine {
   }
 
   /** Waits for tasks already started, then stops the workers; later calls are refused. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.close();
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
   async #render(body: TaskBody): Promise<LiquidResult> {
@@ -141,17 +139,14 @@ export class LiquidEngine {
   }
 
   async #run(body: TaskBody): Promise<Extract<LiquidReply, { ok: true }>> {
-    const deadline = new TaskDeadline(this.#settings.renderMs + HARD_LIMIT_GRACE_MS);
-    let reply: LiquidReply;
-    try {
-      const task: LiquidTask = { ...body, ...deadline.stamp };
-      reply = await this.#workers().run(task, { signal: deadline.signal });
-    } catch (err) {
-      if (deadline.expired) this.#stats.stopped += 1;
-      throw workerError(err, deadline);
-    } finally {
-      deadline.clear();
-    }
+    const reply = await this.#pool.run(
+      body,
+      this.#settings.renderMs + HARD_LIMIT_GRACE_MS,
+      (err, deadline) => {
+        if (deadline.expired) this.#stats.stopped += 1;
+        return workerError(err, deadline);
+      },
+    );
     this.#record(reply);
     if (!reply.ok) throw new AppError(reply.code, reply.message, reply.details);
     return reply;
@@ -163,22 +158,5 @@ export class LiquidEngine {
     peak.templates = Math.max(peak.templates, reply.cache.templates);
     peak.patterns = Math.max(peak.patterns, reply.cache.patterns);
     peak.formatters = Math.max(peak.formatters, reply.cache.formatters);
-  }
-
-  #workers(): Piscina<LiquidTask, LiquidReply> {
-    if (this.#closed) throw new Error('The Liquid engine is closed.');
-    if (this.#pool === undefined) {
-      this.#pool = startWorkerPool<LiquidTask, LiquidReply>({
-        compiled: new URL('./worker.js', import.meta.url),
-        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
-        workerData: this.#settings,
-        minThreads: 1,
-        maxThreads: this.#threads,
-        idleTimeout: IDLE_TIMEOUT_MS,
-        heapMb: WORKER_HEAP_MB,
-        onError: this.#onWorkerError,
-      });
-    }
-    return this.#pool;
   }
 }

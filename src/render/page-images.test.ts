@@ -4,6 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { PDFDocument, rgb } from '@cantoo/pdf-lib';
 import { PNG } from 'pngjs';
 import {
   makeThumbnail,
@@ -13,31 +14,15 @@ import {
   THUMBNAIL_WIDTH,
 } from './thumbnail.js';
 
-/**
- * A PDF of `count` A4 pages; page n draws n black bars, so every page's image differs from the others.
- * Built by hand (objects, xref, trailer) to keep the test independent of the renderer.
- */
-function pdfOfPages(count: number): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${Array.from({ length: count }, (_, i) => `${3 + 2 * i} 0 R`).join(' ')}] /Count ${count} >>`,
-  ];
+/** A PDF of `count` A4 pages; page n draws n black bars, so every page's image differs from the others. */
+async function pdfOfPages(count: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
   for (let n = 1; n <= count; n++) {
-    const bars = Array.from({ length: n }, (_, b) => `50 ${780 - b * 40} 495 20 re f`).join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents ${4 + 2 * (n - 1)} 0 R >>`);
-    objects.push(`<< /Length ${bars.length} >>\nstream\n${bars}\nendstream`);
+    const page = doc.addPage([595, 842]);
+    for (let b = 0; b < n; b++)
+      page.drawRectangle({ x: 50, y: 780 - b * 40, width: 495, height: 20, color: rgb(0, 0, 0) });
   }
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return Buffer.from(await doc.save());
 }
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
@@ -55,7 +40,11 @@ describe('page images (pdftoppm)', () => {
   }
 
   it('renders each page as its own PNG at the asked width, in page order', async () => {
-    const { pages, truncated } = await renderPageImages(pdfOfPages(3), { first: 1, last: 10, width: 400 });
+    const { pages, truncated } = await renderPageImages(await pdfOfPages(3), {
+      first: 1,
+      last: 10,
+      width: 400,
+    });
     assert.equal(truncated, false);
     assert.deepEqual(
       pages.map((p) => p.page),
@@ -75,23 +64,28 @@ describe('page images (pdftoppm)', () => {
   });
 
   it('caps the pages: a 15-page PDF gives the first 10', async () => {
-    const { pages } = await renderPageImages(pdfOfPages(15), { first: 1, last: 10, width: 100 });
+    const { pages } = await renderPageImages(await pdfOfPages(15), { first: 1, last: 10, width: 100 });
     assert.equal(pages.length, 10);
     assert.equal(pages.at(-1)!.page, 10);
   });
 
   it('caps the bytes: pages past the cap are left out and marked truncated; a first page alone over it fails', async () => {
-    const all = await renderPageImages(pdfOfPages(4), { first: 1, last: 4, width: 300 });
+    const all = await renderPageImages(await pdfOfPages(4), { first: 1, last: 4, width: 300 });
     const [a, b, c] = all.pages.map((p) => p.png.length);
     const cap = a! + b! + Math.floor(c! / 2);
-    const capped = await renderPageImages(pdfOfPages(4), { first: 1, last: 4, width: 300, maxBytes: cap });
+    const capped = await renderPageImages(await pdfOfPages(4), {
+      first: 1,
+      last: 4,
+      width: 300,
+      maxBytes: cap,
+    });
     assert.equal(capped.truncated, true);
     assert.deepEqual(
       capped.pages.map((p) => p.page),
       [1, 2],
     );
     await assert.rejects(
-      renderPageImages(pdfOfPages(1), { first: 1, last: 1, width: 300, maxBytes: 100 }),
+      renderPageImages(await pdfOfPages(1), { first: 1, last: 1, width: 300, maxBytes: 100 }),
       (err) => err instanceof PageImageError && err.kind === 'too_large',
     );
   });
@@ -100,7 +94,13 @@ describe('page images (pdftoppm)', () => {
     const hang = fakePdftoppm('hang', 'exec sleep 60');
     const start = Date.now();
     await assert.rejects(
-      renderPageImages(pdfOfPages(1), { first: 1, last: 1, width: 100, timeoutMs: 300, pdftoppm: hang }),
+      renderPageImages(await pdfOfPages(1), {
+        first: 1,
+        last: 1,
+        width: 100,
+        timeoutMs: 300,
+        pdftoppm: hang,
+      }),
       (err) => err instanceof PageImageError && err.kind === 'timeout',
     );
     assert.ok(Date.now() - start < 20_000, 'rejected soon after the deadline, not when sleep ends');
@@ -120,32 +120,43 @@ describe('page images (pdftoppm)', () => {
   it('output that is not PPM pages is refused, not passed on', async () => {
     const liar = fakePdftoppm('liar', 'cat > /dev/null; echo "<html>not a png</html>"');
     await assert.rejects(
-      renderPageImages(pdfOfPages(1), { first: 1, last: 1, width: 100, pdftoppm: liar }),
+      renderPageImages(await pdfOfPages(1), { first: 1, last: 1, width: 100, pdftoppm: liar }),
       (err) => err instanceof PageImageError && err.kind === 'failed',
     );
   });
 
   it('a missing pdftoppm is a server fault (plain error), not a document error', async () => {
     await assert.rejects(
-      renderPageImages(pdfOfPages(1), { first: 1, last: 1, width: 100, pdftoppm: path.join(dir, 'absent') }),
+      renderPageImages(await pdfOfPages(1), {
+        first: 1,
+        last: 1,
+        width: 100,
+        pdftoppm: path.join(dir, 'absent'),
+      }),
       (err) => !(err instanceof PageImageError) && (err as NodeJS.ErrnoException).code === 'ENOENT',
     );
   });
 
   it('refuses a bad page range or width before starting anything', async () => {
-    await assert.rejects(renderPageImages(pdfOfPages(1), { first: 0, last: 1, width: 100 }), RangeError);
-    await assert.rejects(renderPageImages(pdfOfPages(1), { first: 2, last: 1, width: 100 }), RangeError);
-    await assert.rejects(renderPageImages(pdfOfPages(1), { first: 1, last: 1, width: 0 }), RangeError);
+    await assert.rejects(
+      renderPageImages(await pdfOfPages(1), { first: 0, last: 1, width: 100 }),
+      RangeError,
+    );
+    await assert.rejects(
+      renderPageImages(await pdfOfPages(1), { first: 2, last: 1, width: 100 }),
+      RangeError,
+    );
+    await assert.rejects(renderPageImages(await pdfOfPages(1), { first: 1, last: 1, width: 0 }), RangeError);
   });
 
   it('thumbnails stay page 1 at 480 px', async () => {
-    const png = await makeThumbnail(pdfOfPages(2));
+    const png = await makeThumbnail(await pdfOfPages(2));
     assert.equal(png.readUInt32BE(16), THUMBNAIL_WIDTH);
   });
 
-  it('the splitter finds the same pages however pdftoppm’s stream is chunked', () => {
+  it('the splitter finds the same pages however pdftoppm’s stream is chunked', async () => {
     const stream = execFileSync('pdftoppm', ['-scale-to-x', '120', '-scale-to-y', '-1', '-'], {
-      input: pdfOfPages(3),
+      input: await pdfOfPages(3),
     });
     const whole = new PpmSplitter().push(stream);
     assert.equal(whole.length, 3);

@@ -1,12 +1,9 @@
-import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
 import type { Sheet } from '../batches/index.js';
 import type { StoredFile } from '../brand/index.js';
 import type { ReadPkcs12 } from '../certificates/index.js';
+import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline-pool.js';
 import { AppError, isAppError } from '../shared/errors.js';
-import { TaskDeadline } from '../shared/task-deadline.js';
-import { startWorkerPool } from '../shared/worker-entry.js';
-import type { ParseBody, ParseKind, ParseReply, ParseResults, ParseTask } from './protocol.js';
+import type { ParseBody, ParseKind, ParseReply, ParseResults } from './protocol.js';
 
 /**
  * Budgets of one parse (README "Security"): wall-clock time from the moment a worker starts the task
@@ -45,21 +42,22 @@ export interface UntrustedFilesOptions {
  * Every refusal is `invalid_request` with `details.field` naming the request field that held the file.
  */
 export class UntrustedFiles {
-  readonly #threads: number;
   readonly #timeMs: Record<ParseKind, number>;
-  readonly #onWorkerError: (err: unknown) => void;
-  #pool: Piscina<ParseTask, ParseReply> | undefined;
-  #closed = false;
+  readonly #pool: DeadlinePool<ParseBody, ParseReply>;
 
   constructor(options: UntrustedFilesOptions = {}) {
-    this.#threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
     this.#timeMs = { ...PARSE_LIMITS.timeMs, ...options.timeMs };
-    this.#onWorkerError =
-      options.onWorkerError ??
-      ((err) =>
-        process.emitWarning(
-          `Untrusted-file worker failed: ${err instanceof Error ? err.message : String(err)}`,
-        ));
+    this.#pool = new DeadlinePool({
+      compiled: new URL('./untrusted-worker.js', import.meta.url),
+      tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
+      minThreads: 0,
+      maxThreads: threadCount(options.threads, 2),
+      idleTimeout: IDLE_TIMEOUT_MS,
+      heapMb: PARSE_LIMITS.heapMb,
+      name: 'Untrusted-file',
+      onError: options.onWorkerError,
+      closedMessage: 'The untrusted-file pool is closed.',
+    });
   }
 
   /** A CSV or XLSX (spec: POST /spreadsheets/parse, `spreadsheet` batches), at most `maxRows` data rows. */
@@ -92,42 +90,17 @@ export class UntrustedFiles {
   }
 
   /** Waits for started tasks, then stops the workers; later calls are refused. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.close();
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
   async #run<K extends ParseKind>(body: ParseBody & { kind: K }, field: string): Promise<ParseResults[K]> {
     const limitMs = this.#timeMs[body.kind];
-    const deadline = new TaskDeadline(limitMs);
-    let reply: ParseReply;
-    try {
-      reply = await this.#workers().run({ ...body, ...deadline.stamp }, { signal: deadline.signal });
-    } catch (err) {
-      throw refusalOf(err, deadline.expired, body.kind, limitMs, field);
-    } finally {
-      deadline.clear();
-    }
+    const reply = await this.#pool.run(body, limitMs, (err, deadline) =>
+      refusalOf(err, deadline.expired, body.kind, limitMs, field),
+    );
     if (!reply.ok) throw new AppError(reply.code, reply.message, { ...reply.details, field });
     return reply.value as ParseResults[K];
-  }
-
-  #workers(): Piscina<ParseTask, ParseReply> {
-    if (this.#closed) throw new Error('The untrusted-file pool is closed.');
-    if (this.#pool === undefined) {
-      this.#pool = startWorkerPool<ParseTask, ParseReply>({
-        compiled: new URL('./untrusted-worker.js', import.meta.url),
-        tsxEntry: new URL('./worker-tsx.mjs', import.meta.url),
-        minThreads: 0,
-        maxThreads: this.#threads,
-        idleTimeout: IDLE_TIMEOUT_MS,
-        heapMb: PARSE_LIMITS.heapMb,
-        onError: this.#onWorkerError,
-      });
-    }
-    return this.#pool;
   }
 }
 
@@ -139,7 +112,7 @@ function refusalOf(err: unknown, expired: boolean, kind: ParseKind, limitMs: num
       `Reading the ${kind} took longer than ${limitMs / 1000} s, the limit for one file; send a simpler or smaller file.`,
       { field, limit: 'parse_time_ms', max: limitMs },
     );
-  if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+  if (workerOutOfMemory(err))
     return new AppError(
       'invalid_request',
       `Reading the ${kind} needed more than ${PARSE_LIMITS.heapMb} MB of memory, the limit for one file; send a simpler or smaller file.`,

@@ -3,6 +3,7 @@
  * and payment. Amounts are the `*_formatted` strings of `invoiceTemplateData`, derived from the same
  * prepared totals the XML is written from (SPEC "E-invoices": the PDF shows the XML's numbers).
  */
+import { rows } from './markup-rows.js';
 
 const ALLOWANCE_CHARGE = `<div class="adj">{{ sign }} {% if ac.reason %}{{ ac.reason | escape }}{% else %}{{ ac.reason_code | escape }}{% endif %}{% if ac.percent %} ({{ ac.percent_formatted }} % von / of {{ ac.base_amount_formatted }}){% endif %}: {{ ac.amount_formatted }}</div>`;
 
@@ -79,24 +80,23 @@ export const TOTALS = `
   </table>
 </section>`;
 
-const PAY_ROW = (label: string, key: string) =>
-  `{% if payment.${key} %}<tr><th>${label}</th><td>{{ payment.${key} | escape }}</td></tr>{% endif %}`;
-
 export const PAYMENT = `
 {% if payment.present %}<section class="payment">
   <div class="label">Zahlung / Payment</div>
   <table class="pay">
-    ${PAY_ROW('Zahlungsart / Payment method', 'means_label')}
+    ${rows([['Zahlungsart / Payment method', 'payment.means_label']])}
     <tr><th>Zahlbetrag / Amount due</th><td><strong>{{ payment.due_amount_formatted }} {{ invoice.currency }}</strong></td></tr>
-    ${PAY_ROW('Hinweis / Note', 'means_text')}
-    ${PAY_ROW('Kontoinhaber / Account holder', 'account_name')}
-    ${PAY_ROW('IBAN', 'iban_formatted')}
-    ${PAY_ROW('BIC', 'bic')}
-    ${PAY_ROW('Verwendungszweck / Reference', 'reference')}
-    ${PAY_ROW('Fällig am / Due date', 'due_date_formatted')}
-    ${PAY_ROW('Mandatsreferenz / Mandate reference', 'mandate_reference')}
-    ${PAY_ROW('Gläubiger-ID / Creditor ID', 'creditor_id')}
-    ${PAY_ROW('Belastetes Konto / Debited account', 'debited_iban_formatted')}
+    ${rows([
+      ['Hinweis / Note', 'payment.means_text'],
+      ['Kontoinhaber / Account holder', 'payment.account_name'],
+      ['IBAN', 'payment.iban_formatted'],
+      ['BIC', 'payment.bic'],
+      ['Verwendungszweck / Reference', 'payment.reference'],
+      ['Fällig am / Due date', 'payment.due_date_formatted'],
+      ['Mandatsreferenz / Mandate reference', 'payment.mandate_reference'],
+      ['Gläubiger-ID / Creditor ID', 'payment.creditor_id'],
+      ['Belastetes Konto / Debited account', 'payment.debited_iban_formatted'],
+    ])}
   </table>
   {% if payment.terms %}<div class="terms">{{ payment.terms | escape | newline_to_br }}</div>{% endif %}
 </section>{% endif %}`;

@@ -3,6 +3,7 @@
  * inside an `{% if %}` or sent as null by `invoiceTemplateData`, so no missing_variable warning fires
  * (SPEC "Warnings": tested or null values are not reported). User text always passes `escape`.
  */
+import { rows } from './markup-rows.js';
 
 /** One postal address (`a`) as lines. */
 export const ADDRESS = `{% for line in a.lines %}<div>{{ line | escape }}</div>{% endfor %}`;
@@ -29,9 +30,6 @@ const PARTY_IDS = `
 {% if p.electronic_address %}<div class="small">E-Adresse / E-address: {{ p.electronic_address.value | escape }} ({{ p.electronic_address.scheme | escape }})</div>{% endif %}
 {% if p.contact %}<div class="small">Kontakt / Contact:{% if p.contact.name %} {{ p.contact.name | escape }}{% endif %}{% if p.contact.phone %}, {{ p.contact.phone | escape }}{% endif %}{% if p.contact.email %}, {{ p.contact.email | escape }}{% endif %}</div>{% endif %}`;
 
-const META_ROW = (label: string, expr: string, test = expr) =>
-  `{% if ${test} %}<tr><th>${label}</th><td>{{ ${expr} | escape }}</td></tr>{% endif %}`;
-
 export const PARTIES = `
 <section class="parties">
   <div class="party">
@@ -43,17 +41,21 @@ export const PARTIES = `
     ${PARTY_IDS}
   </div>
   <table class="meta">
-    ${META_ROW('Rechnungsnr. / Invoice no.', 'invoice.number')}
-    ${META_ROW('Datum / Issue date', 'invoice.issue_date_formatted')}
-    ${META_ROW('Lieferdatum / Delivery date', 'invoice.delivery_date_formatted')}
+    ${rows([
+      ['Rechnungsnr. / Invoice no.', 'invoice.number'],
+      ['Datum / Issue date', 'invoice.issue_date_formatted'],
+      ['Lieferdatum / Delivery date', 'invoice.delivery_date_formatted'],
+    ])}
     {% if invoice.billing_period %}<tr><th>Leistungszeitraum / Period</th><td>{{ invoice.billing_period.start_formatted }} – {{ invoice.billing_period.end_formatted }}</td></tr>{% endif %}
-    ${META_ROW('Fällig am / Due date', 'payment.due_date_formatted', 'payment and payment.due_date_formatted')}
-    ${META_ROW('Währung / Currency', 'invoice.currency')}
-    ${META_ROW('Ihre Referenz / Buyer reference', 'invoice.buyer_reference')}
-    ${META_ROW('Bestellnr. / Purchase order', 'invoice.purchase_order_reference')}
-    ${META_ROW('Auftragsnr. / Sales order', 'invoice.sales_order_reference')}
-    ${META_ROW('Vertrag / Contract', 'invoice.contract_reference')}
-    ${META_ROW('Projekt / Project', 'invoice.project_reference')}
+    ${rows([
+      ['Fällig am / Due date', 'payment.due_date_formatted', 'payment and payment.due_date_formatted'],
+      ['Währung / Currency', 'invoice.currency'],
+      ['Ihre Referenz / Buyer reference', 'invoice.buyer_reference'],
+      ['Bestellnr. / Purchase order', 'invoice.purchase_order_reference'],
+      ['Auftragsnr. / Sales order', 'invoice.sales_order_reference'],
+      ['Vertrag / Contract', 'invoice.contract_reference'],
+      ['Projekt / Project', 'invoice.project_reference'],
+    ])}
     {% if invoice.preceding_invoice %}<tr><th>Bezug / Preceding invoice</th><td>{{ invoice.preceding_invoice.number | escape }}{% if invoice.preceding_invoice.issue_date_formatted %} ({{ invoice.preceding_invoice.issue_date_formatted }}){% endif %}</td></tr>{% endif %}
   </table>
 </section>

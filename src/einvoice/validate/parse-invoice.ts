@@ -13,7 +13,7 @@ import { parseDocAllowanceCharge, parseSentTotals, parseTaxExemptions } from './
 import { parseLine } from './parse-line.js';
 import { dropUndefined, parseDelivery, parseParty } from './parse-party.js';
 import { parsePayment } from './parse-payment.js';
-import { array, code, date, decimal, Fields, object, requiredText, text } from './reader.js';
+import { array, code, date, decimal, Fields, object, optionalObject, requiredText, text } from './reader.js';
 
 export interface ParsedInvoice {
   /** Exemptions not yet resolved against the categories in use (see rules-vat). */
@@ -76,25 +76,19 @@ function emptyAt(f: Fields, key: string): Fields {
 }
 
 function precedingInvoice(f: Fields): PrecedingInvoice | undefined {
-  const sub = object(f, 'preceding_invoice');
-  if (!sub) return undefined;
-  const result = dropUndefined({
-    number: requiredText(sub, 'number'),
-    issue_date: date(sub, 'issue_date'),
-  });
-  sub.finish();
-  return result;
+  return optionalObject(f, 'preceding_invoice', (sub) =>
+    dropUndefined({ number: requiredText(sub, 'number'), issue_date: date(sub, 'issue_date') }),
+  );
 }
 
 /** BG-14: both ends required (SPEC), end not before start (BR-29). */
 function billingPeriod(f: Fields): Period | undefined {
-  const sub = object(f, 'billing_period');
-  if (!sub) return undefined;
-  const start = date(sub, 'start', true) ?? '';
-  const end = date(sub, 'end', true) ?? '';
-  if (start && end && end < start) sub.issue('end', 'must not be before start');
-  sub.finish();
-  return { start, end };
+  return optionalObject(f, 'billing_period', (sub) => {
+    const start = date(sub, 'start', true) ?? '';
+    const end = date(sub, 'end', true) ?? '';
+    if (start && end && end < start) sub.issue('end', 'must not be before start');
+    return { start, end };
+  });
 }
 
 function notes(f: Fields): string[] {

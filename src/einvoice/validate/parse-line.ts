@@ -4,7 +4,18 @@ import type { Line, LineAllowanceCharge, LinePeriod } from '../model.js';
 import { Dec, lineGrossAmount, percentOf, sum, ZERO } from '../totals/money.js';
 import { dropUndefined } from './parse-party.js';
 import { parseVat } from './parse-vat.js';
-import { type ArrayItem, array, code, date, decimal, Fields, object, requiredText, text } from './reader.js';
+import {
+  type ArrayItem,
+  array,
+  code,
+  date,
+  decimal,
+  Fields,
+  object,
+  optionalObject,
+  requiredText,
+  text,
+} from './reader.js';
 
 const ONE = new Dec(1);
 
@@ -55,13 +66,12 @@ function standardItem(f: Fields): Pick<Line, 'standard_item_id' | 'standard_item
 
 /** BG-26: start or end (BR-CO-20), end not before start (BR-30). */
 function linePeriod(f: Fields): LinePeriod | undefined {
-  const sub = object(f, 'period');
-  if (!sub) return undefined;
-  const period = dropUndefined({ start: date(sub, 'start'), end: date(sub, 'end') });
-  if (!sub.has('start') && !sub.has('end')) sub.issue('start', 'start or end is required');
-  if (period.start && period.end && period.end < period.start) sub.issue('end', 'must not be before start');
-  sub.finish();
-  return period;
+  return optionalObject(f, 'period', (sub) => {
+    const period = dropUndefined({ start: date(sub, 'start'), end: date(sub, 'end') });
+    if (!sub.has('start') && !sub.has('end')) sub.issue('start', 'start or end is required');
+    if (period.start && period.end && period.end < period.start) sub.issue('end', 'must not be before start');
+    return period;
+  });
 }
 
 /**

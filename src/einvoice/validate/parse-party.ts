@@ -1,6 +1,6 @@
 import { COUNTRY_CODES, EAS_SCHEMES, ICD_SCHEMES } from '../codes.js';
 import type { Address, Contact, Delivery, ElectronicAddress, Party } from '../model.js';
-import { code, type Fields, object, requiredText, text } from './reader.js';
+import { code, type Fields, object, optionalObject, requiredText, text } from './reader.js';
 
 /** XRechnung's e-mail pattern (BR-DE-28); a sound check for every contact e-mail. */
 const EMAIL = /^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$/;
@@ -63,28 +63,27 @@ function schemedId(f: Fields, idKey: string, schemeKey: string): Record<string, 
 
 /** BT-34/BT-49 with scheme (BR-62/63); SPEC: scheme `EM` by default. */
 function electronicAddress(f: Fields): ElectronicAddress | undefined {
-  const sub = object(f, 'electronic_address');
-  if (!sub) return undefined;
-  const value = requiredText(sub, 'value');
-  const scheme = code(sub, 'scheme', EAS_SCHEMES, 'EAS electronic address scheme') ?? 'EM';
-  if (scheme === 'EM' && value !== '' && !EMAIL.test(value))
-    sub.issue('value', 'must be an e-mail address for scheme EM');
-  sub.finish();
-  return { value, scheme };
+  return optionalObject(f, 'electronic_address', (sub) => {
+    const value = requiredText(sub, 'value');
+    const scheme = code(sub, 'scheme', EAS_SCHEMES, 'EAS electronic address scheme') ?? 'EM';
+    if (scheme === 'EM' && value !== '' && !EMAIL.test(value))
+      sub.issue('value', 'must be an e-mail address for scheme EM');
+    return { value, scheme };
+  });
 }
 
 function contact(f: Fields): Contact | undefined {
-  const sub = object(f, 'contact');
-  if (!sub) return undefined;
-  const result = dropUndefined({
-    name: text(sub, 'name'),
-    phone: text(sub, 'phone'),
-    email: text(sub, 'email'),
+  const result = optionalObject(f, 'contact', (sub) => {
+    const found = dropUndefined({
+      name: text(sub, 'name'),
+      phone: text(sub, 'phone'),
+      email: text(sub, 'email'),
+    });
+    if (found.email !== undefined && !EMAIL.test(found.email))
+      sub.issue('email', 'must be an e-mail address');
+    return found;
   });
-  if (result.email !== undefined && !EMAIL.test(result.email))
-    sub.issue('email', 'must be an e-mail address');
-  sub.finish();
-  return Object.keys(result).length > 0 ? result : undefined;
+  return result && Object.keys(result).length > 0 ? result : undefined;
 }
 
 /** SPEC "invoice.delivery": `{ name, address }`. */

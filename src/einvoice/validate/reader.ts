@@ -176,6 +176,15 @@ export function object(f: Fields, key: string, required = false): Fields | undef
   return Fields.of(value, f.at(key), f.issues);
 }
 
+/** An optional nested object read by `read`, its unknown fields reported after; undefined when it is absent. */
+export function optionalObject<T>(f: Fields, key: string, read: (sub: Fields) => T): T | undefined {
+  const sub = object(f, key);
+  if (!sub) return undefined;
+  const result = read(sub);
+  sub.finish();
+  return result;
+}
+
 export interface ArrayItem {
   value: unknown;
   path: string;

@@ -1,6 +1,6 @@
 import type { Address, Delivery, Party } from '../model.js';
 import { CiiLevel, type CiiProfileRules } from './cii-profile.js';
-import { child, leaf, type Node } from './xml-text.js';
+import { child, leaf, leaves, type Node } from './xml-text.js';
 
 type Role = 'seller' | 'buyer';
 
@@ -66,14 +66,15 @@ function taxRegistrations(el: Node, party: Party, role: Role): void {
 
 /** TradeAddressType order: PostcodeCode, LineOne..Three, CityName, CountryID, CountrySubDivisionName. */
 export function ciiAddress(parent: Node, name: string, a: Address): void {
-  const el = child(parent, name);
-  leaf(el, 'ram:PostcodeCode', a.postal_code);
-  leaf(el, 'ram:LineOne', a.line1);
-  leaf(el, 'ram:LineTwo', a.line2);
-  leaf(el, 'ram:LineThree', a.line3);
-  leaf(el, 'ram:CityName', a.city);
-  leaf(el, 'ram:CountryID', a.country_code);
-  leaf(el, 'ram:CountrySubDivisionName', a.subdivision);
+  leaves(child(parent, name), {
+    'ram:PostcodeCode': a.postal_code,
+    'ram:LineOne': a.line1,
+    'ram:LineTwo': a.line2,
+    'ram:LineThree': a.line3,
+    'ram:CityName': a.city,
+    'ram:CountryID': a.country_code,
+    'ram:CountrySubDivisionName': a.subdivision,
+  });
 }
 
 /** ShipToTradeParty (BG-13): deliver-to name BT-70 and address BG-15. */

@@ -1,5 +1,5 @@
 import type { Address, Delivery, Party } from '../model.js';
-import { child, leaf, type Node } from './xml-text.js';
+import { child, leaf, leaves, type Node } from './xml-text.js';
 
 type Role = 'seller' | 'buyer';
 
@@ -48,20 +48,23 @@ function legalEntity(el: Node, party: Party, role: Role): void {
 function contact(el: Node, party: Party): void {
   const c = party.contact;
   if (!c || (!c.name && !c.phone && !c.email)) return;
-  const ct = child(el, 'cac:Contact');
-  leaf(ct, 'cbc:Name', c.name);
-  leaf(ct, 'cbc:Telephone', c.phone);
-  leaf(ct, 'cbc:ElectronicMail', c.email);
+  leaves(child(el, 'cac:Contact'), {
+    'cbc:Name': c.name,
+    'cbc:Telephone': c.phone,
+    'cbc:ElectronicMail': c.email,
+  });
 }
 
 /** AddressType order: StreetName, AdditionalStreetName, CityName, PostalZone, CountrySubentity, AddressLine, Country. */
 export function ublAddress(parent: Node, name: string, a: Address): void {
   const el = child(parent, name);
-  leaf(el, 'cbc:StreetName', a.line1);
-  leaf(el, 'cbc:AdditionalStreetName', a.line2);
-  leaf(el, 'cbc:CityName', a.city);
-  leaf(el, 'cbc:PostalZone', a.postal_code);
-  leaf(el, 'cbc:CountrySubentity', a.subdivision);
+  leaves(el, {
+    'cbc:StreetName': a.line1,
+    'cbc:AdditionalStreetName': a.line2,
+    'cbc:CityName': a.city,
+    'cbc:PostalZone': a.postal_code,
+    'cbc:CountrySubentity': a.subdivision,
+  });
   if (a.line3) leaf(child(el, 'cac:AddressLine'), 'cbc:Line', a.line3);
   leaf(child(el, 'cac:Country'), 'cbc:IdentificationCode', a.country_code);
 }

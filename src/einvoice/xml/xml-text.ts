@@ -89,6 +89,11 @@ export function leaf(parent: Node, name: string, value: string | undefined | nul
   child(parent, name, attrs).txt(clean(value));
 }
 
+/** A leaf per entry (element name to value), in the entries' order; absent values are skipped as by leaf. */
+export function leaves(parent: Node, values: Readonly<Record<string, string | undefined | null>>): void {
+  for (const [name, value] of Object.entries(values)) leaf(parent, name, value);
+}
+
 /** Amounts are exact decimals with 2 places (EN 16931 BR-DEC rules), the numbers the PDF prints. */
 export function amount(value: Decimal): string {
   return value.toFixed(2);
