@@ -1,5 +1,5 @@
 import { type DocumentStatus, OPEN_STATUSES } from '../documents/index.js';
-import { chunks, type Db } from '../storage/index.js';
+import { chunks, type Db, inKeyScope, keyScopedFinder, newestFirstPage, valuesOf } from '../storage/index.js';
 import type { BatchesTable } from './tables.js';
 
 export type BatchRow = BatchesTable;
@@ -19,16 +19,7 @@ export async function insertBatch(trx: Db, row: BatchRow, documentIds: readonly 
 }
 
 /** A team's batch; test keys see test batches only. */
-export async function findBatch(
-  db: Db,
-  teamId: string,
-  id: string,
-  testOnly: boolean,
-): Promise<BatchRow | null> {
-  let query = db.selectFrom('batches').selectAll().where('team_id', '=', teamId).where('id', '=', id);
-  if (testOnly) query = query.where('test', '=', 1);
-  return (await query.executeTakeFirst()) ?? null;
-}
+export const findBatch = keyScopedFinder<'batches', BatchRow>((db) => db.selectFrom('batches').selectAll());
 
 export async function findBatchById(db: Db, id: string): Promise<BatchRow | null> {
   return (await db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
@@ -40,18 +31,8 @@ export async function listBatches(
   teamId: string,
   options: { testOnly: boolean; limit: number; before: { createdAt: string; id: string } | null },
 ): Promise<BatchRow[]> {
-  let query = db.selectFrom('batches').selectAll().where('team_id', '=', teamId);
-  if (options.testOnly) query = query.where('test', '=', 1);
-  const before = options.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  const scoped = inKeyScope(db.selectFrom('batches').selectAll(), { teamId, testOnly: options.testOnly });
+  return newestFirstPage(scoped, options.before, options.limit).execute();
 }
 
 /** Items per document status (the documents table is the one source of item state). */
@@ -102,13 +83,10 @@ export async function listItems(
 
 /** Queued items' document ids (what cancel may withdraw). */
 export async function queuedItemIds(db: Db, batchId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('documents')
-    .select('id')
-    .where('batch_id', '=', batchId)
-    .where('status', '=', 'queued')
-    .execute();
-  return rows.map((row) => row.id);
+  return valuesOf(
+    db.selectFrom('documents').select('id').where('batch_id', '=', batchId).where('status', '=', 'queued'),
+    'id',
+  );
 }
 
 /** The stored files of succeeded items, in item order (what the ZIP holds). */

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/index.js';
 import { type LinkSigner, signedLinkError } from '../documents/index.js';
@@ -11,6 +11,7 @@ import {
   jsonResponse,
   withExamples,
 } from '../http/openapi.js';
+import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
@@ -20,6 +21,7 @@ import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { Db } from '../storage/index.js';
 import { type BatchJson, zipResource } from './present.js';
+import type { BatchRow } from './repository.js';
 import { BatchItemSchema, type BatchRequest, BatchRequestBody, BatchSchema } from './schema.js';
 import { type BatchService, maxItems } from './service.js';
 import type { SpreadsheetReader } from './spreadsheet.js';
@@ -100,14 +102,8 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
         summary: 'Batches, newest first',
         description:
           'The team’s batches, newest first, in pages of `limit` (`before`, `next_before`), with status and counts. Errors: `invalid_request` (limit 1 to 100, or a cursor not from this list).',
-        querystring: Type.Object(
-          { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({ data: Type.Array(BatchSchema), next_before: Nullable(Type.String()) }),
-          ...COMMON_ERRORS,
-        },
+        querystring: Type.Object(BEFORE_PAGE_QUERY, { additionalProperties: false }),
+        response: { 200: BeforePage(BatchSchema), ...COMMON_ERRORS },
       },
     },
     async (request, reply) => {
@@ -137,9 +133,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
-      const batch = await deps.service.find(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!batch) throw batchNotFound(request.params.id, auth);
+      const batch = await deps.service.present(await visibleBatch(deps, request, request.params.id));
       reply.header('cache-control', 'no-store');
       return batch;
     },
@@ -167,9 +161,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
-      const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row) throw batchNotFound(request.params.id, auth);
+      const row = await visibleBatch(deps, request, request.params.id);
       const { limit, after } = request.query;
       const afterIndex = after === undefined ? -1 : parseAfter(after);
       const { rows, items } = await deps.service.items(row.id, { after: afterIndex, limit: limit + 1 });
@@ -194,10 +186,7 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
-      const row = await deps.service.findRow(auth.team.id, request.params.id, auth.mode === 'test');
-      if (!row) throw batchNotFound(request.params.id, auth);
-      const batch = await deps.service.cancel(row);
+      const batch = await deps.service.cancel(await visibleBatch(deps, request, request.params.id));
       deps.wakeJobs();
       reply.header('cache-control', 'no-store');
       return batch;
@@ -266,10 +255,16 @@ function parseAfter(value: string): number {
   return Number(value);
 }
 
-/** Spec: the error table has no batch code; an unknown batch (or another team's, or live with a test key) is `not_found`. */
-function batchNotFound(id: string, auth: AuthContext): AppError {
+/**
+ * The batch the request names, as its key may see it: a test key sees only test batches. Spec: the error
+ * table has no batch code; an unknown batch (or another team's, or live with a test key) is `not_found`.
+ */
+async function visibleBatch(deps: BatchRouteDeps, request: FastifyRequest, id: string): Promise<BatchRow> {
+  const auth = authOf(request);
+  const row = await deps.service.findRow(auth.team.id, id, auth.mode === 'test');
+  if (row) return row;
   const seen = auth.session ? 'test mode shows test batches only' : 'test keys see test batches only';
-  return new AppError('not_found', `No batch ${id} in this workspace (${seen}).`);
+  throw new AppError('not_found', `No batch ${id} in this workspace (${seen}).`);
 }
 
 const SignedQuery = Type.Object(

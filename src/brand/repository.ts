@@ -1,14 +1,11 @@
-import type { Db } from '../storage/index.js';
+import { countRows, type Db, ofTeam } from '../storage/index.js';
 import type { BrandAssetsTable } from './tables.js';
 
 export type BrandAssetRow = BrandAssetsTable;
 
 /** The team's assets: its logo first, then fonts by name. */
 export async function listBrandAssets(db: Db, teamId: string): Promise<BrandAssetRow[]> {
-  return db
-    .selectFrom('brand_assets')
-    .selectAll()
-    .where('team_id', '=', teamId)
+  return ofTeam(db.selectFrom('brand_assets').selectAll(), teamId)
     .orderBy('kind', 'desc')
     .orderBy('name')
     .execute();
@@ -20,23 +17,13 @@ export async function findBrandAsset(db: Db, id: string): Promise<BrandAssetRow 
 
 /** The rows a new upload replaces: the team's logo, or its font of the same name. */
 export async function findReplaced(db: Db, teamId: string, kind: 'logo' | 'font', name: string) {
-  let query = db
-    .selectFrom('brand_assets')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('kind', '=', kind);
+  let query = ofTeam(db.selectFrom('brand_assets').selectAll(), teamId).where('kind', '=', kind);
   if (kind === 'font') query = query.where('name', '=', name);
   return query.execute();
 }
 
 export async function countFonts(db: Db, teamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('brand_assets')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('kind', '=', 'font')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return countRows(ofTeam(db.selectFrom('brand_assets'), teamId).where('kind', '=', 'font'));
 }
 
 export async function deleteBrandAssets(db: Db, ids: readonly string[]): Promise<void> {

@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
+import { testModeGuard } from '../shared/test-mode-guard.js';
 import type { BlobStore, Db } from '../storage/index.js';
 import type { UploadReader } from './files.js';
 import {
@@ -38,15 +39,11 @@ export interface UploadBody {
 }
 
 /** Like templates (spec: Authentication 4): test keys read brand assets, live keys and sessions change them. */
-function assertLiveKey(auth: AuthContext): void {
-  if (auth.mode !== 'test') return;
-  throw new AppError(
-    'forbidden',
-    auth.session
-      ? 'Test mode can read brand assets but not change them: switch to Live mode to upload or delete them.'
-      : 'Test keys can read brand assets but not change them; use a live key.',
-  );
-}
+const assertLiveKey = testModeGuard({
+  session:
+    'Test mode can read brand assets but not change them: switch to Live mode to upload or delete them.',
+  key: 'Test keys can read brand assets but not change them; use a live key.',
+});
 
 async function beginChange(deps: BrandServiceDeps, auth: AuthContext): Promise<void> {
   assertLiveKey(auth);

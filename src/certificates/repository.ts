@@ -1,14 +1,11 @@
-import type { Db } from '../storage/index.js';
+import { countRows, type Db, ofTeam } from '../storage/index.js';
 import type { CertificatesTable } from './tables.js';
 
 export type CertificateRow = CertificatesTable;
 
 /** The team's certificates, oldest first. */
 export async function listCertificates(db: Db, teamId: string): Promise<CertificateRow[]> {
-  return db
-    .selectFrom('certificates')
-    .selectAll()
-    .where('team_id', '=', teamId)
+  return ofTeam(db.selectFrom('certificates').selectAll(), teamId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
@@ -16,23 +13,11 @@ export async function listCertificates(db: Db, teamId: string): Promise<Certific
 
 /** One of the team's certificates; another team's is not found. */
 export async function findCertificate(db: Db, teamId: string, id: string): Promise<CertificateRow | null> {
-  return (
-    (await db
-      .selectFrom('certificates')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('id', '=', id)
-      .executeTakeFirst()) ?? null
-  );
+  return (await ofTeam(db.selectFrom('certificates').selectAll(), teamId, id).executeTakeFirst()) ?? null;
 }
 
 export async function countCertificates(db: Db, teamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('certificates')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return countRows(ofTeam(db.selectFrom('certificates'), teamId));
 }
 
 export async function insertCertificate(db: Db, row: CertificateRow): Promise<void> {

@@ -1,5 +1,5 @@
-import { CONFIG_KEYS, effectiveSettings, loadConfig } from '../config/config.js';
-import { createAnnouncer } from '../shared/log-output.js';
+import { CONFIG_KEYS, type Config, effectiveSettings, loadConfig } from '../config/config.js';
+import { type Announce, createAnnouncer } from '../shared/log-output.js';
 import { quireVersion } from '../shared/version.js';
 import { teamBilling, teamSetBilling, usageExport } from './billing-commands.js';
 import { type AccountContext, type CliIo, withAccounts } from './context.js';
@@ -51,6 +51,28 @@ const onAccounts =
   (args: string[], io: CliIo): Promise<void> =>
     withAccounts(io, (ctx) => run(ctx, args));
 
+/** A long-running process (`serve`, `worker`) on the configuration, announcing in its log format. */
+const runProcess =
+  (load: () => Promise<(config: Config, announce: Announce) => Promise<void>>) => async (): Promise<void> => {
+    const start = await load();
+    const config = loadConfig();
+    return start(config, createAnnouncer(config.logFormat));
+  };
+
+/** A command on the configured install, loaded only when it runs (the data commands bring heavy modules). */
+const onConfig =
+  (load: () => Promise<(config: Config, args: string[], io: CliIo) => Promise<void>>) =>
+  async (args: string[], io: CliIo): Promise<void> =>
+    (await load())(loadConfig(), args, io);
+
+/** `quire einvoice SUB`: the e-invoice tools load only when one runs. */
+const onEinvoice =
+  (subcommand: string) =>
+  async (args: string[], io: CliIo): Promise<void> => {
+    const { einvoiceCommand } = await import('./einvoice-commands.js');
+    return einvoiceCommand([subcommand, ...args], io.print);
+  };
+
 export const COMMANDS: readonly Command[] = [
   {
     name: 'serve',
@@ -61,11 +83,7 @@ export const COMMANDS: readonly Command[] = [
     args: '',
     json: false,
     examples: ['quire serve', 'QUIRE_PORT=8080 QUIRE_PUBLIC_URL=https://pdf.example.com quire serve'],
-    run: async () => {
-      const { serve } = await import('./serve.js');
-      const config = loadConfig();
-      return serve(config, createAnnouncer(config.logFormat));
-    },
+    run: runProcess(async () => (await import('./serve.js')).serve),
   },
   {
     name: 'worker',
@@ -76,11 +94,7 @@ export const COMMANDS: readonly Command[] = [
     args: '',
     json: false,
     examples: ['QUIRE_WORKERS=2 quire worker'],
-    run: async () => {
-      const { runWorkerProcess } = await import('./worker.js');
-      const config = loadConfig();
-      return runWorkerProcess(config, createAnnouncer(config.logFormat));
-    },
+    run: runProcess(async () => (await import('./worker.js')).runWorkerProcess),
   },
   {
     name: 'team',
@@ -230,10 +244,7 @@ export const COMMANDS: readonly Command[] = [
     args: 'DIR',
     json: true,
     examples: ['quire backup /var/backups/quire-$(date +%F)'],
-    run: async (args, io) => {
-      const { backupCommand } = await import('./backup.js');
-      return backupCommand(loadConfig(), args, io);
-    },
+    run: onConfig(async () => (await import('./backup.js')).backupCommand),
   },
   {
     name: 'restore',
@@ -243,10 +254,7 @@ export const COMMANDS: readonly Command[] = [
     args: 'DIR',
     json: true,
     examples: ['QUIRE_DATA_DIR=/srv/quire quire restore /var/backups/quire-2026-11-01'],
-    run: async (args, io) => {
-      const { restoreCommand } = await import('./backup.js');
-      return restoreCommand(loadConfig(), args, io);
-    },
+    run: onConfig(async () => (await import('./backup.js')).restoreCommand),
   },
   {
     name: 'migrate-data',
@@ -259,10 +267,7 @@ export const COMMANDS: readonly Command[] = [
     examples: [
       'quire migrate-data --to postgres://quire@db/quire --storage "s3://quire/pdfs/?region=eu-west-1"',
     ],
-    run: async (args, io) => {
-      const { migrateData } = await import('./migrate-data.js');
-      return migrateData(loadConfig(), args, io);
-    },
+    run: onConfig(async () => (await import('./migrate-data.js')).migrateData),
   },
   {
     name: 'einvoice',
@@ -279,20 +284,14 @@ export const COMMANDS: readonly Command[] = [
         summary:
           'XSD and the official schematron rules (EN 16931, XRechnung, Factur-X, Peppol BIS 3.0) for each file, as POST /v1/e-invoices/validate answers.',
         examples: ['quire einvoice validate received/*.xml'],
-        run: async (args, io) => {
-          const { einvoiceCommand } = await import('./einvoice-commands.js');
-          return einvoiceCommand(['validate', ...args], io.print);
-        },
+        run: onEinvoice('validate'),
       },
       {
         name: 'parse',
         args: 'FILE',
         summary: 'The e-invoice as the model POST /v1/pdf takes (POST /v1/e-invoices/parse).',
         examples: ['quire einvoice parse invoice.xml > invoice.json'],
-        run: async (args, io) => {
-          const { einvoiceCommand } = await import('./einvoice-commands.js');
-          return einvoiceCommand(['parse', ...args], io.print);
-        },
+        run: onEinvoice('parse'),
       },
     ],
   },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, named } from '../http/schemas.js';
 import { newId } from '../shared/ids.js';
-import { chunks, type Db } from '../storage/index.js';
+import { chunks, type Db, deleteOlderThan } from '../storage/index.js';
 import { documentStatusSchema } from './states.js';
 import type { DocumentActivityTable, DocumentStatus } from './tables.js';
 
@@ -72,11 +72,7 @@ export async function listActivity(db: Db, documentId: string): Promise<Document
 
 /** Deletes entries older than 30 days; the document rows keep their own retention. */
 export async function sweepActivity(db: Db, now: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('document_activity')
-    .where('at', '<', new Date(now.getTime() - ACTIVITY_DAYS * DAY_MS).toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteOlderThan(db.deleteFrom('document_activity'), 'at', ACTIVITY_DAYS * DAY_MS, now);
 }
 
 const Timings = Type.Object(

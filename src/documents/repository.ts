@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import type { PageCursor } from '../shared/page-cursor.js';
 import { dayAfter } from '../shared/utc-days.js';
-import { countPerCreatedDay, type Db } from '../storage/index.js';
+import {
+  countPerCreatedDay,
+  type Db,
+  inKeyScope,
+  keyScopedFinder,
+  newestFirstPage,
+} from '../storage/index.js';
 import type { DocumentStatus, DocumentsTable } from './tables.js';
 
 export type DocumentRow = Omit<DocumentsTable, 'stored_bytes' | 'counted' | 'signed'> & {
@@ -16,16 +22,9 @@ export async function setDocumentThumbnail(db: Db, id: string, key: string): Pro
 }
 
 /** A team's document, optionally restricted to test documents (test keys see only those). */
-export async function findDocument(
-  db: Db,
-  teamId: string,
-  id: string,
-  testOnly: boolean,
-): Promise<DocumentRow | null> {
-  let query = db.selectFrom('documents').selectAll().where('team_id', '=', teamId).where('id', '=', id);
-  if (testOnly) query = query.where('test', '=', 1);
-  return ((await query.executeTakeFirst()) as DocumentRow | undefined) ?? null;
-}
+export const findDocument = keyScopedFinder<'documents', DocumentRow>((db) =>
+  db.selectFrom('documents').selectAll(),
+);
 
 export async function findDocumentById(db: Db, id: string): Promise<DocumentRow | null> {
   return (
@@ -68,8 +67,7 @@ export async function listDocuments(
   teamId: string,
   options: { testOnly: boolean; limit: number; before: PageCursor | null; filter?: DocumentFilter },
 ): Promise<DocumentRow[]> {
-  let query = db.selectFrom('documents').selectAll().where('team_id', '=', teamId);
-  if (options.testOnly) query = query.where('test', '=', 1);
+  let query = inKeyScope(db.selectFrom('documents').selectAll(), { teamId, testOnly: options.testOnly });
   const filter = options.filter ?? {};
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.templateId) query = query.where('template_id', '=', filter.templateId);
@@ -77,17 +75,7 @@ export async function listDocuments(
   if (filter.fromDay) query = query.where('created_at', '>=', filter.fromDay);
   if (filter.toDay) query = query.where('created_at', '<', dayAfter(filter.toDay));
   if (filter.search) query = query.where(searchCondition(filter.search));
-  const before = options.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
-  return rows as DocumentRow[];
+  return (await newestFirstPage(query, options.before, options.limit).execute()) as DocumentRow[];
 }
 
 /**

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../accounts/index.js';
 import { errorResponses, fileResponse, HEADER } from '../http/openapi.js';
-import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
+import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -91,8 +92,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
           'Extension: `status`, `template_id`, `from` and `to` (UTC days, inclusive) narrow the log, and `q` searches it (a document id, or text in the file name or the metadata); send the same filters with `before` to page on. Errors: `invalid_request` (limit 1 to 100, a date that is not YYYY-MM-DD, a search with a NUL character, or a cursor sent with other filters).',
         querystring: Type.Object(
           {
-            limit: LimitQuery(20),
-            before: Type.Optional(Type.String({ maxLength: 200 })),
+            ...BEFORE_PAGE_QUERY,
             status: Type.Optional(documentStatusSchema({ description: 'Only documents in this status' })),
             template_id: Type.Optional(Uuid),
             from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (YYYY-MM-DD)' })),
@@ -110,10 +110,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
           },
           { additionalProperties: false },
         ),
-        response: {
-          200: Type.Object({ data: Type.Array(DocumentSchema), next_before: Nullable(Type.String()) }),
-          ...COMMON_ERRORS,
-        },
+        response: { 200: BeforePage(DocumentSchema), ...COMMON_ERRORS },
       },
     },
     async (request, reply) => {

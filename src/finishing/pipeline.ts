@@ -95,14 +95,14 @@ function applyPdfA(doc: PDFDocument, plan: FinishingPlan, context: FinishingCont
 /**
  * The finishing of a rendered PDF: the plan's steps in their fixed order. A PDF/A result is checked by
  * the structural checker before it leaves: a file that cannot be made conformant fails with the cause
- * named, rather than being sent as PDF/A.
+ * named, rather than being sent as PDF/A. Reached through index.ts, which keeps a plan that finishes
+ * nothing from loading this module at all.
  */
 export async function finishPdf(
   pdf: Buffer,
   plan: FinishingPlan,
   context: FinishingContext,
 ): Promise<Buffer> {
-  if (finishesNothing(plan)) return pdf;
   const merge = context.merge;
   if (plan.merge && !merge) throw new Error('finishPdf: the plan merges, but its sources were not resolved');
   const timed = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {

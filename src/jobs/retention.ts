@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/index.js';
+import { type Db, deleteOlderThan } from '../storage/index.js';
 import { FINISHED_STATES } from './tables.js';
 
 /**
@@ -9,11 +9,6 @@ import { FINISHED_STATES } from './tables.js';
 export const FINISHED_JOB_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 
 export async function sweepFinishedJobs(db: Db, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - FINISHED_JOB_RETENTION_MS).toISOString();
-  const result = await db
-    .deleteFrom('jobs')
-    .where('status', 'in', FINISHED_STATES)
-    .where('created_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const finished = db.deleteFrom('jobs').where('status', 'in', FINISHED_STATES);
+  return deleteOlderThan(finished, 'created_at', FINISHED_JOB_RETENTION_MS, clock.now());
 }

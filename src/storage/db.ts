@@ -147,24 +147,22 @@ export async function openDatabase(dataDir: string, databaseUrl: string | null =
   ensurePrivateDirSync(dataDir);
   const file = path.join(dataDir, 'quire.sqlite');
   ensurePrivateFileSync(file);
-  const db = new Kysely<Database>({ dialect: sqliteDialect(file) });
-  try {
-    await migrateExclusively(db);
-  } catch (err) {
-    await db.destroy();
-    throw err;
-  }
-  return db;
+  return migrated(new Kysely<Database>({ dialect: sqliteDialect(file) }), migrateExclusively);
 }
 
 async function openPostgres(url: string): Promise<Db> {
   const pool = postgresPool(await loadPg(), url);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   postgresUrls.set(db, url);
+  // Kysely's migrator on PostgreSQL runs every pending migration in one transaction that first takes
+  // pg_advisory_lock on its own key: processes started together wait, then find nothing left to apply.
+  return migrated(db, migrateToLatest);
+}
+
+/** The database once `migrate` ran on it; a failed migration closes it before the error goes on. */
+async function migrated(db: Db, migrate: (db: Db) => Promise<void>): Promise<Db> {
   try {
-    // Kysely's migrator on PostgreSQL runs every pending migration in one transaction that first takes
-    // pg_advisory_lock on its own key: processes started together wait, then find nothing left to apply.
-    await migrateToLatest(db);
+    await migrate(db);
   } catch (err) {
     await db.destroy();
     throw err;

@@ -17,7 +17,17 @@ export {
 export { openBlobStore } from './open-blob-store.js';
 export { countPerCreatedDay } from './per-day.js';
 export { PRIVATE_FILE_MODE } from './private-files.js';
+export {
+  countRows,
+  deleteOlderThan,
+  inKeyScope,
+  keyScopedFinder,
+  newestFirstPage,
+  ofTeam,
+  valuesOf,
+} from './queries.js';
 export { DatabaseFailureCounter, DatabaseRateCounter, type FailureCount } from './rate-windows.js';
 export { DatabaseTeamSlots } from './render-leases.js';
+export type { Database } from './schema.js';
 export { loadServerSecret } from './server-secret.js';
 export { readServerState, recordServerState } from './server-state.js';

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { RateCounter, WindowHit } from '../shared/rate-counter.js';
 import type { Db } from './db.js';
 
@@ -17,6 +17,39 @@ export interface RateWindowsTables {
 /** Closed windows are deleted about once per this many hits, so rows stay bounded by active keys. */
 const SWEEP_EVERY_HITS = 1_000;
 
+/** Whether the key's row holds a window closed at `nowMs` (the upsert's view of the existing row). */
+const closedAt = (nowMs: number) => sql<boolean>`${nowMs} >= rate_windows.start_ms + rate_windows.window_ms`;
+
+/** The one write both counters make; closed windows are swept every SWEEP_EVERY_HITS writes. */
+class WindowRows {
+  private writes = 0;
+
+  constructor(private readonly db: Db) {}
+
+  /** One atomic upsert: a key without a row starts a window with count 1, an existing row gets `update`. */
+  async countOne(
+    row: { key: string; nowMs: number; windowMs: number },
+    update: {
+      start_ms: number | RawBuilder<number>;
+      window_ms: number | RawBuilder<number>;
+      count: RawBuilder<number>;
+    },
+  ): Promise<{ start_ms: number; window_ms: number; count: number }> {
+    if (++this.writes % SWEEP_EVERY_HITS === 0) {
+      await this.db
+        .deleteFrom('rate_windows')
+        .where(sql<boolean>`start_ms + window_ms <= ${row.nowMs}`)
+        .execute();
+    }
+    return this.db
+      .insertInto('rate_windows')
+      .values({ key: row.key, start_ms: row.nowMs, window_ms: row.windowMs, count: 1 })
+      .onConflict((oc) => oc.column('key').doUpdateSet(update))
+      .returning(['start_ms', 'window_ms', 'count'])
+      .executeTakeFirstOrThrow();
+  }
+}
+
 /**
  * The request budgets in the database, for several processes on one PostgreSQL: each hit is one upsert that
  * opens a new window or counts in the open one, atomically (the row lock orders concurrent hits), so the
@@ -24,25 +57,22 @@ const SWEEP_EVERY_HITS = 1_000;
  * answer is the same (nothing remains until the window resets).
  */
 export class DatabaseRateCounter implements RateCounter {
-  private hits = 0;
+  private readonly windows: WindowRows;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.windows = new WindowRows(db);
+  }
 
   async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<WindowHit> {
-    if (++this.hits % SWEEP_EVERY_HITS === 0) await this.sweep(nowMs);
-    const closed = sql<boolean>`${nowMs} >= rate_windows.start_ms + rate_windows.window_ms`;
-    const row = await this.db
-      .insertInto('rate_windows')
-      .values({ key, start_ms: nowMs, window_ms: windowMs, count: 1 })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          start_ms: sql<number>`case when ${closed} then ${nowMs} else rate_windows.start_ms end`,
-          window_ms: sql<number>`case when ${closed} then ${windowMs} else rate_windows.window_ms end`,
-          count: sql<number>`case when ${closed} then 1 else rate_windows.count + 1 end`,
-        }),
-      )
-      .returning(['start_ms', 'window_ms', 'count'])
-      .executeTakeFirstOrThrow();
+    const closed = closedAt(nowMs);
+    const row = await this.windows.countOne(
+      { key, nowMs, windowMs },
+      {
+        start_ms: sql<number>`case when ${closed} then ${nowMs} else rate_windows.start_ms end`,
+        window_ms: sql<number>`case when ${closed} then ${windowMs} else rate_windows.window_ms end`,
+        count: sql<number>`case when ${closed} then 1 else rate_windows.count + 1 end`,
+      },
+    );
     const startMs = Number(row.start_ms);
     return {
       allowed: row.count <= limit,
@@ -50,10 +80,6 @@ export class DatabaseRateCounter implements RateCounter {
       remaining: Math.max(0, limit - row.count),
       resetSeconds: Math.max(1, Math.ceil((startMs + row.window_ms - nowMs) / 1000)),
     };
-  }
-
-  private async sweep(nowMs: number): Promise<void> {
-    await this.db.deleteFrom('rate_windows').where(sql<boolean>`start_ms + window_ms <= ${nowMs}`).execute();
   }
 }
 
@@ -69,9 +95,11 @@ export interface FailureCount {
  * extends it. In the database on SQLite too, so every process on the data directory sees the same counts.
  */
 export class DatabaseFailureCounter {
-  private adds = 0;
+  private readonly windows: WindowRows;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.windows = new WindowRows(db);
+  }
 
   async read(key: string, nowMs: number): Promise<FailureCount> {
     const row = await this.db
@@ -85,25 +113,14 @@ export class DatabaseFailureCounter {
 
   /** Counts one failure (one atomic upsert); the count is forgotten `forgetMs` after the last failure. */
   async add(key: string, nowMs: number, forgetMs: number): Promise<FailureCount> {
-    if (++this.adds % SWEEP_EVERY_HITS === 0) {
-      await this.db
-        .deleteFrom('rate_windows')
-        .where(sql<boolean>`start_ms + window_ms <= ${nowMs}`)
-        .execute();
-    }
-    const forgotten = sql<boolean>`${nowMs} >= rate_windows.start_ms + rate_windows.window_ms`;
-    const row = await this.db
-      .insertInto('rate_windows')
-      .values({ key, start_ms: nowMs, window_ms: forgetMs, count: 1 })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          start_ms: nowMs,
-          window_ms: forgetMs,
-          count: sql<number>`case when ${forgotten} then 1 else rate_windows.count + 1 end`,
-        }),
-      )
-      .returning(['count'])
-      .executeTakeFirstOrThrow();
+    const row = await this.windows.countOne(
+      { key, nowMs, windowMs: forgetMs },
+      {
+        start_ms: nowMs,
+        window_ms: forgetMs,
+        count: sql<number>`case when ${closedAt(nowMs)} then 1 else rate_windows.count + 1 end`,
+      },
+    );
     return { failures: row.count, lastMs: nowMs };
   }
 }

@@ -1,8 +1,6 @@
-import type { Plan } from '../accounts/index.js';
-import type { ThumbnailMaker } from '../documents/index.js';
 import type { App } from '../http/server.js';
 import type { JobDefinition } from '../jobs/index.js';
-import type { Production, TemplatePort } from '../production/index.js';
+import type { TemplatePort } from '../production/index.js';
 import type { Capability } from '../shared/capability.js';
 import type { TemplateRouteDeps, TemplateServices } from './deps.js';
 import type { TemplateEngine } from './engine-port.js';
@@ -14,19 +12,17 @@ import { registerTemplateVersionRoutes } from './routes-versions.js';
 import { StarterThumbnails } from './starters.js';
 import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
-import { TemplateThumbnails } from './thumbnails.js';
+import { type TemplateThumbnailDeps, TemplateThumbnails } from './thumbnails.js';
 
 export { templateFields } from './fields.js';
 export { mergeData } from './merge-data.js';
 
 export type { TemplateEngine };
 
-export interface TemplatesOptions {
+/** What the template thumbnails need is passed on to them as it comes. */
+export interface TemplatesOptions extends Pick<TemplateThumbnailDeps, 'production' | 'planOf' | 'make'> {
   services: TemplateServices;
   engine: TemplateEngine;
-  production: Pick<Production, 'produce'>;
-  planOf(teamId: string): Promise<Plan | null>;
-  make: ThumbnailMaker;
 }
 
 /** The template port production resolves `template_id` through (built before production itself). */

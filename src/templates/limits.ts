@@ -1,6 +1,7 @@
 import type { AuthContext, Plan } from '../accounts/index.js';
 import { AppError } from '../shared/errors.js';
 import { type RateCounter, spendBudget } from '../shared/rate-counter.js';
+import { testModeGuard } from '../shared/test-mode-guard.js';
 
 /** Spec "Limits": template changes (create, update, pin, delete) per minute per team. */
 export const TEMPLATE_CHANGES_PER_MIN = 60;
@@ -13,15 +14,11 @@ export const DELETED_TEMPLATE_ALLOWANCE = 100;
  * Spec "Authentication" 4: test keys cannot create, update, pin or delete templates. A dashboard session in
  * test mode is refused alike, in words about the mode it can switch rather than about keys it never used.
  */
-export function assertLiveKey(auth: AuthContext): void {
-  if (auth.mode !== 'test') return;
-  throw new AppError(
-    'forbidden',
-    auth.session
-      ? 'Test mode can read and preview templates but not change them: switch to Live mode to edit templates.'
-      : 'Test keys can read and preview templates but not change them.',
-  );
-}
+export const assertLiveKey = testModeGuard({
+  session:
+    'Test mode can read and preview templates but not change them: switch to Live mode to edit templates.',
+  key: 'Test keys can read and preview templates but not change them.',
+});
 
 async function hitBudget(
   rate: RateCounter,

@@ -1,20 +1,25 @@
-import type { Selectable } from 'kysely';
-import type { Db } from '../storage/index.js';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
+import { type Database, type Db, ofTeam, valuesOf } from '../storage/index.js';
 import type { TemplatesTable, TemplateVersionsTable } from './tables.js';
 
 export type TemplateRow = Selectable<TemplatesTable>;
 export type VersionRow = Selectable<TemplateVersionsTable>;
 
+/** Which template versions a query on template_versions is about. */
+type VersionFilter = (eb: ExpressionBuilder<Database, 'template_versions'>) => Expression<SqlBool>;
+
+/** One version of a template (its key). */
+function theVersion(templateId: string, version: number): VersionFilter {
+  return (eb) => eb.and({ template_id: templateId, version });
+}
+
 /** A team's template that is not deleted (deleted, unknown and other teams' templates all read as null). */
 export async function findTemplate(db: Db, teamId: string, id: string): Promise<TemplateRow | null> {
-  const row = await db
-    .selectFrom('templates')
-    .selectAll()
-    .where('id', '=', id)
-    .where('team_id', '=', teamId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row ?? null;
+  return (
+    (await ofTeam(db.selectFrom('templates').selectAll(), teamId, id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** Any template by id, for signed links (the signature stands in for the team). */
@@ -23,21 +28,18 @@ export async function findTemplateById(db: Db, id: string): Promise<TemplateRow 
 }
 
 export async function findVersion(db: Db, templateId: string, version: number): Promise<VersionRow | null> {
-  const row = await db
-    .selectFrom('template_versions')
-    .selectAll()
-    .where('template_id', '=', templateId)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return row ?? null;
+  return (
+    (await db
+      .selectFrom('template_versions')
+      .selectAll()
+      .where(theVersion(templateId, version))
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** Most recently updated first (spec: GET /templates); ties broken by id so pages are stable. */
 export function listTemplates(db: Db, teamId: string, limit: number, offset: number): Promise<TemplateRow[]> {
-  return db
-    .selectFrom('templates')
-    .selectAll()
-    .where('team_id', '=', teamId)
+  return ofTeam(db.selectFrom('templates').selectAll(), teamId)
     .where('deleted_at', 'is', null)
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
@@ -59,12 +61,10 @@ export function listVersions(
 }
 
 export async function versionNumbers(db: Db, templateId: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('template_versions')
-    .select('version')
-    .where('template_id', '=', templateId)
-    .execute();
-  return rows.map((r) => r.version);
+  return valuesOf(
+    db.selectFrom('template_versions').select('version').where('template_id', '=', templateId),
+    'version',
+  );
 }
 
 /** Templates of a team: not deleted, and all rows still kept (deleted ones until their erasure). */
@@ -106,24 +106,21 @@ export async function setThumbnailKey(
   await db
     .updateTable('template_versions')
     .set({ thumbnail_key: key })
-    .where('template_id', '=', templateId)
-    .where('version', '=', version)
+    .where(theVersion(templateId, version))
     .execute();
 }
 
 /** Deletes the given versions; returns the thumbnail blob keys they had, for the caller to delete. */
 export async function deleteVersions(db: Db, templateId: string, versions: number[]): Promise<string[]> {
   if (versions.length === 0) return [];
-  const gone = await db
-    .selectFrom('template_versions')
-    .select('thumbnail_key')
-    .where('template_id', '=', templateId)
-    .where('version', 'in', versions)
-    .execute();
-  await db
-    .deleteFrom('template_versions')
-    .where('template_id', '=', templateId)
-    .where('version', 'in', versions)
-    .execute();
+  return deleteVersionsWhere(db, (eb) =>
+    eb.and([eb('template_id', '=', templateId), eb('version', 'in', versions)]),
+  );
+}
+
+/** Deletes the versions `which` picks; returns the thumbnail blob keys they had, for the caller to delete. */
+export async function deleteVersionsWhere(db: Db, which: VersionFilter): Promise<string[]> {
+  const gone = await db.selectFrom('template_versions').select('thumbnail_key').where(which).execute();
+  await db.deleteFrom('template_versions').where(which).execute();
   return gone.flatMap((r) => (r.thumbnail_key ? [r.thumbnail_key] : []));
 }

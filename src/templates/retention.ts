@@ -1,4 +1,5 @@
 import type { BlobStore, Db } from '../storage/index.js';
+import { deleteVersionsWhere } from './repository.js';
 
 const DAY_MS = 86_400_000;
 /** Spec "Retention facts": deleted templates are kept 30 days, then erased with all versions. */
@@ -23,15 +24,9 @@ export async function sweepTemplates(
   const ids = due.map((r) => r.id);
   if (ids.length === 0) return { templatesErased: 0 };
   const thumbnails = await db.transaction().execute(async (trx) => {
-    const keys = await trx
-      .selectFrom('template_versions')
-      .select('thumbnail_key')
-      .where('template_id', 'in', ids)
-      .where('thumbnail_key', 'is not', null)
-      .execute();
-    await trx.deleteFrom('template_versions').where('template_id', 'in', ids).execute();
+    const keys = await deleteVersionsWhere(trx, (eb) => eb('template_id', 'in', ids));
     await trx.deleteFrom('templates').where('id', 'in', ids).execute();
-    return keys.flatMap((k) => (k.thumbnail_key ? [k.thumbnail_key] : []));
+    return keys;
   });
   // Rows first: a thumbnail whose row is gone is unreachable, so deleting the files after is safe.
   await Promise.all(thumbnails.map((key) => blobs.delete(key)));

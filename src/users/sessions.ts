@@ -11,7 +11,7 @@ import {
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
-import { findMembership, findUserById, type User } from './users.js';
+import { findMembership, findUserById, theMembership, type User } from './users.js';
 
 export const SESSION_COOKIE = 'quire_session';
 /** Contract: idle expiry 12 h (sliding), absolute expiry 7 days. */
@@ -57,8 +57,7 @@ export async function startingMode(db: Db, userId: string, teamId: string): Prom
   const row = await db
     .selectFrom('memberships')
     .select(['role', 'last_mode'])
-    .where('user_id', '=', userId)
-    .where('team_id', '=', teamId)
+    .where(theMembership(userId, teamId))
     .executeTakeFirst();
   if (row?.last_mode === 'live' || row?.last_mode === 'test') return row.last_mode;
   return row?.role === 'owner' ? 'live' : 'test';
@@ -66,12 +65,7 @@ export async function startingMode(db: Db, userId: string, teamId: string): Prom
 
 /** Remembers the mode a person chose in a team, for their next session. */
 export async function rememberMode(db: Db, userId: string, teamId: string, mode: KeyMode): Promise<void> {
-  await db
-    .updateTable('memberships')
-    .set({ last_mode: mode })
-    .where('user_id', '=', userId)
-    .where('team_id', '=', teamId)
-    .execute();
+  await db.updateTable('memberships').set({ last_mode: mode }).where(theMembership(userId, teamId)).execute();
 }
 
 export async function createSession(

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { ExpressionBuilder } from 'kysely';
 import type { Role } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
-import { type Db, isPostgres } from '../storage/index.js';
+import { type Database, type Db, isPostgres } from '../storage/index.js';
 
 export interface User {
   id: string;
@@ -124,21 +125,20 @@ export async function upsertMembership(
   return toMembership(row);
 }
 
+/** The membership of a user in a team (its key), as the filter of any query on memberships. */
+export function theMembership(userId: string, teamId: string) {
+  return (eb: ExpressionBuilder<Database, 'memberships'>) => eb.and({ user_id: userId, team_id: teamId });
+}
+
 export async function setRole(db: Db, teamId: string, userId: string, role: Role): Promise<void> {
-  await db
-    .updateTable('memberships')
-    .set({ role })
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId)
-    .execute();
+  await db.updateTable('memberships').set({ role }).where(theMembership(userId, teamId)).execute();
 }
 
 export async function findMembership(db: Db, userId: string, teamId: string): Promise<Membership | null> {
   const row = await db
     .selectFrom('memberships')
     .selectAll()
-    .where('user_id', '=', userId)
-    .where('team_id', '=', teamId)
+    .where(theMembership(userId, teamId))
     .executeTakeFirst();
   return row ? toMembership(row) : null;
 }
@@ -203,11 +203,7 @@ export async function changeKeepingAnOwner(
     if (input.role) {
       await setRole(trx, input.teamId, input.userId, input.role);
     } else {
-      await trx
-        .deleteFrom('memberships')
-        .where('team_id', '=', input.teamId)
-        .where('user_id', '=', input.userId)
-        .execute();
+      await trx.deleteFrom('memberships').where(theMembership(input.userId, input.teamId)).execute();
     }
     await alsoDo?.(trx);
     return true;

@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { Db } from '../storage/index.js';
+import { type Db, deleteOlderThan, newestFirstPage } from '../storage/index.js';
 import { deleteOrphanEvents } from './endpoints.js';
 import type { DeliveryWithEvent } from './present.js';
 
@@ -22,17 +22,8 @@ export async function listDeliveries(
   endpointId: string,
   options: { limit: number; before: LogCursor | null },
 ): Promise<DeliveryWithEvent[]> {
-  let query = withEvent(db).where('d.endpoint_id', '=', endpointId);
-  const before = options.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('d.created_at', '<', before.createdAt),
-        eb.and([eb('d.created_at', '=', before.createdAt), eb('d.id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(options.limit).execute();
+  const query = withEvent(db).where('d.endpoint_id', '=', endpointId);
+  return newestFirstPage(query, options.before, options.limit, 'd').execute();
 }
 
 export async function findDelivery(
@@ -61,12 +52,8 @@ export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Retention sweep: finished delivery log entries older than 30 days, and events nothing refers to any more. */
 export async function sweepDeliveryLog(db: Db, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - DELIVERY_LOG_RETENTION_MS).toISOString();
-  const result = await db
-    .deleteFrom('webhook_deliveries')
-    .where('created_at', '<', cutoff)
-    .where('status', '!=', 'pending')
-    .executeTakeFirst();
+  const finished = db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending');
+  const deleted = await deleteOlderThan(finished, 'created_at', DELIVERY_LOG_RETENTION_MS, clock.now());
   await deleteOrphanEvents(db);
-  return Number(result.numDeletedRows);
+  return deleted;
 }

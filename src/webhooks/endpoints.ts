@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import { type Db, lockKey } from '../storage/index.js';
+import { countRows, type Db, lockKey, ofTeam } from '../storage/index.js';
 import type { EventType } from './events.js';
 import type { SecretBox } from './secret-box.js';
 import { generateWebhookSecret, secretPrefix } from './signing.js';
@@ -16,19 +16,11 @@ export const MAX_ENDPOINTS_PER_TEAM = 10;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export async function countEndpoints(db: Db, teamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(ofTeam(db.selectFrom('webhook_endpoints'), teamId));
 }
 
 export async function listEndpoints(db: Db, teamId: string, mode: KeyMode): Promise<EndpointRow[]> {
-  return db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('team_id', '=', teamId)
+  return ofTeam(db.selectFrom('webhook_endpoints').selectAll(), teamId)
     .where('mode', '=', mode)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -41,23 +33,23 @@ export async function findEndpoint(
   mode: KeyMode,
   id: string,
 ): Promise<EndpointRow | null> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('mode', '=', mode)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row ?? null;
+  return (
+    (await ofTeam(db.selectFrom('webhook_endpoints').selectAll(), teamId, id)
+      .where('mode', '=', mode)
+      .executeTakeFirst()) ?? null
+  );
 }
 
-/** Creates an enabled endpoint; the returned secret is the only clear copy (stored sealed). */
-export async function insertEndpoint(
+/** Both ways of creating an endpoint take and answer the same, so a caller may use either. */
+type InsertEndpoint = (
   db: Db,
   clock: Clock,
   box: SecretBox,
   input: { teamId: string; mode: KeyMode; url: string; events: EventType[]; description: string | null },
-): Promise<{ row: EndpointRow; secret: string }> {
+) => Promise<{ row: EndpointRow; secret: string }>;
+
+/** Creates an enabled endpoint; the returned secret is the only clear copy (stored sealed). */
+export const insertEndpoint: InsertEndpoint = async (db, clock, box, input) => {
   const now = clock.now().toISOString();
   const secret = generateWebhookSecret();
   const row: EndpointRow = {
@@ -79,20 +71,15 @@ export async function insertEndpoint(
   };
   await db.insertInto('webhook_endpoints').values(row).execute();
   return { row, secret };
-}
+};
 
 /**
  * Creates an endpoint unless the team already has 10 (both modes count). Insert first, then count in the
  * same transaction: on SQLite the insert holds the write lock; on PostgreSQL the team's key lock makes
  * concurrent creates count one after the other. Either way they cannot pass the limit.
  */
-export async function insertEndpointWithinLimit(
-  db: Db,
-  clock: Clock,
-  box: SecretBox,
-  input: { teamId: string; mode: KeyMode; url: string; events: EventType[]; description: string | null },
-): Promise<{ row: EndpointRow; secret: string }> {
-  return db.transaction().execute(async (trx) => {
+export const insertEndpointWithinLimit: InsertEndpoint = (db, clock, box, input) =>
+  db.transaction().execute(async (trx) => {
     const made = await insertEndpoint(trx, clock, box, input);
     await lockKey(trx, `webhook_endpoints:${input.teamId}`);
     if ((await countEndpoints(trx, input.teamId)) > MAX_ENDPOINTS_PER_TEAM) {
@@ -103,7 +90,6 @@ export async function insertEndpointWithinLimit(
     }
     return made;
   });
-}
 
 export async function findEndpointById(db: Db, id: string): Promise<EndpointRow | null> {
   const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();

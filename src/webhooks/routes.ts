@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { authOf, requireSessionRole } from '../accounts/index.js';
 import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
-import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
+import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
+import { COMMON_ERRORS, ErrorResponse, IdParams, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { DeliverySchema, EndpointSchema, EventTypeSchema } from './present.js';
 import { createWebhookService, type WebhookServiceDeps } from './service.js';
@@ -34,10 +35,7 @@ const UpdateBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 const RetryParams = Type.Object({ id: Uuid, deliveryId: Uuid }, { additionalProperties: false });
-const LogQuery = Type.Object(
-  { limit: LimitQuery(20), before: Type.Optional(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
-);
+const LogQuery = Type.Object(BEFORE_PAGE_QUERY, { additionalProperties: false });
 const Started = Type.Object({ delivery_id: Type.String() });
 const ERRORS = { ...COMMON_ERRORS, 402: ErrorResponse, 404: ErrorResponse };
 const TAGS = ['Webhooks'];
@@ -196,10 +194,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
           'The endpoint’s deliveries of the last 30 days, newest first, in pages of `limit` (`before`, `next_before`): status, attempts, the receiver’s answer and the event as sent. Errors: `webhook_not_found`, `invalid_request`.',
         params: IdParams,
         querystring: LogQuery,
-        response: {
-          200: Type.Object({ data: Type.Array(DeliverySchema), next_before: Nullable(Type.String()) }),
-          ...ERRORS,
-        },
+        response: { 200: BeforePage(DeliverySchema), ...ERRORS },
       },
     },
     async (request) => service.deliveries(authOf(request), request.params.id, request.query),
