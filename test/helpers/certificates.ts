@@ -46,6 +46,30 @@ function certificate(
   return cert;
 }
 
+/** The test CA ("Quire Test CA"): its name and key as an issuer, and its own self-signed certificate. */
+function testCa(now: number) {
+  const ca = keyPair(1);
+  const name = [
+    { name: 'commonName', value: 'Quire Test CA' },
+    { name: 'organizationName', value: 'Quire Tests' },
+  ];
+  const cert = certificate(
+    ca.publicKey,
+    name,
+    { name, key: ca.privateKey },
+    {
+      serial: '01',
+      notBefore: new Date(now - 2 * DAY),
+      notAfter: new Date(now + 3650 * DAY),
+      extensions: [
+        { name: 'basicConstraints', cA: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+      ],
+    },
+  );
+  return { name, key: ca.privateKey, cert };
+}
+
 /** A PKCS#12 file (DER) with the signing key and its certificate (and the CA's, with `chain`). */
 export function makePkcs12(options: TestCertificateOptions = {}): Buffer {
   const now = Date.now();
@@ -60,46 +84,14 @@ export function makePkcs12(options: TestCertificateOptions = {}): Buffer {
     notBefore: options.notBefore ?? new Date(now - DAY),
     notAfter: options.notAfter ?? new Date(now + 365 * DAY),
   };
-  const certs: forge.pki.Certificate[] = [];
-  if (options.chain) {
-    const ca = keyPair(1);
-    const caName = [
-      { name: 'commonName', value: 'Quire Test CA' },
-      { name: 'organizationName', value: 'Quire Tests' },
-    ];
-    const caCert = certificate(
-      ca.publicKey,
-      caName,
-      { name: caName, key: ca.privateKey },
-      {
-        serial: '01',
-        notBefore: new Date(now - 2 * DAY),
-        notAfter: new Date(now + 3650 * DAY),
-        extensions: [
-          { name: 'basicConstraints', cA: true },
-          { name: 'keyUsage', keyCertSign: true, cRLSign: true },
-        ],
-      },
-    );
-    certs.push(
-      certificate(
-        signer.publicKey,
-        subject,
-        { name: caName, key: ca.privateKey },
-        { serial: '02', ...validity, extensions: [{ name: 'keyUsage', ...usage }] },
-      ),
-      caCert,
-    );
-  } else {
-    certs.push(
-      certificate(
-        signer.publicKey,
-        subject,
-        { name: subject, key: signer.privateKey },
-        { serial: '03', ...validity, extensions: [{ name: 'keyUsage', ...usage }] },
-      ),
-    );
-  }
+  // Self-signed, or issued by the test CA, whose certificate then follows the signer's in the file.
+  const ca = options.chain ? testCa(now) : null;
+  const signing = certificate(signer.publicKey, subject, ca ?? { name: subject, key: signer.privateKey }, {
+    serial: ca ? '02' : '03',
+    ...validity,
+    extensions: [{ name: 'keyUsage', ...usage }],
+  });
+  const certs = ca ? [signing, ca.cert] : [signing];
   const p12 = forge.pkcs12.toPkcs12Asn1(
     options.withoutKey ? null : signer.privateKey,
     certs,

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/storage/db.js';
 
@@ -67,6 +70,28 @@ export async function openTestDatabase(dataDir: string): Promise<Db> {
     await created.drop();
   };
   return db;
+}
+
+/**
+ * For the describe block it is called in: a fresh data directory (named after `dirPrefix`) and a test
+ * database in it (openTestDatabase), both removed after the block. `use` receives them once they exist, in
+ * a `before` hook where the call stands: ahead of the block's later hooks, which may use them.
+ */
+export function databaseForBlock(
+  dirPrefix: string,
+  use: (both: { dataDir: string; db: Db }) => unknown,
+): void {
+  let dataDir: string | undefined;
+  let db: Db | undefined;
+  before(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), dirPrefix));
+    db = await openTestDatabase(dataDir);
+    use({ dataDir, db });
+  });
+  after(async () => {
+    await db?.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
 }
 
 /** The URL a test's data directory uses (for a child process), null on SQLite. */

@@ -66,6 +66,23 @@ export function randomJson(r: Rng, depth = 0, keys: readonly string[] = []): unk
   }
 }
 
+/** `base` cut short at a random length. */
+export function cutShort(r: Rng, base: Buffer): Buffer {
+  return base.subarray(0, r.int(base.length));
+}
+
+/** A copy of `base` with 1 to `most` bytes set at random (a few may land on the same byte). */
+export function flipBytes(r: Rng, base: Buffer, most: number): Buffer {
+  const copy = Buffer.from(base);
+  for (let i = 0; i < 1 + r.int(most); i++) copy[r.int(copy.length)] = r.int(256);
+  return copy;
+}
+
+/** `least` to `least + most - 1` random bytes. */
+export function noise(r: Rng, least: number, most: number): Buffer {
+  return Buffer.from(Array.from({ length: least + r.int(most) }, () => r.int(256)));
+}
+
 /**
  * A real file damaged where parsers trip: cut short, with bytes flipped, noise behind its first bytes (4 to
  * 4 + `header`), or pure noise.
@@ -73,18 +90,12 @@ export function randomJson(r: Rng, depth = 0, keys: readonly string[] = []): unk
 export function damagedBytes(r: Rng, base: Buffer, header: number): Buffer {
   switch (r.int(4)) {
     case 0:
-      return base.subarray(0, r.int(base.length));
-    case 1: {
-      const copy = Buffer.from(base);
-      for (let i = 0; i < 1 + r.int(16); i++) copy[r.int(copy.length)] = r.int(256);
-      return copy;
-    }
+      return cutShort(r, base);
+    case 1:
+      return flipBytes(r, base, 16);
     case 2:
-      return Buffer.concat([
-        base.subarray(0, 4 + r.int(header)),
-        Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256))),
-      ]);
+      return Buffer.concat([base.subarray(0, 4 + r.int(header)), noise(r, 0, 2000)]);
     default:
-      return Buffer.from(Array.from({ length: 1 + r.int(3000) }, () => r.int(256)));
+      return noise(r, 1, 3000);
   }
 }

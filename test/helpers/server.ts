@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { Role } from '../../src/accounts/auth-context.js';
 import type { PlanId } from '../../src/accounts/plans.js';
 import { createApiKey, createTeam, type Team } from '../../src/accounts/teams.js';
@@ -12,6 +14,7 @@ import type { Db } from '../../src/storage/db.js';
 import { createSignInLink, type SignInLink } from '../../src/users/index.js';
 import { PAGE_ECONOMY, SHARED_CHROMIUM } from './chromium.js';
 import { createTestDatabase } from './database.js';
+import { type Rng, rng } from './random.js';
 
 export interface TestTeam {
   team: Team;
@@ -161,6 +164,37 @@ export async function startTestServer(
   };
 }
 
+/** Config overrides, or a function giving them when the server starts (for what an earlier `before` starts). */
+type Overrides = Partial<Config> | (() => Partial<Config>);
+
+/**
+ * For the describe block it is called in: a test server (as startTestServer makes it), closed after the block;
+ * `use` receives it once it runs (in a `before` hook where the call stands: ahead of the block's later ones,
+ * which may use it).
+ */
+export function serverForBlock(
+  use: (server: TestServer) => unknown,
+  overrides: Overrides = {},
+  options: BuildOptions = {},
+): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(typeof overrides === 'function' ? overrides() : overrides, options);
+    await use(server);
+  });
+  after(async () => server?.close());
+}
+
+/** serverForBlock with a new team on `plan` in the server: the set-up most describe blocks share. */
+export function serverWithTeam(
+  plan: PlanId,
+  use: (both: { server: TestServer; team: TestTeam }) => void,
+  overrides: Overrides = {},
+  options: BuildOptions = {},
+): void {
+  serverForBlock(async (server) => use({ server, team: await server.team(plan) }), overrides, options);
+}
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -170,12 +204,20 @@ export interface ApiResponse {
   buffer: Buffer;
 }
 
+/** What a request sends beyond its method and path: a bearer key, and a JSON body or a raw one. */
+export interface ApiOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
 /** One HTTP request with an optional bearer key and JSON body. */
 export async function api(
   base: string,
   method: string,
   urlPath: string,
-  options: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+  options: ApiOptions = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -199,6 +241,54 @@ export async function api(
     }
   }
   return { status: response.status, headers: response.headers, text, json, buffer };
+}
+
+/** POST /v1/pdf that must render (200), with the key and body given: its answer. */
+export async function renderedPdf(server: TestServer, key: string, body: unknown): Promise<ApiResponse> {
+  const r = await api(server.base, 'POST', '/v1/pdf', { key, body });
+  assert.equal(r.status, 200, r.text);
+  return r;
+}
+
+/**
+ * A property of POST /v1/pdf: `runs` random bodies (`randomBody`, from `seed`) with `key`. A 200 must be a
+ * PDF; `check` judges every other answer (`what` names the body and the answer for its messages). Both a
+ * PDF and a 400 must turn up.
+ */
+export async function pdfBodiesProperty<Body>(
+  server: TestServer,
+  key: string,
+  run: { seed: number; runs: number; randomBody(r: Rng): Body },
+  check: (res: ApiResponse, body: Body, what: string) => void,
+): Promise<void> {
+  const r = rng(run.seed);
+  const seen = new Set<number>();
+  for (let i = 0; i < run.runs; i++) {
+    const body = run.randomBody(r);
+    const res = await api(server.base, 'POST', '/v1/pdf', { key, body });
+    const what = `#${i} ${JSON.stringify(body).slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
+    seen.add(res.status);
+    if (res.status === 200) assert.equal(res.buffer.subarray(0, 5).toString('latin1'), '%PDF-', what);
+    else check(res, body, what);
+  }
+  assert.ok(seen.has(200) && seen.has(400), `statuses seen: ${[...seen].join(', ')}`);
+}
+
+/**
+ * One page of a list route (newest first), of `limit` entries after the cursor `next` of the page before: its
+ * ids, and its own `next` (null on the last).
+ */
+export async function listPage(
+  base: string,
+  key: string,
+  listPath: string,
+  limit: number,
+  next?: string | null,
+): Promise<{ ids: string[]; next: string | null }> {
+  const cursor = next ? `&before=${encodeURIComponent(next)}` : '';
+  const r = await api(base, 'GET', `${listPath}?limit=${limit}${cursor}`, { key });
+  assert.equal(r.status, 200, r.text);
+  return { ids: r.json.data.map((entry: { id: string }) => entry.id), next: r.json.next_before };
 }
 
 export const REQUEST_ID = /^req_[0-9a-f]{32}$/;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifySignature } from '../../../src/webhooks/signing.js';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, type TestServer } from '../../helpers/server.js';
+import { api, listPage, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
-import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
+import { teamWithTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   let server: TestServer;
@@ -13,8 +13,7 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   serverWithReceiver({ workers: 1 }, (both) => ({ server, receiver } = both));
 
   it('renders one PDF per item, zips them under their names and sends batch.completed once', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const endpoint = await api(server.base, 'POST', '/v1/webhooks', {
       key: t.live,
       body: { url: receiver.url('/batch'), events: ['batch.completed'] },
@@ -109,8 +108,7 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   });
 
   it('pages items in order with their documents and batches newest first', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
       const r = await api(server.base, 'POST', '/v1/batches', {
@@ -126,21 +124,12 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
       assert.equal(r.json.test, true, 'a test key makes a test batch');
       ids.push(r.json.id);
     }
-    const first = await api(server.base, 'GET', '/v1/batches?limit=2', { key: t.test });
-    assert.equal(first.status, 200);
-    assert.deepEqual(
-      first.json.data.map((b: { id: string }) => b.id),
-      [ids[2], ids[1]],
-    );
-    assert.ok(first.json.next_before);
-    const second = await api(server.base, 'GET', `/v1/batches?limit=2&before=${first.json.next_before}`, {
-      key: t.test,
-    });
-    assert.deepEqual(
-      second.json.data.map((b: { id: string }) => b.id),
-      [ids[0]],
-    );
-    assert.equal(second.json.next_before, null);
+    const first = await listPage(server.base, t.test, '/v1/batches', 2);
+    assert.deepEqual(first.ids, [ids[2], ids[1]]);
+    assert.ok(first.next);
+    const second = await listPage(server.base, t.test, '/v1/batches', 2, first.next);
+    assert.deepEqual(second.ids, [ids[0]]);
+    assert.equal(second.next, null);
     assert.equal(
       (await api(server.base, 'GET', '/v1/batches', { key: t.live })).json.data.length,
       3,
@@ -179,9 +168,8 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   });
 
   it('keeps batches to their team and key mode (not_found)', async () => {
-    const owner = await server.team('growth');
+    const { team: owner, templateId } = await teamWithTemplate(server, 'growth');
     const other = await server.team('growth');
-    const templateId = await createTemplate(server.base, owner.live);
     const live = await api(server.base, 'POST', '/v1/batches', {
       key: owner.live,
       body: { template_id: templateId, items: [{ data: { number: '1', customer: { name: 'A' } } }] },
@@ -201,10 +189,9 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   });
 
   it('a failing item fails alone and is reported with its error', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(
-      server.base,
-      t.live,
+    const { team: t, templateId } = await teamWithTemplate(
+      server,
+      'growth',
       '{% for i in (1..pages) %}<p style="break-after: page">{{ i }}</p>{% endfor %}',
     );
     const r = await api(server.base, 'POST', '/v1/batches', {
@@ -229,11 +216,10 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
   });
 
   it('an item failing before rendering stays listed as failed, and the batch completes', async () => {
-    const t = await server.team('growth');
     // About 6 MB of HTML for the first item: over the 5 MB limit while preparing, before any rendering.
-    const templateId = await createTemplate(
-      server.base,
-      t.live,
+    const { team: t, templateId } = await teamWithTemplate(
+      server,
+      'growth',
       `{% for i in (1..n) %}<p>${'x'.repeat(1000)}</p>{% endfor %}`,
     );
     const r = await api(server.base, 'POST', '/v1/batches', {

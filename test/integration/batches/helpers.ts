@@ -4,7 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { api } from '../../helpers/server.js';
+import type { PlanId } from '../../../src/accounts/plans.js';
+import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const run = promisify(execFile);
@@ -23,6 +24,17 @@ export async function createTemplate(
   return created.json.id as string;
 }
 
+/** A new team on `plan` with a template of createTemplate's (`html`, or its default): both. */
+export async function teamWithTemplate(server: TestServer, plan: PlanId, html?: string) {
+  const team = await server.team(plan);
+  return { team, templateId: await createTemplate(server.base, team.live, html) };
+}
+
+/** Batch items for createTemplate's default HTML, one a `[number, customer name]` pair. */
+export function invoiceItems(...rows: Array<[string, string]>) {
+  return rows.map(([number, name]) => ({ data: { number, customer: { name } } }));
+}
+
 /**
  * Waits until the batch completed (or was canceled and completed) and returns it. Pass the team's live
  * key (it sees test batches too): polling once a second stays inside its per-minute budget, while a test
@@ -39,6 +51,13 @@ export async function waitForBatch(base: string, liveKey: string, id: string) {
     300_000,
     1_000,
   );
+}
+
+/** Starts a batch with the live key (202) and waits until it completed (waitForBatch): the batch then. */
+export async function completedBatch(base: string, liveKey: string, body: Record<string, unknown>) {
+  const created = await api(base, 'POST', '/v1/batches', { key: liveKey, body });
+  assert.equal(created.status, 202, created.text);
+  return waitForBatch(base, liveKey, created.json.id);
 }
 
 /** Unpacks a ZIP with the system's unzip: entry name → bytes, in the ZIP's order. */

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PlanId } from '../../../src/accounts/plans.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import { api, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
-import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
+import { teamWithTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 const item = (n: number) => ({ data: { number: `N-${n}`, customer: { name: 'C' } } });
 const items = (count: number) => Array.from({ length: count }, (_, i) => item(i));
@@ -15,17 +16,24 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   let receiver: Receiver;
   serverWithReceiver({ workers: 0 }, (both) => ({ server, receiver } = both));
 
+  /** A new team on `plan` with a template; `post` sends it a batch of `count` items (with its live key unless told). */
+  const teamPostingBatches = async (plan: PlanId) => {
+    const { team, templateId } = await teamWithTemplate(server, plan);
+    const post = (count: number, key = team.live) =>
+      api(server.base, 'POST', '/v1/batches', {
+        key,
+        body: { template_id: templateId, items: items(count) },
+      });
+    return { team, post };
+  };
+
   it('cancel while items are queued: items canceled, batch canceled, batch.completed once with an empty ZIP', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, post } = await teamPostingBatches('growth');
     await api(server.base, 'POST', '/v1/webhooks', {
       key: t.test,
       body: { url: receiver.url('/cancel'), events: ['batch.completed'] },
     });
-    const created = await api(server.base, 'POST', '/v1/batches', {
-      key: t.test,
-      body: { template_id: templateId, items: items(3) },
-    });
+    const created = await post(3, t.test);
     assert.equal(created.status, 202, created.text);
     const canceled = await api(server.base, 'POST', `/v1/batches/${created.json.id}/cancel`, { key: t.test });
     assert.equal(canceled.status, 200);
@@ -64,8 +72,7 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('queues a batch larger than one insert chunk: every item a document with one render job, in order', async () => {
-    const t = await server.team('scale');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'scale');
     // 1,201 items: the documents, jobs and item rows are written 500 rows per statement (three chunks).
     const count = 1_201;
     const created = await api(server.base, 'POST', '/v1/batches', {
@@ -117,18 +124,13 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it("refuses more items than the plan's batch_max_items, or than 10,000, whole", async () => {
-    const free = await server.team('free');
-    const templateId = await createTemplate(server.base, free.live);
-    const over = await api(server.base, 'POST', '/v1/batches', {
-      key: free.live,
-      body: { template_id: templateId, items: items(101) },
-    });
+    const { team: free, post } = await teamPostingBatches('free');
+    const over = await post(101);
     assert.equal(over.status, 400);
     assert.equal(over.json.error.code, 'invalid_request');
     assert.match(over.json.error.message, /at most 100 items/);
     assert.deepEqual(over.json.error.details, { limit: 'batch_max_items', max: 100 });
-    const scale = await server.team('scale');
-    const scaleTemplate = await createTemplate(server.base, scale.live);
+    const { team: scale, templateId: scaleTemplate } = await teamWithTemplate(server, 'scale');
     const huge = await api(server.base, 'POST', '/v1/batches', {
       key: scale.live,
       body: { template_id: scaleTemplate, items: Array.from({ length: 10_001 }, () => ({})) },
@@ -139,12 +141,8 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('refuses a batch over open_jobs whole: rate_limited, details, no Retry-After, nothing queued', async () => {
-    const free = await server.team('free');
-    const templateId = await createTemplate(server.base, free.live);
-    const r = await api(server.base, 'POST', '/v1/batches', {
-      key: free.live,
-      body: { template_id: templateId, items: items(51) },
-    });
+    const { team: free, post } = await teamPostingBatches('free');
+    const r = await post(51);
     assert.equal(r.status, 429);
     assert.equal(r.json.error.code, 'rate_limited');
     assert.deepEqual(r.json.error.details, { limit: 'open_jobs', max: 50 });
@@ -154,21 +152,14 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('refuses a test batch over test_jobs_per_day whole', async () => {
-    const free = await server.team('free');
-    const templateId = await createTemplate(server.base, free.live);
+    const { team: free, post } = await teamPostingBatches('free');
     for (let round = 0; round < 2; round++) {
-      const ok = await api(server.base, 'POST', '/v1/batches', {
-        key: free.test,
-        body: { template_id: templateId, items: items(50) },
-      });
+      const ok = await post(50, free.test);
       assert.equal(ok.status, 202, ok.text);
       // Canceled jobs are no longer open, but they were queued today.
       await api(server.base, 'POST', `/v1/batches/${ok.json.id}/cancel`, { key: free.test });
     }
-    const r = await api(server.base, 'POST', '/v1/batches', {
-      key: free.test,
-      body: { template_id: templateId, items: items(1) },
-    });
+    const r = await post(1, free.test);
     assert.equal(r.status, 429);
     assert.deepEqual(r.json.error.details, { limit: 'test_jobs_per_day', max: 100 });
     assert.equal(r.headers.get('retry-after'), null);
@@ -176,8 +167,7 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('answers bad bodies with the right code and a message that says what to fix', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const cases: [unknown, number, string, RegExp?][] = [
       [{ template_id: templateId }, 400, 'invalid_request', /exactly one of "items" or "spreadsheet"/],
       [
@@ -219,8 +209,7 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('replays an Idempotency-Key: the same batch, queued once', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const body = { template_id: templateId, items: items(2) };
     const headers = { 'idempotency-key': 'batch-key-1' };
     const first = await api(server.base, 'POST', '/v1/batches', { key: t.live, body, headers });
@@ -239,8 +228,7 @@ describe('batches without render workers: cancel, limits, bad input', () => {
   });
 
   it('fuzz: random POST /batches bodies never get a 5xx', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const keys = [
       'template_id',
       'template_version',

@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, serverForBlock, type TestServer } from '../../helpers/server.js';
 import { makeXlsx } from '../../helpers/xlsx.js';
-import { createTemplate, unzipAll, waitForBatch } from './helpers.js';
+import { teamWithTemplate, unzipAll, waitForBatch } from './helpers.js';
 
 const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
 
 describe('spreadsheets: parse, and CSV / XLSX batches', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true, workers: 1 });
-  });
-  after(async () => {
-    await server.close();
-  });
+  serverForBlock((s) => (server = s), { allowPrivateWebhooks: true, workers: 1 });
 
   /** A template with sample data, so its fields (and the suggested mapping) are known. */
   async function invoiceTemplate(key: string): Promise<string> {
@@ -93,8 +88,7 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
   });
 
   it('runs a semicolon CSV with BOM, quoted separators, quotes and line breaks as a batch', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
     const csv = '\ufeffno;who\r\n"A;1";"Ada ""the first"""\r\nA-2;"Bob\r\nJr"\r\n';
     const parsed = await api(server.base, 'POST', '/v1/spreadsheets/parse', {
       key: t.test,
@@ -132,8 +126,7 @@ describe('spreadsheets: parse, and CSV / XLSX batches', () => {
   });
 
   it('answers bad files with invalid_request naming the problem, and queues nothing', async () => {
-    const free = await server.team('free');
-    const templateId = await createTemplate(server.base, free.live);
+    const { team: free, templateId } = await teamWithTemplate(server, 'free');
     const bomb = await makeXlsx([['a'], ['x'.repeat(1024)]]);
     const cases: [string, Buffer | string, RegExp][] = [
       ['not-base64', '', /not valid base64/],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { type Rng, randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { describe, it } from 'node:test';
+import { cutShort, flipBytes, noise, type Rng, randomJson, rng } from '../../helpers/random.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 18);
 const RUNS = Number(process.env.QUIRE_BRAND_PROPERTY_RUNS ?? 60);
@@ -31,17 +31,11 @@ function randomFile(r: Rng): Buffer {
   const base = r.pick([FONT, PNG_1x1, SVG]);
   switch (r.int(5)) {
     case 0:
-      return base.subarray(0, r.int(base.length));
-    case 1: {
-      const copy = Buffer.from(base);
-      for (let i = 0; i < 1 + r.int(20); i++) copy[r.int(copy.length)] = r.int(256);
-      return copy;
-    }
+      return cutShort(r, base);
+    case 1:
+      return flipBytes(r, base, 20);
     case 2:
-      return Buffer.concat([
-        Buffer.from(r.pick(MAGICS), 'latin1'),
-        Buffer.from(Array.from({ length: r.int(400) }, () => r.int(256))),
-      ]);
+      return Buffer.concat([Buffer.from(r.pick(MAGICS), 'latin1'), noise(r, 0, 400)]);
     case 3:
       return Buffer.from(JSON.stringify(randomJson(r)) ?? '');
     default:
@@ -64,11 +58,7 @@ function randomBody(r: Rng): unknown {
 describe('property: POST /v1/brand-assets bodies', () => {
   let server: TestServer;
   let t: TestTeam;
-  before(async () => {
-    server = await startTestServer();
-    t = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team: t } = both));
 
   it(`answers ${RUNS} random upload bodies (seed ${SEED}) with 201 or invalid_request, never 5xx`, async () => {
     const r = rng(SEED);

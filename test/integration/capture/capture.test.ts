@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { createTemplate, waitForBatch } from '../batches/helpers.js';
-import { type TestServer as PageServer, RED_PNG, testServer } from '../render/helpers.js';
+import { type TestServer as PageServer, RED_PNG, serverWithPages } from '../render/helpers.js';
 
 /** A script that adds `text` in an element with `id` after `ms` milliseconds. */
 const later = (id: string, text: string, ms: number) =>
@@ -16,8 +16,8 @@ describe('source_url and wait_for (extension)', () => {
   let pages: PageServer;
   let server: TestServer;
   let team: TestTeam;
-  before(async () => {
-    pages = await testServer({
+  serverWithPages(
+    {
       '/report': (_req, res) =>
         res
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -41,17 +41,11 @@ describe('source_url and wait_for (extension)', () => {
         );
       },
       '/moved': (_req, res) => res.writeHead(302, { location: 'http://localhost:1/report' }).end(),
-    });
-    server = await startTestServer({
-      renderTimeoutMs: RENDER_LIMIT_MS,
-      urlAllowHosts: [`127.0.0.1:${pages.port}`],
-    });
-    team = await server.team('growth');
-  });
-  after(async () => {
-    await server?.close();
-    await pages?.close();
-  });
+    },
+    'growth',
+    { renderTimeoutMs: RENDER_LIMIT_MS },
+    (all) => ({ pages, server, team } = all),
+  );
 
   const pdf = (body: Record<string, unknown>) =>
     api(server.base, 'POST', '/v1/pdf', { key: team.live, body });

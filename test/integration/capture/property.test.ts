@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Rng, randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { type TestServer as PageServer, testServer } from '../render/helpers.js';
+import type http from 'node:http';
+import { describe, it } from 'node:test';
+import { type Rng, randomJson } from '../../helpers/random.js';
+import { pdfBodiesProperty, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { type TestServer as PageServer, serverWithPages } from '../render/helpers.js';
 
 const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 27);
 const RUNS = Number(process.env.QUIRE_CAPTURE_PROPERTY_RUNS ?? 40);
@@ -53,49 +54,37 @@ describe('property: POST /v1/pdf with source_url and wait_for', () => {
   let pages: PageServer;
   let server: TestServer;
   let team: TestTeam;
-  before(async () => {
-    pages = await testServer({
-      '/page': (_req, res) =>
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Page</title><p>from the page</p>'),
-    });
-    server = await startTestServer({
-      renderTimeoutMs: RENDER_LIMIT_MS,
-      urlAllowHosts: [`127.0.0.1:${pages.port}`],
-    });
-    team = await server.team('scale');
-  });
-  after(async () => {
-    await server?.close();
-    await pages?.close();
-  });
+  const page: http.RequestListener = (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Page</title><p>from the page</p>');
+  serverWithPages(
+    { '/page': page },
+    'scale',
+    { renderTimeoutMs: RENDER_LIMIT_MS },
+    (all) => ({ pages, server, team } = all),
+  );
 
-  it(`answers ${RUNS} random bodies (seed ${SEED}) with a PDF, invalid_request or render_timeout`, async () => {
-    const r = rng(SEED);
-    const seen = new Set<number>();
-    for (let i = 0; i < RUNS; i++) {
-      const body = randomBody(r, `${pages.origin}/page`);
-      const res = await api(server.base, 'POST', '/v1/pdf', { key: team.live, body });
-      const what = `#${i} ${JSON.stringify(body).slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
-      seen.add(res.status);
-      if (res.status === 200) {
-        assert.equal(res.buffer.subarray(0, 5).toString('latin1'), '%PDF-', what);
-        continue;
-      }
-      if (res.status === 504) {
-        assert.ok(body.wait_for !== undefined, what);
-        assert.equal(res.json.error.code, 'render_timeout', what);
-        assert.match(res.json.error.message, /waited for/, what);
-        continue;
-      }
-      assert.equal(res.status, 400, what);
-      assert.equal(res.json.error.code, 'invalid_request', what);
-      // Whichever rule answers first, a refusal of the source URL itself names the right reason.
-      const url = body.source_url;
-      if (typeof url !== 'string' || res.json.error.details?.field !== 'source_url') continue;
-      if (/^(file|ftp|javascript):/.test(url)) assert.equal(res.json.error.details.reason, 'scheme', what);
-      if (/localhost|\[::1\]|169\.254/.test(url))
-        assert.equal(res.json.error.details.reason, 'private_address', what);
-    }
-    assert.ok(seen.has(200) && seen.has(400), `statuses seen: ${[...seen].join(', ')}`);
+  it(`answers ${RUNS} random bodies (seed ${SEED}) with a PDF, invalid_request or render_timeout`, () => {
+    const randomPageBody = (r: Rng) => randomBody(r, `${pages.origin}/page`);
+    return pdfBodiesProperty(
+      server,
+      team.live,
+      { seed: SEED, runs: RUNS, randomBody: randomPageBody },
+      (res, body, what) => {
+        if (res.status === 504) {
+          assert.ok(body.wait_for !== undefined, what);
+          assert.equal(res.json.error.code, 'render_timeout', what);
+          assert.match(res.json.error.message, /waited for/, what);
+          return;
+        }
+        assert.equal(res.status, 400, what);
+        assert.equal(res.json.error.code, 'invalid_request', what);
+        // Whichever rule answers first, a refusal of the source URL itself names the right reason.
+        const url = body.source_url;
+        if (typeof url !== 'string' || res.json.error.details?.field !== 'source_url') return;
+        if (/^(file|ftp|javascript):/.test(url)) assert.equal(res.json.error.details.reason, 'scheme', what);
+        if (/localhost|\[::1\]|169\.254/.test(url))
+          assert.equal(res.json.error.details.reason, 'private_address', what);
+      },
+    );
   });
 });

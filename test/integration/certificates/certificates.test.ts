@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createApiKey } from '../../../src/accounts/teams.js';
 import { readPkcs12 } from '../../../src/certificates/pkcs12.js';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { makeUser, signIn } from '../users/dashboard.js';
 
 const DAY = 86_400_000;
@@ -16,13 +16,7 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
   let server: TestServer;
   let team: TestTeam;
   const p12 = () => makePkcs12({ chain: true, passphrase: 'pass phrase ü' });
-  before(async () => {
-    server = await startTestServer();
-    team = await server.team('growth');
-  });
-  after(async () => {
-    await server?.close();
-  });
+  serverWithTeam('growth', (both) => ({ server, team } = both));
 
   const upload = (key: string, body: unknown) => api(server.base, 'POST', '/v1/certificates', { key, body });
 

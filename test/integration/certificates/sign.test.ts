@@ -5,10 +5,10 @@ import { extractSignature } from '@signpdf/utils';
 import * as pkijs from 'pkijs';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { pdfTool } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { startTsa, type TestTsa } from '../../helpers/tsa.js';
 import { waitFor } from '../../helpers/wait.js';
-import { createTemplate, unzipAll, waitForBatch } from '../batches/helpers.js';
+import { completedBatch, createTemplate, invoiceItems, unzipAll } from '../batches/helpers.js';
 import { checkPdfAConformance, REPORT_HTML } from '../pdf/finishing-checks.js';
 
 const SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
@@ -37,32 +37,33 @@ async function assertSignedBy(pdf: Buffer, commonName: string): Promise<void> {
   assert.match(out, /Signing Hash Algorithm: SHA-256/, out);
 }
 
+/** Uploads a PKCS#12 of makePkcs12's (passphrase "secret") as a certificate of the team; its id. */
+async function uploadCertificate(
+  server: TestServer,
+  team: TestTeam,
+  name: string,
+  pkcs12 = makePkcs12(),
+): Promise<string> {
+  const r = await api(server.base, 'POST', '/v1/certificates', {
+    key: team.live,
+    body: { name, pkcs12_base64: pkcs12.toString('base64'), passphrase: 'secret' },
+  });
+  assert.equal(r.status, 201, r.text);
+  return r.json.id as string;
+}
+
 /** Issue 27 item 2: `sign` on POST /v1/pdf, async documents, templates and batches. */
 describe('sign: PAdES signatures with team certificates', () => {
   let server: TestServer;
   let team: TestTeam;
   let selfSigned: string;
   let chained: string;
+  serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 });
   before(async () => {
-    server = await startTestServer({ workers: 1 });
-    team = await server.team('growth');
-    const upload = async (name: string, chain: boolean, commonName: string) => {
-      const r = await api(server.base, 'POST', '/v1/certificates', {
-        key: team.live,
-        body: {
-          name,
-          pkcs12_base64: makePkcs12({ chain, commonName }).toString('base64'),
-          passphrase: 'secret',
-        },
-      });
-      assert.equal(r.status, 201, r.text);
-      return r.json.id as string;
-    };
-    selfSigned = await upload('Self-signed', false, 'Quire Self Signer');
-    chained = await upload('Chained', true, 'Quire Chain Signer');
-  });
-  after(async () => {
-    await server?.close();
+    const self = makePkcs12({ chain: false, commonName: 'Quire Self Signer' });
+    selfSigned = await uploadCertificate(server, team, 'Self-signed', self);
+    const chain = makePkcs12({ chain: true, commonName: 'Quire Chain Signer' });
+    chained = await uploadCertificate(server, team, 'Chained', chain);
   });
 
   const render = (body: Record<string, unknown>, key = team.live) =>
@@ -205,19 +206,11 @@ describe('sign: PAdES signatures with team certificates', () => {
     await assertSignedBy(fromTemplate.buffer, 'Quire Self Signer');
 
     const templateId = await createTemplate(server.base, team.live);
-    const batch = await api(server.base, 'POST', '/v1/batches', {
-      key: team.live,
-      body: {
-        template_id: templateId,
-        items: [
-          { data: { number: 'A-1', customer: { name: 'Ada' } } },
-          { data: { number: 'A-2', customer: { name: 'Bob' } } },
-        ],
-        sign: { certificate_id: chained, reason: 'Batch' },
-      },
+    const finished = await completedBatch(server.base, team.live, {
+      template_id: templateId,
+      items: invoiceItems(['A-1', 'Ada'], ['A-2', 'Bob']),
+      sign: { certificate_id: chained, reason: 'Batch' },
     });
-    assert.equal(batch.status, 202, batch.text);
-    const finished = await waitForBatch(server.base, team.live, batch.json.id);
     assert.equal(finished.counts.succeeded, 2, JSON.stringify(finished));
     const entries = await unzipAll(Buffer.from(await (await fetch(finished.zip.url)).arrayBuffer()));
     assert.equal(entries.size, 2);
@@ -225,18 +218,14 @@ describe('sign: PAdES signatures with team certificates', () => {
   });
 
   it('a template whose certificate was deleted since refuses the render with invalid_request', async () => {
-    const extra = await api(server.base, 'POST', '/v1/certificates', {
-      key: team.live,
-      body: { name: 'Soon gone', pkcs12_base64: makePkcs12().toString('base64'), passphrase: 'secret' },
-    });
-    assert.equal(extra.status, 201, extra.text);
+    const extra = await uploadCertificate(server, team, 'Soon gone');
     const template = await api(server.base, 'POST', '/v1/templates', {
       key: team.live,
-      body: { name: 'Gone', html: REPORT_HTML, settings: { sign: { certificate_id: extra.json.id } } },
+      body: { name: 'Gone', html: REPORT_HTML, settings: { sign: { certificate_id: extra } } },
     });
     assert.equal(template.status, 201, template.text);
     assert.equal(
-      (await api(server.base, 'DELETE', `/v1/certificates/${extra.json.id}`, { key: team.live })).status,
+      (await api(server.base, 'DELETE', `/v1/certificates/${extra}`, { key: team.live })).status,
       204,
     );
     const r = await api(server.base, 'POST', '/v1/pdf', {
@@ -256,18 +245,16 @@ describe('sign with a timestamp authority (QUIRE_TSA_URL)', () => {
   let certificateId: string;
   before(async () => {
     tsa = await startTsa();
-    server = await startTestServer({ tsaUrl: tsa.url });
-    team = await server.team('growth');
-    const r = await api(server.base, 'POST', '/v1/certificates', {
-      key: team.live,
-      body: { name: 'B-T', pkcs12_base64: makePkcs12().toString('base64'), passphrase: 'secret' },
-    });
-    assert.equal(r.status, 201, r.text);
-    certificateId = r.json.id;
   });
-  after(async () => {
-    await server?.close();
-    await tsa?.close();
+  after(async () => tsa?.close());
+  // The TSA runs by now: the server's config is read in its `before`, after the one above.
+  serverWithTeam(
+    'growth',
+    (both) => ({ server, team } = both),
+    () => ({ tsaUrl: tsa.url }),
+  );
+  before(async () => {
+    certificateId = await uploadCertificate(server, team, 'B-T');
   });
 
   it('embeds the TSA token over the signature value; pdfsig still reports the signature valid', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   QuireClient,
   QuireError,
@@ -7,7 +7,7 @@ import {
   SIGNATURE_HEADER,
   verifyWebhookSignature,
 } from '../../../clients/typescript/src/index.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { serverWithTeam, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 
@@ -16,13 +16,15 @@ describe('TypeScript client against a running server', () => {
   let server: TestServer;
   let client: QuireClient;
   let testClient: QuireClient;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true });
-    const keys = await server.team('growth');
-    client = new QuireClient({ baseUrl: server.base, apiKey: keys.live });
-    testClient = new QuireClient({ baseUrl: server.base, apiKey: keys.test });
-  });
-  after(async () => server.close());
+  serverWithTeam(
+    'growth',
+    ({ server: started, team }) => {
+      server = started;
+      client = new QuireClient({ baseUrl: server.base, apiKey: team.live });
+      testClient = new QuireClient({ baseUrl: server.base, apiKey: team.test });
+    },
+    { allowPrivateWebhooks: true },
+  );
 
   it('downloads the binary PDF with its headers read', async () => {
     const file = await testClient.pdf({ html: '<h1>Hello</h1>', filename: 'hello' });

@@ -4,16 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { makePkcs12 } from '../../helpers/certificates.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import {
-  type Browser,
-  checkPage as checkShared,
-  closeAll,
-  openBrowser,
-  signInNewOwner,
-  step,
-} from './browser.js';
+import { type Browser, checkPage, closeAll, openBrowser, signInNewOwner, step } from './browser.js';
 
 /**
  * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
@@ -36,14 +29,7 @@ function logoPng(): Buffer {
 }
 
 /** Dynamic parts (dates, ids, images, sizes) are masked in reference screenshots. */
-function dynamic(page: Page) {
-  return [page.locator('td, time, code, img, .who span, .numbers dd')];
-}
-
-/** The shared quality bar (browser.ts) with this file's masks. */
-function checkPage(page: Page, name: string): Promise<void> {
-  return checkShared(page, name, dynamic(page));
-}
+const DYNAMIC = 'td, time, code, img, .who span, .numbers dd';
 
 describe('dashboard: brand assets, certificates and document activity', { timeout: 300_000 }, () => {
   let server: TestServer;
@@ -51,13 +37,13 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
   let browser: Browser;
   let page: Page;
 
+  // The browser first, so that it is closed (and its page errors checked) before the server.
   before(async () => {
-    server = await startTestServer({ workers: 1 });
-    team = await server.team('growth');
     browser = await openBrowser();
     page = browser.page;
   });
-  after(() => closeAll(browser, server));
+  after(() => closeAll(browser));
+  serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 });
 
   it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
     step(page, 'brand', async () => {
@@ -100,7 +86,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
       assert.match((await fontRow.textContent()) ?? '', /Liberation Sans/);
       assert.match((await fontRow.textContent()) ?? '', /TTF/);
       await page.locator('tr').filter({ hasText: '{{ brand.logo_url }}' }).waitFor();
-      await checkPage(page, 'brand');
+      await checkPage(page, 'brand', DYNAMIC);
 
       await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
       await page.getByRole('button', { name: 'Copy snippet for Body' }).click();
@@ -143,7 +129,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
       const row = page.locator('tr').filter({ hasText: 'CN=Quire Test Signer' });
       await row.waitFor();
       assert.match((await row.textContent()) ?? '', /CN=Quire Test CA/);
-      await checkPage(page, 'certificates');
+      await checkPage(page, 'certificates', DYNAMIC);
 
       const template = await api(server.base, 'POST', '/v1/templates', {
         key: team.live,
@@ -195,6 +181,6 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
         1,
         'the download link is shown',
       );
-      await checkPage(page, 'document-detail');
+      await checkPage(page, 'document-detail', DYNAMIC);
     }));
 });

@@ -13,10 +13,11 @@ import { readMail } from '../users/dashboard.js';
 import {
   type Browser,
   caretToEnd,
-  checkPage as checkShared,
+  checkPage,
   closeAll,
   openBrowser,
   openDraftPdf,
+  startCsvBatch,
   step,
 } from './browser.js';
 
@@ -42,18 +43,8 @@ const OWNER_PASSWORD = 'owner password 123';
 const MEMBER_PASSWORD = 'member password 123';
 
 /** Dynamic parts of a page (dates, ids, secrets, rendered images) are masked in reference screenshots. */
-function dynamic(page: Page) {
-  return [
-    page.locator(
-      'td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .bar-chart, [data-testid="chart-totals"], #progress-title',
-    ),
-  ];
-}
-
-/** The shared quality bar (browser.ts) with this file's masks. */
-function checkPage(page: Page, name: string): Promise<void> {
-  return checkShared(page, name, dynamic(page));
-}
+const DYNAMIC =
+  'td, time, code, .secret, img, canvas, iframe, .who span, .card span, .numbers dd, .bar-chart, [data-testid="chart-totals"], #progress-title';
 
 describe('dashboard end to end', { timeout: 600_000 }, () => {
   let server: TestServer;
@@ -89,7 +80,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
-      await checkPage(page, 'sign-in');
+      await checkPage(page, 'sign-in', DYNAMIC);
       await page.getByLabel('Email').fill(OWNER_EMAIL);
       await page.getByLabel('Password').fill('wrong password!!');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -174,10 +165,10 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await result.waitFor({ timeout: 60_000 });
       const percent = Number.parseFloat((await result.textContent()) ?? '');
       assert.ok(percent > 0, `versions 1 and 2 differ: ${percent}`);
-      await checkPage(page, 'template-editor');
+      await checkPage(page, 'template-editor', DYNAMIC);
       await page.goto(`${server.base}/app/#/templates`);
       await page.locator('.card img').first().waitFor();
-      await checkPage(page, 'templates');
+      await checkPage(page, 'templates', DYNAMIC);
     }));
 
   it('generates from the form and finds the PDF with its thumbnail in the documents log', () =>
@@ -186,7 +177,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('button', { name: 'Generate PDF' }).waitFor({ timeout: 60_000 });
       await page.getByLabel('Number', { exact: true }).fill('3003');
       await page.getByRole('button', { name: 'Add Items row' }).click();
-      await checkPage(page, 'generate');
+      await checkPage(page, 'generate', DYNAMIC);
       // Finishing options (extensions): a stamp on the generated PDF.
       await page
         .getByText('PDF output: PDF/A, accessibility, metadata, stamp, attachments, signature, password')
@@ -203,7 +194,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await waitFor('the thumbnail to load', async () =>
         (await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0 ? true : null,
       );
-      await checkPage(page, 'documents');
+      await checkPage(page, 'documents', DYNAMIC);
     }));
 
   it('creates a webhook endpoint, shows its secret once and delivers a test event', () =>
@@ -229,7 +220,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       );
       await page.reload();
       assert.equal(await page.getByTestId('webhook-secret').count(), 0, 'the secret is not shown again');
-      await checkPage(page, 'webhooks');
+      await checkPage(page, 'webhooks', DYNAMIC);
     }));
 
   it('creates and revokes an API key', () =>
@@ -278,7 +269,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByRole('cell', { name: /revoked/ }).waitFor();
       await page.locator('.toast').filter({ hasText: 'Key CI key revoked.' }).waitFor();
       assert.equal((await api(server.base, 'GET', '/v1/me', { key: secret.trim() })).status, 401);
-      await checkPage(page, 'keys');
+      await checkPage(page, 'keys', DYNAMIC);
     }));
 
   it('shows usage with the daily chart', () =>
@@ -286,22 +277,15 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.goto(`${server.base}/app/#/usage`);
       await page.getByTestId('docs-used').waitFor();
       await page.getByTestId('bar-chart').waitFor();
-      await checkPage(page, 'usage');
+      await checkPage(page, 'usage', DYNAMIC);
     }));
 
   it('uploads a spreadsheet, maps columns and watches a batch to its ZIP', () =>
     step(page, 'step8', async () => {
       await page.goto(`${server.base}/app/#/batches`);
-      await page.getByLabel('Template').selectOption(templateId);
-      await page.getByLabel('Spreadsheet (CSV or XLSX)').setInputFiles({
-        name: 'rows.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('number,customer.name\n1,Ada\n2,Grace\n'),
-      });
-      await page.getByRole('button', { name: 'Read columns' }).click();
-      await page.getByRole('button', { name: 'Start batch of 2 documents' }).click();
+      await startCsvBatch(page, templateId, 'number,customer.name\n1,Ada\n2,Grace\n', 2);
       await page.getByRole('link', { name: 'Download the ZIP' }).waitFor({ timeout: 120_000 });
-      await checkPage(page, 'batches');
+      await checkPage(page, 'batches', DYNAMIC);
     }));
 
   it('invites a member who signs up through the emailed link and cannot manage keys', () =>
@@ -310,7 +294,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await page.getByLabel('Invite by email').fill('member@example.com');
       await page.getByRole('button', { name: 'Send invitation' }).click();
       await page.getByRole('status').filter({ hasText: 'Invitation sent' }).waitFor();
-      await checkPage(page, 'members');
+      await checkPage(page, 'members', DYNAMIC);
       const invitation = await waitFor(
         'the invitation email',
         async () => sink.messages.find((m) => m.to.includes('member@example.com')) ?? null,

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { pdfText, pdfTool } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { checkAttachments, checkProtect, type FinishingBody } from '../pdf/finishing-checks.js';
-import { type TestServer as PageServer, testServer } from '../render/helpers.js';
+import { type TestServer as PageServer, serverWithPages } from '../render/helpers.js';
 import {
   assertAccessible,
   assertAccessibleAndFits,
@@ -38,17 +39,16 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
   let upload: Buffer;
   let termsId: string;
 
+  // Registered first, so the browser closes (and its page errors are checked) before the servers.
+  after(() => closeAll(browser));
+  const late: http.RequestListener = (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        `<html><head><title>Late page</title></head><body><p>early</p><script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'ARRIVED LATE'; document.body.append(p); }, 700);</script></body></html>`,
+      );
+  serverWithPages({ '/late': late }, 'growth', { workers: 1 }, (all) => ({ pages, server, team } = all));
   before(async () => {
-    pages = await testServer({
-      '/late': (_req, res) =>
-        res
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end(
-            `<html><head><title>Late page</title></head><body><p>early</p><script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'ARRIVED LATE'; document.body.append(p); }, 700);</script></body></html>`,
-          ),
-    });
-    server = await startTestServer({ workers: 1, urlAllowHosts: [`127.0.0.1:${pages.port}`] });
-    team = await server.team('growth');
     const template = await api(server.base, 'POST', '/v1/templates', {
       key: team.live,
       body: { name: 'Letter', html: '<p>Letter {{ number }}</p>', sample_data: { number: 'L-1' } },
@@ -74,7 +74,6 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
     );
     page = browser.page;
   });
-  after(() => closeAll(browser, server, pages));
 
   it('prepends a stored document picked from the list and appends an uploaded PDF', () =>
     step(page, 'generate-merge', async () => {

@@ -16,6 +16,7 @@ import {
   checkPage,
   closeAll,
   openSignedInBrowser,
+  startCsvBatch,
   step,
 } from './browser.js';
 
@@ -33,13 +34,8 @@ const CARDS_PER_PAGE = 24;
  * Only what changes between runs is masked (dates, ids, images, sizes), not whole cells: these references
  * also show the badges and the stacked rows on phones.
  */
-function dynamic(page: Page) {
-  return [
-    page.locator(
-      'time, code, img, canvas, iframe, .who span, .card .meta, td[data-label="Size"], td[data-label="Pages"]',
-    ),
-  ];
-}
+const DYNAMIC =
+  'time, code, img, canvas, iframe, .who span, .card .meta, td[data-label="Size"], td[data-label="Pages"]';
 
 /** The editor's first preview has landed: the reference screenshot does not catch it half-way. */
 async function previewShown(page: Page): Promise<void> {
@@ -157,7 +153,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       await view.getByText('CSS: unchanged').waitFor();
       await previewShown(page);
       await scrollToTop(page.getByTestId('version-source'));
-      await checkPage(page, 'template-version-source', dynamic(page));
+      await checkPage(page, 'template-version-source', DYNAMIC);
 
       await view.getByRole('button', { name: 'Restore v1 as a new version' }).click();
       const dialog = page.getByRole('dialog', { name: 'Restore version 1?' });
@@ -218,14 +214,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
     step(page, 'manage-batches', async () => {
       await page.goto(`${server.base}/app/#/batches`);
       await page.getByRole('heading', { name: 'No batches yet' }).waitFor();
-      await page.getByLabel('Template').selectOption(invoiceId);
-      await page.getByLabel('Spreadsheet (CSV or XLSX)').setInputFiles({
-        name: 'rows.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('number\n501\n502\n503\n'),
-      });
-      await page.getByRole('button', { name: 'Read columns' }).click();
-      await page.getByRole('button', { name: 'Start batch of 3 documents' }).click();
+      await startCsvBatch(page, invoiceId, 'number\n501\n502\n503\n', 3);
       await page.getByRole('heading', { name: /^Batch / }).waitFor();
       // The user goes elsewhere; the result still finds them.
       await page.getByRole('link', { name: 'Documents' }).click();
@@ -260,7 +249,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         (await items.locator('td[data-label="Status"]').allTextContents()).map((t) => t.trim()),
         ['succeeded', 'succeeded', 'succeeded'],
       );
-      await checkPage(page, 'batches-list', dynamic(page));
+      await checkPage(page, 'batches-list', DYNAMIC);
     }));
 
   it('searches the documents log by id and offers to clear a search that finds nothing', () =>
@@ -306,13 +295,13 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         );
         assert.equal(background, 'rgb(14, 19, 25)', 'the dark scheme applies (--canvas)');
         // axe's colour-contrast rule (serious) covers text, badges and links in the dark scheme too.
-        await checkPage(page, 'batches-dark', dynamic(page));
+        await checkPage(page, 'batches-dark', DYNAMIC);
         await page.goto(`${server.base}/app/#/templates/${invoiceId}`);
         await page.getByRole('button', { name: 'View v1' }).click();
         await page.getByTestId('version-source').getByText('HTML:').waitFor();
         await previewShown(page);
         await scrollToTop(page.getByTestId('version-source'));
-        await checkPage(page, 'template-version-source-dark', dynamic(page));
+        await checkPage(page, 'template-version-source-dark', DYNAMIC);
       } finally {
         await page.emulateMedia({ colorScheme: 'light' });
       }

@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { App } from '../../../src/http/server.js';
 import { registerWebApp } from '../../../src/web/plugin.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { serverForBlock, type TestServer } from '../../helpers/server.js';
 
 describe('dashboard static serving (/app/)', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  serverForBlock((s) => (server = s));
 
   it('GET / redirects to /app/', async () => {
     const res = await fetch(`${server.base}/`, { redirect: 'manual' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const DAY_MS = 86_400_000;
@@ -31,16 +31,36 @@ async function finished(server: TestServer, key: string, id: string): Promise<{ 
   });
 }
 
+/**
+ * The activity of a direct render that spins until the render limit (render_timeout). Its document is the
+ * first failed one among the newest `limit` of the log: the log is newest first by creation, and a
+ * background document of an earlier test may sort above it.
+ */
+async function timedOutRenderActivity(server: TestServer, key: string, limit: number): Promise<Entry[]> {
+  const r = await api(server.base, 'POST', '/v1/pdf', {
+    key,
+    body: { html: '<script>while(true){}</script>' },
+  });
+  assert.equal(r.json.error.code, 'render_timeout');
+  const log = await api(server.base, 'GET', `/v1/documents?limit=${limit}`, { key });
+  const timedOut = log.json.data.find(
+    (d: { error_code: string | null }) => d.error_code === 'render_timeout',
+  );
+  assert.ok(timedOut, JSON.stringify(log.json.data));
+  return activityOf(server, key, timedOut.id);
+}
+
 /** GET /v1/pdf/{id}/activity (issue 18): status transitions with timing, pages and warnings, 30 days. */
 describe('document activity log', () => {
   const clock = new ManualClock(new Date('2026-05-04T09:00:00Z'));
   let server: TestServer;
   let t: TestTeam;
-  before(async () => {
-    server = await startTestServer({ workers: 1, renderTimeoutMs: 3_000 }, { clock });
-    t = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam(
+    'growth',
+    (both) => ({ server, team: t } = both),
+    { workers: 1, renderTimeoutMs: 3_000 },
+    { clock },
+  );
 
   it('lists queued → processing → succeeded of a background render with pages, warnings and timing', async () => {
     const queued = await api(server.base, 'POST', '/v1/pdf', {
@@ -69,18 +89,7 @@ describe('document activity log', () => {
   });
 
   it('shows a direct render that timed out as processing → failed with its error code', async () => {
-    const r = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<script>while(true){}</script>' },
-    });
-    assert.equal(r.json.error.code, 'render_timeout');
-    // The log is newest first by creation; a background document of an earlier test may sort above it.
-    const log = await api(server.base, 'GET', '/v1/documents?limit=20', { key: t.live });
-    const timedOut = log.json.data.find(
-      (d: { error_code: string | null }) => d.error_code === 'render_timeout',
-    );
-    assert.ok(timedOut, JSON.stringify(log.json.data));
-    const entries = await activityOf(server, t.live, timedOut.id);
+    const entries = await timedOutRenderActivity(server, t.live, 20);
     assert.deepEqual(
       entries.map((e) => [e.status, e.error_code]),
       [
@@ -160,11 +169,7 @@ describe('document activity log', () => {
 describe('document activity durations (real clock)', () => {
   let server: TestServer;
   let t: TestTeam;
-  before(async () => {
-    server = await startTestServer({ workers: 1, renderTimeoutMs: 2_000 });
-    t = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team: t } = both), { workers: 1, renderTimeoutMs: 2_000 });
 
   it('a direct render lasts at least as long as its render timing', async () => {
     // The script keeps the page busy for 300 ms before the load finishes: a render that takes time.
@@ -189,16 +194,7 @@ describe('document activity durations (real clock)', () => {
   });
 
   it('a direct render that failed shows how long it ran before failing', async () => {
-    const r = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<script>while(true){}</script>' },
-    });
-    assert.equal(r.json.error.code, 'render_timeout');
-    const log = await api(server.base, 'GET', '/v1/documents?limit=5', { key: t.live });
-    const failed = log.json.data.find(
-      (d: { error_code: string | null }) => d.error_code === 'render_timeout',
-    );
-    const entries = await activityOf(server, t.live, failed.id);
+    const entries = await timedOutRenderActivity(server, t.live, 5);
     const timeoutMs = server.config.renderTimeoutMs;
     assert.ok(
       (entries[1]?.duration_ms ?? 0) >= timeoutMs,

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createTeam } from '../../../src/accounts/teams.js';
 import {
   DocumentLifecycle,
@@ -24,7 +21,7 @@ import {
 import { ManualClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
-import { openTestDatabase } from '../../helpers/database.js';
+import { databaseForBlock } from '../../helpers/database.js';
 import { newPlainDocument } from './helpers.js';
 
 const SUCCEEDED: DocumentOutcome = {
@@ -57,16 +54,14 @@ const MOVES: Record<
 };
 
 describe('document states: every move from every status (real database)', () => {
-  let dataDir: string;
   let db: Db;
   let teamId: string;
   let lifecycle: DocumentLifecycle;
   const clock = new ManualClock();
   const announced = new Map<string, number>();
 
+  databaseForBlock('quire-states-', (both) => ({ db } = both));
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-states-'));
-    db = await openTestDatabase(dataDir);
     teamId = (await createTeam(db, clock, { name: 'states', plan: 'free' })).id;
     lifecycle = new DocumentLifecycle({
       db,
@@ -77,10 +72,6 @@ describe('document states: every move from every status (real database)', () => 
         return { id: row.id, status: row.status } as unknown as EventDocument;
       },
     });
-  });
-  after(async () => {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   function newDocument(batchId: string | null): NewDocument {

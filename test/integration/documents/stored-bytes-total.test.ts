@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTeam } from '../../../src/accounts/teams.js';
 import {
@@ -20,7 +17,7 @@ import type { Db } from '../../../src/storage/db.js';
 import { onPostgres } from '../../../src/storage/dialect.js';
 import { migration0021TeamStoredBytes } from '../../../src/storage/migrations/0021_team_stored_bytes.js';
 import type { EventDocument } from '../../../src/webhooks/events.js';
-import { openTestDatabase } from '../../helpers/database.js';
+import { databaseForBlock } from '../../helpers/database.js';
 import { newPlainDocument } from './helpers.js';
 
 const DAY_MS = 86_400_000;
@@ -38,7 +35,6 @@ const succeeded = (file: ProducedFile): DocumentOutcome => ({
  * log (issue 32). Every way a stored file comes or goes must keep it equal to the sum of the documents' bytes.
  */
 describe('stored bytes: the running total follows every document write (real database)', () => {
-  let dataDir: string;
   let db: Db;
   let teamId: string;
   let otherTeamId: string;
@@ -46,9 +42,8 @@ describe('stored bytes: the running total follows every document write (real dat
   const clock = new ManualClock();
   const deletedBlobs: string[] = [];
 
+  databaseForBlock('quire-stored-bytes-', (both) => ({ db } = both));
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-stored-bytes-'));
-    db = await openTestDatabase(dataDir);
     teamId = (await createTeam(db, clock, { name: 'quota', plan: 'free' })).id;
     otherTeamId = (await createTeam(db, clock, { name: 'other', plan: 'free' })).id;
     lifecycle = new DocumentLifecycle({
@@ -56,10 +51,6 @@ describe('stored bytes: the running total follows every document write (real dat
       clock,
       present: (row) => ({ id: row.id, status: row.status }) as unknown as EventDocument,
     });
-  });
-  after(async () => {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const newDocument = (team: string, test: boolean): NewDocument =>

@@ -4,45 +4,37 @@
  * note, self-billing, foreign parties and currencies, direct debit, base quantities. Each one meets
  * XRechnung's extra requirements, so it is valid for every profile that accepts its fields.
  */
-import { type EInvoiceFixture, line } from '../../fixtures/einvoice-fixtures.js';
+import { address, type EInvoiceFixture, email, line, party } from '../../fixtures/einvoice-fixtures.js';
 
 type Json = Record<string, unknown>;
 
 /** The same shape as the shared fixtures', which the output tests run together with these. */
 export type InvoiceCase = EInvoiceFixture;
 
-const sellerDe: Json = {
-  name: 'Lieferant GmbH',
+const sellerDe = party('Lieferant GmbH', address(['Lieferantenstraße 20', 'München', '80333', 'DE']), {
   trading_name: 'Lieferant',
-  address: { line1: 'Lieferantenstraße 20', city: 'München', postal_code: '80333', country_code: 'DE' },
   vat_id: 'DE123456789',
   tax_number: '201/113/40209',
   legal_registration_id: 'HRB 12345',
-  electronic_address: { value: 'rechnung@lieferant.example', scheme: 'EM' },
+  electronic_address: email('rechnung@lieferant.example'),
   contact: { name: 'Hans Muster', phone: '+49 89 1234567', email: 'hans.muster@lieferant.example' },
   legal_info: 'Geschäftsführer: Hans Muster, Amtsgericht München',
-};
+});
 
-const buyerDe: Json = {
-  name: 'Kunden AG Mitte',
-  address: {
-    line1: 'Kundenstraße 15',
-    line2: 'Haus B',
-    city: 'Frankfurt',
-    postal_code: '69876',
-    country_code: 'DE',
+const buyerDe = party(
+  'Kunden AG Mitte',
+  address(['Kundenstraße 15', 'Frankfurt', '69876', 'DE'], { line2: 'Haus B' }),
+  {
+    id: 'GE2020211',
+    electronic_address: { value: '04011000-12345-03', scheme: '0204' },
+    contact: { name: 'Erika Einkauf', email: 'einkauf@kunden.example' },
   },
-  id: 'GE2020211',
-  electronic_address: { value: '04011000-12345-03', scheme: '0204' },
-  contact: { name: 'Erika Einkauf', email: 'einkauf@kunden.example' },
-};
+);
 
-const buyerFr: Json = {
-  name: 'Client SARL',
-  address: { line1: '12 rue de la Paix', city: 'Paris', postal_code: '75002', country_code: 'FR' },
+const buyerFr = party('Client SARL', address(['12 rue de la Paix', 'Paris', '75002', 'FR']), {
   vat_id: 'FR32123456789',
-  electronic_address: { value: 'factures@client.example', scheme: 'EM' },
-};
+  electronic_address: email('factures@client.example'),
+});
 
 const transfer: Json = {
   iban: 'DE02 1203 0000 0000 2020 51',
@@ -180,17 +172,13 @@ export const CASES: InvoiceCase[] = [
     name: 'export-usd',
     invoice: base('RE-2025/0006', {
       currency: 'USD',
-      buyer: {
-        name: 'Buyer Inc.',
-        address: {
-          line1: '1 Main Street',
-          city: 'Springfield',
-          postal_code: '62701',
-          subdivision: 'IL',
-          country_code: 'US',
+      buyer: party(
+        'Buyer Inc.',
+        address(['1 Main Street', 'Springfield', '62701', 'US'], { subdivision: 'IL' }),
+        {
+          electronic_address: email('ap@buyer.example'),
         },
-        electronic_address: { value: 'ap@buyer.example', scheme: 'EM' },
-      },
+      ),
       lines: [line('Ersatzteile', 40, '12.375', { category: 'G', rate: 0 }, { unit_code: 'KGM' })],
     }),
   },

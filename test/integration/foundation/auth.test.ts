@@ -1,16 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { revokeApiKey, updateTeam } from '../../../src/accounts/teams.js';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type ApiResponse, api, REQUEST_ID, serverForBlock, type TestServer } from '../../helpers/server.js';
+
+/**
+ * Spends a test key's per-minute budget of `limit` requests to /me, each answered and naming the limit;
+ * the next request's refusal (429), for its message.
+ */
+async function spendTestKeyBudget(server: TestServer, key: string, limit: number): Promise<ApiResponse> {
+  for (let i = 1; i <= limit; i++) {
+    const r = await api(server.base, 'GET', '/v1/me', { key });
+    assert.equal(r.status, 200, `request ${i}: ${r.text}`);
+    assert.equal(r.headers.get('x-ratelimit-limit'), String(limit));
+  }
+  const limited = await api(server.base, 'GET', '/v1/me', { key });
+  assert.equal(limited.status, 429);
+  return limited;
+}
 
 describe('authentication and per-team rate limits', () => {
   const clock = new ManualClock();
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({}, { clock });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), {}, { clock });
 
   it('answers both key modes on /me and /account with the key prefix', async () => {
     const t = await server.team('growth');
@@ -89,13 +101,7 @@ describe('authentication and per-team rate limits', () => {
 
   it('holds test keys to the spec’s 20 a minute and names the setting that raises it', async () => {
     const t = await server.team('scale');
-    for (let i = 1; i <= 20; i++) {
-      const r = await api(server.base, 'GET', '/v1/me', { key: t.test });
-      assert.equal(r.status, 200, `request ${i}: ${r.text}`);
-      assert.equal(r.headers.get('x-ratelimit-limit'), '20');
-    }
-    const limited = await api(server.base, 'GET', '/v1/me', { key: t.test });
-    assert.equal(limited.status, 429);
+    const limited = await spendTestKeyBudget(server, t.test, 20);
     assert.equal(limited.json.error.code, 'rate_limited');
     assert.match(limited.json.error.message, /QUIRE_TEST_KEY_RATE_PER_MIN/);
     // A live key's refusal is the plan's business, not the test-key setting's.
@@ -117,20 +123,11 @@ describe('authentication and per-team rate limits', () => {
 
 describe('QUIRE_TEST_KEY_RATE_PER_MIN on a self-hosted server', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ testKeyRatePerMin: 25 });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), { testKeyRatePerMin: 25 });
 
   it('raises the test keys’ budget and leaves live keys at the plan’s', async () => {
     const t = await server.team('free');
-    for (let i = 1; i <= 25; i++) {
-      const r = await api(server.base, 'GET', '/v1/me', { key: t.test });
-      assert.equal(r.status, 200, `request ${i}: ${r.text}`);
-      assert.equal(r.headers.get('x-ratelimit-limit'), '25');
-    }
-    const limited = await api(server.base, 'GET', '/v1/me', { key: t.test });
-    assert.equal(limited.status, 429);
+    const limited = await spendTestKeyBudget(server, t.test, 25);
     assert.match(limited.json.error.message, /25 requests per minute.*QUIRE_TEST_KEY_RATE_PER_MIN/);
     const live = await api(server.base, 'GET', '/v1/me', { key: t.live });
     assert.equal(live.headers.get('x-ratelimit-limit'), '30');

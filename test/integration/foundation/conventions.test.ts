@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Liquid } from 'liquidjs';
 import { registerQuireFilters } from '../../../src/liquid/filters/index.js';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
-import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import {
+  type ApiOptions,
+  api,
+  REQUEST_ID,
+  serverWithTeam,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 
 /** Sends a body in chunks without Content-Length, so the size limit must be enforced while streaming. */
 function streamChunks(
@@ -53,59 +60,41 @@ function streamChunks(
 
 describe('request conventions', () => {
   let server: TestServer;
-  let key: string;
-  before(async () => {
-    server = await startTestServer();
-    key = (await server.team('growth')).live;
-  });
-  after(async () => server.close());
+  let team: TestTeam;
+  serverWithTeam('growth', (both) => ({ server, team } = both));
+  /** POST /v1/pdf with the live key: the route these conventions are shown on. */
+  const postPdf = (options: Omit<ApiOptions, 'key'>) =>
+    api(server.base, 'POST', '/v1/pdf', { key: team.live, ...options });
 
   it('answers a non-JSON body with 415 invalid_request', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const r = await api(server.base, 'POST', '/v1/pdf', {
-        key,
-        rawBody: 'html=x',
-        headers: { 'content-type': type },
-      });
+      const r = await postPdf({ rawBody: 'html=x', headers: { 'content-type': type } });
       assert.equal(r.status, 415, type);
       assert.equal(r.json.error.code, 'invalid_request');
     }
   });
 
   it('answers invalid JSON with 400 invalid_request', async () => {
-    const r = await api(server.base, 'POST', '/v1/pdf', {
-      key,
-      rawBody: '{"html": ',
-      headers: { 'content-type': 'application/json' },
-    });
+    const r = await postPdf({ rawBody: '{"html": ', headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 400);
     assert.equal(r.json.error.code, 'invalid_request');
   });
 
   it('rejects unknown fields naming the field, and does not coerce types', async () => {
-    const unknown = await api(server.base, 'POST', '/v1/pdf', {
-      key,
-      body: { html: '<p>x</p>', colour: 'red' },
-    });
+    const unknown = await postPdf({ body: { html: '<p>x</p>', colour: 'red' } });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error.code, 'invalid_request');
     assert.match(unknown.json.error.message, /colour/);
-    const coerced = await api(server.base, 'POST', '/v1/pdf', {
-      key,
-      body: { html: '<p>x</p>', test: 'true' },
-    });
+    const coerced = await postPdf({ body: { html: '<p>x</p>', test: 'true' } });
     assert.equal(coerced.status, 400);
     assert.match(coerced.json.error.message, /test/);
   });
 
   it('refuses a body over 5 MB with 413 payload_too_large, by Content-Length or while streaming', async () => {
-    const big = await api(server.base, 'POST', '/v1/pdf', {
-      key,
-      body: { html: 'a'.repeat(5 * 1024 * 1024 + 10) },
-    });
+    const big = await postPdf({ body: { html: 'a'.repeat(5 * 1024 * 1024 + 10) } });
     assert.equal(big.status, 413);
     assert.equal(big.json.error.code, 'payload_too_large');
-    const streamed = await streamChunks(server.base, key, 6 * 1024 * 1024);
+    const streamed = await streamChunks(server.base, team.live, 6 * 1024 * 1024);
     assert.equal(streamed.status, 413);
     assert.equal(JSON.parse(streamed.body).error.code, 'payload_too_large');
   });
@@ -117,7 +106,7 @@ describe('request conventions', () => {
       '00000000-0000-0000-0000-00000000000g',
       'urn:uuid:00000000-0000-0000-0000-000000000000',
     ]) {
-      const r = await api(server.base, 'GET', `/v1/pdf/${encodeURIComponent(id)}`, { key });
+      const r = await api(server.base, 'GET', `/v1/pdf/${encodeURIComponent(id)}`, { key: team.live });
       assert.equal(r.status, 400, id);
       assert.equal(r.json.error.code, 'invalid_request');
     }

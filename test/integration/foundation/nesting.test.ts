@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MAX_JSON_DEPTH } from '../../../src/http/json-depth.js';
 import { rng } from '../../helpers/random.js';
-import { type ApiResponse, api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type ApiResponse, api, REQUEST_ID, serverWithTeam, type TestServer } from '../../helpers/server.js';
 
 /** `levels` arrays inside each other around `inner`, as JSON text (JSON.stringify itself fails on such depth). */
 const nested = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
@@ -25,11 +25,7 @@ describe('deeply nested JSON bodies are invalid_request, never a 500', () => {
       headers: { 'content-type': 'application/json' },
     });
 
-  before(async () => {
-    server = await startTestServer();
-    keys = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team: keys } = both));
 
   it('refuses metadata nested 5,000 levels', async () => {
     assertTooDeep(await post('/v1/pdf', `{"html":"<p>x</p>","metadata":{"a":${nested(5000)}}}`), 'metadata');

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +10,7 @@ import type { Db } from '../../../src/storage/db.js';
 import { loadServerSecret } from '../../../src/storage/server-secret.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
-import { openTestDatabase, testDatabaseUrlOf } from '../../helpers/database.js';
+import { databaseForBlock, testDatabaseUrlOf } from '../../helpers/database.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { answer, type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
 import { crashProduction } from './crash-production.js';
@@ -47,17 +45,15 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
   let rx: Receiver;
   const children: ChildProcess[] = [];
 
+  // Registered ahead of the database's hooks, so no worker is left using it when it is removed.
+  after(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  databaseForBlock('quire-crash-', (both) => ({ dataDir, db } = both));
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-crash-'));
-    db = await openTestDatabase(dataDir);
     rx = await startReceiver();
   });
-  after(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await db.destroy();
-    await rx.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(async () => rx.close());
 
   const statusCounts = async (table: 'jobs' | 'documents' | 'webhook_deliveries', where = '') => {
     const rows = await db

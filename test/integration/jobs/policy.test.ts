@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import {
   cancelJob,
   cancelJobByKey,
@@ -16,7 +13,7 @@ import { sweepFinishedJobs } from '../../../src/jobs/retention.js';
 import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
-import { openTestDatabase } from '../../helpers/database.js';
+import { databaseForBlock, openTestDatabase } from '../../helpers/database.js';
 
 /** Retry policy, deduplication, concurrency caps, cancel and shutdown of the job queue, on a real SQLite file. */
 describe('job queue policy (real SQLite)', () => {
@@ -26,17 +23,10 @@ describe('job queue policy (real SQLite)', () => {
   let workers: Workers | null = null;
   let kindCounter = 0;
 
-  before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-policy-'));
-    db = await openTestDatabase(dataDir);
-  });
+  databaseForBlock('quire-policy-', (both) => ({ dataDir, db } = both));
   afterEach(async () => {
     await workers?.stop(1_000);
     workers = null;
-  });
-  after(async () => {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A fresh kind per test, so jobs of earlier tests never interfere. */

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { loadPlans } from '../../../src/accounts/plans.js';
 import { createTeam } from '../../../src/accounts/teams.js';
 import { assertWithinJobLimits } from '../../../src/jobs/limits.js';
@@ -10,22 +7,14 @@ import { claimJob, enqueueJob, extendLease, finishJob, requeueJob } from '../../
 import { ManualClock } from '../../../src/shared/clock.js';
 import { AppError } from '../../../src/shared/errors.js';
 import type { Db } from '../../../src/storage/db.js';
-import { openTestDatabase } from '../../helpers/database.js';
+import { databaseForBlock } from '../../helpers/database.js';
 
 describe('durable job queue (real SQLite)', () => {
-  let dataDir: string;
   let db: Db;
   const clock = new ManualClock();
   const claim = (owner: string, leaseMs = 10_000) => claimJob(db, clock, { owner, leaseMs, kinds: ['t'] });
 
-  before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-queue-'));
-    db = await openTestDatabase(dataDir);
-  });
-  after(async () => {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  databaseForBlock('quire-queue-', (both) => ({ db } = both));
 
   it('gives a job to one worker at a time and back to another once its lease expired', async () => {
     const { id } = await enqueueJob(db, clock, { kind: 't', teamId: null, test: false, payload: { a: 1 } });

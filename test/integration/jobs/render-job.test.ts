@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPlans } from '../../../src/accounts/plans.js';
@@ -26,7 +24,7 @@ import { FsBlobStore } from '../../../src/storage/blob-store.js';
 import type { Db } from '../../../src/storage/db.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoints.js';
 import { createSecretBox } from '../../../src/webhooks/secret-box.js';
-import { openTestDatabase } from '../../helpers/database.js';
+import { databaseForBlock } from '../../helpers/database.js';
 import { PLAIN_HTML_DEPS } from './plain-html-deps.js';
 
 /** The worker's box for sealed `protect` passwords (a fixed secret: these tests read what it sealed). */
@@ -65,9 +63,10 @@ describe('background render job', () => {
     timings: { loadMs: 0, analyzeMs: 0, pdfMs: 0, postMs: 0 },
   });
 
+  // Registered ahead of the database's hooks, so the workers stop before it closes.
+  after(async () => workers.stop());
+  databaseForBlock('quire-render-job-', (both) => ({ dataDir, db } = both));
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-render-job-'));
-    db = await openTestDatabase(dataDir);
     team = await createTeam(db, clock, { name: 'Renders', plan: 'starter' });
     for (const mode of ['live', 'test'] as const) {
       await insertEndpoint(db, clock, createSecretBox(Buffer.alloc(32)), {
@@ -158,11 +157,6 @@ describe('background render job', () => {
       pollMs: 60_000,
     });
   });
-  after(async () => {
-    await workers.stop();
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   async function queue(
     attempts: RenderAttempt[],
@@ -238,18 +232,18 @@ describe('background render job', () => {
     await run();
     assert.equal(calls.length, 1);
     assert.equal((await doc(id))?.status, 'processing');
-    clock.advance(29_000);
-    await run();
-    assert.equal(calls.length, 1, 'not before 30 s');
-    clock.advance(1_000);
-    await run();
-    assert.equal(calls.length, 2);
-    clock.advance(119_000);
-    await run();
-    assert.equal(calls.length, 2, 'not before 2 min');
-    clock.advance(1_000);
-    await run();
-    assert.equal(calls.length, 3);
+    // Each retry waits its whole delay: nothing a second before it, the attempt once it is over.
+    for (const [attempt, delayMs, delay] of [
+      [2, 30_000, '30 s'],
+      [3, 120_000, '2 min'],
+    ] as const) {
+      clock.advance(delayMs - 1_000);
+      await run();
+      assert.equal(calls.length, attempt - 1, `not before ${delay}`);
+      clock.advance(1_000);
+      await run();
+      assert.equal(calls.length, attempt);
+    }
     clock.advance(10 * 60_000);
     await run();
     assert.equal(calls.length, 3, 'no fourth attempt');

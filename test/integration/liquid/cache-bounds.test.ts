@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DATE_PATTERN_LIMITS, TEMPLATE_CACHE } from '../../../src/liquid/index.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 /**
  * Issue 11, item 2: caches keyed by request data are bounded by bytes. On the old code a distinct
@@ -24,12 +24,8 @@ function fieldPattern(n: number): string {
 
 describe('Liquid caches stay within their byte budgets', () => {
   let server: TestServer;
-  let team: { live: string; test: string };
-  before(async () => {
-    server = await startTestServer();
-    team = await server.team('scale');
-  });
-  after(async () => server.close());
+  let team: TestTeam;
+  serverWithTeam('scale', (both) => ({ server, team } = both));
 
   const stats = () => server.built.services.liquid.stats();
 

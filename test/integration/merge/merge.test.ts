@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText, pdfTool, qpdfCheck } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { unzipAll, waitForBatch } from '../batches/helpers.js';
 import { checkPdfAConformance } from '../pdf/finishing-checks.js';
@@ -55,9 +55,8 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
   let termsId: string;
   let testDocId: string;
   let cover: Buffer;
+  serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 });
   before(async () => {
-    server = await startTestServer({ workers: 1 });
-    team = await server.team('growth');
     other = await server.team('growth');
     const terms = await pdf({ html: pagesHtml('Terms', 2), response: 'url' });
     assert.equal(terms.status, 200, terms.text);
@@ -68,9 +67,6 @@ describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => 
     const coverPdf = await pdf({ html: pagesHtml('Cover', 1) });
     assert.equal(coverPdf.status, 200, coverPdf.text);
     cover = coverPdf.buffer;
-  });
-  after(async () => {
-    await server?.close();
   });
 
   function pdf(body: Record<string, unknown>, key = team.live) {

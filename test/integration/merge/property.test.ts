@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Rng, randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { before, describe, it } from 'node:test';
+import { type Rng, randomJson } from '../../helpers/random.js';
+import {
+  api,
+  pdfBodiesProperty,
+  serverWithTeam,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 
 const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 27);
 const RUNS = Number(process.env.QUIRE_MERGE_PROPERTY_RUNS ?? 40);
@@ -58,9 +64,8 @@ describe('property: POST /v1/pdf with prepend and append', () => {
   let team: TestTeam;
   let pdf: Buffer;
   const ids: string[] = [];
+  serverWithTeam('scale', (both) => ({ server, team } = both));
   before(async () => {
-    server = await startTestServer();
-    team = await server.team('scale');
     const made = await api(server.base, 'POST', '/v1/pdf', {
       key: team.live,
       body: { html: '<p>source</p>', response: 'url' },
@@ -75,28 +80,20 @@ describe('property: POST /v1/pdf with prepend and append', () => {
     ids.push(theirs.json.id as string);
     pdf = Buffer.from(await (await fetch(made.json.url as string)).arrayBuffer());
   });
-  after(async () => {
-    await server?.close();
-  });
 
-  it(`answers ${RUNS} random bodies (seed ${SEED}) with a PDF or a documented refusal`, async () => {
-    const r = rng(SEED);
-    const seen = new Set<number>();
-    for (let i = 0; i < RUNS; i++) {
-      const body = randomBody(r, pdf, ids);
-      const res = await api(server.base, 'POST', '/v1/pdf', { key: team.live, body });
-      const what = `#${i} ${JSON.stringify(body).slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
-      seen.add(res.status);
-      if (res.status === 200) {
-        assert.equal(res.buffer.subarray(0, 5).toString('latin1'), '%PDF-', what);
-        continue;
-      }
-      if (res.status === 202) continue;
-      const error = res.json?.error as { code: string; message: string } | undefined;
-      assert.ok(error, what);
-      assert.equal(ALLOWED[error.code], res.status, what);
-      assert.ok(error.message.length > 10, what);
-    }
-    assert.ok(seen.has(200) && seen.has(400), `statuses seen: ${[...seen].join(', ')}`);
+  it(`answers ${RUNS} random bodies (seed ${SEED}) with a PDF or a documented refusal`, () => {
+    const randomMergeBody = (r: Rng) => randomBody(r, pdf, ids);
+    return pdfBodiesProperty(
+      server,
+      team.live,
+      { seed: SEED, runs: RUNS, randomBody: randomMergeBody },
+      (res, _body, what) => {
+        if (res.status === 202) return;
+        const error = res.json?.error as { code: string; message: string } | undefined;
+        assert.ok(error, what);
+        assert.equal(ALLOWED[error.code], res.status, what);
+        assert.ok(error.message.length > 10, what);
+      },
+    );
   });
 });

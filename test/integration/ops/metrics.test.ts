@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { describe, it } from 'node:test';
+import { api, serverForBlock, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 const TOKEN = 'metrics-token-0123456789';
 
@@ -19,11 +19,7 @@ function parseSamples(text: string): Map<string, number> {
 describe('GET /metrics and GET /version', () => {
   let server: TestServer;
   let team: TestTeam;
-  before(async () => {
-    server = await startTestServer({ metricsToken: TOKEN });
-    team = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team } = both), { metricsToken: TOKEN });
 
   const scrape = async () => {
     const res = await api(server.base, 'GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -95,12 +91,10 @@ describe('GET /metrics and GET /version', () => {
 });
 
 describe('metrics are off by default', () => {
+  let server: TestServer;
+  serverForBlock((s) => (server = s));
+
   it('answers 404 without QUIRE_METRICS_TOKEN or QUIRE_METRICS=public', async () => {
-    const server = await startTestServer();
-    try {
-      assert.equal((await api(server.base, 'GET', '/metrics')).status, 404);
-    } finally {
-      await server.close();
-    }
+    assert.equal((await api(server.base, 'GET', '/metrics')).status, 404);
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { pdfInfoFields } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 const VERSION = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
@@ -13,11 +13,7 @@ const VERSION = JSON.parse(
 describe('PDF metadata: title, producer, creator, language', () => {
   let server: TestServer;
   let team: TestTeam;
-  before(async () => {
-    server = await startTestServer();
-    team = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team } = both));
 
   const pdfOf = async (body: Record<string, unknown>) => {
     const res = await api(server.base, 'POST', '/v1/pdf', { key: team.live, body });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfTool } from '../../helpers/pdf.js';
 import { randomJson, rng } from '../../helpers/random.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
 import { unzipAll, waitForBatch } from '../batches/helpers.js';
 import {
@@ -66,22 +66,19 @@ async function checkAll(pdf: Buffer, body: FinishingBody): Promise<void> {
 describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attachments, protect, stamp)', () => {
   let server: TestServer;
   let keys: { live: string; test: string };
-  before(async () => {
-    server = await startTestServer({ workers: 1 });
-    keys = await server.team('growth');
-  });
-  after(async () => {
-    await server.close();
-  });
+  serverWithTeam('growth', (both) => ({ server, team: keys } = both), { workers: 1 });
 
   const render = (body: Record<string, unknown>, key = keys.live) =>
     api(server.base, 'POST', '/v1/pdf', { key, body: { html: REPORT_HTML, ...body } });
-
-  it('makes a tagged PDF with H1/H2 structure elements and an outline of the headings', async () => {
-    const body: FinishingBody = { tagged: true, outline: true };
+  /** Renders the report with `body` and checks the PDF for every finishing option it asks for. */
+  const renderAndCheck = async (body: FinishingBody) => {
     const r = await render({ ...body });
     assert.equal(r.status, 200, r.text);
     await checkAll(r.buffer, body);
+  };
+
+  it('makes a tagged PDF with H1/H2 structure elements and an outline of the headings', async () => {
+    await renderAndCheck({ tagged: true, outline: true });
   });
 
   it('makes PDF/UA with the metadata in Info and XMP, the title shown, and the language', async () => {
@@ -96,17 +93,12 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
         creator: 'Billing 4.2',
       },
     };
-    const r = await render({ ...body });
-    assert.equal(r.status, 200, r.text);
-    await checkAll(r.buffer, body);
+    await renderAndCheck(body);
   });
 
   it('makes each PDF/A level conformant by the project checker and qpdf', async () => {
     for (const level of ['2b', '2u', '3b', '3u'] as const) {
-      const body: FinishingBody = { pdf_a: level, outline: true };
-      const r = await render({ ...body });
-      assert.equal(r.status, 200, r.text);
-      await checkAll(r.buffer, body);
+      await renderAndCheck({ pdf_a: level, outline: true });
     }
   });
 
@@ -125,9 +117,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
         },
       ],
     };
-    const r = await render({ ...body });
-    assert.equal(r.status, 200, r.text);
-    await checkAll(r.buffer, body);
+    await renderAndCheck(body);
   });
 
   it('encrypts with AES-256 and the permissions; the passwords appear in no answer, record or header', async () => {

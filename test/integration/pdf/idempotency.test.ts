@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IdempotencyStore } from '../../../src/idempotency/index.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
-import { openTestDatabase } from '../../helpers/database.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { databaseForBlock } from '../../helpers/database.js';
+import { api, serverForBlock, type TestServer } from '../../helpers/server.js';
 
 const usage = async (server: TestServer, key: string) =>
   (await api(server.base, 'GET', '/v1/account/usage', { key })).json.docs_used as number;
@@ -26,10 +23,7 @@ const documentCount = async (server: TestServer, teamId: string) =>
 describe('Idempotency-Key on POST /pdf', () => {
   let server: TestServer;
   const clock = new ManualClock(Date.parse('2026-11-02T10:00:00Z'));
-  before(async () => {
-    server = await startTestServer({ workers: 1 }, { clock });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), { workers: 1 }, { clock });
 
   const post = (key: string, body: unknown, idem?: string) =>
     api(server.base, 'POST', '/v1/pdf', {
@@ -172,17 +166,9 @@ describe('Idempotency-Key on POST /pdf', () => {
 });
 
 describe('idempotency key leases (a process that died mid-request)', () => {
-  let dataDir: string;
   let db: Db;
   const clock = new ManualClock(Date.parse('2026-11-02T10:00:00Z'));
-  before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-idem-'));
-    db = await openTestDatabase(dataDir);
-  });
-  after(async () => {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  databaseForBlock('quire-idem-', (both) => ({ db } = both));
 
   it('a running key conflicts until its lease ends, then the retry takes it over exactly once', async () => {
     const store = new IdempotencyStore({ db, clock });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
-import { api, REQUEST_ID, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, REQUEST_ID, renderedPdf, serverForBlock, type TestServer } from '../../helpers/server.js';
 import { waitFor, waitUntil } from '../../helpers/wait.js';
 import { type Receiver, serverWithReceiver } from '../../helpers/webhook-receiver.js';
 
@@ -46,11 +46,7 @@ describe('document lifecycle: headers, storage limits, event data', () => {
 
   it('async renders are refused with storage_limit_reached when stored PDFs fill the plan, like url responses', async () => {
     const t = await server.team('free');
-    const first = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<p>fill</p>', response: 'url' },
-    });
-    assert.equal(first.status, 200);
+    const first = await renderedPdf(server, t.live, { html: '<p>fill</p>', response: 'url' });
     await server.built.services.db
       .updateTable('documents')
       .set({ stored_bytes: 10 ** 12 })
@@ -109,10 +105,7 @@ describe('template thumbnails: slots and remembered failures', () => {
   let server: TestServer;
   // A short render limit for the spinning template; the tests above keep the default, since a factur-x
   // render beside the whole suite can take longer than 3 s.
-  before(async () => {
-    server = await startTestServer({ renderTimeoutMs: 3_000 });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), { renderTimeoutMs: 3_000 });
 
   it("template thumbnails take the owning team's render slot, and a failing version is not rendered again", async () => {
     const t = await server.team('free');
@@ -177,10 +170,7 @@ describe('template thumbnails: slots and remembered failures', () => {
 
 describe('service_busy: storing paused for low disk, too many documents in preparation', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ maxPreparing: 1 }, { freeDiskBytes: () => 1024 });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), { maxPreparing: 1 }, { freeDiskBytes: () => 1024 });
 
   it('low disk: url and async answers get 503, a live binary answer still works without a stored copy', async () => {
     const t = await server.team('growth');

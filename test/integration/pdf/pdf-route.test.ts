@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { updateTeam } from '../../../src/accounts/teams.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { api, forgeSignature, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, forgeSignature, listPage, serverWithTeam, type TestServer } from '../../helpers/server.js';
 
 const INVOICE =
   '<h1>Invoice {{ number }}</h1>{% for item in items %}<p>{{ item.name }}: {{ item.price }} {{ item.discount }}</p>{% endfor %}';
@@ -12,11 +12,7 @@ describe('POST /pdf end to end', () => {
   const clock = new ManualClock(new Date('2026-03-10T12:00:00Z'));
   let server: TestServer;
   let keys: { live: string; test: string };
-  before(async () => {
-    server = await startTestServer({ renderTimeoutMs: 8000 }, { clock });
-    keys = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team: keys } = both), { renderTimeoutMs: 8000 }, { clock });
 
   it('renders Liquid HTML with data to a binary PDF with every documented header', async () => {
     const r = await api(server.base, 'POST', '/v1/pdf', {
@@ -171,28 +167,15 @@ describe('POST /pdf end to end', () => {
       const r = await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: `<p>${i}</p>` } });
       ids.push(r.headers.get('x-document-id') ?? '');
     }
-    const first = await api(server.base, 'GET', '/v1/documents?limit=2', { key: t.live });
-    assert.deepEqual(
-      first.json.data.map((d: { id: string }) => d.id),
-      [ids[4], ids[3]],
-    );
+    const first = await listPage(server.base, t.live, '/v1/documents', 2);
+    assert.deepEqual(first.ids, [ids[4], ids[3]]);
     clock.advance(1000);
     await api(server.base, 'POST', '/v1/pdf', { key: t.live, body: { html: '<p>new</p>' } });
-    const second = await api(server.base, 'GET', `/v1/documents?limit=2&before=${first.json.next_before}`, {
-      key: t.live,
-    });
-    assert.deepEqual(
-      second.json.data.map((d: { id: string }) => d.id),
-      [ids[2], ids[1]],
-    );
-    const third = await api(server.base, 'GET', `/v1/documents?limit=2&before=${second.json.next_before}`, {
-      key: t.live,
-    });
-    assert.deepEqual(
-      third.json.data.map((d: { id: string }) => d.id),
-      [ids[0]],
-    );
-    assert.equal(third.json.next_before, null);
+    const second = await listPage(server.base, t.live, '/v1/documents', 2, first.next);
+    assert.deepEqual(second.ids, [ids[2], ids[1]]);
+    const third = await listPage(server.base, t.live, '/v1/documents', 2, second.next);
+    assert.deepEqual(third.ids, [ids[0]]);
+    assert.equal(third.next, null);
     assert.equal(
       (await api(server.base, 'GET', '/v1/documents?before=garbage', { key: t.live })).status,
       400,

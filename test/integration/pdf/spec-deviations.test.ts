@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EINVOICE_FIXTURES } from '../../fixtures/einvoice-fixtures.js';
 import { pdfInfo, pdfText } from '../../helpers/pdf.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { createTemplate } from '../templates/helpers.js';
 
 const fixture = EINVOICE_FIXTURES.find((f) => f.name === 'two-rates-allowances-prepaid');
@@ -16,12 +16,8 @@ const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
 
 describe('spec deviations: e_invoice envelope, preview without a body, orientation with a custom size', () => {
   let server: TestServer;
-  let keys: { live: string; test: string };
-  before(async () => {
-    server = await startTestServer();
-    keys = await server.team('growth');
-  });
-  after(async () => server.close());
+  let keys: TestTeam;
+  serverWithTeam('growth', (both) => ({ server, team: keys } = both));
 
   it('refuses an unknown field next to standard/profile/invoice with invalid_request naming it', async () => {
     const r = await api(server.base, 'POST', '/v1/pdf', {

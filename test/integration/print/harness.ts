@@ -13,9 +13,16 @@ export const FIXTURES = new URL('../../fixtures/print/', import.meta.url);
 /** A web font for the data-URI fixture: Liberation Mono Italic (fonts-liberation2, installed by bootstrap). */
 export const WEB_FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationMono-Italic.ttf';
 
-/** A fixture's HTML; FONT_DATA_URI is replaced by a data: URI of WEB_FONT_FILE (kept out of the repo). */
+/**
+ * A fixture's HTML. A stylesheet link to a file of the fixtures folder is replaced by a <style> with its
+ * rules (the renderer gets the HTML alone, with no base URL to load it from), so fixtures can share one;
+ * FONT_DATA_URI is replaced by a data: URI of WEB_FONT_FILE (kept out of the repo).
+ */
 export function fixture(name: string): string {
-  const html = readFileSync(new URL(name, FIXTURES), 'utf8');
+  const html = readFileSync(new URL(name, FIXTURES), 'utf8').replace(
+    /<link rel="stylesheet" href="([\w-]+\.css)">/g,
+    (_, sheet: string) => `<style>\n${readFileSync(new URL(sheet, FIXTURES), 'utf8')}</style>`,
+  );
   if (!html.includes('FONT_DATA_URI')) return html;
   const uri = `data:font/ttf;base64,${readFileSync(WEB_FONT_FILE).toString('base64')}`;
   return html.replace('FONT_DATA_URI', uri);

@@ -4,11 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
+import type { PlanId } from '../../../src/accounts/plans.js';
 import { type Config, loadConfig } from '../../../src/config/config.js';
 import { type PageOptionsInput, Renderer, resolvePageOptions } from '../../../src/render/index.js';
 import type { RenderJob } from '../../../src/render/types.js';
 import { AppError } from '../../../src/shared/errors.js';
 import { PAGE_ECONOMY, SHARED_CHROMIUM } from '../../helpers/chromium.js';
+import { type TestServer as QuireServer, startTestServer, type TestTeam } from '../../helpers/server.js';
 
 /**
  * A renderer on a temp data dir. Its render limit is generous, for a machine running the suite beside other
@@ -72,6 +75,30 @@ export async function testServer(routes: Record<string, http.RequestListener>): 
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * For the describe block it is called in: a page server with `routes` (testServer), and a Quire test server
+ * allowed to fetch from it (urlAllowHosts) with a team on `plan`; both closed after the block, the Quire
+ * server first. `use` receives them once they run (in `before`).
+ */
+export function serverWithPages(
+  routes: Record<string, http.RequestListener>,
+  plan: PlanId,
+  overrides: Partial<Config>,
+  use: (all: { pages: TestServer; server: QuireServer; team: TestTeam }) => void,
+): void {
+  let pages: TestServer | undefined;
+  let server: QuireServer | undefined;
+  before(async () => {
+    pages = await testServer(routes);
+    server = await startTestServer({ urlAllowHosts: [`127.0.0.1:${pages.port}`], ...overrides });
+    use({ pages, server, team: await server.team(plan) });
+  });
+  after(async () => {
+    await server?.close();
+    await pages?.close();
+  });
 }
 
 /** A 3×2 red PNG. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { S3BlobStore } from '../../../src/storage/s3-blob-store.js';
 import { startS3Server, type TestS3 } from '../../helpers/s3.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
-import { createTemplate, waitForBatch } from '../batches/helpers.js';
+import { api, renderedPdf, startTestServer, type TestServer } from '../../helpers/server.js';
+import { completedBatch, invoiceItems, teamWithTemplate } from '../batches/helpers.js';
 
 /** The real server with QUIRE_STORAGE_URL on a real S3-compatible server (s3rver on loopback). */
 describe('the server on S3-compatible storage', () => {
@@ -25,11 +25,7 @@ describe('the server on S3-compatible storage', () => {
 
   it('a stored PDF is an object in the bucket; its signed link serves the same bytes with the spec headers', async () => {
     const t = await server.team('growth');
-    const binary = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<h1>Stored on S3</h1>', filename: 'on-s3' },
-    });
-    assert.equal(binary.status, 200);
+    const binary = await renderedPdf(server, t.live, { html: '<h1>Stored on S3</h1>', filename: 'on-s3' });
     const id = binary.headers.get('x-document-id');
     assert.ok(id);
     assert.deepEqual(await bucket.get(`documents/${id}.pdf`), binary.buffer, 'the object holds the PDF');
@@ -67,25 +63,14 @@ describe('the server on S3-compatible storage', () => {
   });
 
   it('a batch ZIP is stored in the bucket, downloaded through Quire, and deleted when it expires', async () => {
-    const t = await server.team('growth');
-    const templateId = await createTemplate(server.base, t.live);
-    const created = await api(server.base, 'POST', '/v1/batches', {
-      key: t.live,
-      body: {
-        template_id: templateId,
-        items: [
-          { data: { number: 'S-1', customer: { name: 'Ada' } } },
-          { data: { number: 'S-2', customer: { name: 'Bo' } } },
-        ],
-      },
-    });
-    assert.equal(created.status, 202, created.text);
-    const done = await waitForBatch(server.base, t.live, created.json.id);
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth');
+    const items = invoiceItems(['S-1', 'Ada'], ['S-2', 'Bo']);
+    const done = await completedBatch(server.base, t.live, { template_id: templateId, items });
     assert.equal(done.counts.succeeded, 2);
     const row = await server.built.services.db
       .selectFrom('batches')
       .select('zip_key')
-      .where('id', '=', created.json.id)
+      .where('id', '=', done.id)
       .executeTakeFirstOrThrow();
     assert.ok(row.zip_key);
     const stored = await bucket.get(row.zip_key);
@@ -98,7 +83,7 @@ describe('the server on S3-compatible storage', () => {
     await server.built.services.db
       .updateTable('batches')
       .set({ zip_expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', created.json.id)
+      .where('id', '=', done.id)
       .execute();
     await server.built.services.sweeper.runOnce();
     assert.equal(await bucket.exists(row.zip_key), false);
@@ -106,11 +91,7 @@ describe('the server on S3-compatible storage', () => {
 
   it('with the store down a render that must store gets service_busy (503) and /readyz is not ready; back after', async () => {
     const t = await server.team('growth');
-    const stored = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<p>before</p>', response: 'url' },
-    });
-    assert.equal(stored.status, 200);
+    const stored = await renderedPdf(server, t.live, { html: '<p>before</p>', response: 'url' });
     assert.equal((await api(server.base, 'GET', '/readyz')).status, 200);
     await s3.stop();
     try {

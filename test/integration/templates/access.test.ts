@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { sweepTemplates } from '../../../src/templates/retention.js';
-import { api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { api, serverForBlock, type TestServer } from '../../helpers/server.js';
 import { assertError, createTemplate, INVOICE, ok, UNKNOWN_ID } from './helpers.js';
 
 const DAY_MS = 86_400_000;
@@ -11,10 +11,7 @@ const DAY_MS = 86_400_000;
 describe('templates: access and limits', () => {
   const clock = new ManualClock();
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({}, { clock, warmRenderer: false });
-  });
-  after(async () => server.close());
+  serverForBlock((s) => (server = s), {}, { clock, warmRenderer: false });
   beforeEach(() => clock.advance(61_000));
 
   it('test keys read templates but creating, updating, pinning and deleting is 403 forbidden', async () => {

@@ -5,6 +5,7 @@ import { type Rng, randomJson } from '../../helpers/random.js';
 import { api, type TestServer } from '../../helpers/server.js';
 import {
   assertError,
+  assertLiquidErrorOnLine2,
   createTemplate,
   draftBodiesProperty,
   ok,
@@ -98,12 +99,7 @@ describe('templates: draft preview as page images', () => {
 
   it('answers the draft-preview errors: Liquid 422 with line, bad fields 400, unknown template 404', async () => {
     const t = await createTemplate(server.base, key, { name: 'Errs', html: '<p>x</p>' });
-    const broken = assertError(
-      await pages(t.id, { html: '<p>a</p>\n{% if x %}open' }),
-      422,
-      'template_render_error',
-    );
-    assert.equal(broken.json.error.details.line, 2);
+    assertLiquidErrorOnLine2(await pages(t.id, { html: '<p>a</p>\n{% if x %}open' }));
     for (const image_width of [99, 1001, 500.5, '800']) {
       const res = assertError(await pages(t.id, { html: '<p>x</p>', image_width }), 400, 'invalid_request');
       assert.match(res.json.error.message, /image_width/);

@@ -64,6 +64,13 @@ export function assertError(res: ApiResponse, status: number, code: string): Api
   return res;
 }
 
+/** A draft whose Liquid breaks on its line 2: 422 template_render_error naming that line. Returns the response. */
+export function assertLiquidErrorOnLine2(res: ApiResponse): ApiResponse {
+  assertError(res, 422, 'template_render_error');
+  assert.equal(res.json.error.details.line, 2, res.text);
+  return res;
+}
+
 export function createTemplate(base: string, key: string, body: Record<string, unknown> = INVOICE) {
   return ok(base, 'POST', '/v1/templates', key, body, 201);
 }

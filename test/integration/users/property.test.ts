@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { randomJson, rng } from '../../helpers/random.js';
 import {
   api,
   createTestSignInLink,
+  serverWithTeam,
   signInToken,
-  startTestServer,
   type TestServer,
   type TestTeam,
 } from '../../helpers/server.js';
@@ -32,12 +32,8 @@ const BODY_ROUTES = [
 describe('property: dashboard request bodies', () => {
   let server: TestServer;
   let team: TestTeam;
-  before(async () => {
-    server = await startTestServer();
-    team = await server.team('growth');
-    await makeUser(server, team.team.id, 'owner', 'fuzz-owner@example.com');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team } = both));
+  before(async () => makeUser(server, team.team.id, 'owner', 'fuzz-owner@example.com'));
 
   it('answers random bodies sent with a session with success or a known error code, never 5xx', async () => {
     const r = rng(20261123);

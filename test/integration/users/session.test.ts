@@ -6,7 +6,13 @@ import { ManualClock } from '../../../src/shared/clock.js';
 import { createUser, upsertMembership } from '../../../src/users/users.js';
 import { pdfText } from '../../helpers/pdf.js';
 import { quire, userCreateArgs } from '../../helpers/quire-process.js';
-import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
+import {
+  api,
+  serverWithTeam,
+  startTestServer,
+  type TestServer,
+  type TestTeam,
+} from '../../helpers/server.js';
 import { browserFrom, makeUser, PASSWORD, signIn } from './dashboard.js';
 
 const CSRF_MESSAGE = 'Missing or wrong CSRF token. Send the x-csrf-token header the session routes return.';
@@ -16,11 +22,7 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
   let server: TestServer;
   let team: TestTeam;
   const clock = new ManualClock(Date.now());
-  before(async () => {
-    server = await startTestServer({}, { clock });
-    team = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team } = both), {}, { clock });
 
   it('signs in with a HttpOnly SameSite=Lax cookie, reads the session and /v1/me, and signs out', async () => {
     await makeUser(server, team.team.id, 'owner', 'Owner@Example.com');
@@ -392,11 +394,7 @@ describe('dashboard behind a trusted proxy: cookie by request scheme, throttling
   let server: TestServer;
   let team: TestTeam;
   const clock = new ManualClock(Date.now());
-  before(async () => {
-    server = await startTestServer({ trustProxy: true }, { clock });
-    team = await server.team('growth');
-  });
-  after(async () => server.close());
+  serverWithTeam('growth', (both) => ({ server, team } = both), { trustProxy: true }, { clock });
 
   const HTTPS = { 'x-forwarded-proto': 'https' };
   const signInFrom = (
