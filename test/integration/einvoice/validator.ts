@@ -50,8 +50,9 @@ export const VALIDATOR =
  * The official validator's reports as snapshots, committed under test/fixtures/einvoice-validator-reports/ by
  * the validator's version (a digest of the validator, its helpers and its rule artefacts) and the file's
  * SHA-256: the same bytes validate the same way, and the JVM run is the slow part of the e-invoice tests. Bytes
- * not seen before (a changed generator) are validated and their report written there, to be committed with the change;
- * PDFs are always validated (each carries its own creation date). QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
+ * not seen before (a changed generator) are validated and their report written there, to be committed with the change.
+ * A PDF is keyed by its bytes with the trailer's file identifier blanked (see `cacheKeyBytes`).
+ * QUIRE_TEST_VALIDATOR_CACHE=0 always runs the validator.
  * The repository's own folder, also when the tests run from the compiled mirror (scripts/compile-tests.mjs),
  * whose test/ folder is deleted after the run.
  */
@@ -84,33 +85,56 @@ function validatorVersion(): string {
   return versionDigest;
 }
 
+/** The trailer's `/ID [<a> <b>]` of a PDF Quire finished (pdf-lib writes it this way, 16 bytes each). */
+const FILE_ID = /\/ID \[ <[0-9a-f]{32}> <[0-9a-f]{32}> \]/g;
+/** A tagged PDF's structure element ids (`/ID (node00000409)`, and `/Headers` naming them). */
+const NODE_ID = /\(node\d{8}\)/g;
+
+/**
+ * The bytes a report is keyed by. Two renders of the same invoice differ in two kinds of identifier only:
+ * the random file identifier pdf-lib's convertToPDFA writes, and the structure element ids Chromium numbers
+ * from its DOM node counter, which depends on what the browser rendered before. The checks read that they
+ * are there, not their values; blanking the values (same length, so every offset stays) lets the same file
+ * hit the cache, while any other change still misses and runs the validator.
+ */
+function cacheKeyBytes(file: string): Buffer {
+  const bytes = readFileSync(file);
+  if (!file.toLowerCase().endsWith('.pdf')) return bytes;
+  const text = bytes.toString('latin1');
+  const blanked = text
+    .replace(FILE_ID, `/ID [ <${'0'.repeat(32)}> <${'0'.repeat(32)}> ]`)
+    .replace(NODE_ID, '(node00000000)');
+  return Buffer.from(blanked, 'latin1');
+}
+
 function cachePath(file: string): string {
-  const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+  const digest = createHash('sha256').update(cacheKeyBytes(file)).digest('hex');
   return path.join(CACHE_ROOT, validatorVersion(), `${digest}.json`);
 }
 
 /**
- * Whether a file's report is worth keeping: XML is byte-stable, while every PDF Quire makes carries its own
- * creation date, so a PDF's report would never be read again (they piled up untracked, one per run).
+ * Validates many files: cached reports for bytes seen before, one validator run for the rest. A PDF's report
+ * is kept only when the caller says its PDFs are `reproducible` (a fixed creation date, or a sample file):
+ * one a server made now carries today's date, so its report would never be read again (they piled up
+ * untracked, one per run).
  */
-const cacheable = (file: string) => !file.toLowerCase().endsWith('.pdf');
-
-/** Validates many files: cached reports for bytes seen before, one validator run for the rest. */
-export async function validateFiles(files: string[]): Promise<Map<string, ValidatorReport>> {
+export async function validateFiles(
+  files: string[],
+  { reproducible = false }: { reproducible?: boolean } = {},
+): Promise<Map<string, ValidatorReport>> {
   if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files);
   const reports = new Map<string, ValidatorReport>();
   const missing: string[] = [];
   for (const file of files) {
-    const cached = cacheable(file) ? cachePath(file) : null;
-    if (cached && existsSync(cached))
-      reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
+    const cached = cachePath(file);
+    if (existsSync(cached)) reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
     else missing.push(file);
   }
   if (missing.length === 0) return reports;
   const fresh = await runValidator(missing);
   for (const [file, report] of fresh) {
     reports.set(file, report);
-    if (!cacheable(file)) continue;
+    if (!reproducible && file.toLowerCase().endsWith('.pdf')) continue;
     const cached = cachePath(file);
     mkdirSync(path.dirname(cached), { recursive: true });
     // Renamed into place: another test process may read it at the same moment.
