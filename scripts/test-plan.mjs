@@ -157,10 +157,11 @@ export function integrationFiles() {
 
 /**
  * The test helpers that create a database under the PostgreSQL switch (test/helpers/database.ts), and those in
- * test/helpers/ that call one (helpers are not followed, so each is named here: serverWithReceiver starts a server).
+ * test/helpers/ that call one (helpers are not followed, so each is named here: serverWithReceiver,
+ * serverForBlock and serverWithTeam start a server, databaseForBlock opens a database for a describe block).
  */
 const OPENS_DATABASE =
-  /startTestServer|createTestAppConfig|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness|serverWithReceiver/;
+  /startTestServer|createTestAppConfig|openTestDatabase|createTestDatabase|createPostgresDatabase|startHarness|serverWithReceiver|serverForBlock|serverWithTeam|databaseForBlock/;
 const NOT_FOLLOWED = [path.join(root, 'src') + path.sep, path.join(root, 'test', 'helpers') + path.sep];
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 
