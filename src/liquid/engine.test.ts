@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
-import { AppError } from '../shared/errors.js';
+import { rejectedAppError } from '../../test/helpers/app-error.js';
 import { LiquidEngine } from './engine.js';
 
 const FIXTURES = new URL('../../bench/fixtures/', import.meta.url);
 
-async function templateError(work: Promise<unknown>): Promise<AppError> {
-  try {
-    await work;
-  } catch (err) {
-    assert.ok(err instanceof AppError, String(err));
-    assert.equal(err.code, 'template_render_error');
-    return err;
-  }
-  assert.fail('expected template_render_error');
-}
+const templateError = (work: Promise<unknown>) => rejectedAppError(work, 'template_render_error');
 
 /** The pool (worker threads) keeps every behaviour of the in-thread renderer (renderer.test.ts). */
 describe('LiquidEngine (worker pool)', () => {

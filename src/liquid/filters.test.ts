@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { thrownAppError } from '../../test/helpers/app-error.js';
 import { AppError } from '../shared/errors.js';
 import { LiquidRenderer } from './renderer.js';
 
@@ -11,16 +12,8 @@ function render(source: string, data: Record<string, unknown> = {}): string {
   return engine.renderSource(source, data).html;
 }
 
-function renderError(source: string, data: Record<string, unknown> = {}): AppError {
-  try {
-    engine.renderSource(source, data);
-  } catch (err) {
-    assert.ok(err instanceof AppError, String(err));
-    assert.equal(err.code, 'template_render_error');
-    return err;
-  }
-  assert.fail(`expected template_render_error for ${source}`);
-}
+const renderError = (source: string, data: Record<string, unknown> = {}) =>
+  thrownAppError(() => engine.renderSource(source, data), 'template_render_error', source);
 
 const OUTPUTS: Array<[string, Record<string, unknown>, string]> = [
   ['{{ 1234.5 | money: "EUR", "de-DE" }}', {}, `1.234,50${NBSP}€`],

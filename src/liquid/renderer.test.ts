@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { AppError } from '../shared/errors.js';
+import { thrownAppError } from '../../test/helpers/app-error.js';
 import { LiquidRenderer } from './renderer.js';
 
 const FIXTURES = new URL('../../bench/fixtures/', import.meta.url);
 
-function templateError(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof AppError, String(err));
-    assert.equal(err.code, 'template_render_error');
-    return err;
-  }
-  assert.fail('expected template_render_error');
-}
+const templateError = (fn: () => unknown) => thrownAppError(fn, 'template_render_error');
 
 describe('LiquidRenderer.parse', () => {
   const engine = new LiquidRenderer();
