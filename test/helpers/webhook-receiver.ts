@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before } from 'node:test';
+import { after } from 'node:test';
 import type { Config } from '../../src/config/config.js';
-import { startTestServer, type TestServer } from './server.js';
+import { serverForBlock, type TestServer } from './server.js';
 
 /** A real HTTP webhook receiver on loopback that records every request with its raw body. */
 export interface Received {
@@ -91,15 +91,13 @@ export function serverWithReceiver(
   overrides: Partial<Config>,
   use: (both: { server: TestServer; receiver: Receiver }) => void,
 ): void {
-  let server: TestServer | undefined;
   let receiver: Receiver | undefined;
-  before(async () => {
-    server = await startTestServer({ allowPrivateWebhooks: true, ...overrides });
-    receiver = await startReceiver();
-    use({ server, receiver });
-  });
-  after(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  serverForBlock(
+    async (server) => {
+      receiver = await startReceiver();
+      use({ server, receiver });
+    },
+    { allowPrivateWebhooks: true, ...overrides },
+  );
+  after(async () => receiver?.close());
 }

@@ -124,18 +124,18 @@ export async function validateFiles(
 ): Promise<Map<string, ValidatorReport>> {
   if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files);
   const reports = new Map<string, ValidatorReport>();
-  const missing: string[] = [];
+  const missing = new Map<string, string>();
   for (const file of files) {
     const cached = cachePath(file);
     if (existsSync(cached)) reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
-    else missing.push(file);
+    else missing.set(file, cached);
   }
-  if (missing.length === 0) return reports;
-  const fresh = await runValidator(missing);
+  if (missing.size === 0) return reports;
+  const fresh = await runValidator([...missing.keys()]);
   for (const [file, report] of fresh) {
     reports.set(file, report);
-    if (!reproducible && file.toLowerCase().endsWith('.pdf')) continue;
-    const cached = cachePath(file);
+    const cached = missing.get(file);
+    if (!cached || (!reproducible && file.toLowerCase().endsWith('.pdf'))) continue;
     mkdirSync(path.dirname(cached), { recursive: true });
     // Renamed into place: another test process may read it at the same moment.
     const partial = `${cached}.${process.pid}`;

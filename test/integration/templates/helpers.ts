@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { before, beforeEach, it } from 'node:test';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { type Rng, rng } from '../../helpers/random.js';
-import { type ApiResponse, api, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type ApiResponse, api, serverWithTeam, type TestServer } from '../../helpers/server.js';
 
 export const INVOICE = {
   name: 'Invoice 2026',
@@ -31,13 +31,12 @@ export function templateSuite(
   options: { warmRenderer?: boolean } = {},
 ): ManualClock {
   const clock = new ManualClock();
-  let server: TestServer | undefined;
-  before(async () => {
-    server = await startTestServer({}, { clock, ...options });
-    const { live, test } = await server.team('scale');
-    use({ server, key: live, testKey: test });
-  });
-  after(async () => server?.close());
+  serverWithTeam(
+    'scale',
+    ({ server, team }) => use({ server, key: team.live, testKey: team.test }),
+    {},
+    { clock, ...options },
+  );
   beforeEach(() => clock.advance(61_000));
   return clock;
 }
