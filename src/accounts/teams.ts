@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
-import type { Db } from '../storage/index.js';
+import { countRows, type Db } from '../storage/index.js';
 import { generateApiKey, hashApiKey, type KeyMode, type KeyRole, keyPrefix } from './api-keys.js';
 import { recordPlanChange } from './plan-history.js';
 import type { Plan, PlanId } from './plans.js';
@@ -127,12 +127,8 @@ export async function listTeams(db: Db): Promise<Team[]> {
   return rows.map(toTeam);
 }
 
-export async function countTeams(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('teams')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countTeams(db: Db): Promise<number> {
+  return countRows(db.selectFrom('teams'));
 }
 
 /** Returns false when no such team exists. */

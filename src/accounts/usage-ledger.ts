@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../storage/index.js';
+import { countRows, type Db } from '../storage/index.js';
 
 /**
  * The usage ledger and its reservation counters (tables of migration 0009). The ledger has one row per
@@ -10,13 +10,7 @@ import type { Db } from '../storage/index.js';
 
 /** Counted live documents of the team in the period (the ledger). */
 export async function countUsed(db: Db, teamId: string, period: string): Promise<number> {
-  const row = await db
-    .selectFrom('usage_records')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('period', '=', period)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('usage_records').where('team_id', '=', teamId).where('period', '=', period));
 }
 
 /** Writes the ledger row of a counted document; a second write for the same document changes nothing. */

@@ -1,4 +1,4 @@
-import type { BlobStore, Db } from '../storage/index.js';
+import { type BlobStore, type Db, deleteOlderThan } from '../storage/index.js';
 import { sweepActivity } from './activity.js';
 import type { DocumentLifecycle } from './lifecycle.js';
 import { findExpiredFiles } from './repository.js';
@@ -38,16 +38,17 @@ export async function sweepDocuments(deps: RetentionDeps, now: Date): Promise<Sw
     .where('metadata_json', 'is not', null)
     .where('created_at', '<', new Date(now.getTime() - METADATA_DAYS * DAY_MS).toISOString())
     .executeTakeFirst();
-  const records = await db
-    .deleteFrom('documents')
-    .where('created_at', '<', new Date(now.getTime() - DOCUMENT_RECORD_DAYS * DAY_MS).toISOString())
-    .where('blob_key', 'is', null)
-    .executeTakeFirst();
+  const recordsDeleted = await deleteOlderThan(
+    db.deleteFrom('documents').where('blob_key', 'is', null),
+    'created_at',
+    DOCUMENT_RECORD_DAYS * DAY_MS,
+    now,
+  );
   const activityDeleted = await sweepActivity(db, now);
   return {
     activityDeleted,
     filesDeleted: expired.length,
-    recordsDeleted: Number(records.numDeletedRows),
+    recordsDeleted,
     metadataErased: Number(metadata.numUpdatedRows),
   };
 }

@@ -9,7 +9,7 @@ import { at, attr, compact, decimal, periodOf, text, textsAt } from './xml-path.
 type AddressField = 'country_code' | 'line1' | 'line2' | 'line3' | 'city' | 'postal_code' | 'subdivision';
 
 /** Where each address field is below the syntax's address element. */
-export type AddressPaths = Readonly<Record<AddressField, string>>;
+type AddressPaths = Readonly<Record<AddressField, string>>;
 
 export function addressAt(node: XmlNode | undefined, { country_code, ...lines }: AddressPaths) {
   if (node === undefined) return undefined;
@@ -23,7 +23,7 @@ export function endpointAt(node: XmlNode | undefined, path: string) {
 }
 
 /** Where a VAT category's code and rate are below the syntax's tax element. */
-export interface VatPaths {
+interface VatPaths {
   category: string;
   rate: string;
 }
@@ -36,7 +36,7 @@ export function vatAt(tax: XmlNode | undefined, paths: VatPaths) {
 }
 
 /** Where a tax element keeps its category and exemption reason (text and code). */
-export interface ExemptionPaths {
+interface ExemptionPaths {
   category: string;
   reason: string;
   code: string;
@@ -54,7 +54,7 @@ export function exemptionsOf(taxes: XmlNode[], paths: ExemptionPaths) {
 }
 
 /** Where a period's ends are below its element, and how the syntax writes a date (CII: format 102). */
-export interface PeriodPaths {
+interface PeriodPaths {
   start: string;
   end: string;
   date: (node: XmlNode | undefined, path: string) => string | undefined;

@@ -1,4 +1,5 @@
-import { AFRelationship, type PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
+import { AFRelationship, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import { pdfText } from '../shared/pdf-objects.js';
 import type { PlannedAttachment } from './plan.js';
 import type { PdfMetadataOptions } from './schema.js';
 
@@ -41,8 +42,7 @@ export function writeXmp(doc: PDFDocument, extensions: string[]): void {
       `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xml(subject)}</rdf:li></rdf:Alt></dc:description>`,
     );
   const lang = doc.catalog.lookup(PDFName.of('Lang'));
-  const languageText =
-    lang instanceof PDFString || lang instanceof PDFHexString ? lang.decodeText() : undefined;
+  const languageText = pdfText(lang);
   if (languageText)
     fields.push(`<dc:language><rdf:Bag><rdf:li>${xml(languageText)}</rdf:li></rdf:Bag></dc:language>`);
   const keywords = doc.getKeywords();

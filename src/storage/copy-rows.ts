@@ -57,7 +57,7 @@ async function tablesInCopyOrder(db: Db): Promise<{ name: string; columns: numbe
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
-async function countRows(db: Db, table: string): Promise<number> {
+async function countTableRows(db: Db, table: string): Promise<number> {
   const row = await (db as unknown as AnyDb)
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -81,7 +81,7 @@ async function sumColumn(db: Db, table: string, column: string): Promise<number>
 export async function copyRows(source: Db, target: Db): Promise<TableCount[]> {
   const tables = await tablesInCopyOrder(source);
   for (const { name } of tables) {
-    const rows = await countRows(target, name);
+    const rows = await countTableRows(target, name);
     if (rows > 0) throw new TargetNotEmpty(`The target database is not empty: ${name} has ${rows} row(s).`);
   }
   await target.transaction().execute(async (trx) => {
@@ -109,7 +109,7 @@ export async function copyRows(source: Db, target: Db): Promise<TableCount[]> {
         throw new Error(`Totals differ after the copy: ${name}.${column} sums to ${from} here, ${to} there.`);
       continue;
     }
-    const [from, to] = [await countRows(source, name), await countRows(target, name)];
+    const [from, to] = [await countTableRows(source, name), await countTableRows(target, name)];
     if (from !== to)
       throw new Error(`Row counts differ after the copy: ${name} has ${from} here, ${to} there.`);
     counts.push({ table: name, rows: to });

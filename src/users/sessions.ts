@@ -10,7 +10,7 @@ import {
 } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Db } from '../storage/index.js';
+import { type Db, deleteOlderThan } from '../storage/index.js';
 import { findMembership, findUserById, theMembership, type User } from './users.js';
 
 export const SESSION_COOKIE = 'quire_session';
@@ -258,9 +258,6 @@ export async function sweepUserRows(db: Db, now: Date): Promise<number> {
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('last_seen_at', '<', idleCutoff), eb('created_at', '<', absoluteCutoff)]))
     .executeTakeFirst();
-  const tokens = await db
-    .deleteFrom('user_tokens')
-    .where('expires_at', '<', new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString())
-    .executeTakeFirst();
-  return Number(sessions.numDeletedRows) + Number(tokens.numDeletedRows);
+  const tokens = await deleteOlderThan(db.deleteFrom('user_tokens'), 'expires_at', 24 * 60 * 60 * 1000, now);
+  return Number(sessions.numDeletedRows) + tokens;
 }

@@ -1,5 +1,5 @@
 /** An invoice table row: label, value printed, and when it shows (default: when the value is set). */
-export type Row = readonly [label: string, value: string, shownIf?: string];
+type Row = readonly [label: string, value: string, shownIf?: string];
 
 /** Rows that are left out when their value is empty, one per line of the template. */
 export function rows(list: readonly Row[]): string {
