@@ -12,7 +12,7 @@ import {
 import { InboundRefusal } from './refusal.js';
 import { type Finding, preloadSchematron, runSchematron } from './schematron.js';
 import { childElements, parseXml, rootOf, type XmlNode } from './xml-dom.js';
-import { checkXsd } from './xsd.js';
+import { checkXsd, preloadXsd } from './xsd.js';
 
 /** POST /v1/e-invoices/validate's answer. */
 export interface ValidationReport {
@@ -174,8 +174,8 @@ function checkSchematron(doc: XmlNode, schematron: Schematron, plan: ValidationP
 }
 
 /**
- * Validates a received e-invoice with the official rules: the XSD (in libxml2's own thread, while) the
- * schematrons run here one after the other, as the reference validator does.
+ * Validates a received e-invoice with the official rules: the XSD, then the schematrons one after the
+ * other, as the reference validator does.
  */
 export async function validateReceived(
   bytes: Uint8Array,
@@ -186,12 +186,11 @@ export async function validateReceived(
   const { plan, guidelineId } = planOf(received, forced);
   // Loading the official rules is the server's one-time cost, not the file's: the time budget restarts.
   for (const schematron of plan.schematrons) preloadSchematron(schematron.artefact);
+  preloadXsd(plan.xsd);
   rulesReady();
-  const xsd = checkXsd(received.xml, plan.xsd);
-  const findings: Finding[] = [];
+  const findings: Finding[] = checkXsd(received.xml, plan.xsd);
   for (const schematron of plan.schematrons)
     findings.push(...checkSchematron(received.doc, schematron, plan));
-  findings.unshift(...(await xsd));
   if (received.pdf) findings.push(...pdfFindings(received.pdf.facts, plan));
   for (const note of plan.notes)
     findings.push({ rule: 'PROFILE-UNKNOWN', severity: 'warning', message: note, location: '/' });

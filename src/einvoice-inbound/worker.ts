@@ -4,9 +4,14 @@ import type { InboundReply, InboundTask } from './protocol.js';
 import { InboundRefusal } from './refusal.js';
 import { preloadSchematron } from './schematron.js';
 import { validateReceived } from './validate.js';
+import { preloadXsd } from './xsd.js';
 
 /** Rules most received invoices need: loaded by a warm-up task so the first validation does not wait. */
 const WARM_RULES = ['en16931/EN16931-UBL-validation.xslt', 'en16931/EN16931-CII-validation.xslt'];
+const WARM_SCHEMAS = [
+  'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
+  'xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd',
+];
 
 async function run(task: InboundTask): Promise<InboundReply> {
   switch (task.kind) {
@@ -16,6 +21,7 @@ async function run(task: InboundTask): Promise<InboundReply> {
       return { ok: true, value: await parseReceived(task.bytes) };
     case 'warm':
       for (const rule of WARM_RULES) preloadSchematron(rule);
+      for (const schema of WARM_SCHEMAS) preloadXsd(schema);
       return { ok: true, value: null };
   }
 }

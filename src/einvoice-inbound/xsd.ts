@@ -1,68 +1,104 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { memoryPages, validateXML, type XMLFileInfo } from 'xmllint-wasm';
-import { artefactPath } from './artefacts.js';
+import {
+  XmlDocument,
+  type XmlInputProvider,
+  XmlLibError,
+  XmlValidateError,
+  XsdValidator,
+  xmlRegisterInputProvider,
+} from 'libxml2-wasm';
+import { ARTEFACTS_DIR, artefactPath } from './artefacts.js';
 import type { Finding } from './schematron.js';
 
 /** XSD messages kept per document (the reference validator's cap). */
 const MAX_XSD_ERRORS = 50;
-/** libxml2's WebAssembly memory cap for one validation; the worker's heap cap is the backstop. */
-const XSD_MAX_MEMORY = 256 * memoryPages.MiB;
 
-interface SchemaSet {
-  main: XMLFileInfo;
-  preload: XMLFileInfo[];
+const SCHEMAS_DIR = ARTEFACTS_DIR + path.sep;
+
+/**
+ * libxml2 reads a schema's imports and includes through this provider: the official artefacts and
+ * nothing else, so no document can make the parser open a file of its own choosing.
+ */
+const schemaFiles: XmlInputProvider = {
+  match: (filename) => path.resolve(filename).startsWith(SCHEMAS_DIR),
+  open: (filename) => {
+    try {
+      return openSync(path.resolve(filename), 'r');
+    } catch {
+      return undefined;
+    }
+  },
+  read: (fd, buf) => {
+    try {
+      return readSync(fd, buf, 0, buf.byteLength, null);
+    } catch {
+      return -1;
+    }
+  },
+  close: (fd) => {
+    closeSync(fd);
+    return true;
+  },
+};
+xmlRegisterInputProvider(schemaFiles);
+
+/**
+ * Compiled schemas by artefact, kept for the thread's life: compiling the UBL or CII set takes about half
+ * a second, checking a document against it a few milliseconds.
+ */
+const validators = new Map<string, XsdValidator>();
+
+/** Compiles a schema set ahead of the first document that needs it. */
+export function preloadXsd(xsd: string): void {
+  validatorOf(xsd);
 }
 
-const sets = new Map<string, SchemaSet>();
-
-function xsdFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return xsdFiles(full);
-    return name.endsWith('.xsd') ? [full] : [];
-  });
+function validatorOf(xsd: string): XsdValidator {
+  let validator = validators.get(xsd);
+  if (validator === undefined) {
+    const file = artefactPath(xsd);
+    const schema = XmlDocument.fromBuffer(readFileSync(file), { url: file });
+    try {
+      validator = XsdValidator.fromDoc(schema);
+    } finally {
+      schema.dispose();
+    }
+    validators.set(xsd, validator);
+  }
+  return validator;
 }
 
 /**
- * The main XSD with every schema beside it (xmllint-wasm reads no files: imports are resolved among
- * the preloaded ones by relative name). The set's root is the schema's family directory: the UBL
- * maindoc schemas import ../common/….
+ * XSD validation with libxml2 (compiled to WebAssembly), in the calling thread: the inbound pool's
+ * worker, whose deadline and heap cap bound it. The document arrives already read as well-formed XML
+ * without a DOCTYPE (readReceived, xml-dom.ts); it is parsed again here without entity or DTD loading.
  */
-function schemaSetOf(xsd: string): SchemaSet {
-  let set = sets.get(xsd);
-  if (set === undefined) {
-    const family = xsd.startsWith('xsd/') ? xsd.split('/').slice(0, 2).join('/') : path.dirname(xsd);
-    const root = artefactPath(family);
-    const main = artefactPath(xsd);
-    const info = (file: string): XMLFileInfo => ({
-      fileName: path.relative(root, file),
-      contents: readFileSync(file, 'utf8'),
-    });
-    set = {
-      main: info(main),
-      preload: xsdFiles(root)
-        .filter((f) => f !== main)
-        .map(info),
-    };
-    sets.set(xsd, set);
+export function checkXsd(xml: string, xsd: string): Finding[] {
+  const validator = validatorOf(xsd);
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (err) {
+    if (err instanceof XmlLibError) return findingsOf(err);
+    throw err;
   }
-  return set;
+  try {
+    validator.validate(doc);
+    return [];
+  } catch (err) {
+    if (err instanceof XmlValidateError) return findingsOf(err);
+    throw err;
+  } finally {
+    doc.dispose();
+  }
 }
 
-/** XSD validation with libxml2 (xmllint compiled to WebAssembly, run in a thread of its own). */
-export async function checkXsd(xml: string, xsd: string): Promise<Finding[]> {
-  const set = schemaSetOf(xsd);
-  const result = await validateXML({
-    xml: [{ fileName: 'invoice.xml', contents: xml }],
-    schema: [set.main],
-    preload: set.preload,
-    maxMemoryPages: XSD_MAX_MEMORY,
-  });
-  return result.errors.slice(0, MAX_XSD_ERRORS).map((error) => ({
+function findingsOf(error: XmlLibError): Finding[] {
+  return error.details.slice(0, MAX_XSD_ERRORS).map((detail) => ({
     rule: 'XSD',
     severity: 'error',
-    message: error.message.replace(/^invoice\.xml:\d+:\s*/, '').trim(),
-    location: error.loc ? `line ${error.loc.lineNumber}` : '/',
+    message: detail.message.trim(),
+    location: detail.line > 0 ? `line ${detail.line}` : '/',
   }));
 }
