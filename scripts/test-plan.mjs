@@ -104,6 +104,12 @@ export const SQLITE_ONLY = [
     reason: "uploaded files parsed in the worker pool, timed against another team's requests; one row each",
   },
   {
+    paths: ['test/integration/batches/spreadsheets.test.ts'],
+    reason:
+      'XLSX and CSV read in the worker pool, then a batch: the 200 rows go through the same batch insert and ' +
+      'completion as batches/batches, and cluster/cluster runs a 200-item batch across processes on PostgreSQL',
+  },
+  {
     paths: ['test/integration/users/key-roles-upgrade.test.ts'],
     reason: 'upgrades an old SQLite file to key roles (a PostgreSQL install starts at the current schema)',
   },
