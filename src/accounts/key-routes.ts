@@ -4,6 +4,7 @@ import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, Nullable, named } fro
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { pick } from '../shared/pick.js';
 import type { Db } from '../storage/index.js';
 import type { KeyRole } from './api-keys.js';
 import { type AuthContext, authOf, creatorOfRequest, requireManager } from './auth-context.js';
@@ -66,11 +67,7 @@ const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { session: []
 
 function present(key: ApiKey) {
   return {
-    id: key.id,
-    name: key.name,
-    mode: key.mode,
-    role: key.role,
-    prefix: key.prefix,
+    ...pick(key, ['id', 'name', 'mode', 'role', 'prefix']),
     created_at: key.createdAt,
     created_by: key.createdBy,
     revoked_at: key.revokedAt,

@@ -3,6 +3,7 @@ import { authOf, requireManager } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, ErrorResponse, IdParams, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import { pick } from '../shared/pick.js';
 import { EXAMPLE_PASSPHRASE, EXAMPLE_PKCS12_BASE64 } from './example.js';
 import type { CertificateRow } from './repository.js';
 import { listCertificates } from './repository.js';
@@ -53,16 +54,9 @@ const UploadCertificateBody = named(
   ),
 );
 
+/** The row's own columns under their own names: the API object is a subset of the row. */
 function present(row: CertificateRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    subject: row.subject,
-    issuer: row.issuer,
-    not_before: row.not_before,
-    not_after: row.not_after,
-    fingerprint_sha256: row.fingerprint_sha256,
-  };
+  return pick(row, ['id', 'name', 'subject', 'issuer', 'not_before', 'not_after', 'fingerprint_sha256']);
 }
 
 /** GET/POST /certificates, DELETE /certificates/<id> (extension, issue 27; tag "Certificates"). */

@@ -10,6 +10,7 @@ import {
   type Team,
   updateTeam,
 } from '../accounts/index.js';
+import { pick } from '../shared/pick.js';
 import type { AccountContext } from './context.js';
 import { formatTable, tableDate } from './table.js';
 import { checkEmailAddress } from './team-admin.js';
@@ -18,11 +19,7 @@ import { UsageError } from './usage-error.js';
 /** A team as `team list --json` and the team-changing commands print it. */
 function teamJson(t: Team) {
   return {
-    id: t.id,
-    name: t.name,
-    plan: t.plan,
-    suspended: t.suspended,
-    email: t.email,
+    ...pick(t, ['id', 'name', 'plan', 'suspended', 'email']),
     email_verified: t.emailVerified,
     created_at: t.createdAt,
   };

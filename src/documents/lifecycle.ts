@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import { pick } from '../shared/pick.js';
 import { chunks, type Db } from '../storage/index.js';
 import { type EventDocument, recordPdfEvent } from '../webhooks/index.js';
 import { type ActivityDetails, activityRow, insertActivity, type RenderTimings } from './activity.js';
@@ -409,9 +410,7 @@ function outcomeColumns(outcome: DocumentOutcome): Partial<DocumentRow> {
 
 function fileColumns(file: ProducedFile) {
   return {
-    pages: file.pages,
-    bytes: file.bytes,
-    mode: file.mode,
+    ...pick(file, ['pages', 'bytes', 'mode']),
     template_version: file.templateVersion,
     blob_key: file.blobKey,
     stored_bytes: file.blobKey ? file.bytes : 0,
