@@ -9,15 +9,13 @@ import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, Verifie
 import {
   BAD_TOKEN,
   ERRORS,
-  EXPIRED,
   NO_TEAM,
   RESETS_PER_HOUR,
   type SessionActions,
   type SessionRouteDeps,
   sendVerification,
-  sessionView,
 } from './session-actions.js';
-import { loadSession, updateSession } from './sessions.js';
+import { consumeUserLink, moveSessionToTeam } from './session-steps.js';
 import { consumeToken, peekToken } from './tokens.js';
 import {
   createUser,
@@ -56,8 +54,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
       response: { 200: SessionSchema },
     }),
     async (request, reply) => {
-      const token = await consumeToken(db, clock, request.body.token, 'sign_in');
-      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
+      const token = await consumeUserLink(deps, request.body.token, 'sign_in');
       const membership =
         (token.teamId && (await findMembership(db, token.userId, token.teamId))) ||
         (await firstMembership(db, token.userId));
@@ -151,12 +148,11 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
     }),
     async (request, reply) => {
       checkPasswordRule(request.body.password);
-      const token = await consumeToken(db, clock, request.body.token, 'reset');
-      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
-      await setPassword(token.userId, request.body.password);
+      const { userId } = await consumeUserLink(deps, request.body.token, 'reset');
+      await setPassword(userId, request.body.password);
       // The emailed link proves the inbox.
-      await markEmailVerified(db, token.userId);
-      return startSession(request, reply, token.userId, await teamToSignInto(token.userId));
+      await markEmailVerified(db, userId);
+      return startSession(request, reply, userId, await teamToSignInto(userId));
     },
   );
 
@@ -172,9 +168,8 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
       response: { 200: VerifiedSchema },
     }),
     async (request) => {
-      const token = await consumeToken(db, clock, request.body.token, 'verify');
-      if (!token?.userId) throw new AppError('invalid_token', BAD_TOKEN);
-      await markEmailVerified(db, token.userId);
+      const { userId } = await consumeUserLink(deps, request.body.token, 'verify');
+      await markEmailVerified(db, userId);
       return { email_verified: true as const };
     },
   );
@@ -243,10 +238,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
           role: invite.role,
         });
       }
-      await updateSession(db, session.idHash, { teamId: invite.teamId });
-      const moved = await loadSession(db, clock, session.id);
-      if (!moved) throw new AppError('unauthenticated', EXPIRED);
-      return sessionView(moved);
+      return moveSessionToTeam(deps, session, invite.teamId);
     },
   );
 }

@@ -5,14 +5,14 @@ import { registerAuthRoutes, sessionRoute } from './auth-routes.js';
 import { hashPassword, needsRehash, passwordMatches } from './passwords.js';
 import { Bodies, PUBLIC, SESSION_ONLY, SessionSchema } from './schemas.js';
 import {
-  EXPIRED,
   type SessionActions,
   type SessionRouteDeps,
   sessionActions,
   sessionView,
   WRONG_CREDENTIALS,
 } from './session-actions.js';
-import { clearSessionCookie, deleteSession, loadSession, rememberMode, updateSession } from './sessions.js';
+import { moveSessionToTeam } from './session-steps.js';
+import { clearSessionCookie, deleteSession, rememberMode, updateSession } from './sessions.js';
 import { findMembership, findUserByEmail, setPasswordHash } from './users.js';
 
 /**
@@ -20,7 +20,7 @@ import { findMembership, findUserByEmail, setPasswordHash } from './users.js';
  * outside the bearer-key hook: they authenticate by the cookie themselves (or not at all, for sign-in).
  */
 export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
-  const { db, clock } = deps;
+  const { db } = deps;
   const actions: SessionActions = sessionActions(deps);
   const { startSession, currentSession, addressCeiling, teamToSignInto } = actions;
 
@@ -123,10 +123,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       if (!membership) {
         throw new AppError('forbidden', `You are not a member of team ${request.body.team_id}.`);
       }
-      await updateSession(db, session.idHash, { teamId: membership.teamId });
-      const moved = await loadSession(db, clock, session.id);
-      if (!moved) throw new AppError('unauthenticated', EXPIRED);
-      return sessionView(moved);
+      return moveSessionToTeam(deps, session, membership.teamId);
     },
   );
 
