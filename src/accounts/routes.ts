@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
-import { authOf, requireRole } from './auth-context.js';
+import { type AuthContext, authOf, requireRole } from './auth-context.js';
 import { updateBilling } from './billing.js';
 import { registerDailyUsageRoute, type TestDocumentsPerDay } from './usage-daily.js';
 import type { UsageService } from './usage-service.js';
@@ -101,24 +101,7 @@ export function registerAccountRoutes(
         response: { 200: MeResponse, ...COMMON_ERRORS },
       },
     },
-    async (request) => {
-      const { team, plan, key } = authOf(request);
-      return {
-        team: { id: team.id, name: team.name, plan: team.plan },
-        plan: {
-          id: plan.id,
-          name: plan.name,
-          docs_per_period: plan.docs_per_period,
-          rate_limit_per_min: plan.rate_limit_per_min,
-          webhooks: plan.webhooks,
-          batch_max_items: plan.batch_max_items,
-          emails_per_day: plan.emails_per_day,
-        },
-        key: key
-          ? { id: key.id, name: key.name, mode: key.mode, prefix: key.prefix }
-          : { id: null, name: SESSION_KEY_NAME, mode: authOf(request).mode, prefix: null },
-      };
-    },
+    async (request) => presentMe(authOf(request)),
   );
 
   app.get(
@@ -133,13 +116,7 @@ export function registerAccountRoutes(
         response: { 200: AccountResponse, ...COMMON_ERRORS },
       },
     },
-    async (request) => {
-      const { team, key, mode } = authOf(request);
-      return {
-        team: { id: team.id, name: team.name, plan: team.plan },
-        key: { mode, prefix: key?.prefix ?? null },
-      };
-    },
+    async (request) => presentAccount(authOf(request)),
   );
 
   app.get(
@@ -179,6 +156,33 @@ export function registerAccountRoutes(
       return currentUsage(deps, team.id);
     },
   );
+}
+
+/** The team as /me and /account show it (TeamSchema). */
+function presentTeam(team: AuthContext['team']): Static<typeof TeamSchema> {
+  return { id: team.id, name: team.name, plan: team.plan };
+}
+
+function presentMe({ team, plan, key, mode }: AuthContext): Static<typeof MeResponse> {
+  return {
+    team: presentTeam(team),
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      docs_per_period: plan.docs_per_period,
+      rate_limit_per_min: plan.rate_limit_per_min,
+      webhooks: plan.webhooks,
+      batch_max_items: plan.batch_max_items,
+      emails_per_day: plan.emails_per_day,
+    },
+    key: key
+      ? { id: key.id, name: key.name, mode: key.mode, prefix: key.prefix }
+      : { id: null, name: SESSION_KEY_NAME, mode, prefix: null },
+  };
+}
+
+function presentAccount({ team, key, mode }: AuthContext): Static<typeof AccountResponse> {
+  return { team: presentTeam(team), key: { mode, prefix: key?.prefix ?? null } };
 }
 
 async function currentUsage(deps: { clock: Clock; usage: UsageService }, teamId: string) {

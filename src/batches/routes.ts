@@ -12,6 +12,7 @@ import {
   withExamples,
 } from '../http/openapi.js';
 import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
+import { registerResourceRoute } from '../http/resource-route.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
@@ -119,25 +120,21 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     },
   );
 
-  app.get(
-    '/batches/:id',
-    {
-      schema: {
-        tags: ['Batches'],
-        operationId: 'getBatch',
-        summary: 'One batch',
-        description:
-          'One batch: status, counts per item status and, once finished, the signed `zip.url`. Poll it (or wait for `batch.completed`) after POST /batches. Errors: `not_found` (unknown id, another team’s, or live with a test key), `invalid_request`.',
-        params: IdParams,
-        response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
-      },
+  const find = (request: FastifyRequest, id: string) => visibleBatch(deps, request, id);
+  registerResourceRoute(app, {
+    method: 'GET',
+    url: '/batches/:id',
+    doc: {
+      tags: ['Batches'],
+      operationId: 'getBatch',
+      summary: 'One batch',
+      description:
+        'One batch: status, counts per item status and, once finished, the signed `zip.url`. Poll it (or wait for `batch.completed`) after POST /batches. Errors: `not_found` (unknown id, another team’s, or live with a test key), `invalid_request`.',
     },
-    async (request, reply) => {
-      const batch = await deps.service.present(await visibleBatch(deps, request, request.params.id));
-      reply.header('cache-control', 'no-store');
-      return batch;
-    },
-  );
+    answer: BatchSchema,
+    find,
+    respond: (row) => deps.service.present(row),
+  });
 
   app.get(
     '/batches/:id/items',
@@ -172,26 +169,24 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     },
   );
 
-  app.post(
-    '/batches/:id/cancel',
-    {
-      schema: {
-        tags: ['Batches'],
-        operationId: 'cancelBatch',
-        summary: 'Cancel the queued items',
-        description:
-          'Cancels the items not started yet; items already rendering or done stay, and the ZIP holds what succeeded. `batch.completed` is sent once the batch stops. Errors: `not_found` (unknown batch), `invalid_request`.',
-        params: IdParams,
-        response: { 200: BatchSchema, 404: ErrorResponse, ...COMMON_ERRORS },
-      },
+  registerResourceRoute(app, {
+    method: 'POST',
+    url: '/batches/:id/cancel',
+    doc: {
+      tags: ['Batches'],
+      operationId: 'cancelBatch',
+      summary: 'Cancel the queued items',
+      description:
+        'Cancels the items not started yet; items already rendering or done stay, and the ZIP holds what succeeded. `batch.completed` is sent once the batch stops. Errors: `not_found` (unknown batch), `invalid_request`.',
     },
-    async (request, reply) => {
-      const batch = await deps.service.cancel(await visibleBatch(deps, request, request.params.id));
+    answer: BatchSchema,
+    find,
+    respond: async (row) => {
+      const batch = await deps.service.cancel(row);
       deps.wakeJobs();
-      reply.header('cache-control', 'no-store');
       return batch;
     },
-  );
+  });
 }
 
 async function create(

@@ -3,8 +3,10 @@ import { Type } from 'typebox';
 import { authOf } from '../accounts/index.js';
 import { errorResponses, fileResponse, HEADER } from '../http/openapi.js';
 import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
-import { COMMON_ERRORS, ErrorResponse, IdParams, Uuid } from '../http/schemas.js';
+import { registerResourceRoute } from '../http/resource-route.js';
+import { COMMON_ERRORS, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
+import { THUMBNAIL_PNG_RESPONSE, ThumbnailFileParams, thumbnailIdOf } from '../http/thumbnail-link.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
@@ -41,45 +43,36 @@ async function visibleDocument(db: Db, request: FastifyRequest, id: string): Pro
 /** GET /pdf/<id> and GET /documents (spec: document log). */
 export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void {
   const { db } = deps.services;
-  app.get(
-    '/pdf/:id',
-    {
-      schema: {
-        tags: ['Documents'],
-        operationId: 'getDocument',
-        summary: 'One document record',
-        description:
-          'One document record: status, pages, size, mode, the template and version it came from and, while stored, a signed `url` and `thumbnail_url`. Poll it after an async POST /pdf (or use webhooks); read it again for a fresh link. Errors: `document_not_found` (unknown id, another team’s, or a live document read with a test key), `invalid_request`.',
-        params: IdParams,
-        response: { 200: DocumentSchema, 404: ErrorResponse, ...COMMON_ERRORS },
-      },
+  const find = (request: FastifyRequest, id: string) => visibleDocument(db, request, id);
+  registerResourceRoute(app, {
+    method: 'GET',
+    url: '/pdf/:id',
+    doc: {
+      tags: ['Documents'],
+      operationId: 'getDocument',
+      summary: 'One document record',
+      description:
+        'One document record: status, pages, size, mode, the template and version it came from and, while stored, a signed `url` and `thumbnail_url`. Poll it after an async POST /pdf (or use webhooks); read it again for a fresh link. Errors: `document_not_found` (unknown id, another team’s, or a live document read with a test key), `invalid_request`.',
     },
-    async (request, reply) => {
-      const row = await visibleDocument(db, request, request.params.id);
-      reply.header('cache-control', 'no-store');
-      return presentDocument(row, linkContext(deps));
-    },
-  );
+    answer: DocumentSchema,
+    find,
+    respond: (row) => presentDocument(row, linkContext(deps)),
+  });
 
-  app.get(
-    '/pdf/:id/activity',
-    {
-      schema: {
-        tags: ['Documents'],
-        operationId: 'getDocumentActivity',
-        summary: 'Activity log of one document (extension): status transitions, timing, pages, warnings',
-        description:
-          'Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents. Errors: `document_not_found`, `invalid_request`.',
-        params: IdParams,
-        response: { 200: ActivitySchema, 404: ErrorResponse, ...COMMON_ERRORS },
-      },
+  registerResourceRoute(app, {
+    method: 'GET',
+    url: '/pdf/:id/activity',
+    doc: {
+      tags: ['Documents'],
+      operationId: 'getDocumentActivity',
+      summary: 'Activity log of one document (extension): status transitions, timing, pages, warnings',
+      description:
+        'Entries are kept 30 days (spec: Retention facts); the document record may outlive them, and then the list is empty. Same visibility as GET /pdf/{id}: a test key sees only test documents. Errors: `document_not_found`, `invalid_request`.',
     },
-    async (request, reply) => {
-      const row = await visibleDocument(db, request, request.params.id);
-      reply.header('cache-control', 'no-store');
-      return { document_id: row.id, data: presentActivity(await listActivity(db, row.id)) };
-    },
-  );
+    answer: ActivitySchema,
+    find,
+    respond: async (row) => ({ document_id: row.id, data: presentActivity(await listActivity(db, row.id)) }),
+  });
 
   app.get(
     '/documents',
@@ -146,6 +139,16 @@ const SignedQuery = Type.Object(
   { additionalProperties: true },
 );
 
+/** Refuses a link whose signature does not match (`forbidden`) or whose time is up (`file_expired`). */
+function checkSignedLink(
+  deps: DocumentRouteDeps,
+  resource: string,
+  query: { exp?: string; sig?: string },
+): void {
+  const verdict = deps.signer.verify(resource, query.exp, query.sig, deps.services.clock.now().getTime());
+  if (!verdict.ok) throw signedLinkError(verdict.code);
+}
+
 /** Signed-link downloads: no key, secured by exp + sig (spec: GET /files/<id>, Thumbnails). */
 export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps): void {
   const { db, blobs, clock } = deps.services;
@@ -175,13 +178,7 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
     },
     async (request, reply) => {
       const { id } = request.params;
-      const verdict = deps.signer.verify(
-        `file:${id}`,
-        request.query.exp,
-        request.query.sig,
-        clock.now().getTime(),
-      );
-      if (!verdict.ok) throw signedLinkError(verdict.code);
+      checkSignedLink(deps, `file:${id}`, request.query);
       const row = await findDocumentById(db, id);
       const file =
         row && isStored(row, clock.now().getTime()) && row.blob_key ? await blobs.read(row.blob_key) : null;
@@ -208,23 +205,17 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
         description:
           'The first page of a stored document as a 480 px wide PNG, through the document’s signed `thumbnail_url`; for lists and previews. Needs no key. Errors: `forbidden` (the signature does not match), `file_expired` (the link expired or the document is no longer stored), `invalid_request`.',
         security: [],
-        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
+        params: ThumbnailFileParams,
         querystring: SignedQuery,
         response: {
-          200: fileResponse('First page, 480 px wide', ['image/png']),
+          200: THUMBNAIL_PNG_RESPONSE,
           ...errorResponses(400, 403, 410, 429, 500),
         },
       },
     },
     async (request, reply) => {
-      const id = request.params.file.slice(0, -4);
-      const verdict = deps.signer.verify(
-        `thumb:${id}`,
-        request.query.exp,
-        request.query.sig,
-        clock.now().getTime(),
-      );
-      if (!verdict.ok) throw signedLinkError(verdict.code);
+      const id = thumbnailIdOf(request.params.file);
+      checkSignedLink(deps, `thumb:${id}`, request.query);
       const png = await deps.thumbnails.forDocument(id);
       if (!png) throw new AppError('file_expired', 'This file is no longer stored.');
       return reply

@@ -1,5 +1,6 @@
 import { authOf } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
+import { registerResourceRoute } from '../http/resource-route.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import { linksOf, storeDeps, type TemplateRouteDeps } from './deps.js';
@@ -19,28 +20,25 @@ const TAGS = ['Templates'];
 /** GET versions, POST pin, GET fields, POST preview (spec: Templates). */
 export function registerTemplateVersionRoutes(app: App, deps: TemplateRouteDeps): void {
   const { db } = deps.services;
-  app.get(
-    '/templates/:id/versions',
-    {
-      schema: {
-        tags: TAGS,
-        operationId: 'listTemplateVersions',
-        summary: 'Versions still kept (latest 50 plus the pinned one), newest first',
-        description:
-          'The versions still kept (the latest 50 plus the pinned one), newest first, with when each was made: pick one to pin, preview or render with `template_version`. Errors: `template_not_found`, `invalid_request`.',
-        params: IdParams,
-        response: { 200: VersionList, 404: ErrorResponse, ...COMMON_ERRORS },
-      },
+  registerResourceRoute(app, {
+    method: 'GET',
+    url: '/templates/:id/versions',
+    doc: {
+      tags: TAGS,
+      operationId: 'listTemplateVersions',
+      summary: 'Versions still kept (latest 50 plus the pinned one), newest first',
+      description:
+        'The versions still kept (the latest 50 plus the pinned one), newest first, with when each was made: pick one to pin, preview or render with `template_version`. Errors: `template_not_found`, `invalid_request`.',
     },
-    async (request, reply) => {
-      const auth = authOf(request);
-      const template = await findTemplate(db, auth.team.id, request.params.id);
-      if (!template) throw notFound(request.params.id);
-      // Each version carries a signed thumbnail link (spec: Conventions 8).
-      reply.header('cache-control', 'no-store');
-      return { data: await listVersions(db, template.id) };
+    // Each version carries a signed thumbnail link, hence no-store (spec: Conventions 8).
+    answer: VersionList,
+    find: async (request, id) => {
+      const template = await findTemplate(db, authOf(request).team.id, id);
+      if (!template) throw notFound(id);
+      return template;
     },
-  );
+    respond: async (template) => ({ data: await listVersions(db, template.id) }),
+  });
 
   app.post(
     '/templates/:id/pin',

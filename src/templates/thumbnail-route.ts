@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { signedLinkError } from '../documents/index.js';
-import { errorResponses, fileResponse } from '../http/openapi.js';
+import { errorResponses } from '../http/openapi.js';
 import type { App } from '../http/server.js';
+import { THUMBNAIL_PNG_RESPONSE, ThumbnailFileParams, thumbnailIdOf } from '../http/thumbnail-link.js';
 import { AppError } from '../shared/errors.js';
 import type { TemplateRouteDeps } from './deps.js';
 import { thumbnailResource } from './present.js';
@@ -29,16 +30,16 @@ export function registerTemplateThumbnailRoute(app: App, deps: TemplateRouteDeps
         description:
           'The first page of a template version, rendered with its sample data, as a 480 px wide PNG, through the template’s signed `thumbnail_url`. Needs no key. Errors: `forbidden` (the signature does not match), `file_expired` (the link expired or the version is gone), `template_render_error` (the version does not render with its sample data), `invalid_request`.',
         security: [],
-        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-fA-F-]{36}\\.png$' }) }),
+        params: ThumbnailFileParams,
         querystring: ThumbnailQuery,
         response: {
-          200: fileResponse('First page, 480 px wide', ['image/png']),
+          200: THUMBNAIL_PNG_RESPONSE,
           ...errorResponses(400, 403, 410, 422, 429, 500),
         },
       },
     },
     async (request, reply) => {
-      const id = request.params.file.slice(0, -4).toLowerCase();
+      const id = thumbnailIdOf(request.params.file).toLowerCase();
       const { v, exp, sig } = request.query;
       // The version is part of the signed resource, so a malformed one simply fails the signature check.
       const version = v !== undefined && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : 0;
