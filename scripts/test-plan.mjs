@@ -110,6 +110,15 @@ export const SQLITE_ONLY = [
       'completion as batches/batches, and cluster/cluster runs a 200-item batch across processes on PostgreSQL',
   },
   {
+    paths: [
+      'test/integration/templates/draft-preview-pages.test.ts',
+      'test/integration/templates/draft-preview-property.test.ts',
+    ],
+    reason:
+      'draft previews rendered as page images and random draft bodies: nothing is stored; the template is one ' +
+      'row read by team and id (draft-preview.test.ts runs on PostgreSQL: nothing stored or counted, the budget)',
+  },
+  {
     paths: ['test/integration/users/key-roles-upgrade.test.ts'],
     reason: 'upgrades an old SQLite file to key roles (a PostgreSQL install starts at the current schema)',
   },
