@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { createApiKey } from '../../../src/accounts/teams.js';
 import { readPkcs12 } from '../../../src/certificates/pkcs12.js';
 import { makePkcs12 } from '../../helpers/certificates.js';
-import { randomJson, rng } from '../../helpers/random.js';
+import { cutShort, flipBytes, randomJson, rng } from '../../helpers/random.js';
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { makeUser, signIn } from '../users/dashboard.js';
 
@@ -196,9 +196,8 @@ describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
       let body: unknown;
       if (i % 3 === 0) body = randomJson(r, 0, ['name', 'pkcs12_base64', 'passphrase']);
       else {
-        const bytes = Buffer.from(file);
-        for (let j = 0; j < 1 + r.int(8); j++) bytes[r.int(bytes.length)] = r.int(256);
-        const cut = i % 3 === 1 ? bytes : bytes.subarray(0, r.int(bytes.length));
+        const bytes = flipBytes(r, file, 8);
+        const cut = i % 3 === 1 ? bytes : cutShort(r, bytes);
         body = { name: `Fuzz ${i}`, pkcs12_base64: b64(cut), passphrase: r.int(2) ? 'pass phrase ü' : 'x' };
       }
       const res = await upload(own.live, body);
