@@ -54,6 +54,14 @@ const XR_CII: Schematron = { name: 'XRECHNUNG-CII', artefact: 'xrechnung/XRechnu
 const XR_UBL: Schematron = { name: 'XRECHNUNG-UBL', artefact: 'xrechnung/XRechnung-UBL-validation.xsl' };
 const PEPPOL_UBL: Schematron = { name: 'PEPPOL-EN16931-UBL', artefact: 'peppol/PEPPOL-EN16931-UBL.xslt' };
 const XSD_D16B = 'xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd';
+const XSD_UBL_INVOICE = 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd';
+const XSD_UBL_CREDIT_NOTE = 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd';
+
+/** What most received invoices need (CEN rules and schemas of both syntaxes): a pool worker loads it first. */
+export const COMMON_RULES = {
+  schematrons: [CEN_UBL.artefact, CEN_CII.artefact],
+  schemas: [XSD_UBL_INVOICE, XSD_D16B],
+};
 
 /** Factur-X profiles: directory, file stem and schematron name. */
 const FACTURX = {
@@ -182,9 +190,7 @@ export function planUbl(
   return {
     syntax: 'ubl',
     profile,
-    xsd: creditNote
-      ? 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd'
-      : 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
+    xsd: creditNote ? XSD_UBL_CREDIT_NOTE : XSD_UBL_INVOICE,
     schematrons,
     customLevels,
     notes: [],

@@ -1,17 +1,11 @@
 import { markStarted } from '../shared/task-deadline.js';
 import { parseReceived } from './parse.js';
+import { COMMON_RULES } from './plan.js';
 import type { InboundReply, InboundTask } from './protocol.js';
 import { InboundRefusal } from './refusal.js';
 import { preloadSchematron } from './schematron.js';
 import { validateReceived } from './validate.js';
 import { preloadXsd } from './xsd.js';
-
-/** Rules most received invoices need: loaded by a warm-up task so the first validation does not wait. */
-const WARM_RULES = ['en16931/EN16931-UBL-validation.xslt', 'en16931/EN16931-CII-validation.xslt'];
-const WARM_SCHEMAS = [
-  'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd',
-  'xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd',
-];
 
 async function run(task: InboundTask): Promise<InboundReply> {
   switch (task.kind) {
@@ -20,8 +14,9 @@ async function run(task: InboundTask): Promise<InboundReply> {
     case 'parse':
       return { ok: true, value: await parseReceived(task.bytes) };
     case 'warm':
-      for (const rule of WARM_RULES) preloadSchematron(rule);
-      for (const schema of WARM_SCHEMAS) preloadXsd(schema);
+      // The warm-up task loads these so the first validation does not wait for them.
+      for (const rule of COMMON_RULES.schematrons) preloadSchematron(rule);
+      for (const schema of COMMON_RULES.schemas) preloadXsd(schema);
       return { ok: true, value: null };
   }
 }

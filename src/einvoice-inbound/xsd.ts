@@ -1,13 +1,13 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   XmlDocument,
-  type XmlInputProvider,
   XmlLibError,
   XmlValidateError,
   XsdValidator,
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
+import { fsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
 import { ARTEFACTS_DIR, artefactPath } from './artefacts.js';
 import type { Finding } from './schematron.js';
 
@@ -17,31 +17,18 @@ const MAX_XSD_ERRORS = 50;
 const SCHEMAS_DIR = ARTEFACTS_DIR + path.sep;
 
 /**
- * libxml2 reads a schema's imports and includes through this provider: the official artefacts and
- * nothing else, so no document can make the parser open a file of its own choosing.
+ * Whether libxml2 may open a file a schema imports or includes: the official artefacts only, so no
+ * document can make the parser open a file of its own choosing.
  */
-const schemaFiles: XmlInputProvider = {
-  match: (filename) => path.resolve(filename).startsWith(SCHEMAS_DIR),
-  open: (filename) => {
-    try {
-      return openSync(path.resolve(filename), 'r');
-    } catch {
-      return undefined;
-    }
-  },
-  read: (fd, buf) => {
-    try {
-      return readSync(fd, buf, 0, buf.byteLength, null);
-    } catch {
-      return -1;
-    }
-  },
-  close: (fd) => {
-    closeSync(fd);
-    return true;
-  },
-};
-xmlRegisterInputProvider(schemaFiles);
+export function isSchemaFile(filename: string): boolean {
+  return path.resolve(filename).startsWith(SCHEMAS_DIR);
+}
+
+// The library's own file provider, narrowed to the artefacts.
+xmlRegisterInputProvider({
+  ...fsInputProviders,
+  match: (filename) => isSchemaFile(filename) && fsInputProviders.match(filename),
+});
 
 /**
  * Compiled schemas by artefact, kept for the thread's life: compiling the UBL or CII set takes about half
