@@ -8,7 +8,7 @@ import type { JobDefinition } from '../jobs/index.js';
 import type { TemplatePort } from '../production/index.js';
 import type { Capability } from '../shared/capability.js';
 import { registerBatchRoutes, registerSignedBatchRoutes } from './routes.js';
-import { BATCH_ZIP_JOB, type BatchDeps, BatchService } from './service.js';
+import { type BatchDeps, BatchService } from './service.js';
 import type { SpreadsheetReader } from './spreadsheet.js';
 import { registerSpreadsheetRoutes } from './spreadsheet-routes.js';
 
@@ -40,15 +40,7 @@ export function createBatches(options: BatchesOptions): BatchesModule {
       registerBatchRoutes(app, { service, idempotency, wakeJobs, untrusted });
       registerSpreadsheetRoutes(app, { templates, untrusted });
     },
-    // The ZIP only copies stored files: light, so it also runs where QUIRE_WORKERS=0.
-    jobs: [
-      {
-        kind: BATCH_ZIP_JOB,
-        pool: 'light',
-        handler: service.zipJobHandler(),
-        options: service.zipJobOptions(),
-      },
-    ],
+    jobs: [service.zipJob()],
     sweeps: [{ name: 'batch-zips', run: (now) => service.sweepZips(now) }],
   };
 }

@@ -2,7 +2,7 @@ import type { Plan } from '../accounts/index.js';
 import type { DocumentJson, DocumentRow, LinkSigner } from '../documents/index.js';
 import type { EmailRequest } from '../email/index.js';
 import { type FinishingOptions, finishingOptionsOf } from '../finishing/index.js';
-import { backoffTable, enqueueJob, type JobHandler, type JobKindOptions } from '../jobs/index.js';
+import { defineJobKind, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
 import { type BulkItem, type Caller, expiryFor, type Production } from '../production/index.js';
 import type { WaitFor } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -206,7 +206,7 @@ export class BatchService {
    * The ZIP job: builds the ZIP from the stored PDFs (streaming), then in the job's finishing transaction
    * records the completion and batch.completed — once, guarded by completed_at.
    */
-  zipJobHandler(): JobHandler {
+  private zipJobHandler(): JobHandler {
     return async (job) => {
       const { batchId } = job.payload as ZipJobPayload;
       const batch = await findBatchById(this.deps.db, batchId);
@@ -250,10 +250,14 @@ export class BatchService {
     });
   }
 
-  zipJobOptions(): JobKindOptions {
-    return {
+  /** The ZIP only copies stored files: light, so it also runs where QUIRE_WORKERS=0. */
+  zipJob(): JobDefinition {
+    return defineJobKind({
+      kind: BATCH_ZIP_JOB,
+      pool: 'light',
+      handler: this.zipJobHandler(),
       maxAttempts: 5,
-      backoff: backoffTable([5_000, 30_000, 120_000, 600_000]),
+      retryDelaysMs: [5_000, 30_000, 120_000, 600_000],
       abandon: async (trx, job) => {
         const batch = await findBatchById(trx, (job.payload as ZipJobPayload).batchId);
         if (batch)
@@ -263,7 +267,7 @@ export class BatchService {
             zipExpiresAt: null,
           });
       },
-    };
+    });
   }
 
   /** The stored ZIP of a batch while its link may be served, else null. */

@@ -1,10 +1,4 @@
-import {
-  backoffTable,
-  type JobDefinition,
-  type JobHandler,
-  type JobKindOptions,
-  type JobOutcome,
-} from '../jobs/index.js';
+import { defineJobKind, type JobDefinition, type JobHandler, type JobOutcome } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { type DeliveryState, EMAIL_JOB } from './delivery.js';
@@ -25,35 +19,30 @@ const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
 
 export type SendJobDeps = { clock: Clock; sender: EmailSender; documents: EmailDocumentPort };
 
-/** Emails wait on the SMTP server: light, so they are sent in every process, even with QUIRE_WORKERS=0. */
+/**
+ * Emails wait on the SMTP server: light, so they are sent in every process, even with QUIRE_WORKERS=0.
+ * Temporary failures wait 1 min, 5 min, 30 min, 2 h. `abandon` records the failure of a job given up
+ * without an outcome (its workers kept dying).
+ */
 export function emailSendJob(deps: SendJobDeps): JobDefinition {
-  return {
+  return defineJobKind({
     kind: EMAIL_JOB,
     pool: 'light',
     handler: createEmailSendHandler(deps),
-    options: emailJobOptions(deps),
-  };
-}
-
-/**
- * The email kind's retry policy, applied by the job worker: temporary failures wait 1 min, 5 min, 30 min,
- * 2 h. `abandon` records the failure of a job given up without an outcome (its workers kept dying).
- */
-function emailJobOptions(deps: SendJobDeps): JobKindOptions {
-  return {
     maxAttempts: EMAIL_MAX_ATTEMPTS,
-    backoff: backoffTable(RETRY_DELAYS_MS),
+    retryDelaysMs: RETRY_DELAYS_MS,
     abandon: async (trx, job, error) => {
-      const { emailId } = job.payload as { emailId: string };
-      const email = await trx
-        .selectFrom('email_deliveries')
-        .selectAll()
-        .where('id', '=', emailId)
-        .executeTakeFirst();
+      const email = await findEmail(trx, job.payload);
       if (email?.status === 'queued')
         await finish(deps, email, { status: 'failed', reason: 'send_failed', error }).commit(trx);
     },
-  };
+  });
+}
+
+/** The email delivery a send job's payload names (undefined once it is gone). */
+async function findEmail(db: Db, payload: unknown): Promise<EmailDeliveriesTable | undefined> {
+  const { emailId } = payload as { emailId: string };
+  return db.selectFrom('email_deliveries').selectAll().where('id', '=', emailId).executeTakeFirst();
 }
 
 /**
@@ -62,12 +51,7 @@ function emailJobOptions(deps: SendJobDeps): JobKindOptions {
  */
 function createEmailSendHandler(deps: SendJobDeps): JobHandler {
   return async (job, ctx): Promise<JobOutcome> => {
-    const { emailId } = job.payload as { emailId: string };
-    const email = await ctx.db
-      .selectFrom('email_deliveries')
-      .selectAll()
-      .where('id', '=', emailId)
-      .executeTakeFirst();
+    const email = await findEmail(ctx.db, job.payload);
     if (email?.status !== 'queued') return { kind: 'succeeded' };
     const file = await deps.documents.file(email.document_id);
     if (!file)

@@ -3,13 +3,13 @@ export {
   processPools,
   startBackground,
 } from './background.js';
+export { defineJobKind } from './define-kind.js';
 export { assertWithinJobLimits } from './limits.js';
 export { cancelJob, cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
 export {
   backoffTable,
   type JobDefinition,
   type JobHandler,
-  type JobKindOptions,
   type JobOutcome,
   JobRegistry,
 } from './registry.js';

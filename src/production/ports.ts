@@ -5,6 +5,7 @@ import type {
   LocalResources,
   PageDefaults,
   PageOptions,
+  PageOptionsInput,
   RenderJob,
   RenderResult,
   WaitFor,
@@ -15,18 +16,15 @@ import type { Db } from '../storage/index.js';
 /**
  * What a document is made from, whichever route asked for it (POST /pdf sync or async, a batch item, a
  * preview, a template thumbnail). The POST /pdf body satisfies it; other callers fill in what they have.
+ * Its page options are the renderer's to check (PageOptionsResolver), as a template's defaults are.
  */
-export interface DocumentRequest extends FinishingOptions {
+export interface DocumentRequest extends FinishingOptions, PageOptionsInput {
   template_id?: string;
   template_version?: number;
   html?: string;
   css?: string;
   data?: Record<string, unknown>;
   merge_data?: Record<string, unknown>;
-  mode?: 'fast' | 'print';
-  format?: unknown;
-  orientation?: unknown;
-  margins?: string;
   filename?: string;
   metadata?: Record<string, unknown>;
   e_invoice?: Record<string, unknown>;

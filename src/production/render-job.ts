@@ -1,12 +1,6 @@
 import type { DocumentRow } from '../documents/index.js';
 import { openQueuedProtect } from '../finishing/index.js';
-import {
-  backoffTable,
-  type JobDefinition,
-  type JobHandler,
-  type JobKindOptions,
-  type JobOutcome,
-} from '../jobs/index.js';
+import { defineJobKind, type JobDefinition, type JobHandler, type JobOutcome } from '../jobs/index.js';
 import { type ErrorCode, isAppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
 import { RENDER_JOB, type RenderJobPayload } from './enqueue.js';
@@ -35,24 +29,17 @@ const RETRY_DELAYS_MS = [30_000, 120_000];
 const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set(['render_timeout', 'service_busy']);
 const NO_SLOT_WAIT_MS = 1_000;
 
-/** The background render of a queued document: a heavy job (it renders). */
+/**
+ * The background render of a queued document: a heavy job (it renders). `abandon` fails the document of a
+ * job given up without a recorded outcome (its workers died during every attempt, or it kept throwing).
+ */
 export function renderJobDefinition(deps: RenderJobDeps, hooks: RenderHooks = {}): JobDefinition {
-  return {
+  return defineJobKind({
     kind: RENDER_JOB,
     pool: 'heavy',
     handler: renderJobHandler(deps, hooks),
-    options: renderJobOptions(deps, hooks),
-  };
-}
-
-/**
- * The render kind's retry policy, applied by the job worker. `abandon` fails the document of a job given
- * up without a recorded outcome (its workers died during every attempt, or it kept throwing).
- */
-function renderJobOptions(deps: RenderJobDeps, hooks: RenderHooks): JobKindOptions {
-  return {
     maxAttempts: MAX_RENDER_ATTEMPTS,
-    backoff: backoffTable(RETRY_DELAYS_MS),
+    retryDelaysMs: RETRY_DELAYS_MS,
     abandon: async (trx, job) => {
       const row = await deps.lifecycle.finish(
         trx,
@@ -61,7 +48,7 @@ function renderJobOptions(deps: RenderJobDeps, hooks: RenderHooks): JobKindOptio
       );
       if (row) await hooks.afterFinal?.(trx, { id: row.id, batchId: row.batch_id });
     },
-  };
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { backoffTable, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
+import { defineJobKind, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { type AttemptResult, createHttpDeliverer, type HttpDeliverer } from './deliver-http.js';
@@ -100,18 +100,16 @@ export function createWebhookJobs(deps: WebhookJobsDeps): WebhookJobs {
             dropDelivery(trx, (job.payload as DeliveryJobPayload).deliveryId, error),
         },
       },
-      {
+      defineJobKind({
         kind: WEBHOOK_DISABLED_NOTICE_JOB,
         pool: 'light',
         handler: async (job) => {
           const sent = await notify((job.payload as { endpointId: string }).endpointId);
           return sent ? { kind: 'succeeded' } : { kind: 'failed', error: 'email not sent', retryable: true };
         },
-        options: {
-          maxAttempts: NOTICE_RETRY_DELAYS_MS.length + 1,
-          backoff: backoffTable(NOTICE_RETRY_DELAYS_MS),
-        },
-      },
+        maxAttempts: NOTICE_RETRY_DELAYS_MS.length + 1,
+        retryDelaysMs: NOTICE_RETRY_DELAYS_MS,
+      }),
     ],
     close: () => (deps.deliverer ? Promise.resolve() : deliverer.close()),
   };
