@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { withExamples } from '../http/openapi.js';
 import { COMMON_ERRORS, DateTime, Nullable, named } from '../http/schemas.js';
 import type { App } from '../http/server.js';
@@ -89,50 +89,33 @@ export function registerAccountRoutes(
   deps: { db: Db; clock: Clock; usage: UsageService; testDocumentsPerDay: TestDocumentsPerDay },
 ): void {
   registerDailyUsageRoute(app, deps);
-  app.get(
-    '/me',
-    {
-      schema: {
-        tags: ['Account'],
-        operationId: 'getMe',
-        summary: 'Team, plan and key of the caller',
-        description:
-          'The key’s view of itself: its team, the team’s plan and the key (mode, role, prefix). Call it to check that a key works and whether it is a test or a live key. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
-        response: { 200: MeResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => presentMe(authOf(request)),
-  );
-
-  app.get(
-    '/account',
-    {
-      schema: {
-        tags: ['Account'],
-        operationId: 'getAccount',
-        summary: 'Team and key',
-        description:
-          'The team the key belongs to and the key itself, as the dashboard’s account page shows them. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
-        response: { 200: AccountResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => presentAccount(authOf(request)),
-  );
-
-  app.get(
-    '/account/usage',
-    {
-      schema: {
-        tags: ['Account'],
-        operationId: 'getUsage',
-        summary: 'Document usage in the current monthly UTC period',
-        description:
-          'Documents rendered in the current monthly UTC period against the plan’s included documents, with rollover, overage, its cost and the spending cap. Test-key renders are not counted. Check it before a large batch. Errors: `invalid_api_key`.',
-        response: { 200: UsageResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => currentUsage(deps, authOf(request).team.id),
-  );
+  registerAccountRead(app, {
+    url: '/me',
+    operationId: 'getMe',
+    summary: 'Team, plan and key of the caller',
+    description:
+      'The key’s view of itself: its team, the team’s plan and the key (mode, role, prefix). Call it to check that a key works and whether it is a test or a live key. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
+    answer: MeResponse,
+    respond: presentMe,
+  });
+  registerAccountRead(app, {
+    url: '/account',
+    operationId: 'getAccount',
+    summary: 'Team and key',
+    description:
+      'The team the key belongs to and the key itself, as the dashboard’s account page shows them. Errors: `invalid_api_key` (missing, malformed, unknown or revoked key).',
+    answer: AccountResponse,
+    respond: presentAccount,
+  });
+  registerAccountRead(app, {
+    url: '/account/usage',
+    operationId: 'getUsage',
+    summary: 'Document usage in the current monthly UTC period',
+    description:
+      'Documents rendered in the current monthly UTC period against the plan’s included documents, with rollover, overage, its cost and the spending cap. Test-key renders are not counted. Check it before a large batch. Errors: `invalid_api_key`.',
+    answer: UsageResponse,
+    respond: (auth) => currentUsage(deps, auth.team.id),
+  });
 
   app.put(
     '/account/spending-cap',
@@ -155,6 +138,25 @@ export function registerAccountRoutes(
       await updateBilling(deps.db, team.id, { spendingCapCents: request.body.spending_cap_cents });
       return currentUsage(deps, team.id);
     },
+  );
+}
+
+/** A read of the caller's own account (tag Account): answered from its auth context, for any key or session. */
+interface AccountRead<Answer extends TSchema> {
+  url: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  answer: Answer;
+  respond(auth: AuthContext): Promise<Static<Answer>> | Static<Answer>;
+}
+
+function registerAccountRead<Answer extends TSchema>(app: App, route: AccountRead<Answer>): void {
+  const { url, answer, respond, ...doc } = route;
+  // Widened on purpose: the type provider cannot resolve a generic answer schema; `respond` checks the answer.
+  const response: Record<number, TSchema> = { 200: answer, ...COMMON_ERRORS };
+  app.get(url, { schema: { tags: ['Account'], ...doc, response } }, async (request) =>
+    respond(authOf(request)),
   );
 }
 

@@ -1,14 +1,11 @@
-import type { FastifySchema } from 'fastify';
-import type { TSchema } from 'typebox';
-import { noStoreOnSend } from '../http/no-store.js';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
 import { checkInvitee, creatorMayStillInvite } from './invitations.js';
 import { checkPasswordRule, hashPassword, passwordMatches } from './passwords.js';
-import { Bodies, EmptySchema, PUBLIC, SESSION_ONLY, SessionSchema, TAGS, VerifiedSchema } from './schemas.js';
+import { sessionRoute } from './route-docs.js';
+import { Bodies, EmptySchema, SessionSchema, VerifiedSchema } from './schemas.js';
 import {
   BAD_TOKEN,
-  ERRORS,
   NO_TEAM,
   RESETS_PER_HOUR,
   type SessionActions,
@@ -26,17 +23,6 @@ import {
   upsertMembership,
 } from './users.js';
 
-/**
- * The options of a dashboard session route. Session answers carry the CSRF token and links: never cached
- * (errors included). Each answers its own responses or the errors every session route may give.
- */
-export function sessionRoute<S extends FastifySchema & { response: Record<number, TSchema> }>(schema: S) {
-  return {
-    onSend: noStoreOnSend,
-    schema: { tags: TAGS, ...schema, response: { ...schema.response, ...ERRORS } },
-  };
-}
-
 /** The emailed-link and password routes of the dashboard (/auth/*): links, password change and reset, invitations. */
 export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: SessionActions): void {
   const { db, clock } = deps;
@@ -44,15 +30,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/link',
-    sessionRoute({
-      operationId: 'signInWithLink',
-      security: PUBLIC,
-      summary: 'Sign in with a single-use sign-in link (24 h)',
-      description:
-        'Signs in with the token of a single-use sign-in link (printed by the first run or `quire user create`, or emailed; valid 24 hours) and sets the session cookie. The dashboard’s sign-in page calls it. Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request`, `rate_limited`.',
-      body: Bodies.token,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('signInWithLink', { body: Bodies.token, response: { 200: SessionSchema } }),
     async (request, reply) => {
       const token = await consumeUserLink(deps, request.body.token, 'sign_in');
       const membership =
@@ -68,15 +46,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.put(
     '/auth/password',
-    sessionRoute({
-      operationId: 'setPassword',
-      security: SESSION_ONLY,
-      summary: 'Set or change the password (rotates the session id)',
-      description:
-        'Ends every other session of the user and every unused reset and sign-in link. A wrong current_password counts against the same throttle as a sign-in. Errors: `unauthenticated`, `invalid_credentials` (a wrong current_password), `invalid_request` (10 to 200 characters), `rate_limited`.',
-      body: Bodies.password,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('setPassword', { body: Bodies.password, response: { 200: SessionSchema } }),
     async (request, reply) => {
       const session = await currentSession(request);
       const { password, current_password } = request.body;
@@ -107,15 +77,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/password-reset',
-    sessionRoute({
-      operationId: 'requestPasswordReset',
-      security: PUBLIC,
-      summary: 'Email a password reset link (answers 202 whether or not the account exists)',
-      description:
-        'The new link replaces any earlier one of the account. It answers 202 whether or not the account exists, so it tells nobody which addresses have accounts. Errors: `invalid_request`, `email_limit_reached`, `rate_limited`.',
-      body: Bodies.reset,
-      response: { 202: EmptySchema },
-    }),
+    sessionRoute('requestPasswordReset', { body: Bodies.reset, response: { 202: EmptySchema } }),
     async (request, reply) => {
       const user = await findUserByEmail(db, request.body.email);
       const hit = await deps.rate.hit(
@@ -137,15 +99,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/password-reset/confirm',
-    sessionRoute({
-      operationId: 'confirmPasswordReset',
-      security: PUBLIC,
-      summary: 'Choose a new password with a reset link (signs in)',
-      description:
-        'Ends every other session of the user and every unused reset and sign-in link. Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request` (10 to 200 characters).',
-      body: Bodies.tokenPassword,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('confirmPasswordReset', { body: Bodies.tokenPassword, response: { 200: SessionSchema } }),
     async (request, reply) => {
       checkPasswordRule(request.body.password);
       const { userId } = await consumeUserLink(deps, request.body.token, 'reset');
@@ -158,15 +112,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/verify-email',
-    sessionRoute({
-      operationId: 'verifyEmail',
-      security: PUBLIC,
-      summary: 'Confirm the email address with a verification link',
-      description:
-        'Confirms the account’s email address with the token of the emailed verification link; actions that send email wait for it (`email_not_verified`). Errors: `invalid_token` (used, expired or unknown: ask for a new link), `invalid_request`.',
-      body: Bodies.token,
-      response: { 200: VerifiedSchema },
-    }),
+    sessionRoute('verifyEmail', { body: Bodies.token, response: { 200: VerifiedSchema } }),
     async (request) => {
       const { userId } = await consumeUserLink(deps, request.body.token, 'verify');
       await markEmailVerified(db, userId);
@@ -176,12 +122,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/invitation',
-    sessionRoute({
-      operationId: 'acceptInvitationAsNewUser',
-      security: PUBLIC,
-      summary: 'Accept an invitation by creating the account (signs in)',
-      description:
-        'Creates the account of an invited address with a password, joins the inviting team with the invited role and signs in. For someone without an account; a signed-in user accepts with POST /auth/invitation/accept. Errors: `invalid_token` (used, expired, withdrawn or unknown invitation), `email_taken` (the address has an account: sign in, then accept), `invalid_request`.',
+    sessionRoute('acceptInvitationAsNewUser', {
       body: Bodies.tokenPassword,
       response: { 200: SessionSchema },
     }),
@@ -213,15 +154,7 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
 
   app.post(
     '/auth/invitation/accept',
-    sessionRoute({
-      operationId: 'acceptInvitation',
-      security: SESSION_ONLY,
-      summary: 'Accept an invitation while signed in (switches the session to that team)',
-      description:
-        'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open. Errors: `unauthenticated`, `forbidden` (another address, or a wrong x-csrf-token), `invalid_token` (used, expired, withdrawn or unknown).',
-      body: Bodies.token,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('acceptInvitation', { body: Bodies.token, response: { 200: SessionSchema } }),
     async (request) => {
       const session = await currentSession(request);
       const open = await peekToken(db, clock, request.body.token, 'invite');

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
-import { registerAuthRoutes, sessionRoute } from './auth-routes.js';
+import { registerAuthRoutes } from './auth-routes.js';
 import { hashPassword, needsRehash, passwordMatches } from './passwords.js';
-import { Bodies, PUBLIC, SESSION_ONLY, SessionSchema } from './schemas.js';
+import { sessionRoute } from './route-docs.js';
+import { Bodies, SessionSchema } from './schemas.js';
 import {
   type SessionActions,
   type SessionRouteDeps,
@@ -26,15 +27,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
 
   app.post(
     '/session',
-    sessionRoute({
-      operationId: 'signIn',
-      security: PUBLIC,
-      summary: 'Sign in with email and password (sets the session cookie)',
-      description:
-        'The cookie is quire_session over http and __Host-quire_session (Secure) over https. Wrong passwords slow later attempts: after 10 from one address it is refused (429, Retry-After 1 s, 2 s, 4 s … up to 15 min after its last failure); after 10 on one account every attempt on it is answered up to 5 s later. No account is locked. Errors: `invalid_credentials` (the answer does not say which of email or password is wrong), `rate_limited` (too many failures: wait Retry-After), `invalid_request`.',
-      body: Bodies.signIn,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('signIn', { body: Bodies.signIn, response: { 200: SessionSchema } }),
     async (request, reply) => {
       const { email, password } = request.body;
       const attempt = { account: email, address: request.ip };
@@ -54,29 +47,13 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     },
   );
 
-  app.get(
-    '/session',
-    sessionRoute({
-      operationId: 'getSession',
-      security: SESSION_ONLY,
-      summary: 'The current session',
-      description:
-        'The signed-in user, their team and role, the mode (test or live) and the CSRF token the dashboard sends with every change. The dashboard reads it on load; API keys cannot call it. Errors: `unauthenticated` (no session, or it expired: sign in again).',
-      response: { 200: SessionSchema },
-    }),
-    async (request) => sessionView(await currentSession(request)),
+  app.get('/session', sessionRoute('getSession', { response: { 200: SessionSchema } }), async (request) =>
+    sessionView(await currentSession(request)),
   );
 
   app.delete(
     '/session',
-    sessionRoute({
-      operationId: 'signOut',
-      security: SESSION_ONLY,
-      summary: 'Sign out (clears the cookie)',
-      description:
-        'Ends this session and clears its cookie; the user’s other sessions stay signed in. Send the session’s x-csrf-token. Errors: `unauthenticated`, `forbidden` (a missing or wrong x-csrf-token).',
-      response: { 204: Type.Null() },
-    }),
+    sessionRoute('signOut', { response: { 204: Type.Null() } }),
     async (request, reply) => {
       const session = await currentSession(request);
       await deleteSession(db, session.idHash);
@@ -87,17 +64,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
 
   app.put(
     '/session/mode',
-    sessionRoute({
-      operationId: 'setSessionMode',
-      security: SESSION_ONLY,
-      summary: 'Switch the session between test and live mode',
-      description:
-        'Extension: the choice is remembered per person and team, and their next session starts in it. ' +
-        'Before any choice a session starts in live mode for an owner and in test mode for other roles. ' +
-        'In test mode template and brand-asset changes are refused with `forbidden`, in words about the mode.',
-      body: Bodies.mode,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('setSessionMode', { body: Bodies.mode, response: { 200: SessionSchema } }),
     async (request) => {
       const session = await currentSession(request);
       await updateSession(db, session.idHash, { mode: request.body.mode });
@@ -108,15 +75,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
 
   app.put(
     '/session/team',
-    sessionRoute({
-      operationId: 'setSessionTeam',
-      security: SESSION_ONLY,
-      summary: 'Switch the session to another team of the user',
-      description:
-        'Switches the session to another team the user belongs to: what the dashboard shows and changes from then on is that team’s. Errors: `unauthenticated`, `forbidden` (not a member of that team, or a wrong x-csrf-token), `invalid_request`.',
-      body: Bodies.team,
-      response: { 200: SessionSchema },
-    }),
+    sessionRoute('setSessionTeam', { body: Bodies.team, response: { 200: SessionSchema } }),
     async (request) => {
       const session = await currentSession(request);
       const membership = await findMembership(db, session.user.id, request.body.team_id);

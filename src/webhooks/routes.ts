@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { authOf, requireSessionRole } from '../accounts/index.js';
+import { type Static, type TSchema, Type } from 'typebox';
+import { type AuthContext, authOf, requireSessionRole } from '../accounts/index.js';
 import { noStoreOnSend } from '../http/no-store.js';
 import { withExamples } from '../http/openapi.js';
 import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
@@ -39,17 +39,41 @@ const LogQuery = Type.Object(BEFORE_PAGE_QUERY, { additionalProperties: false })
 const Started = Type.Object({ delivery_id: Type.String() });
 const ERRORS = { ...COMMON_ERRORS, 402: ErrorResponse, 404: ErrorResponse };
 const TAGS = ['Webhooks'];
+// Spec (Webhook endpoints): every response is no-store, errors too, and the delivery log carries signed URLs.
+const NO_STORE = { onSend: noStoreOnSend };
+
+/** A POST that sends one delivery now (a test event, a retry) and answers 202 with the delivery's id. */
+interface DeliveryStart<Params extends TSchema> {
+  url: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  params: Params;
+  /** Sends the delivery for a key, or for an admin or owner session. */
+  start(caller: AuthContext, params: Static<Params>): Promise<Static<typeof Started>>;
+}
+
+function registerDeliveryStart<Params extends TSchema>(app: App, route: DeliveryStart<Params>): void {
+  const { url, params, start, ...doc } = route;
+  app.post(
+    url,
+    { ...NO_STORE, schema: { tags: TAGS, ...doc, params, response: { 202: Started, ...ERRORS } } },
+    // Cast: the type provider cannot resolve a generic params schema; validation has already checked them.
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await start(requireSessionRole(request, 'admin'), request.params as Static<Params>)),
+  );
+}
 
 /** Webhook endpoints, test events, delivery log and retries. Register inside the authenticated /v1 scope. */
 export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   const service = createWebhookService(deps);
-  // Spec (Webhook endpoints): every response is no-store, errors too, and the delivery log carries signed URLs.
-  const common = { onSend: noStoreOnSend };
 
   app.get(
     '/webhooks',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'listWebhookEndpoints',
@@ -65,7 +89,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.post(
     '/webhooks',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'createWebhookEndpoint',
@@ -92,7 +116,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.get(
     '/webhooks/:id',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'getWebhookEndpoint',
@@ -109,7 +133,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.put(
     '/webhooks/:id',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'updateWebhookEndpoint',
@@ -130,7 +154,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.delete(
     '/webhooks/:id',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'deleteWebhookEndpoint',
@@ -150,7 +174,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.post(
     '/webhooks/:id/rotate-secret',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'rotateWebhookSecret',
@@ -164,28 +188,20 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     async (request) => service.rotateSecret(requireSessionRole(request, 'admin'), request.params.id),
   );
 
-  app.post(
-    '/webhooks/:id/test',
-    {
-      ...common,
-      schema: {
-        tags: TAGS,
-        operationId: 'sendWebhookTestEvent',
-        summary: 'Send a test event once (never retried)',
-        description:
-          'Sends one sample `pdf.created` event with `test_event: true` and made-up data to the endpoint, without retries: check a receiver and its signature check. The delivery appears in the log. Errors: `webhook_not_found`, `invalid_request`.',
-        params: IdParams,
-        response: { 202: Started, ...ERRORS },
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await service.sendTest(requireSessionRole(request, 'admin'), request.params.id)),
-  );
+  registerDeliveryStart(app, {
+    url: '/webhooks/:id/test',
+    operationId: 'sendWebhookTestEvent',
+    summary: 'Send a test event once (never retried)',
+    description:
+      'Sends one sample `pdf.created` event with `test_event: true` and made-up data to the endpoint, without retries: check a receiver and its signature check. The delivery appears in the log. Errors: `webhook_not_found`, `invalid_request`.',
+    params: IdParams,
+    start: (caller, params) => service.sendTest(caller, params.id),
+  });
 
   app.get(
     '/webhooks/:id/deliveries',
     {
-      ...common,
+      ...NO_STORE,
       schema: {
         tags: TAGS,
         operationId: 'listWebhookDeliveries',
@@ -200,29 +216,13 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     async (request) => service.deliveries(authOf(request), request.params.id, request.query),
   );
 
-  app.post(
-    '/webhooks/:id/deliveries/:deliveryId/retry',
-    {
-      ...common,
-      schema: {
-        tags: TAGS,
-        operationId: 'retryWebhookDelivery',
-        summary: 'One more attempt of a finished delivery',
-        description:
-          'Sends a finished (delivered or failed) delivery’s event once more, now, with the same event id, so receivers that drop duplicates stay correct. Errors: `webhook_not_found` (unknown endpoint), `not_found` (unknown delivery, or one still being attempted), `invalid_request`.',
-        params: RetryParams,
-        response: { 202: Started, ...ERRORS },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await service.retryDelivery(
-            requireSessionRole(request, 'admin'),
-            request.params.id,
-            request.params.deliveryId,
-          ),
-        ),
-  );
+  registerDeliveryStart(app, {
+    url: '/webhooks/:id/deliveries/:deliveryId/retry',
+    operationId: 'retryWebhookDelivery',
+    summary: 'One more attempt of a finished delivery',
+    description:
+      'Sends a finished (delivered or failed) delivery’s event once more, now, with the same event id, so receivers that drop duplicates stay correct. Errors: `webhook_not_found` (unknown endpoint), `not_found` (unknown delivery, or one still being attempted), `invalid_request`.',
+    params: RetryParams,
+    start: (caller, params) => service.retryDelivery(caller, params.id, params.deliveryId),
+  });
 }
