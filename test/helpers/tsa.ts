@@ -1,6 +1,7 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { makeTsaIdentity } from './certificates.js';
@@ -108,4 +109,18 @@ export async function startTsa(): Promise<TestTsa> {
     imprints,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * For the describe block it is called in: a TSA (startTsa), closed after the block; `use` receives it once it
+ * runs (in a `before` hook where the call stands: ahead of the block's later ones, such as a server's whose
+ * config names its URL).
+ */
+export function tsaForBlock(use: (tsa: TestTsa) => void): void {
+  let tsa: TestTsa | undefined;
+  before(async () => {
+    tsa = await startTsa();
+    use(tsa);
+  });
+  after(async () => tsa?.close());
 }

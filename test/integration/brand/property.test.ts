@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { cutShort, flipBytes, noise, type Rng, randomJson, rng } from '../../helpers/random.js';
+import { damagedBytes, noise, type Rng, randomJson, rng } from '../../helpers/random.js';
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 18);
@@ -26,14 +26,16 @@ const MAGICS = [
   '<svg',
 ];
 
-/** File bytes biased towards almost-valid files: real ones cut, flipped, or a real magic before noise. */
+/**
+ * File bytes biased towards almost-valid files: real ones damaged (cut, flipped, their first bytes before
+ * noise, or pure noise), a known magic before noise, JSON text, or a real file whole.
+ */
 function randomFile(r: Rng): Buffer {
   const base = r.pick([FONT, PNG_1x1, SVG]);
   switch (r.int(5)) {
     case 0:
-      return cutShort(r, base);
     case 1:
-      return flipBytes(r, base, 20);
+      return damagedBytes(r, base, 16);
     case 2:
       return Buffer.concat([Buffer.from(r.pick(MAGICS), 'latin1'), noise(r, 0, 400)]);
     case 3:

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { extractSignature } from '@signpdf/utils';
 import * as pkijs from 'pkijs';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { pdfTool } from '../../helpers/pdf.js';
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { startTsa, type TestTsa } from '../../helpers/tsa.js';
+import { type TestTsa, tsaForBlock } from '../../helpers/tsa.js';
 import { waitFor } from '../../helpers/wait.js';
 import { completedBatch, createTemplate, invoiceItems, unzipAll } from '../batches/helpers.js';
 import { checkPdfAConformance, REPORT_HTML } from '../pdf/finishing-checks.js';
@@ -17,8 +17,11 @@ const SIGNATURE_TIMESTAMP_TOKEN = '1.2.840.113549.1.9.16.2.14';
 
 /** The CMS SignedData in the file's /Contents. */
 function signedData(pdf: Buffer): pkijs.SignedData {
-  const { signature } = extractSignature(pdf) as { signature: string };
-  const info = pkijs.ContentInfo.fromBER(new Uint8Array(Buffer.from(signature, 'binary')));
+  const [start = 0, length = 0, next = 0] = (extractSignature(pdf) as { ByteRange: number[] }).ByteRange;
+  // The whole /Contents <…> with its zero padding: extractSignature's own `signature` strips every trailing
+  // "00", which cuts a DER whose last byte is 0 (1 signature in 256). The DER parser stops at its own end.
+  const hex = pdf.subarray(start + length + 1, next - 1).toString('latin1');
+  const info = pkijs.ContentInfo.fromBER(new Uint8Array(Buffer.from(hex, 'hex')));
   return new pkijs.SignedData({ schema: info.content });
 }
 
@@ -243,10 +246,7 @@ describe('sign with a timestamp authority (QUIRE_TSA_URL)', () => {
   let server: TestServer;
   let team: TestTeam;
   let certificateId: string;
-  before(async () => {
-    tsa = await startTsa();
-  });
-  after(async () => tsa?.close());
+  tsaForBlock((started) => (tsa = started));
   // The TSA runs by now: the server's config is read in its `before`, after the one above.
   serverWithTeam(
     'growth',

@@ -103,17 +103,12 @@ describe('document log filters', () => {
   });
 
   it('refuses a bad filter with invalid_request naming the parameter', async () => {
-    for (const [query, field] of [
-      ['status=done', 'status'],
-      ['from=2026-02-30', 'from'],
-      ['to=yesterday', 'to'],
-      ['template_id=abc', 'template_id'],
-      ['sort=asc', 'sort'],
-    ]) {
+    for (const query of ['status=done', 'from=2026-02-30', 'to=yesterday', 'template_id=abc', 'sort=asc']) {
+      const parameter = query.slice(0, query.indexOf('='));
       const r = await api(server.base, 'GET', `/v1/documents?${query}`, { key: t.live });
       assert.equal(r.status, 400, `${query}: ${r.text}`);
       assert.equal(r.json.error.code, 'invalid_request');
-      assert.match(r.json.error.message, new RegExp(field as string), r.json.error.message);
+      assert.match(r.json.error.message, new RegExp(parameter), r.json.error.message);
     }
   });
 });

@@ -21,12 +21,17 @@ const COMPILED = HERE.endsWith('.js');
 const WORKER = path.join(path.dirname(HERE), COMPILED ? 'crash-worker.js' : 'crash-worker.ts');
 const RENDERS = 12;
 
+/** Every worker spawnWorker started: the block's `after` kills any still running. */
+const children: ChildProcess[] = [];
+
 function spawnWorker(dataDir: string, mode: 'hang' | 'run'): ChildProcess {
-  return spawn(process.execPath, [...(COMPILED ? [] : ['--import', 'tsx']), WORKER, dataDir, mode], {
+  const child = spawn(process.execPath, [...(COMPILED ? [] : ['--import', 'tsx']), WORKER, dataDir, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
     // On the PostgreSQL pass the worker joins this test's database.
     env: { ...process.env, QUIRE_DATABASE_URL: testDatabaseUrlOf(dataDir) ?? '' },
   });
+  children.push(child);
+  return child;
 }
 
 /** How often each event id reached one receiver path. */
@@ -43,7 +48,6 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
   let dataDir: string;
   let db: Db;
   let rx: Receiver;
-  const children: ChildProcess[] = [];
 
   // Registered ahead of the database's hooks, so no worker is left using it when it is removed.
   after(() => {
@@ -93,7 +97,6 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
     });
 
     const first = spawnWorker(dataDir, 'hang');
-    children.push(first);
     await waitUntil(
       '8 renders done, 2 running, 2 queued; /ok served; 2 /slow attempts in flight',
       async () => {
@@ -128,7 +131,6 @@ describe('crash safety of the one job queue (renders and webhook deliveries)', (
 
     rx.behave(answer(200));
     const second = spawnWorker(dataDir, 'run');
-    children.push(second);
     await waitUntil('every job finished and every delivery succeeded', async () => {
       const jobs = await statusCounts('jobs');
       const deliveries = await statusCounts('webhook_deliveries');
