@@ -71,14 +71,15 @@ function startSlowRender(base: string, key: string, ms: number, headers: Record<
 }
 
 /**
- * The slow render on a server with one page and no queue: a page still being reset after the previous test's
- * render answers 503 service_busy, so the slow render is sent again until it gets the page.
+ * A render on a server with one page and no queue: a page still being reset after the previous test's render
+ * answers 503 service_busy (a loaded machine resets it later), so the request is sent again until it gets the
+ * page. A 503 releases its Idempotency-Key, so a keyed request may be sent again with the same key.
  */
-function slowRenderOnFreePage(base: string, key: string, ms: number): Promise<ApiResponse> {
+function onFreePage(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
   return waitFor(
     'the page to come free for the slow render',
     async () => {
-      const r = await startSlowRender(base, key, ms);
+      const r = await send();
       return r.status === 503 ? null : r;
     },
     // A ceiling, not an expectation: a page is reset within a second or two.
@@ -86,6 +87,9 @@ function slowRenderOnFreePage(base: string, key: string, ms: number): Promise<Ap
     100,
   );
 }
+
+const slowRenderOnFreePage = (base: string, key: string, ms: number) =>
+  onFreePage(() => startSlowRender(base, key, ms));
 
 /**
  * Waits until a render holds the server's page (so the next request finds it taken); fails with the first
@@ -249,11 +253,13 @@ describe('TypeScript client retry rules against a real server', () => {
     const key = `retry-${Date.now()}`;
     const body = { html: busyHtml(2000, 'keyed') };
     // The body the client sends (it asks for the binary answer): the same key with another body is a mismatch.
-    const first = api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { ...body, response: 'binary' },
-      headers: { 'idempotency-key': key },
-    });
+    const first = onFreePage(() =>
+      api(server.base, 'POST', '/v1/pdf', {
+        key: t.live,
+        body: { ...body, response: 'binary' },
+        headers: { 'idempotency-key': key },
+      }),
+    );
     await renderingStarted(server, first);
     const { client, attempts } = observedClient(server.base, t.live, { maxAttempts: 6 });
     const file = await client.pdf(body, { idempotencyKey: key });
