@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type AuthContext, authOf } from '../accounts/index.js';
-import { type LinkSigner, signedLinkError } from '../documents/index.js';
+import type { LinkSigner } from '../documents/index.js';
 import { plainDeliver } from '../email/index.js';
 import {
   EXAMPLE_ID,
@@ -294,13 +294,7 @@ export function registerSignedBatchRoutes(
     },
     async (request, reply) => {
       const { id } = request.params;
-      const verdict = deps.signer.verify(
-        zipResource(id),
-        request.query.exp,
-        request.query.sig,
-        deps.clock.now().getTime(),
-      );
-      if (!verdict.ok) throw signedLinkError(verdict.code);
+      deps.signer.check(zipResource(id), request.query, deps.clock.now());
       const file = await deps.service.zipFile(id);
       if (!file) throw new AppError('file_expired', 'This ZIP is no longer stored.');
       return reply

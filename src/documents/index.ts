@@ -29,7 +29,7 @@ export {
 export type { DocumentJson } from './present.js';
 export { DocumentSchema } from './present.js';
 export type { DocumentRow } from './repository.js';
-export { LinkSigner, signedLinkError } from './signed-links.js';
+export { LinkSigner } from './signed-links.js';
 export { type DocumentStatus, OPEN_STATUSES } from './states.js';
 export type { ThumbnailMaker } from './thumbnails.js';
 

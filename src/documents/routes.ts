@@ -14,7 +14,7 @@ import type { BlobStore, Db } from '../storage/index.js';
 import { ActivitySchema, listActivity, presentActivity } from './activity.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
 import { type DocumentRow, findDocument, findDocumentById, listDocuments } from './repository.js';
-import { type LinkSigner, signedLinkError } from './signed-links.js';
+import type { LinkSigner } from './signed-links.js';
 import { documentStatusSchema } from './states.js';
 import type { ThumbnailCache } from './thumbnails.js';
 
@@ -139,16 +139,6 @@ const SignedQuery = Type.Object(
   { additionalProperties: true },
 );
 
-/** Refuses a link whose signature does not match (`forbidden`) or whose time is up (`file_expired`). */
-function checkSignedLink(
-  deps: DocumentRouteDeps,
-  resource: string,
-  query: { exp?: string; sig?: string },
-): void {
-  const verdict = deps.signer.verify(resource, query.exp, query.sig, deps.services.clock.now().getTime());
-  if (!verdict.ok) throw signedLinkError(verdict.code);
-}
-
 /** Signed-link downloads: no key, secured by exp + sig (spec: GET /files/<id>, Thumbnails). */
 export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps): void {
   const { db, blobs, clock } = deps.services;
@@ -178,7 +168,7 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
     },
     async (request, reply) => {
       const { id } = request.params;
-      checkSignedLink(deps, `file:${id}`, request.query);
+      deps.signer.check(`file:${id}`, request.query, clock.now());
       const row = await findDocumentById(db, id);
       const file =
         row && isStored(row, clock.now().getTime()) && row.blob_key ? await blobs.read(row.blob_key) : null;
@@ -215,7 +205,7 @@ export function registerSignedDocumentRoutes(app: App, deps: DocumentRouteDeps):
     },
     async (request, reply) => {
       const id = thumbnailIdOf(request.params.file);
-      checkSignedLink(deps, `thumb:${id}`, request.query);
+      deps.signer.check(`thumb:${id}`, request.query, clock.now());
       const png = await deps.thumbnails.forDocument(id);
       if (!png) throw new AppError('file_expired', 'This file is no longer stored.');
       return reply

@@ -5,7 +5,7 @@ import { AppError } from '../shared/errors.js';
  * HMAC-signed links for downloads that need no API key (spec: Authentication 6). The signature covers the
  * resource kind, id, optional version and expiry, so a link cannot be moved to another file or extended.
  */
-export type LinkVerdict = { ok: true } | { ok: false; code: 'forbidden' | 'file_expired' };
+type LinkVerdict = { ok: true } | { ok: false; code: 'forbidden' | 'file_expired' };
 
 export class LinkSigner {
   private readonly key: Buffer;
@@ -18,8 +18,22 @@ export class LinkSigner {
     return createHmac('sha256', this.key).update(`${resource}\n${expUnix}`).digest('hex');
   }
 
+  /**
+   * What every signed route answers a link with (`?exp=…&sig=…`): nothing for a good one, else it throws
+   * `forbidden` for a missing or wrong signature, then `file_expired` past its expiry.
+   */
+  check(resource: string, link: { exp?: string; sig?: string }, now: Date): void {
+    const verdict = this.verify(resource, link.exp, link.sig, now.getTime());
+    if (!verdict.ok) throw signedLinkError(verdict.code);
+  }
+
   /** Signature first (403 for a wrong one), then expiry (410). */
-  verify(resource: string, exp: string | undefined, sig: string | undefined, nowMs: number): LinkVerdict {
+  private verify(
+    resource: string,
+    exp: string | undefined,
+    sig: string | undefined,
+    nowMs: number,
+  ): LinkVerdict {
     if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(sig))
       return { ok: false, code: 'forbidden' };
     const expected = Buffer.from(this.sign(resource, Number(exp)), 'hex');
@@ -49,7 +63,7 @@ export class LinkSigner {
 }
 
 /** The error a refused signed link answers with (every capability's signed routes use the same two). */
-export function signedLinkError(code: 'forbidden' | 'file_expired'): AppError {
+function signedLinkError(code: 'forbidden' | 'file_expired'): AppError {
   return code === 'forbidden'
     ? new AppError('forbidden', 'The link signature is invalid.')
     : new AppError('file_expired', 'This link has expired.');

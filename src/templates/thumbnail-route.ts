@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { signedLinkError } from '../documents/index.js';
 import { errorResponses } from '../http/openapi.js';
 import type { App } from '../http/server.js';
 import { THUMBNAIL_PNG_RESPONSE, ThumbnailFileParams, thumbnailIdOf } from '../http/thumbnail-link.js';
@@ -43,8 +42,7 @@ export function registerTemplateThumbnailRoute(app: App, deps: TemplateRouteDeps
       const { v, exp, sig } = request.query;
       // The version is part of the signed resource, so a malformed one simply fails the signature check.
       const version = v !== undefined && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : 0;
-      const verdict = deps.signer.verify(thumbnailResource(id, version), exp, sig, clock.now().getTime());
-      if (!verdict.ok) throw signedLinkError(verdict.code);
+      deps.signer.check(thumbnailResource(id, version), { exp, sig }, clock.now());
       const png = await deps.thumbnails.forVersion(id, version);
       if (!png) throw new AppError('file_expired', 'This template version no longer exists.');
       return sendPng(reply, png);
