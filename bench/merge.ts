@@ -2,7 +2,7 @@
  * What merging costs (README "Merging", issue 27 target: merging a 2-page PDF onto the invoice ≤ 1.2× the
  * plain invoice), in ONE run on the render engine in this process and its own Chromium: the plain invoice
  * against the invoice with a 2-page PDF appended — the upload checked by qpdf beside the render
- * (production/merge-sources.ts, as production does), and the merge step (finishing/pipeline.ts) — in alternating
+ * (finishing/merge-sources.ts, as production does), and the merge step (finishing/pipeline.ts) — in alternating
  * rounds so the machine's load reaches both alike. Latency is the wall time per document; CPU is this
  * process tree's (Node + Chromium + qpdf).
  *
@@ -13,8 +13,13 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
-import { type FinishingOptions, finishPdf, planFinishing } from '../src/finishing/index.js';
-import { lookUpMerge, MergeInspection } from '../src/production/merge-sources.js';
+import {
+  type FinishingOptions,
+  finishPdf,
+  lookUpMerge,
+  MergeInspection,
+  planFinishing,
+} from '../src/finishing/index.js';
 import { Renderer, resolvePageOptions } from '../src/render/index.js';
 import { treeCpuMs } from './proc.js';
 

@@ -2,14 +2,15 @@ import type { FinishingContext } from './pipeline.js';
 import { type FinishingPlan, finishesNothing } from './plan.js';
 
 export type { SigningKey } from './cms.js';
+export type { ResolvedMerge } from './merge.js';
 export {
-  inspectMergeSource,
-  type MergeInput,
-  type MergeRequest,
-  mergedPageCount,
-  type PlannedSource,
-  type ResolvedMerge,
-} from './merge.js';
+  assertMergedSize,
+  lookUpMerge,
+  MergeInspection,
+  mergedPages,
+  resolveMerge,
+  type StoredPdfPort,
+} from './merge-sources.js';
 export {
   checkLanguage,
   type FinishingContribution,

@@ -1,5 +1,5 @@
 import type { NewDocument } from '../documents/index.js';
-import { planFinishing, type StoredProtect, sealQueuedProtect } from '../finishing/index.js';
+import { planFinishing, resolveMerge, type StoredProtect, sealQueuedProtect } from '../finishing/index.js';
 import {
   assertWithinJobLimits,
   cancelJobsByKeys,
@@ -12,7 +12,6 @@ import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/index.js';
 import type { Admitted } from './admission.js';
 import { type EInvoicePlan, eInvoiceSummary, planEInvoice } from './einvoice.js';
-import { resolveMerge } from './merge-sources.js';
 import type { Caller, DocumentRequest } from './ports.js';
 import { type CheckedHtml, checkHtml } from './prepare.js';
 import type { ProduceDeps } from './produce.js';

@@ -1,14 +1,19 @@
 import { type DocumentLifecycle, type FinishTarget, usagePeriodOf } from '../documents/index.js';
 import {
+  assertMergedSize,
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
   finishingOptionsOf,
   finishPdf,
+  lookUpMerge,
+  MergeInspection,
+  mergedPages,
   mergeFinishing,
   type PasswordBox,
   planFinishing,
   type ResolvedMerge,
+  type StoredPdfPort,
 } from '../finishing/index.js';
 import type { RenderResult } from '../render/index.js';
 import { htmlLanguage } from '../render/index.js';
@@ -21,13 +26,6 @@ import { MAX_WARNINGS } from '../shared/warnings.js';
 import type { Db } from '../storage/index.js';
 import type { Admitted } from './admission.js';
 import { type EInvoicePlan, eInvoiceFinishing, eInvoiceSummary, planEInvoice } from './einvoice.js';
-import {
-  assertMergedSize,
-  lookUpMerge,
-  MergeInspection,
-  mergedPages,
-  type StoredPdfPort,
-} from './merge-sources.js';
 import type { Caller, CertificatePort, DocumentRequest, RendererPort, TemplatePort } from './ports.js';
 import { type PrepareDeps, type PreparedHtml, prepareHtml } from './prepare.js';
 import {

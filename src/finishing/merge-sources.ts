@@ -1,3 +1,5 @@
+import { MAX_PAGES, MAX_PDF_BYTES, WATERMARK_TEXT } from '../render/index.js';
+import { AppError } from '../shared/errors.js';
 import {
   inspectMergeSource,
   type MergeInput,
@@ -5,9 +7,7 @@ import {
   mergedPageCount,
   type PlannedSource,
   type ResolvedMerge,
-} from '../finishing/index.js';
-import { MAX_PAGES, MAX_PDF_BYTES, WATERMARK_TEXT } from '../render/index.js';
-import { AppError } from '../shared/errors.js';
+} from './merge.js';
 
 /** A stored document as merging sees it (the documents capability's row and blob). */
 export interface StoredPdf {
