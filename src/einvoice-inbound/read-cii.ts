@@ -1,11 +1,10 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
-import type { LineSyntax, SyntaxPaths } from './read-parts.js';
-import { addressAt, billingPeriodAt, endpointAt, exemptionsOf, lineAt, vatAt } from './read-parts.js';
+import { endpointAt, type LineSyntax, lineAt, syntaxParts, warnOfPaymentMeans } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
 import { all, at, attr, compact, date102, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
 
 /** Where CII keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
-const CII: SyntaxPaths = {
+const CII = syntaxParts({
   period: {
     start: 'ram:StartDateTime',
     end: 'ram:EndDateTime',
@@ -29,7 +28,18 @@ const CII: SyntaxPaths = {
     reason: 'ram:ExemptionReason',
     code: 'ram:ExemptionReasonCode',
   },
-};
+  totals: {
+    line_total: 'ram:LineTotalAmount',
+    allowance_total: 'ram:AllowanceTotalAmount',
+    charge_total: 'ram:ChargeTotalAmount',
+    tax_basis_total: 'ram:TaxBasisTotalAmount',
+    tax_total: 'ram:TaxTotalAmount',
+    grand_total: 'ram:GrandTotalAmount',
+    prepaid: 'ram:TotalPrepaidAmount',
+    rounding: 'ram:RoundingAmount',
+    due_payable: 'ram:DuePayableAmount',
+  },
+});
 
 /**
  * A UN/CEFACT CII CrossIndustryInvoice (Factur-X/ZUGFeRD profiles, XRechnung CII, plain EN 16931 CII)
@@ -62,7 +72,7 @@ export function readCii(root: XmlNode): ReadResult {
         })
       : undefined,
     delivery_date: dateOf(delivery, 'ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime'),
-    billing_period: billingPeriodAt(at(settlement, 'ram:BillingSpecifiedPeriod'), CII.period, warnings),
+    billing_period: CII.billingPeriod(at(settlement, 'ram:BillingSpecifiedPeriod'), warnings),
     notes: nonBlankTexts(doc, 'ram:IncludedNote/ram:Content'),
     seller: party(at(agreement, 'ram:SellerTradeParty'), true),
     buyer: party(at(agreement, 'ram:BuyerTradeParty'), false),
@@ -71,31 +81,17 @@ export function readCii(root: XmlNode): ReadResult {
     lines: all(tx, 'ram:IncludedSupplyChainTradeLineItem').map((l) => lineAt(l, LINE)),
     allowances: docAllowanceCharges(settlement, false),
     charges: docAllowanceCharges(settlement, true),
-    prepaid_amount: decimal(text(sums, 'ram:TotalPrepaidAmount')),
-    rounding_amount: decimal(text(sums, 'ram:RoundingAmount')),
-    tax_exemptions: exemptionsOf(all(settlement, 'ram:ApplicableTradeTax'), CII.exemption),
+    prepaid_amount: decimal(text(sums, CII.paths.totals.prepaid)),
+    rounding_amount: decimal(text(sums, CII.paths.totals.rounding)),
+    tax_exemptions: CII.exemptions(all(settlement, 'ram:ApplicableTradeTax')),
   }) as ParsedInvoice;
-  const taxTotals = all(sums, 'ram:TaxTotalAmount');
-  const totals = compact({
-    line_total: decimal(text(sums, 'ram:LineTotalAmount')),
-    allowance_total: decimal(text(sums, 'ram:AllowanceTotalAmount')),
-    charge_total: decimal(text(sums, 'ram:ChargeTotalAmount')),
-    tax_basis_total: decimal(text(sums, 'ram:TaxBasisTotalAmount')),
-    tax_total: decimal(
-      (taxTotals.find((t) => t.getAttribute('currencyID') === currency) ?? taxTotals[0])?.textContent?.trim(),
-    ),
-    grand_total: decimal(text(sums, 'ram:GrandTotalAmount')),
-    prepaid: decimal(text(sums, 'ram:TotalPrepaidAmount')),
-    rounding: decimal(text(sums, 'ram:RoundingAmount')),
-    due_payable: decimal(text(sums, 'ram:DuePayableAmount')),
-  });
+  const totals = CII.totals(sums, currency);
   if (invoice.lines.length === 0)
     warnings.push(
       'The document has no invoice lines (MINIMUM and BASIC WL profiles carry none); POST /v1/pdf needs at least one.',
     );
-  if (all(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans').length > 1)
-    warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
-  return { invoice, totals: totals as Record<string, string>, warnings };
+  warnOfPaymentMeans(all(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans'), warnings);
+  return { invoice, totals, warnings };
 }
 
 function dateOf(node: XmlNode | undefined, path: string): string | undefined {
@@ -114,7 +110,7 @@ function party(node: XmlNode | undefined, seller: boolean) {
   });
   return compact({
     name: text(node, 'ram:Name') ?? '',
-    address: addressAt(at(node, 'ram:PostalTradeAddress'), CII.address) ?? { country_code: '' },
+    address: CII.address(at(node, 'ram:PostalTradeAddress')) ?? { country_code: '' },
     trading_name: text(node, 'ram:SpecifiedLegalOrganization/ram:TradingBusinessName'),
     vat_id: registration('VA'),
     id: global?.textContent?.trim() || text(node, 'ram:ID'),
@@ -133,7 +129,7 @@ function shipTo(delivery: XmlNode | undefined) {
   if (node === undefined) return undefined;
   return compact({
     name: text(node, 'ram:Name'),
-    address: addressAt(at(node, 'ram:PostalTradeAddress'), CII.address),
+    address: CII.address(at(node, 'ram:PostalTradeAddress')),
   });
 }
 
@@ -179,7 +175,7 @@ function docAllowanceCharges(settlement: XmlNode | undefined, charge: boolean) {
       compact({
         ...allowanceCharge(ac),
         base_amount: decimal(text(ac, 'ram:BasisAmount')),
-        vat: vatAt(at(ac, 'ram:CategoryTradeTax'), CII.vat),
+        vat: CII.vat(at(ac, 'ram:CategoryTradeTax')),
       }),
     );
   return list.length > 0 ? list : undefined;
@@ -195,7 +191,7 @@ const LINE: LineSyntax = {
   unitPrice: `${PRICE}/ram:ChargeAmount`,
   priceBaseQuantity: `${PRICE}/ram:BasisQuantity`,
   tax: `${LINE_SETTLEMENT}/ram:ApplicableTradeTax`,
-  vat: CII.vat,
+  vat: CII.paths.vat,
   texts: {
     description: `${PRODUCT}/ram:Description`,
     note: 'ram:AssociatedDocumentLineDocument/ram:IncludedNote/ram:Content',
@@ -206,7 +202,7 @@ const LINE: LineSyntax = {
   standardItem: `${PRODUCT}/ram:GlobalID`,
   orderLineReference: 'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID',
   period: `${LINE_SETTLEMENT}/ram:BillingSpecifiedPeriod`,
-  dates: CII.period,
+  dates: CII.paths.period,
   allowanceCharges: (line, charge) => {
     const list = all(line, `${LINE_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`)
       .filter((ac) => isCharge(ac, charge))

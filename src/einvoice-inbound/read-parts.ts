@@ -1,5 +1,6 @@
+import { TOTAL_FIELDS } from '../einvoice/index.js';
 import type { XmlNode } from './xml-dom.js';
-import { at, attr, compact, decimal, periodOf, text, textsAt } from './xml-path.js';
+import { all, at, attr, compact, decimal, periodOf, text, textsAt } from './xml-path.js';
 
 /**
  * The parts of an invoice that CII and UBL hold alike, element for element, read through the paths each
@@ -11,7 +12,7 @@ type AddressField = 'country_code' | 'line1' | 'line2' | 'line3' | 'city' | 'pos
 /** Where each address field is below the syntax's address element. */
 type AddressPaths = Readonly<Record<AddressField, string>>;
 
-export function addressAt(node: XmlNode | undefined, { country_code, ...lines }: AddressPaths) {
+function addressAt(node: XmlNode | undefined, { country_code, ...lines }: AddressPaths) {
   if (node === undefined) return undefined;
   return { country_code: text(node, country_code) ?? '', ...textsAt(node, lines) };
 }
@@ -43,7 +44,7 @@ interface ExemptionPaths {
 }
 
 /** The model's `tax_exemptions`: category to exemption, from the tax elements with a reason or code. */
-export function exemptionsOf(taxes: XmlNode[], paths: ExemptionPaths) {
+function exemptionsOf(taxes: XmlNode[], paths: ExemptionPaths) {
   const out: Record<string, { reason?: string; code?: string }> = {};
   for (const tax of taxes) {
     const entry = compact({ reason: text(tax, paths.reason), code: text(tax, paths.code) });
@@ -65,17 +66,46 @@ function periodEnds(period: XmlNode | undefined, paths: PeriodPaths) {
 }
 
 /** BG-14, which the model takes with both ends only (see periodOf). */
-export function billingPeriodAt(period: XmlNode | undefined, paths: PeriodPaths, warnings: string[]) {
+function billingPeriodAt(period: XmlNode | undefined, paths: PeriodPaths, warnings: string[]) {
   const { start, end } = periodEnds(period, paths);
   return periodOf(start, end, warnings);
 }
 
+/** Where a syntax keeps each total; `tax_total` may stand twice (see taxTotalIn). */
+type TotalsPaths = Readonly<Record<(typeof TOTAL_FIELDS)[number], string>>;
+
+/** BG-22 as the document states it (decimal strings, in the model's order); the totals it leaves out left out. */
+function totalsAt(node: XmlNode | undefined, paths: TotalsPaths, currency: string): Record<string, string> {
+  const totals: Record<string, string> = {};
+  for (const key of TOTAL_FIELDS) {
+    const amount = decimal(
+      key === 'tax_total' ? taxTotalIn(all(node, paths[key]), currency) : text(node, paths[key]),
+    );
+    if (amount !== undefined) totals[key] = amount;
+  }
+  return totals;
+}
+
 /** Where a syntax keeps the parts read here; its lines are described apart (LineSyntax). */
-export interface SyntaxPaths {
+interface SyntaxPaths {
   period: PeriodPaths;
   address: AddressPaths;
   vat: VatPaths;
   exemption: ExemptionPaths;
+  totals: TotalsPaths;
+}
+
+/** The readers of the parts both syntaxes hold alike, each bound to where one syntax keeps it. */
+export function syntaxParts(paths: SyntaxPaths) {
+  return {
+    paths,
+    address: (node: XmlNode | undefined) => addressAt(node, paths.address),
+    billingPeriod: (period: XmlNode | undefined, warnings: string[]) =>
+      billingPeriodAt(period, paths.period, warnings),
+    vat: (tax: XmlNode | undefined) => vatAt(tax, paths.vat),
+    exemptions: (taxes: XmlNode[]) => exemptionsOf(taxes, paths.exemption),
+    totals: (node: XmlNode | undefined, currency: string) => totalsAt(node, paths.totals, currency),
+  };
 }
 
 /** Where an invoice line's fields are below the syntax's line element, and how it reads what differs. */
@@ -113,4 +143,15 @@ export function lineAt(node: XmlNode, syntax: LineSyntax) {
     allowances: syntax.allowanceCharges(node, false),
     charges: syntax.allowanceCharges(node, true),
   });
+}
+
+/** The tax total in the document currency (BT-110); a second amount is the VAT in accounting currency (BT-111). */
+function taxTotalIn(amounts: XmlNode[], currency: string): string | undefined {
+  return (amounts.find((a) => a.getAttribute('currencyID') === currency) ?? amounts[0])?.textContent?.trim();
+}
+
+/** Quire's model holds one means of payment (BG-16): more are left out, with a warning. */
+export function warnOfPaymentMeans(means: XmlNode[], warnings: string[]): void {
+  if (means.length > 1)
+    warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
 }

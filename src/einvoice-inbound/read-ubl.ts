@@ -1,11 +1,10 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
-import type { LineSyntax, SyntaxPaths } from './read-parts.js';
-import { addressAt, billingPeriodAt, endpointAt, exemptionsOf, lineAt, vatAt } from './read-parts.js';
+import { endpointAt, type LineSyntax, lineAt, syntaxParts, warnOfPaymentMeans } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
 import { all, at, attr, compact, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
 
 /** Where UBL keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
-const UBL: SyntaxPaths = {
+const UBL = syntaxParts({
   period: {
     start: 'cbc:StartDate',
     end: 'cbc:EndDate',
@@ -29,7 +28,18 @@ const UBL: SyntaxPaths = {
     reason: 'cbc:TaxExemptionReason',
     code: 'cbc:TaxExemptionReasonCode',
   },
-};
+  totals: {
+    line_total: 'cac:LegalMonetaryTotal/cbc:LineExtensionAmount',
+    allowance_total: 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount',
+    charge_total: 'cac:LegalMonetaryTotal/cbc:ChargeTotalAmount',
+    tax_basis_total: 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount',
+    tax_total: 'cac:TaxTotal/cbc:TaxAmount',
+    grand_total: 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount',
+    prepaid: 'cac:LegalMonetaryTotal/cbc:PrepaidAmount',
+    rounding: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount',
+    due_payable: 'cac:LegalMonetaryTotal/cbc:PayableAmount',
+  },
+});
 
 /**
  * A UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung, Peppol BIS 3.0) as Quire's e-invoice request
@@ -47,7 +57,7 @@ export function readUbl(root: XmlNode): ReadResult {
     buyer_reference: text(root, 'cbc:BuyerReference'),
     ...references(root),
     delivery_date: text(root, 'cac:Delivery/cbc:ActualDeliveryDate'),
-    billing_period: billingPeriodAt(at(root, 'cac:InvoicePeriod'), UBL.period, warnings),
+    billing_period: UBL.billingPeriod(at(root, 'cac:InvoicePeriod'), warnings),
     notes: nonBlankTexts(root, 'cbc:Note'),
     seller: party(at(root, 'cac:AccountingSupplierParty/cac:Party'), true),
     buyer: party(at(root, 'cac:AccountingCustomerParty/cac:Party'), false),
@@ -58,34 +68,17 @@ export function readUbl(root: XmlNode): ReadResult {
     ),
     allowances: allowanceCharges(root, false, true),
     charges: allowanceCharges(root, true, true),
-    prepaid_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PrepaidAmount')),
-    rounding_amount: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount')),
-    tax_exemptions: exemptionsOf(all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory'), UBL.exemption),
+    prepaid_amount: decimal(text(root, UBL.paths.totals.prepaid)),
+    rounding_amount: decimal(text(root, UBL.paths.totals.rounding)),
+    tax_exemptions: UBL.exemptions(all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory')),
   }) as ParsedInvoice;
-  const totals = compact({
-    line_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:LineExtensionAmount')),
-    allowance_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount')),
-    charge_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:ChargeTotalAmount')),
-    tax_basis_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount')),
-    tax_total: decimal(taxTotal(root, currency)),
-    grand_total: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount')),
-    prepaid: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PrepaidAmount')),
-    rounding: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount')),
-    due_payable: decimal(text(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')),
-  });
-  if (all(root, 'cac:PaymentMeans').length > 1)
-    warnings.push("The invoice names several means of payment; Quire's model holds the first one.");
+  const totals = UBL.totals(root, currency);
+  warnOfPaymentMeans(all(root, 'cac:PaymentMeans'), warnings);
   if (all(root, 'cac:AdditionalDocumentReference/cac:Attachment').length > 0)
     warnings.push(
       "Supporting documents attached to the invoice (BG-24) are not part of Quire's model and were left out.",
     );
-  return { invoice, totals: totals as Record<string, string>, warnings };
-}
-
-/** The tax total in the document currency (BT-110); a second TaxTotal is the VAT in accounting currency. */
-function taxTotal(root: XmlNode, currency: string): string | undefined {
-  const amounts = all(root, 'cac:TaxTotal/cbc:TaxAmount');
-  return (amounts.find((a) => a.getAttribute('currencyID') === currency) ?? amounts[0])?.textContent?.trim();
+  return { invoice, totals, warnings };
 }
 
 function references(root: XmlNode) {
@@ -122,7 +115,7 @@ function party(node: XmlNode | undefined, seller: boolean) {
   return compact({
     name:
       text(node, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(node, 'cac:PartyName/cbc:Name') ?? '',
-    address: addressAt(at(node, 'cac:PostalAddress'), UBL.address) ?? { country_code: '' },
+    address: UBL.address(at(node, 'cac:PostalAddress')) ?? { country_code: '' },
     trading_name: text(node, 'cac:PartyName/cbc:Name'),
     vat_id: text(vat, 'cbc:CompanyID'),
     id: ids[0]?.textContent?.trim() || undefined,
@@ -141,7 +134,7 @@ function delivery(root: XmlNode) {
   if (node === undefined) return undefined;
   return compact({
     name: text(node, 'cac:DeliveryParty/cac:PartyName/cbc:Name'),
-    address: addressAt(at(node, 'cac:DeliveryLocation/cac:Address'), UBL.address),
+    address: UBL.address(at(node, 'cac:DeliveryLocation/cac:Address')),
   });
 }
 
@@ -178,7 +171,7 @@ function allowanceCharges(parent: XmlNode, charge: boolean, withVat: boolean) {
         base_amount: withVat ? decimal(text(ac, 'cbc:BaseAmount')) : undefined,
         reason: text(ac, 'cbc:AllowanceChargeReason'),
         reason_code: text(ac, 'cbc:AllowanceChargeReasonCode'),
-        vat: withVat ? vatAt(at(ac, 'cac:TaxCategory'), UBL.vat) : undefined,
+        vat: withVat ? UBL.vat(at(ac, 'cac:TaxCategory')) : undefined,
       }),
     );
   return list.length > 0 ? list : undefined;
@@ -190,7 +183,7 @@ const INVOICE_LINE: LineSyntax = {
   unitPrice: 'cac:Price/cbc:PriceAmount',
   priceBaseQuantity: 'cac:Price/cbc:BaseQuantity',
   tax: 'cac:Item/cac:ClassifiedTaxCategory',
-  vat: UBL.vat,
+  vat: UBL.paths.vat,
   texts: {
     description: 'cac:Item/cbc:Description',
     note: 'cbc:Note',
@@ -201,7 +194,7 @@ const INVOICE_LINE: LineSyntax = {
   standardItem: 'cac:Item/cac:StandardItemIdentification/cbc:ID',
   orderLineReference: 'cac:OrderLineReference/cbc:LineID',
   period: 'cac:InvoicePeriod',
-  dates: UBL.period,
+  dates: UBL.paths.period,
   allowanceCharges: (line, charge) => allowanceCharges(line, charge, false),
 };
 
