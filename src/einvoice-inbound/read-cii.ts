@@ -55,6 +55,8 @@ export function readCii(root: XmlNode): ReadResult {
   const sums = at(settlement, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation');
   const currency = text(settlement, 'ram:InvoiceCurrencyCode') ?? '';
   const preceding = at(settlement, 'ram:InvoiceReferencedDocument');
+  // The document's own totals (BG-22); BT-113 and BT-114 are also fields of the model's invoice.
+  const totals = CII.totals(sums, currency);
   const invoice: ParsedInvoice = compact({
     number: text(doc, 'ram:ID') ?? '',
     issue_date: dateOf(doc, 'ram:IssueDateTime') ?? '',
@@ -81,11 +83,10 @@ export function readCii(root: XmlNode): ReadResult {
     lines: all(tx, 'ram:IncludedSupplyChainTradeLineItem').map((l) => lineAt(l, LINE)),
     allowances: docAllowanceCharges(settlement, false),
     charges: docAllowanceCharges(settlement, true),
-    prepaid_amount: decimal(text(sums, CII.paths.totals.prepaid)),
-    rounding_amount: decimal(text(sums, CII.paths.totals.rounding)),
+    prepaid_amount: totals.prepaid,
+    rounding_amount: totals.rounding,
     tax_exemptions: CII.exemptions(all(settlement, 'ram:ApplicableTradeTax')),
   }) as ParsedInvoice;
-  const totals = CII.totals(sums, currency);
   if (invoice.lines.length === 0)
     warnings.push(
       'The document has no invoice lines (MINIMUM and BASIC WL profiles carry none); POST /v1/pdf needs at least one.',

@@ -49,6 +49,8 @@ export function readUbl(root: XmlNode): ReadResult {
   const warnings: string[] = [];
   const creditNote = root.localName === 'CreditNote';
   const currency = text(root, 'cbc:DocumentCurrencyCode') ?? '';
+  // The document's own totals (BG-22); BT-113 and BT-114 are also fields of the model's invoice.
+  const totals = UBL.totals(root, currency);
   const invoice: ParsedInvoice = compact({
     number: text(root, 'cbc:ID') ?? '',
     issue_date: text(root, 'cbc:IssueDate') ?? '',
@@ -68,11 +70,10 @@ export function readUbl(root: XmlNode): ReadResult {
     ),
     allowances: allowanceCharges(root, false, true),
     charges: allowanceCharges(root, true, true),
-    prepaid_amount: decimal(text(root, UBL.paths.totals.prepaid)),
-    rounding_amount: decimal(text(root, UBL.paths.totals.rounding)),
+    prepaid_amount: totals.prepaid,
+    rounding_amount: totals.rounding,
     tax_exemptions: UBL.exemptions(all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory')),
   }) as ParsedInvoice;
-  const totals = UBL.totals(root, currency);
   warnOfPaymentMeans(all(root, 'cac:PaymentMeans'), warnings);
   if (all(root, 'cac:AdditionalDocumentReference/cac:Attachment').length > 0)
     warnings.push(
