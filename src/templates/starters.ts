@@ -10,7 +10,9 @@ import { thumbnailSlot } from './thumbnails.js';
 /**
  * The template gallery (extension, issue 30 item 8): starters shipped in the repository as three files
  * each under src/templates/starters/ — `<id>.liquid` (the HTML), `<id>.css`, `<id>.json` (name,
- * description, print-mode settings, sample data). They use only fonts Quire installs (Noto, Liberation),
+ * description, print-mode settings, sample data, and optionally `base_css`: a stylesheet of the folder that
+ * is laid before the starter's own, so that starters of one family share one look; a user's template
+ * gets the two as one stylesheet). They use only fonts Quire installs (Noto, Liberation),
  * so they render the same offline. A user makes a template from one with the ordinary POST /templates.
  */
 export interface Starter {
@@ -54,9 +56,11 @@ function readStarters(dir: string): Starter[] {
         'id' | 'html' | 'css'
       > & {
         order?: number;
+        base_css?: string;
       };
-      const read = (ext: string) => readFileSync(path.join(dir, `${id}.${ext}`), 'utf8');
-      return { order: meta.order ?? 100, starter: starterOf(id, meta, read('liquid'), read('css')) };
+      const read = (name: string) => readFileSync(path.join(dir, name), 'utf8');
+      const css = (meta.base_css ? `${read(`${meta.base_css}.css`)}\n` : '') + read(`${id}.css`);
+      return { order: meta.order ?? 100, starter: starterOf(id, meta, read(`${id}.liquid`), css) };
     });
   return starters
     .sort((a, b) => a.order - b.order || a.starter.id.localeCompare(b.starter.id))
