@@ -73,12 +73,10 @@ export function readCii(root: XmlNode): ReadResult {
           issue_date: date102(text(preceding, 'ram:FormattedIssueDateTime/qdt:DateTimeString')),
         })
       : undefined,
-    delivery_date: dateOf(delivery, 'ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime'),
-    billing_period: CII.billingPeriod(at(settlement, 'ram:BillingSpecifiedPeriod'), warnings),
+    ...deliveryInformation(delivery, settlement, warnings),
     notes: nonBlankTexts(doc, 'ram:IncludedNote/ram:Content'),
     seller: party(at(agreement, 'ram:SellerTradeParty'), true),
     buyer: party(at(agreement, 'ram:BuyerTradeParty'), false),
-    delivery: shipTo(delivery),
     payment: payment(settlement, warnings),
     lines: all(tx, 'ram:IncludedSupplyChainTradeLineItem').map((l) => lineAt(l, LINE)),
     allowances: docAllowanceCharges(settlement, false),
@@ -123,6 +121,22 @@ function party(node: XmlNode | undefined, seller: boolean) {
     tax_number: seller ? registration('FC') : undefined,
     legal_info: seller ? text(node, 'ram:Description') : undefined,
   });
+}
+
+/**
+ * EN 16931's delivery information (BG-13): the actual delivery date (BT-72), the invoicing period (BG-14,
+ * which CII keeps with the settlement) and the deliver-to party.
+ */
+function deliveryInformation(
+  delivery: XmlNode | undefined,
+  settlement: XmlNode | undefined,
+  warnings: string[],
+) {
+  return {
+    delivery_date: dateOf(delivery, 'ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime'),
+    billing_period: CII.billingPeriod(at(settlement, 'ram:BillingSpecifiedPeriod'), warnings),
+    delivery: shipTo(delivery),
+  };
 }
 
 function shipTo(delivery: XmlNode | undefined) {

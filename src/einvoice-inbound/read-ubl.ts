@@ -58,12 +58,10 @@ export function readUbl(root: XmlNode): ReadResult {
     type_code: text(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode'),
     buyer_reference: text(root, 'cbc:BuyerReference'),
     ...references(root),
-    delivery_date: text(root, 'cac:Delivery/cbc:ActualDeliveryDate'),
-    billing_period: UBL.billingPeriod(at(root, 'cac:InvoicePeriod'), warnings),
+    ...deliveryInformation(root, warnings),
     notes: nonBlankTexts(root, 'cbc:Note'),
     seller: party(at(root, 'cac:AccountingSupplierParty/cac:Party'), true),
     buyer: party(at(root, 'cac:AccountingCustomerParty/cac:Party'), false),
-    delivery: delivery(root),
     payment: payment(root, creditNote, warnings),
     lines: all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine').map((l) =>
       lineAt(l, creditNote ? CREDIT_NOTE_LINE : INVOICE_LINE),
@@ -130,7 +128,19 @@ function party(node: XmlNode | undefined, seller: boolean) {
   });
 }
 
-function delivery(root: XmlNode) {
+/**
+ * EN 16931's delivery information (BG-13): the actual delivery date (BT-72), the invoicing period (BG-14)
+ * and the deliver-to party.
+ */
+function deliveryInformation(root: XmlNode, warnings: string[]) {
+  return {
+    delivery_date: text(root, 'cac:Delivery/cbc:ActualDeliveryDate'),
+    billing_period: UBL.billingPeriod(at(root, 'cac:InvoicePeriod'), warnings),
+    delivery: deliverTo(root),
+  };
+}
+
+function deliverTo(root: XmlNode) {
   const node = at(root, 'cac:Delivery');
   if (node === undefined) return undefined;
   return compact({
