@@ -56,10 +56,24 @@ export async function createTemplate(
   input: CreateTemplateInput,
 ): Promise<TemplateAtVersion> {
   await checkContent(deps.engine, input);
+  const { template, version } = firstVersion(deps, auth.team.id, input);
+  await teamTemplatesTransaction(deps.db, auth.team.id, async (trx) => {
+    assertTemplateQuota(await countTemplates(trx, auth.team.id), auth.plan);
+    await insertTemplate(trx, template, version);
+  });
+  return { template, version };
+}
+
+/** The rows of a new template at version 1, its `protect` passwords sealed. */
+function firstVersion(
+  deps: Pick<TemplateStoreDeps, 'clock' | 'passwords'>,
+  teamId: string,
+  input: CreateTemplateInput,
+): TemplateAtVersion {
   const at = deps.clock.now().toISOString();
   const template: TemplateRow = {
     id: newId(),
-    team_id: auth.team.id,
+    team_id: teamId,
     name: input.name,
     current_version: 1,
     pinned_version: null,
@@ -73,12 +87,7 @@ export async function createTemplate(
     sampleData: input.sample_data ?? null,
     settings: settingsToStore(deps.passwords, input.settings ?? {}, null),
   };
-  const version = versionRow(template.id, 1, content, at);
-  await teamTemplatesTransaction(deps.db, auth.team.id, async (trx) => {
-    assertTemplateQuota(await countTemplates(trx, auth.team.id), auth.plan);
-    await insertTemplate(trx, template, version);
-  });
-  return { template, version };
+  return { template, version: versionRow(template.id, 1, content, at) };
 }
 
 /** Deletes thumbnails of pruned versions once their rows are gone (a leftover file is harmless). */
