@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   type BillingState,
   findTeamBilling,
@@ -15,6 +14,7 @@ import {
 } from '../accounts/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { commandFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 
 /** What the billing commands need: the database, the CLI's clock and the plan table. */
@@ -27,7 +27,7 @@ export interface BillingContext {
 
 /** `quire team billing TEAM_ID [--json]`: the team's billing state and its usage this period. */
 export async function teamBilling(ctx: BillingContext & { json: boolean }, args: string[]): Promise<void> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+  const { positionals } = commandFlags(args, {}, true);
   const team = await requireTeam(ctx.db, positionals);
   await printBilling(ctx, team, ctx.json);
 }
@@ -37,17 +37,16 @@ export async function teamBilling(ctx: BillingContext & { json: boolean }, args:
  * [--overage-billed]`: changes the operator-controlled billing state, then prints it as `team billing --json`.
  */
 export async function teamSetBilling(ctx: BillingContext, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = commandFlags(
     args,
-    options: {
+    {
       subscription: { type: 'string' },
       'spending-cap-cents': { type: 'string' },
       'no-spending-cap': { type: 'boolean', default: false },
       'overage-billed': { type: 'boolean', default: false },
     },
-    allowPositionals: true,
-    strict: true,
-  });
+    true,
+  );
   const team = await requireTeam(ctx.db, positionals);
   const changes: Partial<BillingState> = {};
   if (values.subscription !== undefined) changes.subscription = subscriptionFor(team, values.subscription);
@@ -70,10 +69,9 @@ export async function teamSetBilling(ctx: BillingContext, args: string[]): Promi
  * one JSON object a line; `--json` is `--format json`).
  */
 export async function usageExport(ctx: BillingContext & { json: boolean }, args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { period: { type: 'string' }, format: { type: 'string', default: ctx.json ? 'json' : 'csv' } },
-    strict: true,
+  const { values } = commandFlags(args, {
+    period: { type: 'string' },
+    format: { type: 'string', default: ctx.json ? 'json' : 'csv' },
   });
   const period = parsePeriod(values.period ?? '');
   if (!period) throw new UsageError('--period YYYY-MM is required (a month, e.g. 2026-04).');

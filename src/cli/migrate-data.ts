@@ -1,6 +1,5 @@
 import { chmodSync, constants, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { type Config, optionalPostgresUrl, parseStorageUrl } from '../config/config.js';
 import {
   copyBlobs,
@@ -12,6 +11,7 @@ import {
   TargetNotEmpty,
 } from '../storage/index.js';
 import type { CliIo } from './context.js';
+import { commandFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = 'Usage: quire migrate-data --to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]';
@@ -79,11 +79,7 @@ export async function migrateData(config: Config, args: string[], io: CliIo): Pr
   const print = (line: string) => {
     if (!io.json) io.print(line);
   };
-  const { values } = parseArgs({
-    args,
-    options: { to: { type: 'string' }, storage: { type: 'string' } },
-    strict: true,
-  });
+  const { values } = commandFlags(args, { to: { type: 'string' }, storage: { type: 'string' } });
   if (!values.to) throw new UsageError(USAGE);
   if (path.resolve(values.to) === config.dataDir)
     throw new UsageError("--to is this install's own data directory.");

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { openBlobStore } from '../storage/index.js';
 import type { AccountContext } from './context.js';
+import { commandFlags } from './flags.js';
 import { formatTable, tableDate } from './table.js';
 import { eraseTeam } from './team-erase.js';
 import { UsageError } from './usage-error.js';
@@ -17,12 +17,7 @@ export function checkEmailAddress(address: string): string {
 
 /** `quire team delete TEAM_ID --yes`: erases the team and its data; refuses without --yes. */
 export async function teamDelete(ctx: AccountContext, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { yes: { type: 'boolean', default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
+  const { values, positionals } = commandFlags(args, { yes: { type: 'boolean', default: false } }, true);
   const teamId = positionals[0];
   if (!teamId || positionals.length > 1) throw new UsageError('Usage: quire team delete TEAM_ID --yes');
   if (!values.yes)
@@ -45,7 +40,7 @@ export async function teamDelete(ctx: AccountContext, args: string[]): Promise<v
 
 /** `quire key list --team TEAM_ID`: prefixes, modes, roles, names and dates; never the keys themselves. */
 export async function keyList(ctx: AccountContext, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { team: { type: 'string' } }, strict: true });
+  const { values } = commandFlags(args, { team: { type: 'string' } });
   if (!values.team) throw new UsageError('--team TEAM_ID is required (`quire team list` shows the ids).');
   const { db } = ctx;
   const team = await db.selectFrom('teams').select('id').where('id', '=', values.team).executeTakeFirst();

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   changePlan,
   createApiKey,
@@ -12,6 +11,7 @@ import {
 } from '../accounts/index.js';
 import { pick } from '../shared/pick.js';
 import type { AccountContext } from './context.js';
+import { commandFlags } from './flags.js';
 import { formatTable, tableDate } from './table.js';
 import { checkEmailAddress } from './team-admin.js';
 import { UsageError } from './usage-error.js';
@@ -66,15 +66,11 @@ async function printUpdated(ctx: AccountContext, id: string): Promise<void> {
 
 /** `quire team create --name NAME --plan PLAN [--email ADDRESS] [--email-verified]`: the team and its two keys. */
 export async function teamCreate(ctx: AccountContext, args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      email: { type: 'string' },
-      'email-verified': { type: 'boolean', default: false },
-    },
-    strict: true,
+  const { values } = commandFlags(args, {
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    email: { type: 'string' },
+    'email-verified': { type: 'boolean', default: false },
   });
   const name = values.name?.trim();
   if (!name || name.length > 100) throw new UsageError('--name NAME is required (1 to 100 characters).');
@@ -106,15 +102,11 @@ export async function teamCreate(ctx: AccountContext, args: string[]): Promise<v
 
 /** `quire key create --team TEAM_ID --mode live|test [--role admin|member] [--name NAME]`: shown once. */
 export async function keyCreate(ctx: AccountContext, args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      team: { type: 'string' },
-      mode: { type: 'string' },
-      role: { type: 'string', default: 'admin' },
-      name: { type: 'string' },
-    },
-    strict: true,
+  const { values } = commandFlags(args, {
+    team: { type: 'string' },
+    mode: { type: 'string' },
+    role: { type: 'string', default: 'admin' },
+    name: { type: 'string' },
   });
   const mode = values.mode;
   if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode must be live or test.');

@@ -1,18 +1,18 @@
-import { parseArgs } from 'node:util';
 import { findTeam, ROLES, type Role } from '../accounts/index.js';
 import { type Config, derivePublicUrl } from '../config/config.js';
 import { isAppError } from '../shared/errors.js';
 import { type Db, readServerState } from '../storage/index.js';
 import { createSignInLink, isEmailAddress } from '../users/index.js';
 import type { AccountContext } from './context.js';
+import { commandFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 
 /** `quire user create --email ADDRESS --team TEAM_ID --role owner|admin|member [--json]`. */
 export async function userCreate(ctx: AccountContext, args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { email: { type: 'string' }, team: { type: 'string' }, role: { type: 'string' } },
-    strict: true,
+  const { values } = commandFlags(args, {
+    email: { type: 'string' },
+    team: { type: 'string' },
+    role: { type: 'string' },
   });
   const email = values.email?.trim() ?? '';
   if (!isEmailAddress(email)) throw new UsageError('--email ADDRESS is required (an email address).');
