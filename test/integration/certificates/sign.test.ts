@@ -59,21 +59,23 @@ async function uploadCertificate(
 describe('sign: PAdES signatures with team certificates', () => {
   let server: TestServer;
   let team: TestTeam;
-  let selfSigned: string;
-  let chained: string;
+  /** The ids of the team's two certificates, uploaded before the tests. */
+  const certificate = { selfSigned: '', chained: '' };
   serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 });
   before(async () => {
     const self = makePkcs12({ chain: false, commonName: 'Quire Self Signer' });
-    selfSigned = await uploadCertificate(server, team, 'Self-signed', self);
+    certificate.selfSigned = await uploadCertificate(server, team, 'Self-signed', self);
     const chain = makePkcs12({ chain: true, commonName: 'Quire Chain Signer' });
-    chained = await uploadCertificate(server, team, 'Chained', chain);
+    certificate.chained = await uploadCertificate(server, team, 'Chained', chain);
   });
 
   const render = (body: Record<string, unknown>, key = team.live) =>
     api(server.base, 'POST', '/v1/pdf', { key, body: { html: REPORT_HTML, ...body } });
 
   it('signs a document: pdfsig reports it valid and unmodified; GET /pdf/<id> says signed', async () => {
-    const r = await render({ sign: { certificate_id: selfSigned, reason: 'Approved', location: 'Berlin' } });
+    const r = await render({
+      sign: { certificate_id: certificate.selfSigned, reason: 'Approved', location: 'Berlin' },
+    });
     assert.equal(r.status, 200, r.text);
     await assertSignedBy(r.buffer, 'Quire Self Signer');
     const id = r.headers.get('x-document-id');
@@ -88,7 +90,7 @@ describe('sign: PAdES signatures with team certificates', () => {
   });
 
   it('a byte changed after signing makes pdfsig report the signature invalid', async () => {
-    const r = await render({ sign: { certificate_id: chained } });
+    const r = await render({ sign: { certificate_id: certificate.chained } });
     assert.equal(r.status, 200, r.text);
     await assertSignedBy(r.buffer, 'Quire Chain Signer');
     const tampered = Buffer.from(r.buffer);
@@ -105,7 +107,7 @@ describe('sign: PAdES signatures with team certificates', () => {
     const r = await render({
       pdf_a: '3b',
       sign: {
-        certificate_id: chained,
+        certificate_id: certificate.chained,
         reason: 'Invoice issued',
         contact: 'billing@example.com',
         visible: { page: 2, x: '20mm', y: '230mm', width: '80mm', height: '25mm' },
@@ -128,14 +130,14 @@ describe('sign: PAdES signatures with team certificates', () => {
   });
 
   it('test mode signs too (the watermark is signed content)', async () => {
-    const r = await render({ sign: { certificate_id: selfSigned } }, team.test);
+    const r = await render({ sign: { certificate_id: certificate.selfSigned } }, team.test);
     assert.equal(r.status, 200, r.text);
     await assertSignedBy(r.buffer, 'Quire Self Signer');
   });
 
   it('refuses sign with protect, an unknown or another team’s certificate, and a page beyond the end', async () => {
     const withProtect = await render({
-      sign: { certificate_id: selfSigned },
+      sign: { certificate_id: certificate.selfSigned },
       protect: { owner_password: 'o' },
     });
     assert.equal(withProtect.status, 400, withProtect.text);
@@ -143,7 +145,7 @@ describe('sign: PAdES signatures with team certificates', () => {
     const other = await server.team('growth');
     for (const [key, id] of [
       [team.live, '00000000-0000-4000-8000-000000000000'],
-      [other.live, selfSigned],
+      [other.live, certificate.selfSigned],
     ] as const) {
       const r = await render({ sign: { certificate_id: id } }, key);
       assert.equal(r.status, 400, r.text);
@@ -155,13 +157,16 @@ describe('sign: PAdES signatures with team certificates', () => {
     }
     const xml = await api(server.base, 'POST', '/v1/pdf', {
       key: team.live,
-      body: { e_invoice: { standard: 'xrechnung-cii', invoice: {} }, sign: { certificate_id: selfSigned } },
+      body: {
+        e_invoice: { standard: 'xrechnung-cii', invoice: {} },
+        sign: { certificate_id: certificate.selfSigned },
+      },
     });
     assert.equal(xml.status, 400, xml.text);
     assert.equal(xml.json.error.details.field, 'sign', 'an XRechnung is XML: nothing to sign');
     const page = await render({
       sign: {
-        certificate_id: selfSigned,
+        certificate_id: certificate.selfSigned,
         visible: { page: 9, x: '0', y: '0', width: '50mm', height: '20mm' },
       },
     });
@@ -169,7 +174,7 @@ describe('sign: PAdES signatures with team certificates', () => {
     assert.equal(page.json.error.details.field, 'sign.visible.page');
     const badLength = await render({
       sign: {
-        certificate_id: selfSigned,
+        certificate_id: certificate.selfSigned,
         visible: { page: 1, x: '1 cm', y: '0', width: '5', height: '2cm' },
       },
     });
@@ -177,7 +182,7 @@ describe('sign: PAdES signatures with team certificates', () => {
   });
 
   it('signs queued documents, template renders and batch items with the certificate stored by id', async () => {
-    const queued = await render({ sign: { certificate_id: chained }, async: true });
+    const queued = await render({ sign: { certificate_id: certificate.chained }, async: true });
     assert.equal(queued.status, 202, queued.text);
     const done = await waitFor(
       'the queued document',
@@ -197,7 +202,7 @@ describe('sign: PAdES signatures with team certificates', () => {
       body: {
         name: 'Signed',
         html: REPORT_HTML,
-        settings: { mode: 'fast', sign: { certificate_id: selfSigned } },
+        settings: { mode: 'fast', sign: { certificate_id: certificate.selfSigned } },
       },
     });
     assert.equal(template.status, 201, template.text);
@@ -212,7 +217,7 @@ describe('sign: PAdES signatures with team certificates', () => {
     const finished = await completedBatch(server.base, team.live, {
       template_id: templateId,
       items: invoiceItems(['A-1', 'Ada'], ['A-2', 'Bob']),
-      sign: { certificate_id: chained, reason: 'Batch' },
+      sign: { certificate_id: certificate.chained, reason: 'Batch' },
     });
     assert.equal(finished.counts.succeeded, 2, JSON.stringify(finished));
     const entries = await unzipAll(Buffer.from(await (await fetch(finished.zip.url)).arrayBuffer()));

@@ -35,12 +35,12 @@ const succeeded = (file: ProducedFile): DocumentOutcome => ({
  * log (issue 32). Every way a stored file comes or goes must keep it equal to the sum of the documents' bytes.
  */
 describe('stored bytes: the running total follows every document write (real database)', () => {
+  const clock = new ManualClock();
+  const deletedBlobs: string[] = [];
   let db: Db;
   let teamId: string;
   let otherTeamId: string;
   let lifecycle: DocumentLifecycle;
-  const clock = new ManualClock();
-  const deletedBlobs: string[] = [];
 
   databaseForBlock('quire-stored-bytes-', (both) => ({ db } = both));
   before(async () => {

@@ -16,12 +16,8 @@ describe('document lifecycle: headers, storage limits, event data', () => {
   serverWithReceiver({ workers: 1 }, (both) => ({ server, receiver } = both));
 
   it('a warning naming a non-Latin-1 variable is sent as an escaped header, not a 500', async () => {
-    const t = await server.team('growth');
-    const r = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { html: '<p>{{ 数量 }}</p>', data: {} },
-    });
-    assert.equal(r.status, 200);
+    const { live } = await server.team('growth');
+    const r = await renderedPdf(server, live, { html: '<p>{{ 数量 }}</p>', data: {} });
     assert.match(r.headers.get('x-request-id') ?? '', REQUEST_ID);
     const raw = r.headers.get('x-warnings') ?? '';
     assert.match(raw, /^[\x20-\x7e]*$/, 'header is plain ASCII');
@@ -33,12 +29,10 @@ describe('document lifecycle: headers, storage limits, event data', () => {
   });
 
   it('an XRechnung answer carries no x-pages header (nothing was paginated)', async () => {
-    const t = await server.team('growth');
-    const r = await api(server.base, 'POST', '/v1/pdf', {
-      key: t.live,
-      body: { e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice } },
+    const { live } = await server.team('growth');
+    const r = await renderedPdf(server, live, {
+      e_invoice: { standard: 'xrechnung-ubl', profile: 'xrechnung', invoice },
     });
-    assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'application/xml');
     assert.equal(r.headers.get('x-pages'), null);
     assert.ok(r.headers.get('x-document-id'));

@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { type Rng, randomJson } from '../../helpers/random.js';
 import { draftBodiesProperty } from './helpers.js';
@@ -38,15 +37,5 @@ function randomBody(r: Rng): unknown {
 
 /** Property: any draft-preview body gets a PDF or the spec's error object (400 or 422), never 5xx. */
 describe('property: POST /v1/templates/<id>/draft-preview bodies', () => {
-  draftBodiesProperty({
-    route: 'draft-preview',
-    seed: SEED,
-    runs: RUNS,
-    randomBody,
-    renders: 'a PDF',
-    checkRendered(res, _body, what) {
-      assert.equal(res.headers.get('content-type'), 'application/pdf', what);
-      assert.equal(res.buffer.subarray(0, 5).toString('latin1'), '%PDF-', what);
-    },
-  });
+  draftBodiesProperty('draft-preview', randomBody, { seed: SEED, runs: RUNS });
 });

@@ -80,23 +80,51 @@ export function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-export interface DraftProperty {
-  /** The route under /v1/templates/<id>/. */
-  route: 'draft-preview' | 'draft-preview/pages';
-  seed: number;
-  runs: number;
-  randomBody(r: Rng): unknown;
-  /** What a rendered answer holds, for the test's title ("images", "a PDF"). */
-  renders: string;
-  /** Checks one 200 answer; `what` names the body and the answer for the assertion's message. */
-  checkRendered(res: ApiResponse, body: unknown, what: string): void;
+/** A page image as draft-preview/pages answers it. */
+export interface PageJson {
+  page: number;
+  width: number;
+  height: number;
+  png_base64: string;
 }
 
+type DraftRoute = 'draft-preview' | 'draft-preview/pages';
+
+/** What each draft route answers with a 200, and how a test checks it (`what` names body and answer). */
+const RENDERED: Record<
+  DraftRoute,
+  { renders: string; check(res: ApiResponse, body: unknown, what: string): void }
+> = {
+  'draft-preview': {
+    renders: 'a PDF',
+    check(res, _body, what) {
+      assert.equal(res.headers.get('content-type'), 'application/pdf', what);
+      assert.equal(res.buffer.subarray(0, 5).toString('latin1'), '%PDF-', what);
+    },
+  },
+  'draft-preview/pages': {
+    renders: 'images',
+    check(res, body, what) {
+      const width = (body as { image_width?: number }).image_width ?? 1000;
+      assert.ok(res.json.pages.length >= 1 && res.json.pages.length <= 10, what);
+      assert.equal(res.json.pages.length, Math.min(10, res.json.page_count), what);
+      for (const p of res.json.pages as PageJson[]) {
+        assert.equal(pngSize(Buffer.from(p.png_base64, 'base64')).width, width, what);
+      }
+    },
+  },
+};
+
 /**
- * The draft preview property, in the describe block it is called in: `runs` random bodies (from `seed`) to one
- * template get a rendering, 422 template_render_error or 400 invalid_request with a message, never a 5xx.
+ * The draft preview property of `route` (under /v1/templates/<id>/), in the describe block it is called in:
+ * `runs` random bodies (`randomBody`, from `seed`) to one template get a rendering, 422 template_render_error
+ * or 400 invalid_request with a message, never a 5xx.
  */
-export function draftBodiesProperty(property: DraftProperty): void {
+export function draftBodiesProperty(
+  route: DraftRoute,
+  randomBody: (r: Rng) => unknown,
+  { seed, runs }: { seed: number; runs: number },
+): void {
   let server: TestServer;
   let key: string;
   let id: string;
@@ -105,19 +133,18 @@ export function draftBodiesProperty(property: DraftProperty): void {
     id = (await createTemplate(server.base, key, { name: 'Prop', html: '<p>{{ who }}</p>' })).id;
   });
 
-  const { seed, runs } = property;
-  it(`answers ${runs} random bodies (seed ${seed}) with ${property.renders}, invalid_request or template_render_error`, async () => {
+  it(`answers ${runs} random bodies (seed ${seed}) with ${RENDERED[route].renders}, invalid_request or template_render_error`, async () => {
     const r = rng(seed);
     let rendered = 0;
     for (let i = 0; i < runs; i++) {
       if (i % 25 === 24) clock.advance(61_000);
-      const body = property.randomBody(r);
-      const res = await api(server.base, 'POST', `/v1/templates/${id}/${property.route}`, { key, body });
+      const body = randomBody(r);
+      const res = await api(server.base, 'POST', `/v1/templates/${id}/${route}`, { key, body });
       const what = `#${i} ${JSON.stringify(body)?.slice(0, 160)} → ${res.status} ${res.text.slice(0, 200)}`;
       assert.ok(res.status < 500, what);
       if (res.status === 200) {
         rendered++;
-        property.checkRendered(res, body, what);
+        RENDERED[route].check(res, body, what);
       } else if (res.status === 422) {
         assert.equal(res.json.error.code, 'template_render_error', what);
       } else {
