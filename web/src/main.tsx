@@ -23,6 +23,7 @@ import './styles.css';
 import { Icon } from './icons';
 import { currentItem, NAV, NAV_SECTIONS } from './nav';
 import { Busy, confirmLeave, ErrorText, go, type Route, useRoute, watchTableLabels } from './ui';
+import { useAction } from './use-action';
 
 function App() {
   const route = useRoute();
@@ -54,20 +55,12 @@ function App() {
 }
 
 function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: Session) => void }) {
-  const [error, setError] = useState<unknown>(null);
-  // The chosen mode shows at once; the server's answer confirms it (or the error puts the old one back).
-  const [pending, setPending] = useState<Session['mode'] | null>(null);
-  const change = async (mode: Session['mode']) => {
-    setPending(mode);
-    setError(null);
-    try {
-      onSession(await call(api.PUT('/session/mode', { body: { mode } })));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setPending(null);
-    }
-  };
+  // The chosen mode shows at once (it is the running action's label); the server's answer confirms it, or
+  // the error puts the old one back.
+  const { running, error, run } = useAction();
+  const pending = running as Session['mode'] | null;
+  const change = (mode: Session['mode']) =>
+    run(async () => onSession(await call(api.PUT('/session/mode', { body: { mode } }))), mode);
   const shown = pending ?? session.mode;
   return (
     <fieldset class={`mode mode-${session.mode}`} disabled={pending !== null} aria-busy={pending !== null}>
@@ -269,10 +262,15 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return <GalleryPage session={session} />;
     case 'generate':
       return <GeneratePage templateId={route.query.get('template')} />;
+    // The documents and batches logs are the session mode's: switching mode shows the other mode's log.
     case 'documents':
-      return id ? <DocumentDetailPage key={id} id={id} /> : <DocumentsPage route={route} />;
+      return id ? (
+        <DocumentDetailPage key={id} id={id} />
+      ) : (
+        <DocumentsPage key={session.mode} route={route} />
+      );
     case 'batches':
-      return <BatchesPage route={route} />;
+      return <BatchesPage key={session.mode} route={route} />;
     case 'einvoice-check':
       return <EInvoiceCheckPage />;
     case 'webhooks':

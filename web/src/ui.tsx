@@ -279,6 +279,44 @@ export function EmptyState({
   );
 }
 
+/**
+ * Keyset paging through the API's cursors: the cursor of every page visited (undefined: the first), so
+ * "Previous" goes back without the API paging backwards. `cursor` is the one to load now.
+ */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  return {
+    cursor: cursors.at(-1),
+    page: cursors.length,
+    back: () => setCursors(cursors.slice(0, -1)),
+    forward: (next: string) => setCursors([...cursors, next]),
+    /** Back to the first page (a new filter starts again from it). */
+    restart: () => setCursors([undefined]),
+  };
+}
+
+/** The Pager of a cursor-paged list; `next` is the cursor the API gave for the page after this one. */
+export function CursorPager({
+  label,
+  pages,
+  next,
+}: {
+  label: string;
+  pages: ReturnType<typeof useCursorPages>;
+  next: string | null | undefined;
+}) {
+  return (
+    <Pager
+      label={label}
+      page={pages.page}
+      hasPrevious={pages.page > 1}
+      hasNext={Boolean(next)}
+      onPrevious={pages.back}
+      onNext={() => next && pages.forward(next)}
+    />
+  );
+}
+
 /** Previous/Next paging under a list; `label` names the list for screen readers. */
 export function Pager({
   label,

@@ -18,6 +18,7 @@ import {
   openSignedInBrowser,
   startCsvBatch,
   step,
+  useLiveMode,
 } from './browser.js';
 
 const run = promisify(execFile);
@@ -29,6 +30,8 @@ const run = promisify(execFile);
  */
 /** The templates page shows this many cards per page (web/src/pages/templates.tsx). */
 const CARDS_PER_PAGE = 24;
+/** The documents log shows this many rows per page (web/src/pages/documents.tsx). */
+const DOCUMENTS_PER_PAGE = 25;
 
 /**
  * Only what changes between runs is masked (dates, ids, images, sizes), not whole cells: these references
@@ -65,7 +68,8 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
   }
 
   before(async () => {
-    server = await startTestServer({ workers: 1 });
+    // The paging test makes more test-mode documents in a minute than a test key's default rate allows.
+    server = await startTestServer({ workers: 1, testKeyRatePerMin: 100 });
     team = await server.team('growth');
     const invoice = await apiLive('POST', '/v1/templates', {
       name: 'Invoice',
@@ -271,6 +275,38 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       await page.getByRole('button', { name: 'Clear the filters' }).click();
       await waitFor('the whole log again', async () => ((await rows.count()) === all ? true : null));
       assert.equal(await page.getByLabel('Search').inputValue(), '');
+    }));
+
+  it('pages the documents log forwards and back by its cursors', () =>
+    step(page, 'manage-documents-paging', async () => {
+      // The test key's log, apart from the live one the other tests read: one document more than a page.
+      for (let i = 0; i < DOCUMENTS_PER_PAGE + 1; i++) {
+        const r = await api(server.base, 'POST', '/v1/pdf', {
+          key: team.test,
+          body: { html: `<p>Sandbox ${i}</p>`, response: 'url' },
+        });
+        assert.equal(r.status, 200, r.text);
+      }
+      await page.goto(`${server.base}/app/#/documents`);
+      await page.getByRole('radio', { name: 'Test' }).check();
+      const rows = page.locator('table tbody tr');
+      const pager = page.getByRole('navigation', { name: 'Documents pages' });
+      await waitFor('a full first page', async () =>
+        (await rows.count()) === DOCUMENTS_PER_PAGE ? true : null,
+      );
+      const newest = await rows.first().getAttribute('data-document');
+      assert.equal(await pager.getByRole('button', { name: 'Previous' }).isDisabled(), true);
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await pager.getByText('Page 2').waitFor();
+      await waitFor('the oldest document alone', async () => ((await rows.count()) === 1 ? true : null));
+      assert.equal(await pager.getByRole('button', { name: 'Next' }).isDisabled(), true, 'no page after it');
+      await pager.getByRole('button', { name: 'Previous' }).click();
+      await pager.getByText('Page 1').waitFor();
+      await waitFor('the first page again', async () =>
+        (await rows.count()) === DOCUMENTS_PER_PAGE ? true : null,
+      );
+      assert.equal(await rows.first().getAttribute('data-document'), newest);
+      await useLiveMode(page);
     }));
 
   it('keeps the chosen key mode after creating a key', () =>

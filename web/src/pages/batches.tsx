@@ -7,14 +7,15 @@ import { templateChoices } from '../template-actions';
 import {
   Badge,
   Busy,
+  CursorPager,
   EmptyState,
   ErrorText,
   formatCount,
   formatDate,
   Page,
-  Pager,
   type Route,
   Skeleton,
+  useCursorPages,
   useLoad,
 } from '../ui';
 import { useAction } from '../use-action';
@@ -199,8 +200,8 @@ function BatchList({
   open: string | null;
   latest: Batch | null;
 }) {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const before = cursors.at(-1);
+  const pages = useCursorPages();
+  const before = pages.cursor;
   const [shown, setShown] = useState<string | null>(open);
   const list = useLoad(
     () =>
@@ -214,7 +215,7 @@ function BatchList({
       <h2 id="past-batches-title">Past batches</h2>
       {list.loading && !list.data && <Skeleton label="Loading batches…" rows={3} />}
       <ErrorText error={list.error} />
-      {list.data && rows.length === 0 && cursors.length === 1 && (
+      {list.data && rows.length === 0 && pages.page === 1 && (
         <EmptyState title="No batches yet">
           A batch renders one PDF per spreadsheet row (CSV or XLSX) from a template and packs them into a ZIP.
           Choose a template and a spreadsheet above to start one.
@@ -276,14 +277,7 @@ function BatchList({
           </table>
         </div>
       )}
-      <Pager
-        label="Batches"
-        page={cursors.length}
-        hasPrevious={cursors.length > 1}
-        hasNext={Boolean(list.data?.next_before)}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => setCursors([...cursors, list.data!.next_before!])}
-      />
+      <CursorPager label="Batches" pages={pages} next={list.data?.next_before} />
       {shown && <BatchItems key={shown} id={shown} />}
     </section>
   );
@@ -293,8 +287,8 @@ const ITEMS_SIZE = 50;
 
 /** One batch's items in item order, paged forwards by the API's `after` cursor. */
 function BatchItems({ id }: { id: string }) {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const after = cursors.at(-1);
+  const pages = useCursorPages();
+  const after = pages.cursor;
   const items = useLoad(
     () =>
       call(
@@ -356,14 +350,7 @@ function BatchItems({ id }: { id: string }) {
           </table>
         </div>
       )}
-      <Pager
-        label="Items"
-        page={cursors.length}
-        hasPrevious={cursors.length > 1}
-        hasNext={Boolean(items.data?.next_after)}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => setCursors([...cursors, items.data!.next_after!])}
-      />
+      <CursorPager label="Items" pages={pages} next={items.data?.next_after} />
     </section>
   );
 }

@@ -2,7 +2,18 @@ import { useState } from 'preact/hooks';
 import { api, call, formatBytes, type Schemas } from '../api';
 import { CopyButton } from '../feedback';
 import { templateChoices } from '../template-actions';
-import { Badge, EmptyState, ErrorText, formatDate, Page, Pager, type Route, Skeleton, useLoad } from '../ui';
+import {
+  Badge,
+  CursorPager,
+  EmptyState,
+  ErrorText,
+  formatDate,
+  Page,
+  type Route,
+  Skeleton,
+  useCursorPages,
+  useLoad,
+} from '../ui';
 
 type Doc = Schemas['Document'];
 const PAGE_SIZE = 25;
@@ -27,10 +38,9 @@ function filtered(filter: Filter): boolean {
 }
 
 export function DocumentsPage({ route }: { route: Route }) {
-  // Cursors of the pages visited, so "Newer" goes back without the API paging forwards.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const pages = useCursorPages();
   const [filter, setFilterState] = useState<Filter>(NO_FILTER);
-  const before = cursors.at(-1);
+  const before = pages.cursor;
   const page = useLoad(
     () =>
       call(
@@ -43,7 +53,7 @@ export function DocumentsPage({ route }: { route: Route }) {
   // A new filter starts again from the newest documents.
   const setFilter = (next: Filter) => {
     setFilterState(next);
-    setCursors([undefined]);
+    pages.restart();
   };
   // All of them, not the first page: the choice must offer every template (paged reads).
   const templates = useLoad(templateChoices, []);
@@ -213,14 +223,7 @@ export function DocumentsPage({ route }: { route: Route }) {
           </table>
         </div>
       )}
-      <Pager
-        label="Documents"
-        page={cursors.length}
-        hasPrevious={cursors.length > 1}
-        hasNext={Boolean(page.data?.next_before)}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => setCursors([...cursors, page.data!.next_before!])}
-      />
+      <CursorPager label="Documents" pages={pages} next={page.data?.next_before} />
     </Page>
   );
 }
