@@ -6,7 +6,7 @@ import { useAction } from '../use-action';
 type OnSession = (s: Session | null) => void;
 
 export function SignInPage({ onSession }: { onSession: OnSession }) {
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, run } = useAction();
   const [resetSent, setResetSent] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -22,15 +22,12 @@ export function SignInPage({ onSession }: { onSession: OnSession }) {
       if (!location.hash || location.hash === '#/') go('/templates');
     });
   };
-  const forgot = async () => {
+  const forgot = () => {
     const email = (document.getElementById('signin-email') as HTMLInputElement).value;
-    setError(null);
-    try {
+    return run(async () => {
       await call(api.POST('/auth/password-reset', { body: { email } }));
       setResetSent(true);
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
   return (
     <main id="main" class="auth">

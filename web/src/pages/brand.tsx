@@ -123,7 +123,7 @@ function AssetRow({
   onDeleted: () => void;
   reason: string | null;
 }) {
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const remove = async () => {
     const ok = await confirmAction({
       title: `Delete the ${asset.kind} ${asset.name}?`,
@@ -131,14 +131,11 @@ function AssetRow({
       action: `Delete ${asset.kind}`,
     });
     if (!ok) return;
-    setError(null);
-    try {
+    await run(async () => {
       await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
       toast(`Deleted ${asset.kind} ${asset.name}.`);
       onDeleted();
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
   return (
     <tr data-asset={asset.id}>

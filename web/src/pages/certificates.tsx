@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { api, base64Of, call, canManage, type Schemas, type Session } from '../api';
 import { confirmAction, toast } from '../feedback';
 import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
@@ -62,7 +61,7 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
 /** Team certificates (extension): upload, list, delete; documents sign with `sign.certificate_id`. */
 export function CertificatesPage({ session }: { session: Session }) {
   const list = useLoad(() => call(api.GET('/certificates')), []);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const manage = canManage(session);
 
   const remove = async (cert: Certificate) => {
@@ -74,14 +73,11 @@ export function CertificatesPage({ session }: { session: Session }) {
       action: 'Delete certificate',
     });
     if (!ok) return;
-    setError(null);
-    try {
+    await run(async () => {
       await call(api.DELETE('/certificates/{id}', { params: { path: { id: cert.id } } }));
       toast(`Certificate ${cert.name} deleted.`);
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
 
   return (

@@ -27,7 +27,7 @@ function creatorText(
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => call(api.GET('/keys')), []);
   const members = useLoad(() => call(api.GET('/members')), []);
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, run } = useAction();
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const manage = canManage(session);
   const liveRefused = session.mode === 'test';
@@ -69,14 +69,11 @@ export function KeysPage({ session }: { session: Session }) {
       ...(key.mode === 'live' ? { typeToConfirm: key.name } : {}),
     });
     if (!ok) return;
-    setError(null);
-    try {
+    await run(async () => {
       await call(api.DELETE('/keys/{id}', { params: { path: { id: key.id } } }));
       toast(`Key ${key.name} revoked.`);
       keys.reload();
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
 
   return (

@@ -23,7 +23,7 @@ export function MembersPage({ session }: { session: Session }) {
     () => (manage ? call(api.GET('/members/invitations')) : Promise.resolve({ data: [] })),
     [manage],
   );
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, run } = useAction();
   const [note, setNote] = useState<string | null>(null);
   // Only owners give or take the owner role (contract: Roles).
   const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
@@ -31,38 +31,30 @@ export function MembersPage({ session }: { session: Session }) {
   /** True once `what` succeeded (its error is shown otherwise). */
   const act = async (what: () => Promise<unknown>, done: string, ask?: ConfirmOptions): Promise<boolean> => {
     if (ask && !(await confirmAction(ask))) return false;
-    setError(null);
     setNote(null);
-    try {
+    return run(async () => {
       await what();
       setNote(done);
       members.reload();
       invitations.reload();
-      return true;
-    } catch (err) {
-      setError(err);
-      return false;
-    }
+    });
   };
 
   const invite = async (event: Event) => {
     event.preventDefault();
     const formEl = event.currentTarget as HTMLFormElement;
     const form = new FormData(formEl);
-    // act shows its own error; run only keeps the button disabled while the invitation is sent.
-    await run(async () => {
-      const sent = await act(
-        () =>
-          call(
-            api.POST('/members/invitations', {
-              body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
-            }),
-          ),
-        `Invitation sent to ${String(form.get('email'))}.`,
-      );
-      // A refused invitation keeps what was typed, to correct it.
-      if (sent) formEl.reset();
-    });
+    const sent = await act(
+      () =>
+        call(
+          api.POST('/members/invitations', {
+            body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
+          }),
+        ),
+      `Invitation sent to ${String(form.get('email'))}.`,
+    );
+    // A refused invitation keeps what was typed, to correct it.
+    if (sent) formEl.reset();
   };
 
   return (

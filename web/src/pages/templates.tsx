@@ -43,7 +43,7 @@ export function TemplatesPage({ session, route }: { session: Session; route: Rou
       ),
     [pageNumber],
   );
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, run } = useAction();
   const reason = liveOnlyReason(session.mode, 'create templates');
 
   const create = async (event: Event) => {
@@ -59,16 +59,12 @@ export function TemplatesPage({ session, route }: { session: Session; route: Rou
     });
   };
 
-  const duplicate = async (t: { id: string; name: string }) => {
-    setError(null);
-    try {
+  const duplicate = (t: { id: string; name: string }) =>
+    run(async () => {
       const copy = await duplicateTemplate(t.id, copyName(t.name));
       toast(`Duplicated ${t.name} as ${copy.name}.`);
       go(`/templates/${copy.id}`);
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
 
   const rows = list.data?.data ?? [];
   return (

@@ -113,7 +113,7 @@ function EndpointCard({
   onChanged: () => void;
 }) {
   const path = { id: endpoint.id };
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const [note, setNote] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -133,16 +133,13 @@ function EndpointCard({
 
   const act = async (what: () => Promise<unknown>, done?: string, ask?: ConfirmOptions) => {
     if (ask && !(await confirmAction(ask))) return;
-    setError(null);
     setNote(null);
-    try {
+    await run(async () => {
       await what();
       if (done) setNote(done);
       onChanged();
       setTick((t) => t + 1);
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
 
   const save = (event: Event) => {
