@@ -317,6 +317,42 @@ export function CursorPager({
   );
 }
 
+/**
+ * A list as a table: its column heads (a `false` one is left out: a column only some roles see) and its
+ * rows as children. watchTableLabels gives each cell its column's head for the stacked phone layout.
+ */
+export function DataTable({
+  columns,
+  caption,
+  testId,
+  children,
+}: {
+  columns: readonly (string | false)[];
+  caption?: string;
+  testId?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={testId}>
+        {caption && <caption>{caption}</caption>}
+        <thead>
+          <tr>
+            {columns
+              .filter((column) => column !== false)
+              .map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Previous/Next paging under a list; `label` names the list for screen readers. */
 export function Pager({
   label,

@@ -8,6 +8,7 @@ import {
   Badge,
   Busy,
   CursorPager,
+  DataTable,
   EmptyState,
   ErrorText,
   formatCount,
@@ -222,60 +223,46 @@ function BatchList({
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div class="table-wrap">
-          <table data-testid="batches">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Template</th>
-                <th scope="col">Status</th>
-                <th scope="col">Documents</th>
-                <th scope="col">ZIP</th>
-                <th scope="col">Items</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((b) => (
-                <tr key={b.id} data-batch={b.id} class={b.id === shown ? 'highlight' : undefined}>
-                  <td>
-                    <time dateTime={b.created_at}>{formatDate(b.created_at)}</time>
-                  </td>
-                  <td>{names.get(b.template_id) ?? 'deleted template'}</td>
-                  <td>
-                    <Badge status={b.status} />
-                    {b.test && ' test'}
-                  </td>
-                  <td>
-                    {formatCount(b.counts.succeeded)} of {formatCount(b.counts.total)} succeeded
-                    {b.counts.failed > 0 && `, ${formatCount(b.counts.failed)} failed`}
-                  </td>
-                  <td>
-                    {b.zip ? (
-                      <a href={b.zip.url} download>
-                        Download ZIP <span class="sr-only">of batch {b.id}</span>
-                      </a>
-                    ) : b.status === 'completed' ? (
-                      'packing…'
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-expanded={b.id === shown}
-                      aria-controls="batch-items"
-                      onClick={() => setShown(b.id === shown ? null : b.id)}
-                    >
-                      {b.id === shown ? 'Hide items' : 'Show items'}
-                      <span class="sr-only"> of batch {b.id}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Created', 'Template', 'Status', 'Documents', 'ZIP', 'Items']} testId="batches">
+          {rows.map((b) => (
+            <tr key={b.id} data-batch={b.id} class={b.id === shown ? 'highlight' : undefined}>
+              <td>
+                <time dateTime={b.created_at}>{formatDate(b.created_at)}</time>
+              </td>
+              <td>{names.get(b.template_id) ?? 'deleted template'}</td>
+              <td>
+                <Badge status={b.status} />
+                {b.test && ' test'}
+              </td>
+              <td>
+                {formatCount(b.counts.succeeded)} of {formatCount(b.counts.total)} succeeded
+                {b.counts.failed > 0 && `, ${formatCount(b.counts.failed)} failed`}
+              </td>
+              <td>
+                {b.zip ? (
+                  <a href={b.zip.url} download>
+                    Download ZIP <span class="sr-only">of batch {b.id}</span>
+                  </a>
+                ) : b.status === 'completed' ? (
+                  'packing…'
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-expanded={b.id === shown}
+                  aria-controls="batch-items"
+                  onClick={() => setShown(b.id === shown ? null : b.id)}
+                >
+                  {b.id === shown ? 'Hide items' : 'Show items'}
+                  <span class="sr-only"> of batch {b.id}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CursorPager label="Batches" pages={pages} next={list.data?.next_before} />
       {shown && <BatchItems key={shown} id={shown} />}
@@ -307,48 +294,36 @@ function BatchItems({ id }: { id: string }) {
       {items.loading && !items.data && <Skeleton label="Loading items…" rows={2} />}
       <ErrorText error={items.error} />
       {items.data && (
-        <div class="table-wrap">
-          <table data-testid="batch-items">
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Status</th>
-                <th scope="col">File name</th>
-                <th scope="col">Pages</th>
-                <th scope="col">Size</th>
-                <th scope="col">Error</th>
-                <th scope="col">Document</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.data.data.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.index + 1}</td>
-                  <td>
-                    <Badge status={item.status} />
-                  </td>
-                  <td>{item.filename ?? '—'}</td>
-                  <td>{item.pages ?? '—'}</td>
-                  <td>{item.bytes === null ? '—' : formatBytes(item.bytes)}</td>
-                  <td>{item.error_code ? `${item.error_code}: ${item.error_message ?? ''}` : '—'}</td>
-                  <td>
-                    <a href={`#/documents/${item.id}`}>
-                      Details <span class="sr-only">of row {item.index + 1}</span>
+        <DataTable
+          columns={['Row', 'Status', 'File name', 'Pages', 'Size', 'Error', 'Document']}
+          testId="batch-items"
+        >
+          {items.data.data.map((item) => (
+            <tr key={item.id}>
+              <td>{item.index + 1}</td>
+              <td>
+                <Badge status={item.status} />
+              </td>
+              <td>{item.filename ?? '—'}</td>
+              <td>{item.pages ?? '—'}</td>
+              <td>{item.bytes === null ? '—' : formatBytes(item.bytes)}</td>
+              <td>{item.error_code ? `${item.error_code}: ${item.error_message ?? ''}` : '—'}</td>
+              <td>
+                <a href={`#/documents/${item.id}`}>
+                  Details <span class="sr-only">of row {item.index + 1}</span>
+                </a>
+                {item.url && (
+                  <>
+                    {' · '}
+                    <a href={item.url} download>
+                      PDF <span class="sr-only">of row {item.index + 1}</span>
                     </a>
-                    {item.url && (
-                      <>
-                        {' · '}
-                        <a href={item.url} download>
-                          PDF <span class="sr-only">of row {item.index + 1}</span>
-                        </a>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CursorPager label="Items" pages={pages} next={items.data?.next_after} />
     </section>

@@ -3,6 +3,7 @@ import { api, base64Of, call, formatBytes, type Schemas, type Session } from '..
 import { CopyButton, confirmAction, toast } from '../feedback';
 import {
   Busy,
+  DataTable,
   EmptyState,
   ErrorText,
   formatDate,
@@ -195,26 +196,11 @@ export function BrandPage({ session }: { session: Session }) {
         </EmptyState>
       )}
       {list.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Preview</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Name</th>
-                <th scope="col">Format</th>
-                <th scope="col">In a template</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((a) => (
-                <AssetRow key={a.id} asset={a} onDeleted={assets.reload} reason={reason} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Preview', 'Kind', 'Name', 'Format', 'In a template', 'Uploaded', 'Actions']}>
+          {list.map((a) => (
+            <AssetRow key={a.id} asset={a} onDeleted={assets.reload} reason={reason} />
+          ))}
+        </DataTable>
       )}
     </Page>
   );

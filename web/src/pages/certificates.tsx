@@ -1,6 +1,6 @@
 import { api, base64Of, call, canManage, type Schemas, type Session } from '../api';
 import { confirmAction, toast } from '../feedback';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { Busy, DataTable, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
 type Certificate = Schemas['Certificate'];
@@ -96,40 +96,26 @@ export function CertificatesPage({ session }: { session: Session }) {
       <ErrorText error={list.error} />
       {list.data && list.data.data.length === 0 && <p>No certificates yet.</p>}
       {list.data && list.data.data.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Issuer</th>
-                <th scope="col">Valid until</th>
-                <th scope="col">Id</th>
-                {manage && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td>{c.subject}</td>
-                  <td>{c.issuer}</td>
-                  <td>{formatDate(c.not_after)}</td>
-                  <td>
-                    <code>{c.id}</code>
-                  </td>
-                  {manage && (
-                    <td>
-                      <button type="button" class="danger" onClick={() => remove(c)}>
-                        Delete {c.name}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Name', 'Subject', 'Issuer', 'Valid until', 'Id', manage && 'Action']}>
+          {list.data.data.map((c) => (
+            <tr key={c.id}>
+              <td>{c.name}</td>
+              <td>{c.subject}</td>
+              <td>{c.issuer}</td>
+              <td>{formatDate(c.not_after)}</td>
+              <td>
+                <code>{c.id}</code>
+              </td>
+              {manage && (
+                <td>
+                  <button type="button" class="danger" onClick={() => remove(c)}>
+                    Delete {c.name}
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Page>
   );

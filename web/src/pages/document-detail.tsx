@@ -1,7 +1,7 @@
 import { api, call, formatBytes, type Schemas } from '../api';
 import { CopyButton } from '../feedback';
 import { formatCount } from '../numbers';
-import { Badge, Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { Badge, Busy, DataTable, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { WarningList } from '../warnings';
 
 type Entry = Schemas['ActivityEntry'];
@@ -131,32 +131,20 @@ export function DocumentDetailPage({ id }: { id: string }) {
       <ErrorText error={activity.error} />
       {activity.data && activity.data.data.length === 0 && <p>No activity in the last 30 days.</p>}
       {activity.data && activity.data.data.length > 0 && (
-        <div class="table-wrap">
-          <table data-testid="activity">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">At</th>
-                <th scope="col">After</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {activity.data.data.map((entry) => (
-                <tr key={`${entry.status}-${entry.at}`}>
-                  <th scope="row">{entry.status}</th>
-                  <td>
-                    <time dateTime={entry.at}>{formatInstant(entry.at)}</time>
-                  </td>
-                  <td>{entry.duration_ms === null ? '—' : formatMs(entry.duration_ms)}</td>
-                  <td>
-                    <EntryDetails entry={entry} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Status', 'At', 'After', 'Details']} testId="activity">
+          {activity.data.data.map((entry) => (
+            <tr key={`${entry.status}-${entry.at}`}>
+              <th scope="row">{entry.status}</th>
+              <td>
+                <time dateTime={entry.at}>{formatInstant(entry.at)}</time>
+              </td>
+              <td>{entry.duration_ms === null ? '—' : formatMs(entry.duration_ms)}</td>
+              <td>
+                <EntryDetails entry={entry} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Page>
   );

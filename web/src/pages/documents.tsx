@@ -5,6 +5,7 @@ import { templateChoices } from '../template-actions';
 import {
   Badge,
   CursorPager,
+  DataTable,
   EmptyState,
   ErrorText,
   formatDate,
@@ -157,71 +158,55 @@ export function DocumentsPage({ route }: { route: Route }) {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Preview</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Template</th>
-                <th scope="col">Pages</th>
-                <th scope="col">Size</th>
-                <th scope="col">Notes</th>
-                <th scope="col">File</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
-                  <td>
-                    {d.thumbnail_url ? (
-                      <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {/* The date opens the document's detail and activity (no extra column for it). */}
-                    <a href={`#/documents/${d.id}`}>
-                      {formatDate(d.created_at)}
-                      <span class="sr-only"> details of {d.id}</span>
+        <DataTable columns={['Preview', 'Created', 'Status', 'Template', 'Pages', 'Size', 'Notes', 'File']}>
+          {rows.map((d) => (
+            <tr key={d.id} class={d.id === highlight ? 'highlight' : undefined} data-document={d.id}>
+              <td>
+                {d.thumbnail_url ? (
+                  <img class="thumb" src={d.thumbnail_url} alt={`Page 1 of document ${d.id}`} />
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td>
+                {/* The date opens the document's detail and activity (no extra column for it). */}
+                <a href={`#/documents/${d.id}`}>
+                  {formatDate(d.created_at)}
+                  <span class="sr-only"> details of {d.id}</span>
+                </a>
+              </td>
+              <td>
+                <Badge status={d.status} />
+                {d.test && ' test'}
+              </td>
+              <td>
+                {d.template_id
+                  ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
+                  : 'HTML'}
+              </td>
+              <td>{d.pages ?? '—'}</td>
+              <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
+              <td>
+                {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
+              </td>
+              <td>
+                {d.url ? (
+                  <>
+                    <a href={d.url} download>
+                      Download <span class="sr-only">{d.id}</span>
+                    </a>{' '}
+                    <a href={d.url} target="_blank" rel="noreferrer">
+                      Open <span class="sr-only">{d.id}</span>
                     </a>
-                  </td>
-                  <td>
-                    <Badge status={d.status} />
-                    {d.test && ' test'}
-                  </td>
-                  <td>
-                    {d.template_id
-                      ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
-                      : 'HTML'}
-                  </td>
-                  <td>{d.pages ?? '—'}</td>
-                  <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
-                  <td>
-                    {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
-                  </td>
-                  <td>
-                    {d.url ? (
-                      <>
-                        <a href={d.url} download>
-                          Download <span class="sr-only">{d.id}</span>
-                        </a>{' '}
-                        <a href={d.url} target="_blank" rel="noreferrer">
-                          Open <span class="sr-only">{d.id}</span>
-                        </a>
-                        <CopyButton text={d.url} label={`the signed link of ${d.id}`} />
-                      </>
-                    ) : (
-                      'expired'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    <CopyButton text={d.url} label={`the signed link of ${d.id}`} />
+                  </>
+                ) : (
+                  'expired'
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CursorPager label="Documents" pages={pages} next={page.data?.next_before} />
     </Page>

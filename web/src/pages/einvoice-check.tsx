@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, type Schemas } from '../api';
-import { Busy, ErrorText, Page } from '../ui';
+import { Busy, DataTable, ErrorText, Page } from '../ui';
 import { useAction } from '../use-action';
 
 type Validation = Schemas['EInvoiceValidation'];
@@ -13,31 +13,19 @@ const ACCEPT = '.xml,.pdf,application/xml,text/xml,application/pdf';
 function FindingsTable({ caption, findings }: { caption: string; findings: Finding[] }) {
   if (findings.length === 0) return null;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Message</th>
-            <th scope="col">Location</th>
-          </tr>
-        </thead>
-        <tbody>
-          {findings.map((f, i) => (
-            <tr key={`${f.rule}-${i}`}>
-              <td>
-                <code>{f.rule}</code>
-              </td>
-              <td>{f.message}</td>
-              <td>
-                <code>{f.location}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['Rule', 'Message', 'Location']} caption={caption}>
+      {findings.map((f, i) => (
+        <tr key={`${f.rule}-${i}`}>
+          <td>
+            <code>{f.rule}</code>
+          </td>
+          <td>{f.message}</td>
+          <td>
+            <code>{f.location}</code>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -89,29 +77,16 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
         </dd>
       </dl>
       {lines.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption>Lines</caption>
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Unit price</th>
-                <th scope="col">VAT</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line, i) => (
-                <tr key={`${String(line.id)}-${i}`}>
-                  <td>{String(line.name)}</td>
-                  <td>{String(line.quantity)}</td>
-                  <td>{String(line.unit_price)}</td>
-                  <td>{String(vat(line))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Item', 'Quantity', 'Unit price', 'VAT']} caption="Lines">
+          {lines.map((line, i) => (
+            <tr key={`${String(line.id)}-${i}`}>
+              <td>{String(line.name)}</td>
+              <td>{String(line.quantity)}</td>
+              <td>{String(line.unit_price)}</td>
+              <td>{String(vat(line))}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {parsed.warnings.length > 0 && (
         <ul>

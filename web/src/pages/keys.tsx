@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
 import { CopyButton, confirmAction, toast } from '../feedback';
-import { Badge, EmptyState, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
+import { Badge, DataTable, EmptyState, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
 type Mode = Session['mode'];
@@ -141,54 +141,40 @@ export function KeysPage({ session }: { session: Session }) {
         </EmptyState>
       )}
       {keys.data && keys.data.data.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                {manage && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data?.data.map((k) => (
-                <tr key={k.id} data-key={k.prefix}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>
-                    <Badge status={k.mode} />
-                  </td>
-                  <td>{k.role}</td>
-                  <td>{creatorText(k.created_by, keys.data?.data ?? [], members.data?.data ?? [])}</td>
-                  <td>{formatDate(k.created_at)}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      <Badge status="revoked">revoked {formatDate(k.revoked_at)}</Badge>
-                    ) : (
-                      <Badge status="active" />
-                    )}
-                  </td>
-                  {manage && (
-                    <td>
-                      {!k.revoked_at && (
-                        <button type="button" class="danger" onClick={() => revoke(k)}>
-                          Revoke {k.name}
-                        </button>
-                      )}
-                    </td>
+        <DataTable
+          columns={['Name', 'Prefix', 'Mode', 'Role', 'Created by', 'Created', 'Status', manage && 'Action']}
+        >
+          {keys.data?.data.map((k) => (
+            <tr key={k.id} data-key={k.prefix}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>
+                <Badge status={k.mode} />
+              </td>
+              <td>{k.role}</td>
+              <td>{creatorText(k.created_by, keys.data?.data ?? [], members.data?.data ?? [])}</td>
+              <td>{formatDate(k.created_at)}</td>
+              <td>
+                {k.revoked_at ? (
+                  <Badge status="revoked">revoked {formatDate(k.revoked_at)}</Badge>
+                ) : (
+                  <Badge status="active" />
+                )}
+              </td>
+              {manage && (
+                <td>
+                  {!k.revoked_at && (
+                    <button type="button" class="danger" onClick={() => revoke(k)}>
+                      Revoke {k.name}
+                    </button>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Page>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Session } from '../api';
 import { type ConfirmOptions, confirmAction } from '../feedback';
-import { ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
+import { DataTable, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
 type Role = Session['role'];
@@ -88,86 +88,71 @@ export function MembersPage({ session }: { session: Session }) {
       {note && <p role="status">{note}</p>}
       {members.loading && !members.data && <Skeleton label="Loading members…" rows={2} />}
       <ErrorText error={members.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              {manage && <th scope="col">Remove</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {members.data?.data.map((m) => (
-              <tr key={m.user_id} data-member={m.email}>
-                <td>{m.email}</td>
-                <td>
-                  {manage && (session.role === 'owner' || m.role !== 'owner') ? (
-                    <>
-                      <label class="sr-only" for={`role-${m.user_id}`}>
-                        Role of {m.email}
-                      </label>
-                      <select
-                        id={`role-${m.user_id}`}
-                        value={m.role}
-                        onChange={(e) =>
-                          act(
-                            () =>
-                              call(
-                                api.PUT('/members/{user}', {
-                                  params: { path: { user: m.user_id } },
-                                  body: { role: e.currentTarget.value as Role },
-                                }),
-                              ),
-                            roleChangeNote(m.email, m.role, e.currentTarget.value as Role),
-                          )
-                        }
-                      >
-                        {roles.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    </>
-                  ) : (
-                    m.role
-                  )}
-                </td>
-                <td>{formatDate(m.created_at)}</td>
-                {manage && (
-                  <td>
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={m.role === 'owner' && session.role !== 'owner'}
-                      title={m.role === 'owner' && session.role !== 'owner' ? OWNERS_ONLY : undefined}
-                      onClick={() =>
-                        act(
-                          () =>
-                            call(api.DELETE('/members/{user}', { params: { path: { user: m.user_id } } })),
-                          `${m.email} removed.`,
-                          {
-                            title: `Remove ${m.email} from the team?`,
-                            body: 'They are signed out of this team at once and need a new invitation to come back.',
-                            action: 'Remove member',
-                          },
-                        )
-                      }
-                    >
-                      Remove {m.email}
-                    </button>
-                    {m.role === 'owner' && session.role !== 'owner' && (
-                      <span class="hint"> {OWNERS_ONLY}</span>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['Email', 'Role', 'Since', manage && 'Remove']}>
+        {members.data?.data.map((m) => (
+          <tr key={m.user_id} data-member={m.email}>
+            <td>{m.email}</td>
+            <td>
+              {manage && (session.role === 'owner' || m.role !== 'owner') ? (
+                <>
+                  <label class="sr-only" for={`role-${m.user_id}`}>
+                    Role of {m.email}
+                  </label>
+                  <select
+                    id={`role-${m.user_id}`}
+                    value={m.role}
+                    onChange={(e) =>
+                      act(
+                        () =>
+                          call(
+                            api.PUT('/members/{user}', {
+                              params: { path: { user: m.user_id } },
+                              body: { role: e.currentTarget.value as Role },
+                            }),
+                          ),
+                        roleChangeNote(m.email, m.role, e.currentTarget.value as Role),
+                      )
+                    }
+                  >
+                    {roles.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </>
+              ) : (
+                m.role
+              )}
+            </td>
+            <td>{formatDate(m.created_at)}</td>
+            {manage && (
+              <td>
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={m.role === 'owner' && session.role !== 'owner'}
+                  title={m.role === 'owner' && session.role !== 'owner' ? OWNERS_ONLY : undefined}
+                  onClick={() =>
+                    act(
+                      () => call(api.DELETE('/members/{user}', { params: { path: { user: m.user_id } } })),
+                      `${m.email} removed.`,
+                      {
+                        title: `Remove ${m.email} from the team?`,
+                        body: 'They are signed out of this team at once and need a new invitation to come back.',
+                        action: 'Remove member',
+                      },
+                    )
+                  }
+                >
+                  Remove {m.email}
+                </button>
+                {m.role === 'owner' && session.role !== 'owner' && <span class="hint"> {OWNERS_ONLY}</span>}
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
       {manage && invitations.data && invitations.data.data.length > 0 && (
         <>
           <h2>Pending invitations</h2>

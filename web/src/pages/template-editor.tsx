@@ -10,6 +10,7 @@ import { retryWhileSlotsBusy } from '../slot-retry';
 import { copyName, duplicateTemplate, renameTemplate } from '../template-actions';
 import {
   Busy,
+  DataTable,
   ErrorText,
   formatDate,
   go,
@@ -692,62 +693,50 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
         <h2 id="versions-title">Versions</h2>
         <div class="busy-slot">{versions.loading && <Busy label="Loading versions…" />}</div>
         <ErrorText error={versions.error} />
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Created</th>
-                <th scope="col">Pin</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.data?.data.map((v) => (
-                <tr key={v.version}>
-                  <td>
-                    v{v.version}
-                    {pinned === v.version && <strong> (pinned)</strong>}
-                  </td>
-                  <td>
-                    <time dateTime={v.created_at}>{formatDate(v.created_at)}</time>
-                  </td>
-                  <td>
-                    {pinned === v.version ? (
-                      <button
-                        type="button"
-                        onClick={() => pin(null)}
-                        disabled={reason !== null}
-                        aria-describedby={reason ? 'save-reason' : undefined}
-                      >
-                        Unpin v{v.version}
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={() => pin(v.version)}
-                        disabled={reason !== null}
-                        aria-describedby={reason ? 'save-reason' : undefined}
-                      >
-                        Pin v{v.version}
-                      </button>
-                    )}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-expanded={viewed === v.version}
-                      aria-controls="version-source"
-                      onClick={() => setViewed(viewed === v.version ? null : v.version)}
-                    >
-                      View v{v.version}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Version', 'Created', 'Pin', 'Source']}>
+          {versions.data?.data.map((v) => (
+            <tr key={v.version}>
+              <td>
+                v{v.version}
+                {pinned === v.version && <strong> (pinned)</strong>}
+              </td>
+              <td>
+                <time dateTime={v.created_at}>{formatDate(v.created_at)}</time>
+              </td>
+              <td>
+                {pinned === v.version ? (
+                  <button
+                    type="button"
+                    onClick={() => pin(null)}
+                    disabled={reason !== null}
+                    aria-describedby={reason ? 'save-reason' : undefined}
+                  >
+                    Unpin v{v.version}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => pin(v.version)}
+                    disabled={reason !== null}
+                    aria-describedby={reason ? 'save-reason' : undefined}
+                  >
+                    Pin v{v.version}
+                  </button>
+                )}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-expanded={viewed === v.version}
+                  aria-controls="version-source"
+                  onClick={() => setViewed(viewed === v.version ? null : v.version)}
+                >
+                  View v{v.version}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         <div id="version-source">
           {viewed !== null && (
             <VersionSource

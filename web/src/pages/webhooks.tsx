@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
 import { DeliveryExchange } from '../delivery-exchange';
 import { type ConfirmOptions, CopyButton, confirmAction } from '../feedback';
-import { Busy, ErrorText, formatDate, Page, useLoad } from '../ui';
+import { Busy, DataTable, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -259,60 +259,47 @@ function EndpointCard({
       )}
       {deliveries.loading && !deliveries.data && <Busy label="Loading deliveries…" />}
       <ErrorText error={deliveries.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Response</th>
-              <th scope="col">When</th>
-              <th scope="col">Exchange</th>
-              {manage && <th scope="col">Resend</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.data?.data.map((d) => (
-              <tr key={d.id} data-delivery={d.id}>
-                <td>
-                  {d.event_type}
-                  {d.test_event && ' (test)'}
-                </td>
-                <td class="delivery-status">{d.status}</td>
-                <td>{d.attempts}</td>
-                <td>{d.response_status ?? d.last_error ?? '—'}</td>
-                <td>{formatDate(d.last_attempt_at ?? d.created_at)}</td>
-                <td>
-                  <DeliveryExchange detail={d.last_attempt_detail} />
-                </td>
-                {manage && (
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() =>
-                        act(
-                          () =>
-                            call(
-                              api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', {
-                                params: { path: { id: endpoint.id, deliveryId: d.id } },
-                              }),
-                            ),
-                          'Resend queued.',
-                        )
-                      }
-                      disabled={d.status === 'pending'}
-                      title={d.status === 'pending' ? 'Waiting for its next attempt' : undefined}
-                    >
-                      Resend <span class="sr-only">{d.id}</span>
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={['Event', 'Status', 'Attempts', 'Response', 'When', 'Exchange', manage && 'Resend']}
+      >
+        {deliveries.data?.data.map((d) => (
+          <tr key={d.id} data-delivery={d.id}>
+            <td>
+              {d.event_type}
+              {d.test_event && ' (test)'}
+            </td>
+            <td class="delivery-status">{d.status}</td>
+            <td>{d.attempts}</td>
+            <td>{d.response_status ?? d.last_error ?? '—'}</td>
+            <td>{formatDate(d.last_attempt_at ?? d.created_at)}</td>
+            <td>
+              <DeliveryExchange detail={d.last_attempt_detail} />
+            </td>
+            {manage && (
+              <td>
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(
+                      () =>
+                        call(
+                          api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', {
+                            params: { path: { id: endpoint.id, deliveryId: d.id } },
+                          }),
+                        ),
+                      'Resend queued.',
+                    )
+                  }
+                  disabled={d.status === 'pending'}
+                  title={d.status === 'pending' ? 'Waiting for its next attempt' : undefined}
+                >
+                  Resend <span class="sr-only">{d.id}</span>
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
     </article>
   );
 }
