@@ -43,12 +43,12 @@ export function renameTemplate(id: string, name: string): Promise<Schemas['Templ
 
 /** The API lists at most this many templates at once (spec: GET /templates `limit`). */
 const LIST_MAX = 100;
-/** A choice list stops here: a select of thousands of names helps nobody (the page says so). */
+/** A choice list stops here: a select of thousands of names helps nobody (TemplateSelect says so). */
 const CHOICES_MAX = 1_000;
 
 /**
- * Every template's id and name for a choice list (batches, the documents filter), read page by page so a
- * team with more than 100 templates sees them all; `truncated` when CHOICES_MAX was reached.
+ * Every template's id and name for a choice list (Generate, batches, the documents filter), read page by
+ * page so a team with more than 100 templates sees them all; `truncated` when CHOICES_MAX was reached.
  */
 export async function templateChoices(): Promise<{
   data: Schemas['TemplateSummary'][];

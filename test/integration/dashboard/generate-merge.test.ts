@@ -3,8 +3,12 @@ import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { newId } from '../../../src/shared/ids.js';
+import { versionRow } from '../../../src/templates/records.js';
+import { insertTemplate } from '../../../src/templates/repository.js';
 import { pdfText, pdfTool } from '../../helpers/pdf.js';
 import { api, type TestServer, type TestTeam } from '../../helpers/server.js';
+import { waitFor } from '../../helpers/wait.js';
 import { checkAttachments, checkProtect, type FinishingBody } from '../pdf/finishing-checks.js';
 import { type TestServer as PageServer, serverWithPages } from '../render/helpers.js';
 import {
@@ -47,7 +51,8 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       .end(
         `<html><head><title>Late page</title></head><body><p>early</p><script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'ARRIVED LATE'; document.body.append(p); }, 700);</script></body></html>`,
       );
-  serverWithPages({ '/late': late }, 'growth', { workers: 1 }, (all) => ({ pages, server, team } = all));
+  // Pro: a plan whose teams may keep more templates than one page of the API's list (100).
+  serverWithPages({ '/late': late }, 'pro', { workers: 1 }, (all) => ({ pages, server, team } = all));
   before(async () => {
     const template = await api(server.base, 'POST', '/v1/templates', {
       key: team.live,
@@ -153,5 +158,34 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       const pdf = await generate(page);
       await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
       assert.match(await pdfText(pdf), /ARRIVED LATE/);
+    }));
+
+  it("offers every template to generate from, past the API's first page of 100", () =>
+    step(page, 'generate-many-templates', async () => {
+      // Written to the database: through the API the spec's 60 template changes a minute would take two.
+      const { db } = server.built.services;
+      const at = new Date().toISOString();
+      let last = '';
+      for (let i = 1; i <= 100; i++) {
+        last = newId();
+        const name = `Extra ${String(i).padStart(3, '0')}`;
+        const template = { id: last, team_id: team.team.id, name, current_version: 1, pinned_version: null };
+        await insertTemplate(
+          db,
+          { ...template, created_at: at, updated_at: at, deleted_at: null },
+          versionRow(last, 1, { html: '<p>x</p>', css: null, sampleData: null, settings: {} }, at),
+        );
+      }
+      await page.goto(`${server.base}/app/#/generate`);
+      await page.reload();
+      const choice = page.locator('#generate-template');
+      // "Choose a template…", then the 101 templates.
+      await waitFor('every template listed', async () =>
+        (await choice.locator('option').count()) === 102 ? true : null,
+      );
+      await choice.selectOption(last);
+      await waitFor('the chosen template in the address', async () =>
+        page.url().endsWith(`/generate?template=${last}`) ? true : null,
+      );
     }));
 });

@@ -4,6 +4,7 @@ import { api, base64Of, call, formatBytes, type Schemas } from '../api';
 import { watchInBackground } from '../background';
 import { CopyButton } from '../feedback';
 import { templateChoices } from '../template-actions';
+import { TemplateSelect } from '../template-select';
 import {
   Badge,
   Busy,
@@ -103,19 +104,13 @@ export function BatchesPage({ route }: { route: Route }) {
         <summary>New batch from a spreadsheet</summary>
         <form class="stack" onSubmit={parse}>
           <label for="batch-template">Template</label>
-          <select
+          <TemplateSelect
             id="batch-template"
             required
             value={templateId}
-            onChange={(e) => setTemplateId(e.currentTarget.value)}
-          >
-            <option value="">Choose a template…</option>
-            {templates.data?.data.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
+            onChange={setTemplateId}
+            choices={templates.data}
+          />
           <label for="batch-file">Spreadsheet (CSV or XLSX)</label>
           <input
             id="batch-file"

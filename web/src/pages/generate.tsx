@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
 import { type Finishing, FinishingForm, MergeForm, type MergeValue, mergeFields } from '../finishing-form';
+import { templateChoices } from '../template-actions';
+import { TemplateSelect } from '../template-select';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 import { parseWarningsHeader, WarningList } from '../warnings';
@@ -217,10 +219,8 @@ interface Generated {
 }
 
 export function GeneratePage({ templateId }: { templateId: string | null }) {
-  const templates = useLoad(
-    () => call(api.GET('/templates', { params: { query: { limit: 100, offset: 0 } } })),
-    [],
-  );
+  // All of them, not the first page: a team with more than 100 templates can generate from any.
+  const templates = useLoad(templateChoices, []);
   const form = useLoad(async () => {
     if (!templateId) return null;
     const path = { id: templateId };
@@ -300,18 +300,12 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       {source === 'template' && (
         <div class="field">
           <label for="generate-template">Template</label>
-          <select
+          <TemplateSelect
             id="generate-template"
             value={templateId ?? ''}
-            onChange={(e) => go(`/generate?template=${e.currentTarget.value}`)}
-          >
-            <option value="">Choose a template…</option>
-            {templates.data?.data.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
+            onChange={(id) => go(`/generate?template=${id}`)}
+            choices={templates.data}
+          />
         </div>
       )}
       {source === 'template' && form.loading && templateId && <Busy label="Loading the template's fields…" />}
