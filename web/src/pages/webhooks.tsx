@@ -160,6 +160,25 @@ function EndpointCard({
     }, 'Saved.');
   };
 
+  const toggleEnabled = () =>
+    act(
+      () =>
+        call(
+          api.PUT('/webhooks/{id}', { params: { path }, body: { enabled: endpoint.status !== 'enabled' } }),
+        ),
+      endpoint.status === 'enabled' ? 'Disabled.' : 'Enabled.',
+    );
+  const resend = (deliveryId: string) =>
+    act(
+      () =>
+        call(
+          api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', {
+            params: { path: { ...path, deliveryId } },
+          }),
+        ),
+      'Resend queued.',
+    );
+
   const label = endpoint.description ?? endpoint.url;
   return (
     <article class="card endpoint" aria-label={`Endpoint ${label}`} data-endpoint={endpoint.id}>
@@ -174,21 +193,7 @@ function EndpointCard({
           <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
             Edit
           </button>
-          <button
-            type="button"
-            onClick={() =>
-              act(
-                () =>
-                  call(
-                    api.PUT('/webhooks/{id}', {
-                      params: { path },
-                      body: { enabled: endpoint.status !== 'enabled' },
-                    }),
-                  ),
-                endpoint.status === 'enabled' ? 'Disabled.' : 'Enabled.',
-              )
-            }
-          >
+          <button type="button" onClick={toggleEnabled}>
             {endpoint.status === 'enabled' ? 'Disable' : 'Enable'}
           </button>
           <button
@@ -279,17 +284,7 @@ function EndpointCard({
               <td>
                 <button
                   type="button"
-                  onClick={() =>
-                    act(
-                      () =>
-                        call(
-                          api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', {
-                            params: { path: { id: endpoint.id, deliveryId: d.id } },
-                          }),
-                        ),
-                      'Resend queued.',
-                    )
-                  }
+                  onClick={() => resend(d.id)}
                   disabled={d.status === 'pending'}
                   title={d.status === 'pending' ? 'Waiting for its next attempt' : undefined}
                 >
