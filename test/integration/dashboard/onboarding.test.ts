@@ -150,6 +150,15 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
       await row.getByTestId('response-status').filter({ hasText: '200' }).waitFor();
       assert.equal(receiver.received.length, 2);
 
+      // Disabled and enabled again from its card: the card shows the endpoint's status as the API has it.
+      const card = page.locator('article.endpoint').first();
+      await card.getByRole('button', { name: 'Disable' }).click();
+      await card.getByRole('status').filter({ hasText: 'Disabled.' }).waitFor();
+      await card.getByText(/· disabled ·/).waitFor();
+      await card.getByRole('button', { name: 'Enable' }).click();
+      await card.getByRole('status').filter({ hasText: 'Enabled.' }).waitFor();
+      await card.getByText(/· enabled ·/).waitFor();
+
       await page.goto(`${server.base}/app/#/templates`);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
