@@ -4,18 +4,22 @@
 //   1. checks that the built parts a server needs at run time exist (package.json `files` lists them): the
 //      server bundle, the dashboard and the compiled e-invoice rules — a tarball without them would install
 //      and then fail at start;
-//   2. writes COMMIT (GET /version reports it; an installed package has no .git).
+//   2. writes COMMIT (GET /version reports it; an installed package has no .git). A COMMIT that was there
+//      before (the container build writes one) is put back by `--clean`, and only a COMMIT this script wrote
+//      is removed: the checkout is left as it was.
 // No npm-shrinkwrap.json: npm ignores one in a tarball installed by path, and from a registry it installs every
 // platform's optional binaries it lists (@node-rs/argon2, @resvg/resvg-js). The dependencies whose `overrides`
 // keep Node 20 free of EBADENGINE (package.json: fastify's cookie, @fastify/static's content-disposition) are
 // bundled instead (`bundleDependencies`): an installed package's own `overrides` are not applied.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMMIT = path.join(root, 'COMMIT');
+/** What prepack replaced, for `--clean`: `{ before: <the earlier COMMIT's text> | null }`. */
+const REPLACED = path.join(root, '.tmp', 'prepack-commit.json');
 
 /** Run-time files that only a build makes, and the command that makes each. */
 const BUILT = [
@@ -37,8 +41,17 @@ function gitCommit() {
   }
 }
 
+/** Undoes what prepack wrote: the earlier COMMIT back, or none; nothing when prepack wrote none. */
+function clean() {
+  if (!existsSync(REPLACED)) return;
+  const { before } = JSON.parse(readFileSync(REPLACED, 'utf8'));
+  if (before === null) rmSync(COMMIT, { force: true });
+  else writeFileSync(COMMIT, before);
+  rmSync(REPLACED);
+}
+
 if (process.argv.includes('--clean')) {
-  rmSync(COMMIT, { force: true });
+  clean();
 } else {
   const missing = BUILT.filter(([file]) => !existsSync(path.join(root, file)));
   if (missing.length > 0) {
@@ -49,5 +62,13 @@ if (process.argv.includes('--clean')) {
     process.exit(1);
   }
   const commit = gitCommit();
-  if (commit) writeFileSync(COMMIT, `${commit}\n`);
+  if (commit) {
+    mkdirSync(path.dirname(REPLACED), { recursive: true });
+    // A pack interrupted before its --clean keeps the COMMIT that was there before it, not its own.
+    if (!existsSync(REPLACED)) {
+      const before = existsSync(COMMIT) ? readFileSync(COMMIT, 'utf8') : null;
+      writeFileSync(REPLACED, JSON.stringify({ before }));
+    }
+    writeFileSync(COMMIT, `${commit}\n`);
+  }
 }
