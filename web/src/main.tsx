@@ -60,7 +60,7 @@ function ModeSwitch({ session, onSession }: { session: Session; onSession: (s: S
   const { running, error, run } = useAction();
   const pending = running as Session['mode'] | null;
   const change = (mode: Session['mode']) =>
-    run(async () => onSession(await call(api.PUT('/session/mode', { body: { mode } }))), mode);
+    run(async () => onSession(await call(api.PUT('/session/mode', { body: { mode } }))), { label: mode });
   const shown = pending ?? session.mode;
   return (
     <fieldset class={`mode mode-${session.mode}`} disabled={pending !== null} aria-busy={pending !== null}>

@@ -1,16 +1,25 @@
 import { useState } from 'preact/hooks';
+import { type ConfirmOptions, confirmAction } from './feedback';
+
+export interface RunOptions {
+  /** Names what runs (`running`), for a control that shows which of several it is. */
+  label?: string;
+  /** Asked first (confirmAction); declined, nothing runs and `run` answers false. */
+  ask?: ConfirmOptions;
+}
 
 /**
  * One user action's state: whether it is running (its controls disabled meanwhile) and the error it last ended
- * with, shown by the form's ErrorText. `run` clears the previous error, runs the work, keeps what it throws,
- * and answers whether the work succeeded.
+ * with, shown by the form's ErrorText. `run` asks first when told to, clears the previous error, runs the
+ * work, keeps what it throws, and answers whether the work succeeded.
  */
 export function useAction() {
   // What is running: its label ('' when the caller gave none), or null when nothing is.
   const [running, setRunning] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const run = async (work: () => Promise<unknown>, label = ''): Promise<boolean> => {
-    setRunning(label);
+  const run = async (work: () => Promise<unknown>, options: RunOptions = {}): Promise<boolean> => {
+    if (options.ask && !(await confirmAction(options.ask))) return false;
+    setRunning(options.label ?? '');
     setError(null);
     try {
       await work();

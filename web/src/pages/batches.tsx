@@ -50,37 +50,43 @@ export function BatchesPage({ route }: { route: Route }) {
     if (!chosen || !templateId) return;
     setParsed(null);
     setBatch(null);
-    await run(async () => {
-      const upload = { filename: chosen.name, content_base64: await base64Of(chosen) };
-      const result = await call(
-        api.POST('/spreadsheets/parse', { body: { ...upload, template_id: templateId } }),
-      );
-      setFile(upload);
-      setParsed(result);
-      setMapping(result.mapping);
-    }, 'Reading the spreadsheet…');
+    await run(
+      async () => {
+        const upload = { filename: chosen.name, content_base64: await base64Of(chosen) };
+        const result = await call(
+          api.POST('/spreadsheets/parse', { body: { ...upload, template_id: templateId } }),
+        );
+        setFile(upload);
+        setParsed(result);
+        setMapping(result.mapping);
+      },
+      { label: 'Reading the spreadsheet…' },
+    );
   };
 
   const start = async () => {
     if (!file) return;
-    await run(async () => {
-      const chosen = Object.fromEntries(
-        Object.entries(mapping).filter((e): e is [string, string] => Boolean(e[1])),
-      );
-      const started = await call(
-        api.POST('/batches', {
-          body: { template_id: templateId, spreadsheet: { ...file, mapping: chosen } },
-        }),
-      );
-      setBatch(started);
-      const name = templates.data?.data.find((t) => t.id === templateId)?.name ?? 'template';
-      // Announced wherever the user is when it finishes (a toast with the ZIP link).
-      watchInBackground({
-        kind: 'batch',
-        id: started.id,
-        label: `Batch of ${formatCount(started.counts.total)} (${name})`,
-      });
-    }, 'Starting the batch…');
+    await run(
+      async () => {
+        const chosen = Object.fromEntries(
+          Object.entries(mapping).filter((e): e is [string, string] => Boolean(e[1])),
+        );
+        const started = await call(
+          api.POST('/batches', {
+            body: { template_id: templateId, spreadsheet: { ...file, mapping: chosen } },
+          }),
+        );
+        setBatch(started);
+        const name = templates.data?.data.find((t) => t.id === templateId)?.name ?? 'template';
+        // Announced wherever the user is when it finishes (a toast with the ZIP link).
+        watchInBackground({
+          kind: 'batch',
+          id: started.id,
+          label: `Batch of ${formatCount(started.counts.total)} (${name})`,
+        });
+      },
+      { label: 'Starting the batch…' },
+    );
   };
 
   // Watch the batch until it is done and its ZIP link exists.

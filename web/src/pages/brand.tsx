@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas, type Session } from '../api';
-import { CopyButton, confirmAction, toast } from '../feedback';
+import { CopyButton, toast } from '../feedback';
 import {
   Busy,
   DataTable,
@@ -126,17 +126,20 @@ function AssetRow({
 }) {
   const { error, run } = useAction();
   const remove = async () => {
-    const ok = await confirmAction({
-      title: `Delete the ${asset.kind} ${asset.name}?`,
-      body: `Templates that use it render without it from now on (${usageOf(asset)}). This cannot be undone.`,
-      action: `Delete ${asset.kind}`,
-    });
-    if (!ok) return;
-    await run(async () => {
-      await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
-      toast(`Deleted ${asset.kind} ${asset.name}.`);
-      onDeleted();
-    });
+    await run(
+      async () => {
+        await call(api.DELETE('/brand-assets/{id}', { params: { path: { id: asset.id } } }));
+        toast(`Deleted ${asset.kind} ${asset.name}.`);
+        onDeleted();
+      },
+      {
+        ask: {
+          title: `Delete the ${asset.kind} ${asset.name}?`,
+          body: `Templates that use it render without it from now on (${usageOf(asset)}). This cannot be undone.`,
+          action: `Delete ${asset.kind}`,
+        },
+      },
+    );
   };
   return (
     <tr data-asset={asset.id}>

@@ -1,5 +1,5 @@
 import { api, base64Of, call, canManage, type Schemas, type Session } from '../api';
-import { confirmAction, toast } from '../feedback';
+import { toast } from '../feedback';
 import { Busy, DataTable, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
@@ -65,19 +65,22 @@ export function CertificatesPage({ session }: { session: Session }) {
   const manage = canManage(session);
 
   const remove = async (cert: Certificate) => {
-    const ok = await confirmAction({
-      title: `Delete certificate ${cert.name}?`,
-      body:
-        'Its private key is deleted. Documents it signed stay signed; templates, queued documents and batches ' +
-        'that sign with it fail until they name another certificate.',
-      action: 'Delete certificate',
-    });
-    if (!ok) return;
-    await run(async () => {
-      await call(api.DELETE('/certificates/{id}', { params: { path: { id: cert.id } } }));
-      toast(`Certificate ${cert.name} deleted.`);
-      list.reload();
-    });
+    await run(
+      async () => {
+        await call(api.DELETE('/certificates/{id}', { params: { path: { id: cert.id } } }));
+        toast(`Certificate ${cert.name} deleted.`);
+        list.reload();
+      },
+      {
+        ask: {
+          title: `Delete certificate ${cert.name}?`,
+          body:
+            'Its private key is deleted. Documents it signed stay signed; templates, queued documents and batches ' +
+            'that sign with it fail until they name another certificate.',
+          action: 'Delete certificate',
+        },
+      },
+    );
   };
 
   return (

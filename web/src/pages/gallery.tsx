@@ -16,21 +16,24 @@ export function GalleryPage({ session }: { session: Session }) {
   const live = session.mode === 'live';
 
   const use = async (starter: Starter) => {
-    await run(async () => {
-      const made = await call(
-        api.POST('/templates', {
-          body: {
-            name: starter.name,
-            html: starter.html,
-            css: starter.css,
-            sample_data: starter.sample_data,
-            settings: starter.settings,
-          },
-        }),
-      );
-      toast(`Template ${starter.name} created from the gallery.`);
-      go(`/templates/${made.id}`);
-    }, starter.id);
+    await run(
+      async () => {
+        const made = await call(
+          api.POST('/templates', {
+            body: {
+              name: starter.name,
+              html: starter.html,
+              css: starter.css,
+              sample_data: starter.sample_data,
+              settings: starter.settings,
+            },
+          }),
+        );
+        toast(`Template ${starter.name} created from the gallery.`);
+        go(`/templates/${made.id}`);
+      },
+      { label: starter.id },
+    );
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
-import { CopyButton, confirmAction, toast } from '../feedback';
+import { CopyButton, toast } from '../feedback';
 import { Badge, DataTable, EmptyState, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
@@ -59,21 +59,24 @@ export function KeysPage({ session }: { session: Session }) {
   };
 
   const revoke = async (key: { id: string; name: string; mode: Mode }) => {
-    const ok = await confirmAction({
-      title: `Revoke ${key.mode} key ${key.name}?`,
-      body:
-        'Every request made with this key is refused from now on (401). Revoking cannot be undone; ' +
-        'clients need a new key.',
-      action: 'Revoke key',
-      // A live key is in production use: the name must be typed.
-      ...(key.mode === 'live' ? { typeToConfirm: key.name } : {}),
-    });
-    if (!ok) return;
-    await run(async () => {
-      await call(api.DELETE('/keys/{id}', { params: { path: { id: key.id } } }));
-      toast(`Key ${key.name} revoked.`);
-      keys.reload();
-    });
+    await run(
+      async () => {
+        await call(api.DELETE('/keys/{id}', { params: { path: { id: key.id } } }));
+        toast(`Key ${key.name} revoked.`);
+        keys.reload();
+      },
+      {
+        ask: {
+          title: `Revoke ${key.mode} key ${key.name}?`,
+          body:
+            'Every request made with this key is refused from now on (401). Revoking cannot be undone; ' +
+            'clients need a new key.',
+          action: 'Revoke key',
+          // A live key is in production use: the name must be typed.
+          ...(key.mode === 'live' ? { typeToConfirm: key.name } : {}),
+        },
+      },
+    );
   };
 
   return (

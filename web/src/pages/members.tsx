@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, canManage, type Session } from '../api';
-import { type ConfirmOptions, confirmAction } from '../feedback';
+import type { ConfirmOptions } from '../feedback';
 import { DataTable, ErrorText, formatDate, Page, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
@@ -30,14 +30,16 @@ export function MembersPage({ session }: { session: Session }) {
 
   /** True once `what` succeeded (its error is shown otherwise). */
   const act = async (what: () => Promise<unknown>, done: string, ask?: ConfirmOptions): Promise<boolean> => {
-    if (ask && !(await confirmAction(ask))) return false;
-    setNote(null);
-    return run(async () => {
-      await what();
-      setNote(done);
-      members.reload();
-      invitations.reload();
-    });
+    return run(
+      async () => {
+        setNote(null);
+        await what();
+        setNote(done);
+        members.reload();
+        invitations.reload();
+      },
+      { ask },
+    );
   };
 
   const invite = async (event: Event) => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api';
-import { confirmAction, toast } from '../feedback';
+import { toast } from '../feedback';
 import { type DiffLine, diffCounts, diffLines } from '../text-diff';
 import { Busy, ErrorText, Reason, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
@@ -210,30 +210,33 @@ export function VersionSource({
   const restore = async () => {
     const old = pair.data?.[0];
     if (!old) return;
-    const ok = await confirmAction({
-      title: `Restore version ${version}?`,
-      body:
-        `Its HTML, CSS, sample data and page settings are saved as version ${current + 1}; ` +
-        'the versions in between stay in the history.' +
-        (dirty ? ' Your unsaved changes in the editor are replaced by it.' : ''),
-      action: `Restore v${version}`,
-    });
-    if (!ok) return;
-    await run(async () => {
-      const saved = await call(
-        api.PUT('/templates/{id}', {
-          params: { path: { id } },
-          body: {
-            html: old.html,
-            css: old.css,
-            sample_data: old.sample_data ?? {},
-            settings: old.settings,
-          },
-        }),
-      );
-      toast(`Version ${version} restored as version ${saved.current_version}.`);
-      onRestored(saved);
-    });
+    await run(
+      async () => {
+        const saved = await call(
+          api.PUT('/templates/{id}', {
+            params: { path: { id } },
+            body: {
+              html: old.html,
+              css: old.css,
+              sample_data: old.sample_data ?? {},
+              settings: old.settings,
+            },
+          }),
+        );
+        toast(`Version ${version} restored as version ${saved.current_version}.`);
+        onRestored(saved);
+      },
+      {
+        ask: {
+          title: `Restore version ${version}?`,
+          body:
+            `Its HTML, CSS, sample data and page settings are saved as version ${current + 1}; ` +
+            'the versions in between stay in the history.' +
+            (dirty ? ' Your unsaved changes in the editor are replaced by it.' : ''),
+          action: `Restore v${version}`,
+        },
+      },
+    );
   };
   const [older, newer] = pair.data ?? [];
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, canManage, type Schemas, type Session } from '../api';
 import { DeliveryExchange } from '../delivery-exchange';
-import { type ConfirmOptions, CopyButton, confirmAction } from '../feedback';
+import { type ConfirmOptions, CopyButton } from '../feedback';
 import { Busy, DataTable, ErrorText, formatDate, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 
@@ -132,14 +132,16 @@ function EndpointCard({
   }, [pending, deliveries.loading]);
 
   const act = async (what: () => Promise<unknown>, done?: string, ask?: ConfirmOptions) => {
-    if (ask && !(await confirmAction(ask))) return;
-    setNote(null);
-    await run(async () => {
-      await what();
-      if (done) setNote(done);
-      onChanged();
-      setTick((t) => t + 1);
-    });
+    await run(
+      async () => {
+        setNote(null);
+        await what();
+        if (done) setNote(done);
+        onChanged();
+        setTick((t) => t + 1);
+      },
+      { ask },
+    );
   };
 
   const save = (event: Event) => {
