@@ -21,7 +21,11 @@ const EXPECTED: Record<string, { pages: [number, number]; text: RegExp[]; size?:
     size: [595, 842],
   },
   receipt: { pages: [1, 1], text: [/Bluebird Coffee/, /Total\s+\$34\.76/, /2 × Flat white\s+\$9\.00/] },
-  quote: { pages: [1, 2], text: [/Q-2026-031/, /Total \(excl\. tax\)\s+£25,200\.00/, /Signature/] },
+  // The page footer comes from business.css, which the quote shares with the invoice.
+  quote: {
+    pages: [1, 2],
+    text: [/Q-2026-031/, /Total \(excl\. tax\)\s+£25,200\.00/, /Signature/, /Page 1 of [12]/],
+  },
   letter: { pages: [1, 1], text: [/Dear Mr Berg,/, /Camille Dubois/, /Enclosures: Preliminary estimate/] },
   certificate: {
     pages: [1, 1],
