@@ -64,6 +64,53 @@ export function evaluateIsolated(slot: PoolSlot, expression: string): Promise<un
   );
 }
 
+/**
+ * Whether caller code (`wait_for.expression`) is truthy, evaluated in the document's main world, where the
+ * page's own globals live, as Puppeteer's waitForFunction and Gotenberg's waitForExpression do. Quire's
+ * isolated world stays out of the caller's reach; the code counts as document script, so the page gets the
+ * full reset (a fresh Window and, with it, a fresh isolated world) before any other document uses it.
+ * Judged from the remote value, so an expression whose value cannot be copied out (a node, `window`) is
+ * still truthy.
+ */
+export async function documentExpressionTruthy(slot: PoolSlot, expression: string): Promise<boolean> {
+  slot.scriptRan = true;
+  const { result, exceptionDetails } = (await slot.cdp.send('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    silent: true,
+  })) as { result: RemoteValue; exceptionDetails?: Evaluation['exceptionDetails'] };
+  if (exceptionDetails) {
+    const detail = exceptionDetails.exception?.description ?? exceptionDetails.text;
+    throw new Error(`in-page call failed: ${detail}`);
+  }
+  return truthy(result);
+}
+
+/** The parts of a CDP RemoteObject that decide JavaScript truthiness. */
+interface RemoteValue {
+  type: string;
+  subtype?: string;
+  value?: unknown;
+  unserializableValue?: string;
+}
+
+function truthy(remote: RemoteValue): boolean {
+  switch (remote.type) {
+    case 'undefined':
+      return false;
+    case 'object':
+      return remote.subtype !== 'null';
+    case 'number':
+    case 'bigint':
+      // NaN, -0 and 0n come as unserializableValue; Infinity and big integers are truthy.
+      if (remote.unserializableValue !== undefined)
+        return !['NaN', '-0', '0n'].includes(remote.unserializableValue);
+      return Boolean(remote.value);
+    default:
+      return remote.value === undefined ? true : Boolean(remote.value);
+  }
+}
+
 /** The mode strategies' view of a pool page (types.ts InPage); emulation is undone by the reset. */
 export function inPagePort(slot: PoolSlot): InPage {
   return {

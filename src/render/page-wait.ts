@@ -1,7 +1,7 @@
 import type { ConsoleMessage, Page, Request } from 'playwright-core';
 import { AppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
-import { callIsolated, evaluateIsolated } from './in-page.js';
+import { callIsolated, documentExpressionTruthy } from './in-page.js';
 import type { PoolSlot } from './pool-slot.js';
 import type { WaitFor } from './types.js';
 
@@ -102,12 +102,12 @@ function invalidWait(field: string, message: string): AppError {
   return new AppError('invalid_request', message, { field: `wait_for.${field}` });
 }
 
-/** Polls the expression in Quire's isolated world (it sees the document's DOM, not its globals). */
+/** Polls the caller's expression in the document's main world (it sees the page's globals and DOM). */
 async function untilTruthy(slot: PoolSlot, expression: string, until: number): Promise<boolean> {
   for (;;) {
     if (until - performance.now() <= 0) return false;
     const value = await beforeDeadline(
-      evaluateIsolated(slot, expression).then(
+      documentExpressionTruthy(slot, expression).then(
         (v) => ({ v }),
         (err: unknown) => ({ err: String(err) }),
       ),

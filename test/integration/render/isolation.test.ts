@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Renderer } from '../../../src/render/index.js';
-import { pdfText } from '../../helpers/pdf.js';
+import type { Renderer, RenderJob } from '../../../src/render/index.js';
+import { pdfInfoFields, pdfText } from '../../helpers/pdf.js';
 import { job, RED_PNG, startRenderer, type TestServer, testServer } from './helpers.js';
 
 // One pool page, so document B always lands on the page document A used.
@@ -129,5 +129,78 @@ describe('isolation between documents on the same page', () => {
     await text(`<img src="${server.origin}/counted.png"><p>A</p>`);
     await text(`<img src="${server.origin}/counted.png"><p>B</p>`);
     assert.equal(counted, 2);
+  });
+});
+
+describe('caller code of wait_for.expression', () => {
+  /** Team A's worst through its expression: patches the page's writers, leaves a global and a timer. */
+  const HOSTILE_EXPRESSION = `(() => {
+    const write = Document.prototype.write;
+    Document.prototype.write = function (html) { return write.call(this, String(html).replace(/original/g, 'REWRITTEN')); };
+    Element.prototype.append = function () {};
+    window.__left = 'A-GLOBAL';
+    setInterval(() => { document.title = 'A-TIMER'; window.name = 'A-TIMER'; }, 1);
+    return true;
+  })()`;
+  const teamB = (html: string, extra: Partial<RenderJob> = {}) =>
+    renderer.render(job(html, {}, { tenant: 'team-b', title: 'B title', ...extra }));
+  const describePdf = async (pdf: Buffer) => {
+    const info = await pdfInfoFields(pdf);
+    return {
+      text: (await pdfText(pdf)).replace(/\s+/g, ' ').trim(),
+      pages: info.Pages,
+      title: info.Title,
+      author: info.Author,
+      creator: info.Creator,
+    };
+  };
+
+  it("cannot rewrite, read or outlive into another team's documents on the same page", async () => {
+    const bHtml = '<h1>B original</h1><p>B original body</p>';
+    const fresh = await describePdf((await teamB(bHtml)).pdf);
+    assert.match(fresh.text, /B original B original body/);
+    for (let i = 0; i < 3; i++) {
+      const a = await renderer.render(
+        job('<p>A original</p>', {}, { tenant: 'team-a', waitFor: { expression: HOSTILE_EXPRESSION } }),
+      );
+      assert.match(
+        await pdfText(a.pdf),
+        /A original/,
+        "A's own document was loaded before its expression ran",
+      );
+    }
+    for (let i = 0; i < 3; i++) {
+      const b = await describePdf((await teamB(bHtml)).pdf);
+      assert.deepEqual(b, fresh, `B's document ${i + 1} after A's expressions`);
+    }
+    const probe = await teamB('<p>probe</p>', {
+      waitFor: {
+        expression:
+          "(document.body.append(' left=' + typeof window.__left + ' name=' + (window.name || 'empty')), true)",
+      },
+    });
+    assert.match(await pdfText(probe.pdf), /left=undefined name=empty/);
+  });
+
+  it("sees the page's own globals: window.ready set by the page's script after 900 ms", async () => {
+    const result = await renderer.render(
+      job(
+        `<p id="state">loading</p><script>
+          setTimeout(() => { document.getElementById('state').textContent = 'ready at last'; window.ready = true; }, 900);
+        </script>`,
+        {},
+        { tenant: 'team-a', waitFor: { expression: 'window.ready === true', timeout_ms: 10_000 } },
+      ),
+    );
+    assert.match(await pdfText(result.pdf), /ready at last/);
+  });
+
+  it('a value that cannot be copied out of the page (a node, window) counts as truthy', async () => {
+    const result = await renderer.render(
+      job('<p id="here">node</p>', {}, { waitFor: { expression: "document.getElementById('here')" } }),
+    );
+    assert.match(await pdfText(result.pdf), /node/);
+    const win = await renderer.render(job('<p>window</p>', {}, { waitFor: { expression: 'window' } }));
+    assert.match(await pdfText(win.pdf), /window/);
   });
 });
