@@ -65,11 +65,13 @@ export function presentBatch(row: BatchRow, counts: ItemCounts, links: LinkConte
 /** Spec: Batch item — the item's Document plus `index`, `filename`, `error_message`, `document_url`. */
 export function presentItem(index: number, row: DocumentRow, document: DocumentJson) {
   const code = row.error_code;
+  // The item's own words when its render said why (e.g. the Liquid filter that failed); else the code's meaning.
+  const meaning = code === null ? null : isErrorCode(code) ? ERROR_CODES[code].meaning : code;
   return {
     ...document,
     index,
     filename: row.filename,
-    error_message: code === null ? null : isErrorCode(code) ? ERROR_CODES[code].meaning : code,
+    error_message: code === null ? null : (row.error_message ?? meaning),
     document_url: document.url,
   };
 }

@@ -107,7 +107,13 @@ export type DocumentOutcome =
       eInvoice: object | null;
       delivery: object | null;
     }
-  | { status: 'failed'; code: string; delivery: object | null };
+  | {
+      status: 'failed';
+      code: string;
+      delivery: object | null;
+      /** The failure in words: kept on a background document (spec: Document `error_message`) and its event. */
+      message?: string;
+    };
 
 /** Runs `write` in one transaction. */
 export type Transact = <T>(write: (trx: Db) => Promise<T>) => Promise<T>;
@@ -197,7 +203,13 @@ export class DocumentLifecycle {
     if (outcome.status === 'succeeded') {
       await this.count(trx, row, outcome.file);
       await this.emit(trx, row, 'pdf.created', { report: outcome.report });
-    } else await this.emit(trx, row, 'pdf.failed');
+    } else
+      await this.emit(
+        trx,
+        row,
+        'pdf.failed',
+        outcome.message === undefined ? {} : { errorMessage: outcome.message },
+      );
     return row;
   }
 
@@ -236,7 +248,12 @@ export class DocumentLifecycle {
     else
       await trx
         .updateTable('documents')
-        .set({ status: failed.status, error_code: code, updated_at: failed.updated_at })
+        .set({
+          status: failed.status,
+          error_code: code,
+          error_message: message,
+          updated_at: failed.updated_at,
+        })
         .where('id', '=', id)
         .execute();
     await this.emit(trx, failed, 'pdf.failed', { errorMessage: message });
@@ -367,6 +384,7 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
     template_id: doc.templateId,
     template_version: doc.templateVersion,
     error_code: null,
+    error_message: null,
     pages: null,
     bytes: null,
     filename: doc.filename,
@@ -388,7 +406,11 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
 
 /** Pages, warnings and timing of a finished render (or the error code of a failed one), for its activity entry. */
 function outcomeDetails(outcome: DocumentOutcome): ActivityDetails {
-  if (outcome.status === 'failed') return { error_code: outcome.code };
+  if (outcome.status === 'failed')
+    return {
+      error_code: outcome.code,
+      ...(outcome.message === undefined ? {} : { error_message: outcome.message }),
+    };
   return {
     pages: outcome.file.pages,
     warnings: outcome.report.warnings,
@@ -399,10 +421,18 @@ function outcomeDetails(outcome: DocumentOutcome): ActivityDetails {
 /** The columns an outcome sets, on the new row or the queued one. */
 function outcomeColumns(outcome: DocumentOutcome): Partial<DocumentRow> {
   const delivery = outcome.delivery ? { delivery_json: JSON.stringify(outcome.delivery) } : {};
-  if (outcome.status === 'failed') return { error_code: outcome.code, pages: null, bytes: null, ...delivery };
+  if (outcome.status === 'failed')
+    return {
+      error_code: outcome.code,
+      error_message: outcome.message ?? null,
+      pages: null,
+      bytes: null,
+      ...delivery,
+    };
   return {
     ...fileColumns(outcome.file),
     error_code: null,
+    error_message: null,
     e_invoice_json: outcome.eInvoice ? JSON.stringify(outcome.eInvoice) : null,
     ...delivery,
   };

@@ -40,6 +40,7 @@ export interface DocumentJson {
   template_id: string | null;
   template_version: number | null;
   error_code: string | null;
+  error_message?: string;
   created_at: string;
   expires_at: string | null;
   url: string | null;
@@ -70,6 +71,7 @@ export function presentDocument(
     template_id: row.template_id,
     template_version: row.template_version,
     error_code: row.error_code,
+    ...(row.error_message === null ? {} : { error_message: row.error_message }),
     created_at: row.created_at,
     expires_at: row.expires_at,
     url:

@@ -13,6 +13,8 @@ export interface DocumentsTable {
   template_id: string | null;
   template_version: number | null;
   error_code: string | null;
+  /** Why a background document failed, in words (null otherwise). */
+  error_message: string | null;
   pages: number | null;
   bytes: number | null;
   /** Sanitised download name including `.pdf` / `.xml`. */

@@ -219,15 +219,18 @@ export async function produceQueued(deps: ProduceDeps, input: QueuedInput): Prom
     // Retried: the document stays queued and nothing is recorded (should no retry follow, the kind's
     // abandon fails it).
     if (input.queued.retriable(code)) return { kind: 'failed', error, write: null };
-    // Spec: after rendering started the document ends failed; before, it is removed with a pdf.failed
-    // that says why in words.
     const message = isAppError(err) ? err.message : 'The render failed.';
-    const write: FinalWrite = rendering
-      ? failureWrite(deps.lifecycle, input.request, target, code)
-      : async (trx) => {
-          await deps.lifecycle.abandon(trx, input.queued.id, code, message);
-          return null;
-        };
+    // Spec: a background PDF refused before its work began (its admission, e.g. the plan's documents ran
+    // out while it waited) leaves no record, only a pdf.failed that says why in words. Once its work began
+    // (the template, Liquid, the render) it ends `failed` with its code and message, readable at its
+    // Location and in the log (spec: Document status, queued/processing → failed).
+    const write: FinalWrite =
+      run.stage === 'check'
+        ? async (trx) => {
+            await deps.lifecycle.abandon(trx, input.queued.id, code, message);
+            return null;
+          }
+        : failureWrite(deps.lifecycle, input.request, target, code, message);
     return { kind: 'failed', error, write };
   }
 }

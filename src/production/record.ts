@@ -128,11 +128,18 @@ export function failureWrite(
   request: DocumentRequest,
   target: FinishTarget,
   code: ErrorCode,
+  message?: string,
 ): FinalWrite {
   const delivery: DeliveryState | null = request.deliver?.email
     ? { email: { status: 'failed', reason: 'not_stored' } }
     : null;
-  return (trx) => lifecycle.finish(trx, target, { status: 'failed', code, delivery });
+  return (trx) =>
+    lifecycle.finish(trx, target, {
+      status: 'failed',
+      code,
+      delivery,
+      ...(message === undefined ? {} : { message }),
+    });
 }
 
 /** A direct render's row, written finished (it never was queued). */

@@ -20,6 +20,7 @@ import { migration0018ServerState } from './0018_server_state.js';
 import { migration0019Certificates } from './0019_certificates.js';
 import { migration0020WebhookAttemptDetail } from './0020_webhook_attempt_detail.js';
 import { migration0021TeamStoredBytes } from './0021_team_stored_bytes.js';
+import { migration0022DocumentErrorMessage } from './0022_document_error_message.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_certificates': migration0019Certificates,
   '0020_webhook_attempt_detail': migration0020WebhookAttemptDetail,
   '0021_team_stored_bytes': migration0021TeamStoredBytes,
+  '0022_document_error_message': migration0022DocumentErrorMessage,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -239,4 +239,21 @@ describe('POST /batches with items: PDFs, ZIP, batch.completed', () => {
     assert.ok(failed.error_message);
     assert.equal(failed.document_url, null);
   });
+
+  it("a failed item's error_message is its own render's words, not the code's description", async () => {
+    const { team: t, templateId } = await teamWithTemplate(server, 'growth', '<p>{{ amount | money }}</p>');
+    const r = await api(server.base, 'POST', '/v1/batches', {
+      key: t.test,
+      body: { template_id: templateId, items: [{ data: { amount: 3 } }] },
+    });
+    assert.equal(r.status, 202, r.text);
+    const done = await waitForBatch(server.base, t.live, r.json.id);
+    assert.equal(done.counts.failed, 1);
+    const items = await api(server.base, 'GET', `/v1/batches/${r.json.id}/items`, { key: t.test });
+    const [failed] = items.json.data;
+    assert.equal(failed.error_code, 'template_render_error');
+    assert.match(failed.error_message, /currency/i);
+    const document = await api(server.base, 'GET', `/v1/pdf/${failed.id}`, { key: t.test });
+    assert.equal(document.json.error_message, failed.error_message);
+  });
 });

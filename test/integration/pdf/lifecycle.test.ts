@@ -93,6 +93,48 @@ describe('document lifecycle: headers, storage limits, event data', () => {
     assert.deepEqual(einvoice.data.warnings, []);
     assert.deepEqual(einvoice.data.blocked_resources, []);
   });
+
+  it('a queued template that fails while rendering stays at its Location as failed, with its message, and in the log', async () => {
+    const t = await server.team('growth');
+    await api(server.base, 'POST', '/v1/webhooks', {
+      key: t.live,
+      body: { url: receiver.url('/failed-queued'), events: ['pdf.failed'] },
+    });
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key: t.live,
+      body: { name: 'needs a currency', html: '<p>{{ amount | money }}</p>' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const queued = await api(server.base, 'POST', '/v1/pdf', {
+      key: t.live,
+      body: { template_id: created.json.id, data: { amount: 12.5 }, async: true },
+    });
+    assert.equal(queued.status, 202, queued.text);
+    const location = new URL(queued.headers.get('location') ?? '', server.base).pathname;
+    const failed = await waitFor('the queued document to fail', async () => {
+      const r = await api(server.base, 'GET', location, { key: t.live });
+      return r.status === 200 && r.json.status === 'failed' ? r : null;
+    });
+    assert.equal(failed.json.id, queued.json.id);
+    assert.equal(failed.json.error_code, 'template_render_error');
+    assert.match(failed.json.error_message, /currency/i, 'the filter says what it needs');
+    assert.equal(failed.json.pages, null);
+    assert.equal(failed.json.url, null);
+    const log = await api(server.base, 'GET', '/v1/documents?status=failed', { key: t.live });
+    assert.deepEqual(
+      log.json.data.map((d: { id: string }) => d.id),
+      [queued.json.id],
+    );
+    const event = await waitFor('its pdf.failed event', async () => {
+      const got = receiver.received
+        .filter((r) => r.path === '/failed-queued')
+        .map((r) => JSON.parse(r.rawBody));
+      return got[0] ?? null;
+    });
+    assert.equal(event.data.id, queued.json.id);
+    assert.equal(event.data.error_code, 'template_render_error');
+    assert.equal(event.data.error_message, failed.json.error_message);
+  });
 });
 
 describe('template thumbnails: slots and remembered failures', () => {
