@@ -1,6 +1,6 @@
 // `npm pack` / `npm publish` of the server package (quire-pdf), run by npm as `prepack`; `--clean` (postpack)
-// removes what it wrote. The tarball is what `npm install -g ./quire-pdf-x.y.z.tgz` installs (README: Install
-// with npm), so before packing this:
+// removes what it wrote. The tarball is what `npm install -g ./quire-pdf-x.y.z.tgz` installs (docs/deployment.md:
+// Install with npm), so before packing this:
 //   1. checks that the built parts a server needs at run time exist (package.json `files` lists them): the
 //      server bundle, the dashboard and the compiled e-invoice rules — a tarball without them would install
 //      and then fail at start;

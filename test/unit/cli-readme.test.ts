@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Issue 31 item 6: the README's CLI table is the CLI's own help, not a hand-kept copy. */
-describe('README CLI table', () => {
+/** Issue 31 item 6: the CLI guide's table (docs/cli.md) is the CLI's own help, not a hand-kept copy. */
+describe('CLI table in docs/cli.md', () => {
   it('equals the table generated from the CLI help (node scripts/cli-readme.mjs --check)', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'scripts/cli-readme.mjs'), '--check'], {
       encoding: 'utf8',

@@ -9,7 +9,7 @@ import semver from 'semver';
  * Issue 31 item 7, container parity. No container engine runs here, so the Dockerfile is checked as text:
  * the runtime stage's install command is run with `echo` in place of apt-get over the repository's package
  * list, which gives the packages the image installs, and that must be what the bootstrap installs.
- * scripts/verify-image.sh builds the image for real where buildah is available (README: Container).
+ * scripts/verify-image.sh builds the image for real where buildah is available (docs/deployment.md: Container).
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');

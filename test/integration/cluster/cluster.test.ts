@@ -57,7 +57,7 @@ describe('a cluster of two APIs and two workers on PostgreSQL and S3', { skip: N
     const env = (workersInProcess: number) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-cluster-'));
       dirs.push(dataDir);
-      // Every process signs links and seals webhook secrets with the one server secret (README: Scale-out).
+      // Every process signs links and seals webhook secrets with the one server secret (docs/deployment.md: Running several processes).
       writeFileSync(path.join(dataDir, 'server-secret'), secret, { mode: 0o600 });
       return {
         QUIRE_DATA_DIR: dataDir,

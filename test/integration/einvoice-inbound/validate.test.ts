@@ -168,7 +168,7 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
       const ourRules = errorRules(ours).filter((rule) => !/^PDFA|^FX-XMP/.test(rule));
       assert.deepEqual(ourRules, officialRules, `${name}: ${JSON.stringify(ours.errors).slice(0, 1500)}`);
       assert.equal(ours.valid, official.status === 'PASS', name);
-      // SaxonJS stops in the Factur-X EXTENDED rules on this sample (README: known limits); said, not hidden.
+      // SaxonJS stops in the Factur-X EXTENDED rules on this sample (docs/e-invoices.md: Known limits); said, not hidden.
       if (name === 'zf24_EXTENDED_Warenrechnung.xml')
         assert.ok(ours.warnings.some((w: { rule: string }) => w.rule === 'SCHEMATRON-NOT-RUN'));
     }

@@ -148,7 +148,7 @@ process.stdout.write(loadServerSecret(${JSON.stringify(dir)}).toString('hex'));`
       (err: { code: number; stdout: string; stderr: string }) => err,
     );
     assert.equal(failure.code, 2);
-    // A failed start is one JSON log record (README "Logs"), readable text only on a terminal.
+    // A failed start is one JSON log record (docs/operations.md "Logs"), readable text only on a terminal.
     const lines = `${failure.stdout}${failure.stderr}`.trim().split('\n');
     assert.equal(lines.length, 1, `${failure.stdout}${failure.stderr}`);
     const record = JSON.parse(lines[0]!) as { event: string; msg: string };

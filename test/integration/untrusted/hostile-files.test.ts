@@ -113,7 +113,7 @@ describe('hostile files: refused on a budget, without delaying other teams', () 
       latencyP95: p95(latencies),
       rssGrowthMb: (rssPeak - rssBefore) / MB,
     };
-    // For the README's figures: what this machine showed, not what is asserted.
+    // For the figures in docs/security.md (Files clients upload): what this machine showed, not what is asserted.
     console.log(
       `# ${path}: GET /v1/me p95 ${measured.latencyP95.toFixed(0)} ms during (${latencies.length} samples) vs ${idleP95.toFixed(0)} ms idle; RSS +${measured.rssGrowthMb.toFixed(0)} MB`,
     );
