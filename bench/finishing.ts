@@ -116,7 +116,7 @@ export async function finishingCost(
     for (const [docName, html] of Object.entries(docs)) {
       const once = async (options: FinishingOptions, onStep?: (step: string, ms: number) => void) => {
         const plan = planFinishing(options);
-        if (plan.pdfUa && !plan.metadata.language && !htmlLanguage(html)) throw new Error('no language');
+        if (plan.pdf_ua && !plan.metadata?.language && !htmlLanguage(html)) throw new Error('no language');
         const rendered = await renderer.render({
           html,
           page,

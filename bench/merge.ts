@@ -13,13 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
-import {
-  type FinishingOptions,
-  finishPdf,
-  lookUpMerge,
-  MergeInspection,
-  planFinishing,
-} from '../src/finishing/index.js';
+import { type FinishingOptions, planFinishing, resolveFinishing } from '../src/finishing/index.js';
 import { Renderer, resolvePageOptions } from '../src/render/index.js';
 import { treeCpuMs } from './proc.js';
 
@@ -45,20 +39,19 @@ export async function mergeCost(invoiceHtml: string, rounds: number): Promise<Me
     const noStoredDocuments = { find: async () => null };
     const once = async (merging: boolean, onStep?: (step: string, ms: number) => void) => {
       const plan = planFinishing(merging ? options : {});
-      const render = () => renderer.render({ html: invoiceHtml, page, watermark: false });
       // As production does: sources looked up first, qpdf's checks beside the render.
-      const scope = { teamId: 'bench', test: false, watermark: false };
-      const inspection = plan.merge
-        ? new MergeInspection(await lookUpMerge(noStoredDocuments, plan.merge, scope))
-        : null;
-      const { value: rendered, merge } = inspection
-        ? await inspection.alongside(render)
-        : { value: await render(), merge: undefined };
-      return finishPdf(rendered.pdf, plan, {
-        createdAt: new Date(),
-        ...(merge ? { merge } : {}),
-        ...(onStep ? { onStep } : {}),
+      const finishing = await resolveFinishing(plan, {
+        teamId: 'bench',
+        test: false,
+        watermark: false,
+        now: new Date(),
+        storedPdfs: noStoredDocuments,
+        signingKeys: { signingKey: () => Promise.reject(new Error('the merge bench does not sign')) },
       });
+      const rendered = await finishing.alongside(() =>
+        renderer.render({ html: invoiceHtml, page, watermark: false }),
+      );
+      return finishing.finish(rendered.pdf, { createdAt: new Date(), ...(onStep ? { onStep } : {}) });
     };
     for (const merging of [false, true, false, true]) await once(merging); // warm-up
     const times = { plain: [] as number[], merged: [] as number[] };

@@ -1,17 +1,15 @@
 import { AFRelationship, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { pdfText } from '../shared/pdf-objects.js';
-import type { PlannedAttachment } from './plan.js';
 import type { PdfMetadataOptions } from './schema.js';
+import type { PlannedAttachment } from './steps/attachments.js';
 
 /**
  * `pdf_metadata` into the Info dictionary (and catalog /Lang). For a PDF/A document pdf-lib mirrors the
  * Info entries into the XMP on save; otherwise `writeXmp` writes the same values there, so both say the
  * same whichever a reader looks at.
  */
-export function writeDocumentInfo(doc: PDFDocument, metadata: PdfMetadataOptions, pdfUa: boolean): void {
-  const title = metadata.title ?? doc.getTitle() ?? 'document';
-  // PDF/UA §7.1: the title bar shows the document's title, not its file name.
-  doc.setTitle(title, pdfUa ? { showInWindowTitleBar: true } : undefined);
+export function writeDocumentInfo(doc: PDFDocument, metadata: PdfMetadataOptions): void {
+  if (metadata.title !== undefined) doc.setTitle(metadata.title);
   if (metadata.author !== undefined) doc.setAuthor(metadata.author);
   if (metadata.subject !== undefined) doc.setSubject(metadata.subject);
   if (metadata.keywords !== undefined) doc.setKeywords(metadata.keywords);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { isAppError } from '../shared/errors.js';
+import { finishPdf } from './index.js';
 import { withPdfUaExtension } from './pdfa.js';
 import { checkPdfA } from './pdfa-check.js';
-import { finishPdf } from './pipeline.js';
 import { checkLanguage, mergeFinishing, planFinishing } from './plan.js';
 import { encryptArguments } from './protect.js';
 import { stampedPages } from './stamp.js';
@@ -35,8 +35,8 @@ describe('finishing plan', () => {
     assert.equal(planFinishing({ tagged: true }).outline, false);
     const attachment = { filename: 'a.txt', content_base64: 'aGk=', mime_type: 'text/plain' };
     const plan = planFinishing({ pdf_a: '3b', attachments: [attachment] });
-    assert.equal(Buffer.from(plan.attachments[0]?.bytes ?? []).toString(), 'hi');
-    assert.equal(plan.attachments[0]?.relationship, 'Unspecified');
+    assert.equal(Buffer.from(plan.attachments?.[0]?.bytes ?? []).toString(), 'hi');
+    assert.equal(plan.attachments?.[0]?.relationship, 'Unspecified');
   });
 
   it('refuses each incompatible combination naming the field', () => {

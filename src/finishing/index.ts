@@ -1,24 +1,19 @@
-import type { FinishingContext } from './pipeline.js';
-import { type FinishingPlan, finishesNothing } from './plan.js';
+import type { SigningKey } from './cms.js';
+import type { FinishingPlan } from './plan.js';
+import { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
 
 export type { SigningKey } from './cms.js';
-export type { ResolvedMerge } from './merge.js';
-export {
-  assertMergedSize,
-  lookUpMerge,
-  MergeInspection,
-  mergedPages,
-  resolveMerge,
-  type StoredPdfPort,
-} from './merge-sources.js';
+export type { StoredPdfPort } from './merge-sources.js';
 export {
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
   finishingOptionsOf,
   mergeFinishing,
+  type PlannedAttachment,
   planFinishing,
 } from './plan.js';
+export { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
 export {
   FinishingFields,
   type FinishingOptions,
@@ -38,18 +33,29 @@ export {
   sealQueuedProtect,
   showProtect,
 } from './sealed-protect.js';
-export type { FinishingContext };
+export type { ResolveScope, SigningKeys } from './step.js';
 
 /**
- * Runs the plan's finishing steps (pipeline.ts). pdf-lib is loaded on the first document that needs
- * it: a plain document leaves Chromium's bytes as they are and costs nothing here.
+ * A plan finished outside production (the bench, tests): nothing to look up but, when it signs, the key
+ * given. Production resolves its plans against the team's documents and certificates (resolveFinishing).
  */
 export async function finishPdf(
   pdf: Buffer,
   plan: FinishingPlan,
-  context: FinishingContext,
+  context: { createdAt: Date; onStep?: StepTimer; signingKey?: SigningKey },
 ): Promise<Buffer> {
-  if (finishesNothing(plan)) return pdf;
-  const pipeline = await import('./pipeline.js');
-  return pipeline.finishPdf(pdf, plan, context);
+  const finishing: ResolvedFinishing = await resolveFinishing(plan, {
+    teamId: '',
+    test: false,
+    watermark: false,
+    now: context.createdAt,
+    storedPdfs: { find: () => Promise.resolve(null) },
+    signingKeys: {
+      signingKey: () =>
+        context.signingKey
+          ? Promise.resolve(context.signingKey)
+          : Promise.reject(new Error('finishPdf: the plan signs, but no signing key was given')),
+    },
+  });
+  return finishing.finish(pdf, context);
 }

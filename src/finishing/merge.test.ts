@@ -36,8 +36,8 @@ describe('merge plan', () => {
       pdfA: '3b' as const,
       accessible: true,
     };
-    assert.equal(planFinishing({}, contribution).pdfUa, true);
-    assert.equal(planFinishing({ append: [{ document_id: 'a' }] }, contribution).pdfUa, false);
+    assert.equal(planFinishing({}, contribution).pdf_ua !== null, true);
+    assert.equal(planFinishing({ append: [{ document_id: 'a' }] }, contribution).pdf_ua, null);
   });
 
   it('marks the pages of marked sources wherever they land', () => {

@@ -1,5 +1,10 @@
 import type { NewDocument } from '../documents/index.js';
-import { planFinishing, resolveMerge, type StoredProtect, sealQueuedProtect } from '../finishing/index.js';
+import {
+  planFinishing,
+  resolveFinishing,
+  type StoredProtect,
+  sealQueuedProtect,
+} from '../finishing/index.js';
 import {
   assertWithinJobLimits,
   cancelJobsByKeys,
@@ -57,10 +62,16 @@ export async function checkRequest(
 ): Promise<CheckedRequest> {
   const einv = request.e_invoice === undefined ? null : await planEInvoice(request.e_invoice);
   // Finishing combinations are refused now, not when the job runs (the e-invoice's part is added then).
-  const merge = planFinishing(request).merge;
-  if (merge) await resolveMerge(deps.storedPdfs, merge, { teamId: caller.teamId, test, watermark: test });
-  if (request.sign)
-    await deps.certificates.signingKey(caller.teamId, request.sign.certificate_id, deps.clock.now());
+  // Merge sources read and checked, the certificate's key opened (only its id is stored with the job).
+  const finishing = await resolveFinishing(planFinishing(request), {
+    teamId: caller.teamId,
+    test,
+    watermark: test,
+    now: deps.clock.now(),
+    storedPdfs: deps.storedPdfs,
+    signingKeys: deps.certificates,
+  });
+  await finishing.ready();
   const html = einv?.kind === 'xml' ? null : await checkHtml(deps, caller.teamId, request, einv);
   return { einv, html };
 }

@@ -1,21 +1,15 @@
 import { type DocumentLifecycle, type FinishTarget, usagePeriodOf } from '../documents/index.js';
 import {
-  assertMergedSize,
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
   finishingOptionsOf,
-  finishPdf,
-  lookUpMerge,
-  MergeInspection,
-  mergedPages,
   mergeFinishing,
   type PasswordBox,
   planFinishing,
-  type ResolvedMerge,
+  resolveFinishing,
   type StoredPdfPort,
 } from '../finishing/index.js';
-import type { RenderResult } from '../render/index.js';
 import { htmlLanguage } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
 import { type ErrorCode, isAppError } from '../shared/errors.js';
@@ -120,10 +114,11 @@ export interface QueuedInput {
  * How a queued document's run ended, as a value for its job: `write` is its final transition (state,
  * count, pdf.* event), run by the queue inside its lease transaction. A failure without `write` was judged
  * retriable (nothing recorded); `no-slot`: every team slot was taken, the job waits and nothing happened.
+ * A failure's `error` is for the job's record: its code and the error's own message.
  */
 export type QueuedOutcome =
   | { kind: 'succeeded'; write: FinalWrite }
-  | { kind: 'failed'; error: string; write: FinalWrite | null }
+  | { kind: 'failed'; error: { code: ErrorCode; message: string }; write: FinalWrite | null }
   | { kind: 'no-slot' };
 
 type Stage = 'check' | 'prepare' | 'render' | 'store';
@@ -213,9 +208,9 @@ export async function produceQueued(deps: ProduceDeps, input: QueuedInput): Prom
     return { kind: 'succeeded', write: successWrite(deps, work, made.produced, stored.file, target) };
   } catch (err) {
     if (err instanceof NoRenderSlot) return { kind: 'no-slot' };
-    const error = err instanceof Error ? err.message : String(err);
     const rendering = run.stage === 'render' || run.stage === 'store';
     const code: ErrorCode = isAppError(err) ? err.code : rendering ? 'render_failed' : 'internal_error';
+    const error = { code, message: err instanceof Error ? err.message : String(err) };
     // Retried: the document stays queued and nothing is recorded (should no retry follow, the kind's
     // abandon fails it).
     if (input.queued.retriable(code)) return { kind: 'failed', error, write: null };
@@ -282,58 +277,52 @@ async function producePdf(deps: ProduceDeps, work: Work, run: Run): Promise<Made
         : { ...planned, protect: null, ...(work.purpose === 'thumbnail' ? { merge: null } : {}) };
     checkLanguage(finishing, htmlLanguage(prepared.html));
     const watermark = work.purpose === 'preview' || (work.purpose === 'document' && work.test);
-    // Merge sources are looked up before rendering (a wrong id costs no render); qpdf checks them beside it.
-    const inspection = finishing.merge
-      ? new MergeInspection(
-          await lookUpMerge(deps.storedPdfs, finishing.merge, {
-            teamId: work.caller.teamId,
-            test: work.test,
-            watermark,
-          }),
-        )
-      : null;
-    // A queued document's sources are checked before it turns processing (a refusal removes it, as before).
-    if (work.queued) await inspection?.done();
-    // The certificate is looked up (and its key opened) before rendering: an unknown or expired one
-    // fails the request without a render. The key lives only as long as this document.
-    const signingKey = finishing.sign
-      ? await deps.certificates.signingKey(
-          work.caller.teamId,
-          finishing.sign.certificate_id,
-          deps.clock.now(),
-        )
-      : undefined;
+    // What the steps need is looked up before rendering: a wrong merge source or an unknown or expired
+    // certificate costs no render (the key lives only as long as this document); qpdf checks the merge
+    // sources beside the render.
+    const resolved = await resolveFinishing(finishing, {
+      teamId: work.caller.teamId,
+      test: work.test,
+      watermark,
+      now: deps.clock.now(),
+      storedPdfs: deps.storedPdfs,
+      signingKeys: deps.certificates,
+    });
+    // A queued document's sources are checked before it turns processing.
+    if (work.queued) await resolved.ready();
     await startQueued(deps, work);
     run.stage = 'render';
     run.leavePreparation();
     const renderStart = performance.now();
-    const render = (signal?: AbortSignal) =>
-      deps.renderer.render({
-        html: prepared.html,
-        css: prepared.css,
-        page: prepared.page,
-        watermark,
-        title: prepared.template?.name ?? (prepared.filename || 'document'),
-        tagged: finishing.tagged,
-        outline: finishing.outline,
-        tenant: work.caller.teamId,
-        ...(signal ? { signal } : {}),
-        ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
-        ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
-        ...(work.request.wait_for ? { waitFor: work.request.wait_for } : {}),
+    const result = await resolved
+      .alongside(
+        (signal) =>
+          deps.renderer.render({
+            html: prepared.html,
+            css: prepared.css,
+            page: prepared.page,
+            watermark,
+            title: prepared.template?.name ?? (prepared.filename || 'document'),
+            tagged: finishing.tagged,
+            outline: finishing.outline,
+            tenant: work.caller.teamId,
+            ...(signal ? { signal } : {}),
+            ...(prepared.localResources ? { localResources: prepared.localResources } : {}),
+            ...(prepared.sourceUrl === null ? {} : { sourceUrl: prepared.sourceUrl }),
+            ...(work.request.wait_for ? { waitFor: work.request.wait_for } : {}),
+          }),
+        work.signal,
+      )
+      .catch((err: unknown) => {
+        // A refused source is the request's fault found before any output: a direct request leaves no failed
+        // document, as a wrong id does.
+        if (resolved.inputRefused) run.stage = 'prepare';
+        throw err;
       });
-    const { result, merge } = inspection
-      ? await renderBesideInspection(run, inspection, work.signal, render)
-      : { result: await render(work.signal), merge: undefined };
     const renderMs = performance.now() - renderStart;
     const createdAt = createdAtOf(deps, work, run);
-    const pages = mergedPages(result.pages, merge);
-    const pdf = await finishPdf(result.pdf, finishing, {
-      createdAt,
-      ...(merge ? { merge } : {}),
-      ...(signingKey ? { signingKey } : {}),
-    });
-    if (merge) assertMergedSize(pdf);
+    const pages = await resolved.pages(result.pages);
+    const pdf = await resolved.finish(result.pdf, { createdAt });
     run.stage = 'store';
     const produced: Produced = {
       file: pdf,
@@ -381,26 +370,6 @@ async function store(deps: ProduceDeps, work: Work, run: Run, produced: Produced
     signed: Boolean(run.finishing?.sign),
   });
   return { produced, stored: { id, file, prepared: run.prepared } };
-}
-
-/**
- * The render with the merge sources' checks beside it. A refused source is the request's fault found
- * before any output (stage `prepare`: a direct request leaves no failed document, as a wrong id does).
- */
-async function renderBesideInspection(
-  run: Run,
-  inspection: MergeInspection,
-  signal: AbortSignal | undefined,
-  render: (signal: AbortSignal) => Promise<RenderResult>,
-): Promise<{ result: RenderResult; merge: ResolvedMerge }> {
-  const both = signal ? AbortSignal.any([signal, inspection.signal]) : inspection.signal;
-  try {
-    const { value, merge } = await inspection.alongside(() => render(both));
-    return { result: value, merge };
-  } catch (err) {
-    if (inspection.failed) run.stage = 'prepare';
-    throw err;
-  }
 }
 
 /** XRechnung: the XML is the document; nothing is rendered, so no render slot (spec: E-invoices, Result). */
