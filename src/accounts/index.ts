@@ -22,6 +22,7 @@ export {
 export { checkCsrf, createAuthHook, type ResolvedSession, type SessionLookup } from './auth-hook.js';
 export { authenticate } from './authenticate.js';
 export { changePlan, findTeamBilling, isSubscription, type TeamBilling, updateBilling } from './billing.js';
+export { KeySchema as ApiKeySchema, present as presentApiKey } from './key-routes.js';
 export {
   EMAILS_PER_ADDRESS_PER_DAY,
   isPlanId,
@@ -30,7 +31,9 @@ export {
   type PlanId,
   TEST_STORAGE_BYTES,
 } from './plans.js';
+export { keysMadeBy, revokeKeys, teamKeys } from './team-keys.js';
 export {
+  type ApiKey,
   type Creator,
   countTeams,
   createApiKey,

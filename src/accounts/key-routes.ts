@@ -8,7 +8,8 @@ import { pick } from '../shared/pick.js';
 import type { Db } from '../storage/index.js';
 import type { KeyRole } from './api-keys.js';
 import { type AuthContext, authOf, creatorOfRequest, requireManager } from './auth-context.js';
-import { type ApiKey, createApiKey, creatorOf } from './teams.js';
+import { teamKeys } from './team-keys.js';
+import { type ApiKey, createApiKey } from './teams.js';
 
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 const ROLE_TEXT =
@@ -29,7 +30,8 @@ const CreatedBy = Type.Union(
   },
 );
 
-const KeySchema = named(
+/** An API key as the API shows it (never the secret). */
+export const KeySchema = named(
   'ApiKey',
   Type.Object({
     id: Type.String(),
@@ -65,7 +67,7 @@ const TAGS = ['Team'];
 /** A bearer key or the dashboard session (OpenAPI security). */
 const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }];
 
-function present(key: ApiKey) {
+export function present(key: ApiKey) {
   return {
     ...pick(key, ['id', 'name', 'mode', 'role', 'prefix']),
     created_at: key.createdAt,
@@ -82,38 +84,6 @@ function checkModeMayCreate(auth: AuthContext, mode: ApiKey['mode']): void {
       'A test-mode dashboard session cannot create live keys. Switch the dashboard to live mode (PUT /v1/session/mode {"mode":"live"}) first.',
     );
   }
-}
-
-async function teamKeys(db: Db, teamId: string): Promise<ApiKey[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select([
-      'id',
-      'team_id',
-      'name',
-      'mode',
-      'role',
-      'prefix',
-      'created_at',
-      'revoked_at',
-      'created_by_user_id',
-      'created_by_key_id',
-    ])
-    .where('team_id', '=', teamId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    teamId: r.team_id,
-    name: r.name,
-    mode: r.mode,
-    role: r.role,
-    prefix: r.prefix,
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at,
-    createdBy: creatorOf(r),
-  }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
+import { classifyLaunchFailure, type LaunchFailure } from './launch-failure.js';
 import type { RenderLogger } from './logger.js';
 
 /**
@@ -113,23 +114,14 @@ export function noSandboxWarning(reason: string): string {
   );
 }
 
-/** The line of a failed launch's log that names the sandbox problem, else its first line. */
-function launchFailureCause(err: unknown): string {
-  // playwright's log lines: colour codes, `- [pid=N][err]`, then Chromium's own `[pid:tid:time:LEVEL:file]`.
-  const lines = (err instanceof Error ? err.message : String(err)).split('\n').map((line) =>
-    line
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
-      .replace(/\u001b\[[0-9;]*m/g, '')
-      .trim()
-      .replace(/^-?\s*\[pid=\d+\]\[\w+\]\s*/, '')
-      .replace(/^\[[^\]]*\]\s*/, ''),
-  );
-  const cause =
-    lines.find((l) => /namespace|as root/i.test(l)) ??
-    lines.find((l) => /sandbox/i.test(l)) ??
-    lines[0] ??
-    '';
-  return cause.slice(0, 300);
+/**
+ * A sandboxed launch that failed for another reason than the sandbox (a time-out, memory, a crash): logged
+ * and answered as what it is, with no retry without the sandbox, which would not have fixed it.
+ */
+function notASandboxRefusal(log: RenderLogger, failure: LaunchFailure, err: unknown): Error {
+  const message = `chromium did not start: ${failure.cause}. Not a sandbox refusal, so no retry without the sandbox.`;
+  log.error({ chromium_sandbox: true, reason: failure.cause }, message);
+  return new Error(message, { cause: err });
 }
 
 /** Waits between relaunch attempts after a crash; the last one repeats until a launch works. */
@@ -194,9 +186,11 @@ export class BrowserSupervisor {
       await supervisor.launch();
     } catch (err) {
       if (!supervisor.sandbox) throw err;
+      const failure = classifyLaunchFailure(err);
+      if (failure.kind !== 'sandbox') throw notASandboxRefusal(log, failure, err);
       // The machine looked able, but the sandbox did not start (a container's seccomp profile, AppArmor):
       // a launch without it is what would still work.
-      blocker = `Chromium could not start its sandbox (${launchFailureCause(err)})`;
+      blocker = `Chromium could not start its sandbox (${failure.cause})`;
       supervisor.sandbox = false;
       await supervisor.launch();
     }

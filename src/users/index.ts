@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
 import { DatabaseFailureCounter, type Db } from '../storage/index.js';
 import type { LinkMail } from './emails.js';
+import { registerInvitationRoutes } from './invitation-routes.js';
 import { registerMemberRoutes } from './member-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { type HttpsTest, sweepUserRows } from './sessions.js';
@@ -38,7 +39,10 @@ export function createUsers(options: UsersOptions): Capability<App, JobDefinitio
         throttle: new PasswordThrottle(new DatabaseFailureCounter(db), clock),
         https,
       }),
-    routes: (app) => registerMemberRoutes(app, { db, clock, mail, invitationsPerDay }),
+    routes: (app) => {
+      registerMemberRoutes(app, { db, clock, mail, invitationsPerDay });
+      registerInvitationRoutes(app, { db, clock, mail, invitationsPerDay });
+    },
     sweeps: [{ name: 'sessions-and-tokens', run: (now) => sweepUserRows(db, now) }],
   };
 }

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
+import { ApiKeySchema } from '../accounts/index.js';
 import { withExamples } from '../http/openapi.js';
-import { DateTime, named } from '../http/schemas.js';
+import { COMMON_ERRORS, DateTime, ErrorResponse, named } from '../http/schemas.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { EMAIL_PATTERN_SOURCE } from './users.js';
 
@@ -93,7 +94,29 @@ export const MemberSchema = named(
   'Member',
   Type.Object({ user_id: Type.String(), email: Type.String(), role: RoleSchema, created_at: DateTime }),
 );
-export const MemberRoleBody = named('MemberRoleRequest', Type.Object({ role: RoleSchema }, strict));
+
+/** Extension (members are not in docs/SPEC.md): the keys a removed or demoted member leaves behind. */
+const REVOKE_KEYS_TEXT =
+  'Extension: true revokes, in the same transaction, the active API keys the member made (directly or through a key they made); they are listed in `created_api_keys`. Left out or false, those keys keep working with their own role.';
+const RevokeKeys = Type.Optional(Type.Boolean({ description: REVOKE_KEYS_TEXT }));
+
+export const MemberRoleBody = named(
+  'MemberRoleRequest',
+  Type.Object({ role: RoleSchema, revoke_keys: RevokeKeys }, strict),
+);
+export const RemoveMemberQuery = Type.Object({ revoke_keys: RevokeKeys }, strict);
+
+/** A member after a role change, or as it was before its removal, with the API keys it made. */
+export const MemberChangeSchema = named(
+  'MemberChange',
+  Type.Object({
+    ...MemberSchema.properties,
+    created_api_keys: Type.Array(ApiKeySchema, {
+      description:
+        'Extension: the API keys the member made (directly or through a key they made) that were active before this request, never their secrets. `revoked_at` is set on those this request revoked (`revoke_keys`); null ones keep working.',
+    }),
+  }),
+);
 export const InvitationSchema = named(
   'Invitation',
   Type.Object({
@@ -104,6 +127,13 @@ export const InvitationSchema = named(
     expires_at: DateTime,
   }),
 );
+
+/** The errors of the member and invitation routes (member-routes.ts, invitation-routes.ts). */
+export const MEMBER_ERRORS = { ...COMMON_ERRORS, 404: ErrorResponse, 409: ErrorResponse };
+/** Who manages members and invitations (accounts' requireManager), as their descriptions say it. */
+export const MANAGERS =
+  'Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden.';
+
 export const InviteBody = named('InvitationRequest', Type.Object({ email: Email, role: RoleSchema }, strict));
 
 /** The body schema with one example (documentation and Swagger UI's "Try it out"). */
@@ -126,6 +156,12 @@ export const Bodies = {
     token: TOKEN_EXAMPLE,
     password: PASSWORD_EXAMPLE,
   }),
-  memberRole: example(MemberRoleBody, 'Make an admin', { role: 'admin' }),
+  memberRole: withExamples(MemberRoleBody, {
+    promote: { summary: 'Make an admin', value: { role: 'admin' } },
+    demote: {
+      summary: 'Make a member and revoke the API keys they made',
+      value: { role: 'member', revoke_keys: true },
+    },
+  }),
   invite: example(InviteBody, 'Invite a member', { email: 'grace@example.com', role: 'member' }),
 };

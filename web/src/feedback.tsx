@@ -66,29 +66,46 @@ export interface ConfirmOptions {
   action: string;
   /** When set, the action stays disabled until exactly this text is typed (the most harmful actions). */
   typeToConfirm?: string;
+  /** What the action touches, listed under the body (e.g. the API keys a removed member made). */
+  items?: string[];
+  /** The label of a checkbox, unticked at first, for a further step the user may add to the action. */
+  option?: string;
+}
+
+/** A confirmed action, and whether its `option` was ticked. */
+export interface ConfirmChoice {
+  checked: boolean;
 }
 
 interface Pending extends ConfirmOptions {
-  resolve: (ok: boolean) => void;
+  resolve: (choice: ConfirmChoice | null) => void;
 }
 
 let openConfirm: ((pending: Pending) => void) | null = null;
 
-/** Asks in a modal dialog; resolves true when the user confirms, false on cancel or Escape. */
-export function confirmAction(options: ConfirmOptions): Promise<boolean> {
+/** Asks in a modal dialog; resolves with the choice when the user confirms, null on cancel or Escape. */
+export function confirmChoice(options: ConfirmOptions): Promise<ConfirmChoice | null> {
   return new Promise((resolve) => {
-    if (!openConfirm) resolve(window.confirm(`${options.title}\n\n${options.body}`));
-    else openConfirm({ ...options, resolve });
+    if (openConfirm) openConfirm({ ...options, resolve });
+    // No dialog host (tests of a page alone): the browser's own dialog, which has no checkbox.
+    else resolve(window.confirm(`${options.title}\n\n${options.body}`) ? { checked: false } : null);
   });
+}
+
+/** Asks in a modal dialog; resolves true when the user confirms, false on cancel or Escape. */
+export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
+  return (await confirmChoice(options)) !== null;
 }
 
 export function ConfirmHost() {
   const [pending, setPending] = useState<Pending | null>(null);
   const [typed, setTyped] = useState('');
+  const [checked, setChecked] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     openConfirm = (p) => {
       setTyped('');
+      setChecked(false);
       setPending(p);
     };
     return () => {
@@ -100,7 +117,7 @@ export function ConfirmHost() {
   }, [pending]);
 
   const finish = (ok: boolean) => {
-    pending?.resolve(ok);
+    pending?.resolve(ok ? { checked } : null);
     setPending(null);
     if (dialog.current?.open) dialog.current.close();
   };
@@ -123,6 +140,23 @@ export function ConfirmHost() {
         >
           <h2 id="confirm-title">{pending.title}</h2>
           <p id="confirm-body">{pending.body}</p>
+          {pending.items && pending.items.length > 0 && (
+            <ul class="confirm-items">
+              {pending.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          )}
+          {pending.option !== undefined && (
+            <label class="confirm-option">
+              <input
+                type="checkbox"
+                checked={checked}
+                onChange={(e) => setChecked(e.currentTarget.checked)}
+              />{' '}
+              {pending.option}
+            </label>
+          )}
           {pending.typeToConfirm !== undefined && (
             <>
               <label for="confirm-typed">

@@ -1,28 +1,33 @@
 import { useState } from 'preact/hooks';
-import { type ConfirmOptions, confirmAction } from './feedback';
+import { type ConfirmChoice, type ConfirmOptions, confirmChoice } from './feedback';
 
 export interface RunOptions {
   /** Names what runs (`running`), for a control that shows which of several it is. */
   label?: string;
-  /** Asked first (confirmAction); declined, nothing runs and `run` answers false. */
+  /** Asked first (confirmChoice); declined, nothing runs and `run` answers false. */
   ask?: ConfirmOptions;
 }
 
 /**
  * One user action's state: whether it is running (its controls disabled meanwhile) and the error it last ended
  * with, shown by the form's ErrorText. `run` asks first when told to, clears the previous error, runs the
- * work, keeps what it throws, and answers whether the work succeeded.
+ * work (told whether the question's option was ticked), keeps what it throws, and answers whether the work
+ * succeeded.
  */
 export function useAction() {
   // What is running: its label ('' when the caller gave none), or null when nothing is.
   const [running, setRunning] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const run = async (work: () => Promise<unknown>, options: RunOptions = {}): Promise<boolean> => {
-    if (options.ask && !(await confirmAction(options.ask))) return false;
+  const run = async (
+    work: (choice: ConfirmChoice) => Promise<unknown>,
+    options: RunOptions = {},
+  ): Promise<boolean> => {
+    const choice = options.ask ? await confirmChoice(options.ask) : { checked: false };
+    if (!choice) return false;
     setRunning(options.label ?? '');
     setError(null);
     try {
-      await work();
+      await work(choice);
       return true;
     } catch (err) {
       setError(err);

@@ -426,13 +426,13 @@ export interface paths {
         get?: never;
         /**
          * Change a member’s role (admins and owners; owner changes by owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A demotion withdraws the open invitations the member made. Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be demoted), [`invalid_request`](/docs/errors#invalid_request).
+         * @description Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden. A demotion withdraws the open invitations the member made. Extension: the answer lists in `created_api_keys` the active API keys the member made (directly or through a key they made), never their secrets; `revoke_keys` revokes them in the same transaction. Without it those keys keep working: a key acts with its own role, whoever made it. Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be demoted), [`invalid_request`](/docs/errors#invalid_request).
          */
         put: operations["setMemberRole"];
         post?: never;
         /**
          * Remove a member from the team (admins and owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The open invitations the member made are withdrawn. Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be removed), [`invalid_request`](/docs/errors#invalid_request).
+         * @description Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden. Their sessions in this team end and the open invitations they made are withdrawn. The answer is the member as they were. Extension: the answer lists in `created_api_keys` the active API keys the member made (directly or through a key they made), never their secrets; `revoke_keys` revokes them in the same transaction. Without it those keys keep working: a key acts with its own role, whoever made it. Here `revoke_keys` is a query parameter (`?revoke_keys=true`). Errors: [`not_found`](/docs/errors#not_found) (not a member of this team), [`forbidden`](/docs/errors#forbidden) (also: the last owner cannot be removed), [`invalid_request`](/docs/errors#invalid_request).
          */
         delete: operations["removeMember"];
         options?: never;
@@ -448,14 +448,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List open invitations, oldest first
-         * @description Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed. Errors: [`forbidden`](/docs/errors#forbidden) (a test or member key), [`invalid_api_key`](/docs/errors#invalid_api_key).
+         * List open invitations, oldest first (admins and owners)
+         * @description Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden. Invitations whose creator was removed, demoted below admin, or (a key) revoked are withdrawn and not listed. Errors: [`forbidden`](/docs/errors#forbidden) (a test key, a member key or a member’s session), [`invalid_api_key`](/docs/errors#invalid_api_key).
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Invite someone by email (admins and owners; the link is emailed, valid 7 days)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After. Errors: [`forbidden`](/docs/errors#forbidden), [`email_taken`](/docs/errors#email_taken) (already a member), [`email_limit_reached`](/docs/errors#email_limit_reached), [`email_not_verified`](/docs/errors#email_not_verified), [`invalid_request`](/docs/errors#invalid_request).
+         * @description Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden. The invitation can be accepted only by the invited address, is withdrawn when its creator is removed or demoted (or, a key, revoked), and counts against the team's invitation emails per 24 hours (QUIRE_INVITATIONS_PER_DAY, default 20): over it, 429 email_limit_reached with details.limit = invitations_per_day and Retry-After. Errors: [`forbidden`](/docs/errors#forbidden), [`email_taken`](/docs/errors#email_taken) (already a member), [`email_limit_reached`](/docs/errors#email_limit_reached), [`email_not_verified`](/docs/errors#email_not_verified), [`invalid_request`](/docs/errors#invalid_request).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -476,7 +476,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw an open invitation (admins and owners)
-         * @description Needs an admin or owner session or an admin live key; a test key or a member key gets 403 forbidden. A withdrawn invitation still counts in the day's invitation quota. Errors: [`not_found`](/docs/errors#not_found) (no open invitation with this id), [`forbidden`](/docs/errors#forbidden).
+         * @description Needs an admin or owner session or an admin live key; a test key, a member key or a member’s session gets 403 forbidden. A withdrawn invitation still counts in the day's invitation quota. Errors: [`not_found`](/docs/errors#not_found) (no open invitation with this id), [`forbidden`](/docs/errors#forbidden).
          */
         delete: operations["deleteInvitation"];
         options?: never;
@@ -2120,8 +2120,19 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        MemberChange: {
+            user_id: string;
+            email: string;
+            role: "owner" | "admin" | "member";
+            /** Format: date-time */
+            created_at: string;
+            /** @description Extension: the API keys the member made (directly or through a key they made) that were active before this request, never their secrets. `revoked_at` is set on those this request revoked (`revoke_keys`); null ones keep working. */
+            created_api_keys: components["schemas"]["ApiKey"][];
+        };
         MemberRoleRequest: {
             role: "owner" | "admin" | "member";
+            /** @description Extension: true revokes, in the same transaction, the active API keys the member made (directly or through a key they made); they are listed in `created_api_keys`. Left out or false, those keys keep working with their own role. */
+            revoke_keys?: boolean;
         };
         PasswordResetRequest: {
             /** @description Email address */
@@ -5222,7 +5233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Member"];
+                    "application/json": components["schemas"]["MemberChange"];
                 };
             };
             /** @description The error object (see /docs/errors) */
@@ -5322,7 +5333,10 @@ export interface operations {
     };
     removeMember: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: true revokes, in the same transaction, the active API keys the member made (directly or through a key they made); they are listed in `created_api_keys`. Left out or false, those keys keep working with their own role. */
+                revoke_keys?: boolean;
+            };
             header?: never;
             path: {
                 /** @description usr_ + 32 hex digits */
@@ -5333,7 +5347,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            204: {
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5341,7 +5355,9 @@ export interface operations {
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MemberChange"];
+                };
             };
             /** @description The error object (see /docs/errors) */
             400: {

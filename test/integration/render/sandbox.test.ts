@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -102,6 +102,40 @@ describe('Chromium sandbox', () => {
       assert.match(warning, /could not start its sandbox \(Running as root without --no-sandbox/);
       assert.ok(supervisor.isUp());
     });
+  });
+
+  it('does not retry without the sandbox after a start that ran out of memory, and says why', async () => {
+    // Chromium under a 4 GB address-space limit dies at start (SIGTRAP, no message) before any sandbox
+    // check: the sandbox is not the cause, so the supervisor must not take it away and try again.
+    const dir = mkdtempSync(path.join(tmpdir(), 'quire-oom-'));
+    try {
+      const launches = path.join(dir, 'launches');
+      const wrapper = path.join(dir, 'chromium');
+      writeFileSync(
+        wrapper,
+        `#!/bin/sh\necho launch >> '${launches}'\nulimit -v 4000000\nexec '${CHROMIUM}' "$@"\n`,
+        {
+          mode: 0o755,
+        },
+      );
+      const log = recordingLog();
+      await assert.rejects(
+        BrowserSupervisor.start({ chromiumPath: wrapper, chromiumWsEndpoint: null }, log, facts(1000)),
+        /chromium did not start: .*signal=SIGTRAP.*Not a sandbox refusal, so no retry without the sandbox/,
+      );
+      assert.equal(readFileSync(launches, 'utf8').trim().split('\n').length, 1, 'launched once, sandboxed');
+      assert.deepEqual(
+        log.entries.map((e) => e.level),
+        ['error'],
+        'reported as a failed start, with no warning about running unsandboxed',
+      );
+      assert.deepEqual(log.entries[0]?.obj, {
+        chromium_sandbox: true,
+        reason: '<process did exit: exitCode=null, signal=SIGTRAP>',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('as a non-root user with user namespaces: sandboxed, renderers under seccomp, no warning', {
