@@ -25,6 +25,12 @@ import {
 
 /** The emailed-link and password routes of the dashboard (/auth/*): links, password change and reset, invitations. */
 export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: SessionActions): void {
+  registerLinkRoutes(app, deps, actions);
+  registerInvitationAcceptRoutes(app, deps, actions);
+}
+
+/** Sign-in links, the password change and reset, and email verification. */
+function registerLinkRoutes(app: App, deps: SessionRouteDeps, actions: SessionActions): void {
   const { db, clock } = deps;
   const { startSession, currentSession, setPassword, sendReset, teamToSignInto } = actions;
 
@@ -119,6 +125,12 @@ export function registerAuthRoutes(app: App, deps: SessionRouteDeps, actions: Se
       return { email_verified: true as const };
     },
   );
+}
+
+/** An invitation accepted by a new user (with a password) or by the signed-in one. */
+function registerInvitationAcceptRoutes(app: App, deps: SessionRouteDeps, actions: SessionActions): void {
+  const { db, clock } = deps;
+  const { startSession, currentSession } = actions;
 
   app.post(
     '/auth/invitation',

@@ -66,10 +66,17 @@ function registerDeliveryStart<Params extends TSchema>(app: App, route: Delivery
   );
 }
 
+type WebhookService = ReturnType<typeof createWebhookService>;
+
 /** Webhook endpoints, test events, delivery log and retries. Register inside the authenticated /v1 scope. */
 export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   const service = createWebhookService(deps);
+  registerEndpointRoutes(app, service);
+  registerDeliveryRoutes(app, service);
+}
 
+/** The endpoints themselves: list, create, read, change, delete, rotate the secret. */
+function registerEndpointRoutes(app: App, service: WebhookService): void {
   app.get(
     '/webhooks',
     {
@@ -187,7 +194,10 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     },
     async (request) => service.rotateSecret(requireSessionRole(request, 'admin'), request.params.id),
   );
+}
 
+/** What was sent to an endpoint: a test event, the delivery log and one more attempt of a delivery. */
+function registerDeliveryRoutes(app: App, service: WebhookService): void {
   registerDeliveryStart(app, {
     url: '/webhooks/:id/test',
     operationId: 'sendWebhookTestEvent',
