@@ -1,5 +1,5 @@
 /**
- * The batch section of `npm run bench` (issue 12), on its own Quire server (own data directory, the Scale
+ * The batch section of `npm run bench`, on its own Quire server (own data directory, the Scale
  * plan with room for 10,000-item batches):
  *
  * 1. throughput: N invoices (bench fixture, a stored template) as one test-mode batch, POST → every item

@@ -1,5 +1,5 @@
 /**
- * What each finishing option (issue 26) costs per document, against the same document without it, in
+ * What each finishing option costs per document, against the same document without it, in
  * ONE run: the plain invoice and the 10-page report rendered by the render engine in this process and
  * its own Chromium, then finished (src/finishing). Variants run in alternating rounds (plain, tagged,
  * …, plain, tagged, …) so a change in the machine's load reaches them all alike. Latency is render +
@@ -171,7 +171,7 @@ export interface SigningFigures {
   signCpuMs: number;
   /** The same finishing without `sign` (pdf_metadata: one pdf-lib parse and save): the baseline. */
   baselineCpuMs: number;
-  /** signCpuMs − baselineCpuMs: what signing adds (issue 27 target: ≤ 20 ms per invoice). */
+  /** signCpuMs − baselineCpuMs: what signing adds (target: ≤ 20 ms per invoice). */
   signingCpuMs: number;
 }
 

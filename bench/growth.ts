@@ -1,5 +1,5 @@
 /**
- * The `growth` section of `npm run bench` (issue 32, item 4): what a render costs as work grows.
+ * The `growth` section of `npm run bench`: what a render costs as work grows.
  * 1. POST /v1/pdf (stored: `response: url`, so the storage quota is checked) with 0, 10,000 and 100,000
  *    documents in the team's log, on SQLite and on PostgreSQL (skipped when it does not answer), and the
  *    storage check alone: the running total (migration 0021) against summing the log as before it.

@@ -1,5 +1,5 @@
 /**
- * The `jsreport` section of `npm run bench` (issue 32): jsreport 4, Quire and raw playwright-core on the same
+ * The `jsreport` section of `npm run bench`: jsreport 4, Quire and raw playwright-core on the same
  * Chromium, fixtures and machine in one run. Start to first PDF (fresh processes), p50/p95 latency and CPU per
  * document (each contender's whole process tree) at c=1, throughput at c=1/2/4 in alternating rounds, RSS.
  */

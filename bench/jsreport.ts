@@ -1,5 +1,5 @@
 /**
- * jsreport 4 as a contender (issue 32): its own install under bench/jsreport (installed on first use by
+ * jsreport 4 as a contender: its own install under bench/jsreport (installed on first use by
  * bench/jsreport/setup.mjs, never a dependency of Quire), started as its own process (bench/jsreport/server.cjs:
  * HTTP API, file-system template store, handlebars, chrome-pdf on the same Debian Chromium with the same
  * Chromium flags as Quire). Renders stored templates over loopback HTTP, as Quire is measured.

@@ -1,5 +1,5 @@
 /**
- * Per-document cost of running Liquid on the worker pool (issue 17 target: at most 2 ms more than
+ * Per-document cost of running Liquid on the worker pool (target: at most 2 ms more than
  * rendering in the calling thread), for the bench invoice (bench/fixtures/invoice.*).
  *
  *   node --import tsx bench/liquid-pool.ts        (QUIRE_BENCH_N=500 by default)

@@ -1,5 +1,5 @@
 /**
- * What merging costs (README "Merging", issue 27 target: merging a 2-page PDF onto the invoice ≤ 1.2× the
+ * What merging costs (docs/pdf-output.md "Merging", target: merging a 2-page PDF onto the invoice ≤ 1.2× the
  * plain invoice), in ONE run on the render engine in this process and its own Chromium: the plain invoice
  * against the invoice with a 2-page PDF appended — the upload checked by qpdf beside the render
  * (finishing/merge-sources.ts, as production does), and the merge step (finishing/pipeline.ts) — in alternating

@@ -208,7 +208,7 @@ async function rawStartToFirstPdf(): Promise<number> {
   return ms;
 }
 
-/** The sections on one `quire serve` (and one raw Chromium): issue 17's comparisons. */
+/** The sections on one `quire serve` (and one raw Chromium): start-up and per-document comparisons. */
 async function core(): Promise<void> {
   const quire = await startQuire(root);
   const firstT0 = performance.now();

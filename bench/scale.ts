@@ -1,5 +1,5 @@
 /**
- * The scale-out section of `npm run bench` (issue 15), on PostgreSQL (QUIRE_BENCH_DATABASE_URL, default
+ * The scale-out section of `npm run bench`, on PostgreSQL (QUIRE_BENCH_DATABASE_URL, default
  * postgres://127.0.0.1:5432/test: a fresh database is created on that server and dropped afterwards):
  *
  * 1. async invoice throughput: one `quire serve` (no render workers) and 1, then 2, `quire worker` processes

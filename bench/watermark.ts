@@ -1,5 +1,5 @@
 /**
- * The test watermark's cost per document (issue 17), on the render engine itself: the bench invoice
+ * The test watermark's cost per document, on the render engine itself: the bench invoice
  * rendered with and without the mark, alternating, in this process and its own Chromium (HTTP would
  * hit the test keys' fixed 20 requests a minute). CPU is this process tree's (Node + Chromium).
  *

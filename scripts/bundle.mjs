@@ -1,6 +1,6 @@
 // `npm run build` and the bootstrap: the server as a few ES modules in dist/server/ (esbuild), run by
 // bin/quire.mjs. Node's ES module loader pays per file: Quire's ~270 modules with typebox's ~370 and
-// kysely's ~260 took about 40 % of the server's start-up CPU as separate files (issue 17, start to first
+// kysely's ~260 took about 40 % of the server's start-up CPU as separate files (start to first
 // PDF). Only those pure-ESM parts are bundled; every other dependency stays in node_modules as it is
 // (native addons, packages that read their own files, CommonJS).
 import { readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The API reference's own rules (issue 31), checked on the OpenAPI document the server serves; part of
+// The API reference's own rules, checked on the OpenAPI document the server serves; part of
 // `npm run lint` through scripts/openapi-lint.mjs. Each problem says what to add and where, because the
 // rules apply to every new route: a reader of /docs must learn from each operation what it does, when to
 // use it and which errors it answers, and see an example of every request body.

@@ -1,4 +1,4 @@
-// Fewer, fatter processes (issue 25 item 5). A test file's process spends about 1.3 s of CPU loading the app's
+// Fewer, fatter processes. A test file's process spends about 1.3 s of CPU loading the app's
 // modules before its first test (a unit test's process, 0.2–0.5 s) (measured: a file that starts one server and stops it costs 1.6 s, an empty file
 // 0.1 s), and the suite runs over a hundred and fifty integration files on two cores. Small integration files are
 // therefore run several to a process: scripts/run-tests.mjs writes, into the compiled mirror, one entry file per

@@ -1,4 +1,4 @@
-// One queue for every test process of a run, whatever its pass (issue 25). The SQLite and PostgreSQL passes
+// One queue for every test process of a run, whatever its pass. The SQLite and PostgreSQL passes
 // used to be two `node --test` runners side by side, two processes each: the PostgreSQL one ended minutes
 // before the SQLite one, which then ran its last files two at a time on a machine with room for more. Here
 // the run has a number of slots, each pass a ceiling of its own (PostgreSQL files mostly wait on jobs and

@@ -22,7 +22,7 @@ const refusal = (fn: () => unknown): string | null => {
   }
 };
 
-describe('who may manage (issue 24)', () => {
+describe('who may manage', () => {
   it('lets only admin live keys and admin or owner sessions manage keys, members and invitations', () => {
     const callers: Array<[Caller, RegExp | null]> = [
       [{ mode: 'live', role: 'admin', key: true }, null],

@@ -78,7 +78,7 @@ export function requireRole(request: FastifyRequest, needed: Exclude<Role, 'memb
 }
 
 /**
- * Key, member and invitation management (issue 24): an admin live key, or a session with the admin or owner
+ * Key, member and invitation management: an admin live key, or a session with the admin or owner
  * role. A test key is for trying things out and CI, so it never manages, whatever its role. `action` says
  * what was refused ("manage API keys").
  */

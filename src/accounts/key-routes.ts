@@ -76,7 +76,7 @@ export function present(key: ApiKey) {
   };
 }
 
-/** Issue 24: the dashboard in test mode acts like a test key, which never makes live keys. */
+/** The dashboard in test mode acts like a test key, which never makes live keys. */
 function checkModeMayCreate(auth: AuthContext, mode: ApiKey['mode']): void {
   if (mode === 'live' && auth.mode === 'test') {
     throw new AppError(
@@ -88,7 +88,7 @@ function checkModeMayCreate(auth: AuthContext, mode: ApiKey['mode']): void {
 
 /**
  * API keys of the caller's team (contract: API keys): everyone lists; admin and owner sessions and admin live
- * keys create and revoke (issue 24). A key cannot revoke itself.
+ * keys create and revoke. A key cannot revoke itself.
  */
 export function registerKeyRoutes(app: App, deps: { db: Db; clock: Clock }): void {
   app.get(

@@ -96,7 +96,7 @@ function plan(
     batch_max_items: batchMax,
     retention_days: retentionDays,
     webhooks,
-    // A Quire default (the spec shows no prices); overage also needs an active subscription (issue 14).
+    // A Quire default (the spec shows no prices); overage also needs an active subscription.
     overage_cents_per_doc: overageCentsPerDoc,
     spending_cap_cents: null,
   };

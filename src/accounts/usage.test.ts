@@ -16,7 +16,7 @@ const april = parsePeriod('2026-04') as NonNullable<ReturnType<typeof parsePerio
 const at = (iso: string) => new Date(iso);
 const active: BillingState = { subscription: 'active', spendingCapCents: null, overageBilledPeriod: null };
 
-describe('usage numbers (issue 14)', () => {
+describe('usage numbers', () => {
   it('names monthly UTC periods and refuses other names', () => {
     assert.deepEqual(
       [april.start.toISOString(), april.end.toISOString()],

@@ -75,7 +75,7 @@ export function planAt(history: readonly PlanChange[], at: Date): PlanId {
 }
 
 /**
- * The period's included documents, prorated by time over the plans in effect (issue 14):
+ * The period's included documents, prorated by time over the plans in effect:
  *   round( Σ docs_per_period(plan_i) × duration_i / duration of the period )
  * over the pieces of the period between plan changes, rounded half up. The plan in effect at the period
  * start (or, for a team created later, its first plan) covers the period from its start, so a team's first
@@ -103,7 +103,7 @@ export function proratedIncluded(
 }
 
 /**
- * Rollover (issue 14): on a paid plan, the previous period's unused included documents — its prorated
+ * Rollover: on a paid plan, the previous period's unused included documents — its prorated
  * paid-plan documents minus its documents used, never below 0 — at most one period's worth (the current
  * plan's docs_per_period). Rollover does not compound: the previous period's own rollover is not carried.
  * 0 on Free and in the team's first period.

@@ -22,7 +22,7 @@ export interface BrandOptions {
   untrusted: UploadReader;
 }
 
-/** Brand assets (issue 18): a team's logo and fonts, their signed links, and the Liquid `brand` variable. */
+/** Brand assets: a team's logo and fonts, their signed links, and the Liquid `brand` variable. */
 export interface BrandModule extends Capability<App, JobDefinition> {
   /** What production asks for each render. */
   port: BrandPort;

@@ -2,7 +2,7 @@ import { Parser } from 'saxen';
 import { AppError } from '../shared/errors.js';
 
 /**
- * How big an SVG becomes once resvg has expanded it, bounded before resvg sees it (issue 24 item 7).
+ * How big an SVG becomes once resvg has expanded it, bounded before resvg sees it.
  * resvg copies the target of every `<use>` (and of `url(#id)` references to patterns, clip paths,
  * masks, markers and filters) into its tree, so ten `<use>`s of ten `<use>`s … of a shape are a
  * billion shapes from 1 KB, and a chain of references nests as deep as it is long (deep enough to

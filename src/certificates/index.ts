@@ -21,7 +21,7 @@ export interface CertificatesOptions {
   timestampUrl?: string;
 }
 
-/** Team certificates (issue 27): upload, list, delete, and the key of one for `sign`. */
+/** Team certificates: upload, list, delete, and the key of one for `sign`. */
 export interface CertificatesModule extends Capability<App, JobDefinition> {
   /** What production asks for when a document is signed. */
   port: CertificatePort;

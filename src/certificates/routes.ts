@@ -59,7 +59,7 @@ function present(row: CertificateRow) {
   return pick(row, ['id', 'name', 'subject', 'issuer', 'not_before', 'not_after', 'fingerprint_sha256']);
 }
 
-/** GET/POST /certificates, DELETE /certificates/<id> (extension, issue 27; tag "Certificates"). */
+/** GET/POST /certificates, DELETE /certificates/<id> (extension; tag "Certificates"). */
 export function registerCertificateRoutes(app: App, deps: CertificateServiceDeps): void {
   app.get(
     '/certificates',

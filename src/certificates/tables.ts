@@ -1,4 +1,4 @@
-/** A team's signing certificate (issue 27). The key is sealed with the server secret; nothing else is secret. */
+/** A team's signing certificate. The key is sealed with the server secret; nothing else is secret. */
 export interface CertificatesTable {
   id: string;
   team_id: string;

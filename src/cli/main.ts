@@ -23,7 +23,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`${(err as Error).message}\n`);
       process.exit(2);
     }
-    // The long-running commands write logs: their start-up failures are a log record (issue 31 item 7).
+    // The long-running commands write logs: their start-up failures are a log record.
     if (command === 'serve' || command === 'worker') process.exit(reportStartupFailure(err));
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

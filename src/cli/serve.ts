@@ -7,7 +7,7 @@ import type { SignInLink } from '../users/index.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
- * First run, once the server listens (issue 31: a busy port must not swallow the one-time output): a default
+ * First run, once the server listens (a busy port must not swallow the one-time output): a default
  * team with a live and a test key, and the dashboard's owner (QUIRE_ADMIN_EMAIL) with a single-use sign-in
  * link on the bound port. All in one transaction, printed after it commits: the keys are stored only hashed,
  * so they are printed exactly once, and only by a process that is serving. Its owner runs the server, so the
@@ -95,7 +95,7 @@ function printOwnerLink(link: SignInLink, announce: Announce, note = ''): void {
 /**
  * `quire serve`: migrate, listen, first-run set-up (or the owner's fresh link), and drain on SIGTERM/SIGINT (shutDown).
  *
- * Start-up order (issue 17, start to first PDF): Chromium is launched first, then the service's modules
+ * Start-up order (start to first PDF): Chromium is launched first, then the service's modules
  * load (app.js is imported only now, so the launch does not wait for them) and the migrations run while
  * Chromium boots on another core; buildApp awaits the browser only at its end, and meanwhile does the
  * first request's one-time work (a Liquid worker, the PDF route's schemas).
@@ -140,8 +140,8 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
 }
 
 /**
- * Bound to every address without QUIRE_PUBLIC_URL, signed links and docs_url would say http://0.0.0.0:PORT
- * (issue 16 item 3): say so at start rather than in a customer's broken link.
+ * Bound to every address without QUIRE_PUBLIC_URL, signed links and docs_url would say
+ * http://0.0.0.0:PORT: say so at start rather than in a customer's broken link.
  */
 export function warnAboutWildcardLinks(config: Config, warn: (message: string) => void): void {
   if (config.publicUrl || !['0.0.0.0', '::', '[::]', ''].includes(config.host)) return;
@@ -163,7 +163,7 @@ export function warnAboutTrustingEveryHop(config: Config, warn: (message: string
 }
 
 /**
- * Graceful shutdown (issue 11 item 12): stop accepting connections, let requests in flight — renders
+ * Graceful shutdown: stop accepting connections, let requests in flight — renders
  * included — finish for up to `graceMs`, then close the connections still open; then background
  * workers, Chromium and the database, in that order (BuiltApp.close). Chromium outlives the signal:
  * playwright's own signal handlers are off (render/browser-supervisor.ts).

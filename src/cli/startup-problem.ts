@@ -140,7 +140,7 @@ interface Streams {
 }
 
 /**
- * A failed start of `quire serve` or `quire worker`, reported where their logs go (issue 31 item 7): one JSON
+ * A failed start of `quire serve` or `quire worker`, reported where their logs go: one JSON
  * record on stdout (pino's shape, level 60, `event: "startup_failed"`, a `code` and a `msg` that names the
  * setting and the fix; `problems` for invalid settings, `err` with the stack for a bug), so a log collector
  * sees why the process ended; the readable text on stderr only for a terminal or with QUIRE_LOG_FORMAT=pretty

@@ -1,5 +1,5 @@
 /**
- * The API reference's sections, in the order a user meets them (issue 31): making a PDF first, operations
+ * The API reference's sections, in the order a user meets them: making a PDF first, operations
  * last. Every operation has exactly one of these tags; `npm run lint` (scripts/openapi-lint.mjs) names an
  * operation whose tag is missing or not listed here. A new section: add it here, where a reader would look for it.
  */

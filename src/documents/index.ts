@@ -41,7 +41,7 @@ export interface DocumentsOptions {
   /** Base of signed links; known for sure only after listen when the port is 0. */
   publicUrl(): string;
   makeThumbnail: ThumbnailMaker;
-  /** The usage ledger the lifecycle writes counted documents to (issue 14). */
+  /** The usage ledger the lifecycle writes counted documents to. */
   usage?: UsageLedgerPort;
 }
 

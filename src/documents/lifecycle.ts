@@ -28,7 +28,7 @@ export interface LifecycleDeps {
 
 /**
  * The usage ledger as the lifecycle writes it: a counted document's ledger row commits with the document,
- * and a live background document that ends without being counted gives its reservation back (issue 14).
+ * and a live background document that ends without being counted gives its reservation back.
  */
 export interface UsageLedgerPort {
   record(trx: Db, entry: { documentId: string; teamId: string; period: string; at: Date }): Promise<void>;

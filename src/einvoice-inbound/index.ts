@@ -1,4 +1,4 @@
-/** Reading e-invoices a team receives (issue 28): validation with the official rules, and parsing into the model. */
+/** Reading e-invoices a team receives: validation with the official rules, and parsing into the model. */
 import type { App } from '../http/server.js';
 import type { JobDefinition } from '../jobs/index.js';
 import type { Capability } from '../shared/capability.js';

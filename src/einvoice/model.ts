@@ -11,7 +11,7 @@ export const STANDARDS = [
   'zugferd',
   'xrechnung-cii',
   'xrechnung-ubl',
-  // Extensions (issue 28): Peppol BIS Billing 3.0 (UBL) and plain EN 16931 without a CIUS.
+  // Extensions: Peppol BIS Billing 3.0 (UBL) and plain EN 16931 without a CIUS.
   'peppol',
   'en16931-ubl',
   'en16931-cii',

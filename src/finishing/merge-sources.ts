@@ -35,7 +35,7 @@ export interface MergeScope {
 
 /**
  * The stored document a `{ document_id }` names, under the rules of GET /pdf/<id> (spec: a live document
- * read with a test key is document_not_found; issue 27: the team's own, stored, succeeded documents of
+ * read with a test key is document_not_found; the team's own, stored, succeeded documents of
  * the same mode).
  */
 async function findSource(

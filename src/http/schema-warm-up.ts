@@ -1,7 +1,7 @@
 /**
  * Route schemas compile on their first request (validator.ts, serializer.ts) to keep start-up short.
  * For the routes that matter most, `quire serve` compiles them right after listening instead, off the
- * request path (issue 17: start to first PDF), through the compile steps registered here.
+ * request path (start to first PDF), through the compile steps registered here.
  */
 const pending = new Map<string, Array<() => void>>();
 

@@ -56,7 +56,7 @@ function workerError(err: unknown, deadline: TaskDeadline): unknown {
 
 /**
  * Quire's Liquid (see renderer.ts for the language rules) run on a pool of worker threads, so no
- * template can block the event loop that serves every team (issue 11, item 1). Each task is parse
+ * template can block the event loop that serves every team. Each task is parse
  * and render together under one hard wall-clock limit (renderMs + a 100 ms grace, counted from the
  * moment a worker starts it): past it the worker is terminated and the task is
  * template_render_error "took longer than 1 second", whether parsing or rendering was slow.

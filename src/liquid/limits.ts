@@ -12,7 +12,7 @@ export const LIQUID_LIMITS = {
 
 /**
  * Parsed template versions kept by each worker thread, bounded by count and by estimated bytes
- * (issue 11, item 2: a 500 KB template of 100k `{{a}}` tags holds ≈ 117 MB once parsed).
+ * (a 500 KB template of 100k `{{a}}` tags holds ≈ 117 MB once parsed).
  * Measured with liquidjs 10.30.1: 1.1 to 2.2 KB per parsed node (more with filters) plus the
  * source; the estimate takes the upper end, so a template bigger than the budget is never kept.
  */

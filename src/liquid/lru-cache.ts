@@ -19,7 +19,7 @@ function checkLimits(limits: LruLimits<unknown, unknown>): void {
 /**
  * A least-recently-used map bounded by entry count and, when given `maxBytes`, by the estimated
  * bytes of its entries: caches keyed by user input (templates, date patterns, locales) must not
- * be able to hold more memory than their budget (issue 11, item 2). A Map keeps insertion order,
+ * be able to hold more memory than their budget. A Map keeps insertion order,
  * so the first key is always the least recently used one (each hit re-inserts its key at the end).
  */
 export class LruCache<K, V> {

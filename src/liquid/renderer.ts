@@ -159,7 +159,7 @@ export class LiquidRenderer {
 
   /**
    * Raw `html` sent with `data`. Clients usually send the same HTML with new data every time, and the
-   * parse was about half of the invoice's Liquid time (issue 17), so it is cached by a digest of the
+   * parse was about half of the invoice's Liquid time, so it is cached by a digest of the
    * source like a stored version (getOrParse compares the whole source, so a digest collision cannot
    * mix two templates up; the byte budget bounds what any team's sources occupy).
    */

@@ -7,7 +7,7 @@ const MAX_WAIT_MS = 30_000;
 const MAX_SOURCE_URL_LENGTH = 2048;
 
 /**
- * Extension fields of POST /pdf for capturing pages (issue 27 items 4 and 5): render a URL instead of
+ * Extension fields of POST /pdf for capturing pages: render a URL instead of
  * HTML, and wait for the page before printing. Kept together so other extensions merge beside them.
  */
 export const CaptureFields = {

@@ -150,12 +150,12 @@ export function launchChromiumServer(chromiumPath: string) {
   return chromium.launchServer({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS] });
 }
 
-/** One warm Chromium, relaunched when it crashes or disconnects (issue 3, item 1). */
+/** One warm Chromium, relaunched when it crashes or disconnects. */
 export class BrowserSupervisor {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
   private closed = false;
-  /** Set at shutdown: a browser lost from now on is not relaunched (issue 11 item 12). */
+  /** Set at shutdown: a browser lost from now on is not relaunched. */
   private stopping = false;
   private browserPid: number | undefined;
   /** Whether Chromium runs with its sandbox: decided at start, kept for every relaunch. */

@@ -30,7 +30,7 @@ function launch(target: ChromiumTarget, BrowserSupervisorClass: typeof BrowserSu
 /**
  * `quire serve` only, called by bin/quire.mjs before it loads the CLI: reads the Chromium path (or server) from
  * the environment and launches it, so Chromium boots on the other core while Node loads the CLI and
- * the service (start to first PDF, issue 17: the CLI's own modules took ~0.7 s before the launch
+ * the service (start to first PDF: the CLI's own modules took ~0.7 s before the launch
  * could start). Invalid configuration launches nothing; `serve` reports it as before.
  * @public bin/quire.mjs loads it by a computed path, which knip cannot follow.
  */

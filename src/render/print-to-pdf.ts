@@ -42,7 +42,7 @@ const PDF_END = Buffer.from('%%EOF');
 
 /**
  * A read shorter than asked that ends the file (`%%EOF`, then at most a line break) was the last one:
- * Chromium answers `eof` only to one more read, a round trip per document saved (issue 17). Skia writes
+ * Chromium answers `eof` only to one more read, a round trip per document saved. Skia writes
  * one revision, so an earlier `%%EOF` inside the file does not occur.
  */
 function endsPdf(chunk: Buffer): boolean {

@@ -99,7 +99,7 @@ export class Renderer {
 
   /**
    * Renders one job; `strategy` defaults to the one registered for `job.page.mode`, else fast. When
-   * Chromium itself dies during the render (issue 11 item 13) the render runs once more on the
+   * Chromium itself dies during the render the render runs once more on the
    * relaunched browser; only a document that breaks its page again fails with render_failed.
    */
   async render(job: RenderJob, strategy?: ModeStrategy): Promise<RenderResult> {

@@ -5,7 +5,7 @@ export interface BudgetLimits {
 }
 
 /**
- * What one document may still fetch (issue 11 item 3): each resource is capped on its own, and this
+ * What one document may still fetch: each resource is capped on its own, and this
  * caps their number and their sum, so a document cannot make the service hold an unbounded amount of
  * resource bytes. Bytes are counted as they arrive, across the document's parallel fetches; bytes of a
  * resource refused part-way stay counted (they were transferred all the same).

@@ -68,7 +68,7 @@ function lookupRefusingOwn(inner: LookupFunction, own: Set<string>): LookupFunct
 }
 
 /**
- * Fetches the http(s) resources documents ask for (issue 3, item 4): non-http(s) schemes, private,
+ * Fetches the http(s) resources documents ask for: non-http(s) schemes, private,
  * loopback, link-local and metadata addresses (judged on the address actually connected to), this
  * host's own addresses, answers over `maxBytes` and answers slower than `timeoutMs` are refused, and
  * so are resources past the document's budget (resource-budget.ts).

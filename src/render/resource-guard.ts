@@ -10,7 +10,7 @@ export interface GuardReport {
   /**
    * The document loaded another document (an http(s) iframe) or started a worker. Those have an
    * origin with cookies and storage of their own, so the pool replaces the whole context afterwards
-   * instead of trusting a reset (issue 3, item 1: nothing may cross between teams).
+   * instead of trusting a reset (nothing may cross between teams).
    */
   usedOtherOrigins: boolean;
 }
@@ -49,7 +49,7 @@ function isNavigationAway(request: Request, page: Page): boolean {
 }
 
 /**
- * Sends every request of a pool page's documents through Quire's fetcher (issue 3, item 4). Chromium
+ * Sends every request of a pool page's documents through Quire's fetcher. Chromium
  * itself is launched unable to resolve any host (browser-supervisor.ts), so a request that somehow
  * escaped interception still reaches nothing.
  */

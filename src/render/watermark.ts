@@ -21,7 +21,7 @@ export interface WatermarkParams {
  * `visibility`, `!important`) or script — can reach, hide or remove it; it repeats on every page in
  * fast and print mode alike (Paged.js pages are printed pages too). The text is an SVG <text>: real,
  * extractable text in an embedded (subset) Liberation Sans Bold, which PDF/A allows. It replaced a
- * pdf-lib stamp of the finished PDF (tens of ms of Node CPU per test document, issue 17).
+ * pdf-lib stamp of the finished PDF (tens of ms of Node CPU per test document).
  *
  * `paper` is the sheet in inches; the template's own viewport is the printed sheet, and the SVG keeps
  * the text's proportions if the two differ (print mode: a document's own `@page size`).

@@ -1,7 +1,7 @@
 import type { SweepTask } from './sweeper.js';
 
 /**
- * The one contract between a capability folder and the composition root (issue 29): the folder's
+ * The one contract between a capability folder and the composition root: the folder's
  * `index.ts` exports `createX(deps)` returning this, and app.ts builds the shared dependencies once, then
  * loops over the capabilities — signed routes, then authenticated routes, jobs, sweeps — in one fixed order
  * (the order of the OpenAPI document).

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 
 /**
- * Where log lines and start-up announcements go (issue 31 item 7). With QUIRE_LOG_FORMAT=json (the default)
+ * Where log lines and start-up announcements go. With QUIRE_LOG_FORMAT=json (the default)
  * stdout carries only pino's JSON lines, one per record, for a log collector; `pretty` turns the same records
  * into short readable lines for development. Start-up announcements (the serving address, the first run's keys
  * and the owner's sign-in link) are for the person who started Quire: plain text on stderr when it is a

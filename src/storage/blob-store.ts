@@ -50,7 +50,7 @@ export function assertSafeKey(key: string): void {
 }
 
 export class FsBlobStore implements BlobStore {
-  /** Folders made (or found) already: every stored PDF went through mkdir before (issue 17 profile). */
+  /** Folders made (or found) already: every stored PDF went through mkdir before. */
   private readonly madeDirs = new Set<string>();
 
   constructor(private readonly root: string) {}

@@ -8,7 +8,7 @@ import type { TemplateSettings } from './settings.js';
 import { thumbnailSlot } from './thumbnails.js';
 
 /**
- * The template gallery (extension, issue 30 item 8): starters shipped in the repository as three files
+ * The template gallery (extension): starters shipped in the repository as three files
  * each under src/templates/starters/ — `<id>.liquid` (the HTML), `<id>.css`, `<id>.json` (name,
  * description, print-mode settings, sample data, and optionally `base_css`: a stylesheet of the folder that
  * is laid before the starter's own, so that starters of one family share one look; a user's template

@@ -14,7 +14,7 @@ export function parseCacheKey(templateId: string, version: number): string {
 /**
  * Template resolution for POST /pdf, previews and thumbnails: `template_version`, else the pinned version,
  * else the current one. Unknown, deleted, another team's template or a missing version → template_not_found.
- * Each version is parsed once per Liquid worker and kept in its byte-bounded cache (issue 4, item 3; issue 11).
+ * Each version is parsed once per Liquid worker and kept in its byte-bounded cache.
  */
 export function createTemplatePort(deps: {
   db: Db;

@@ -28,7 +28,7 @@ export const EndpointSchema = named(
 
 const Headers = Type.Record(Type.String(), Type.String());
 
-/** Extension (issue 30 item 6): the last attempt's exchange, so a developer can debug a receiver from the log. */
+/** Extension: the last attempt's exchange, so a developer can debug a receiver from the log. */
 const AttemptDetailSchema = named(
   'WebhookAttemptDetail',
   Type.Object(

@@ -74,7 +74,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async create(caller: WebhookCaller, input: CreateEndpointInput): Promise<EndpointJson> {
       requireWebhooksPlan(caller);
       if (input.mode === 'live' && caller.mode === 'test') {
-        // Issue 24: a test key (or test-mode session) never reaches live endpoints; a refusal, not a typo.
+        // A test key (or test-mode session) never reaches live endpoints; a refusal, not a typo.
         throw new AppError(
           'forbidden',
           'A test key cannot create live webhook endpoints. Use a live key, or leave "mode" out for a test endpoint.',

@@ -37,7 +37,7 @@ const MESSAGES: Record<UrlRefusal, string> = {
 };
 
 /**
- * Said whenever a target is refused for being on this machine or a private network (issue 30 item 6): a
+ * Said whenever a target is refused for being on this machine or a private network: a
  * developer's receiver on localhost is the common case, and only the operator can allow it.
  */
 export const PRIVATE_TARGET_HINT =

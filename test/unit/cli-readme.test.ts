@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Issue 31 item 6: the CLI guide's table (docs/cli.md) is the CLI's own help, not a hand-kept copy. */
+/** The CLI guide's table (docs/cli.md) is the CLI's own help, not a hand-kept copy. */
 describe('CLI table in docs/cli.md', () => {
   it('equals the table generated from the CLI help (node scripts/cli-readme.mjs --check)', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'scripts/cli-readme.mjs'), '--check'], {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import semver from 'semver';
 
 /**
- * Issue 31 item 7, container parity. No container engine runs here, so the Dockerfile is checked as text:
+ * Container parity. No container engine runs here, so the Dockerfile is checked as text:
  * the runtime stage's install command is run with `echo` in place of apt-get over the repository's package
  * list, which gives the packages the image installs, and that must be what the bootstrap installs.
  * scripts/verify-image.sh builds the image for real where buildah is available (docs/deployment.md: Container).

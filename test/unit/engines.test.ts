@@ -8,7 +8,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const json = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
 
 /**
- * Issue 31: `npm ci` on a supported Node prints no EBADENGINE warning. Every package the lock installs must
+ * `npm ci` on a supported Node prints no EBADENGINE warning. Every package the lock installs must
  * accept the oldest release of each Node line Quire supports (package.json `engines`); a dependency whose new major wants a newer
  * Node is pinned or overridden (package.json `overrides`) to a release that does not.
  */

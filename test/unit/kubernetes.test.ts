@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { CONFIG_KEYS, loadConfig } from '../../src/config/config.js';
 
 /**
- * Issue 31 item 8: deploy/kubernetes/ cannot be applied here (no cluster). Every object is validated against
+ * Deploy/kubernetes/ cannot be applied here (no cluster). Every object is validated against
  * the Kubernetes API's OpenAPI schemas as shipped by kubernetes-models (the JSON schemas of each kind, checked
  * with ajv), then the wiring a schema cannot see is checked: selectors, probes, references, settings, and the
  * shutdown timing against Quire's drain.

@@ -33,7 +33,7 @@ function variant(change: (operation: Record<string, unknown>) => void) {
   return document;
 }
 
-/** Issue 31 item 4: the reference lint (part of `npm run lint`) names what each new route lacks and how to add it. */
+/** The reference lint (part of `npm run lint`) names what each new route lacks and how to add it. */
 describe('the API reference lint', () => {
   it('passes a complete operation', () => {
     assert.deepEqual(lint(COMPLETE), []);

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 
 /**
- * The folder rules of issues 10 and 29, read from the import statements of every non-test file under src/:
+ * The folder rules, read from the import statements of every non-test file under src/:
  * no cycle between top-level folders, the composition root (src/app.ts) imported only by the CLI,
  * playwright-core only inside src/render/; a folder reached from outside only through its `index.ts`
  * (the toolkit folders excepted), no route file imported from another folder, `einvoice/` standing on
@@ -183,7 +183,7 @@ const CROSS_FOLDER = IMPORTS.filter(
 const offendersMessage = (rule: string, offenders: Import[]) =>
   `\n${rule}:\n  ${offenders.map(describeImport).join('\n  ')}`;
 
-describe('src/ folder structure (issues 10 and 29)', () => {
+describe('src/ folder structure', () => {
   it('has no import cycle between top-level folders', () => {
     const graph = folderGraph();
     const problems: string[] = [];
@@ -215,7 +215,7 @@ describe('src/ folder structure (issues 10 and 29)', () => {
     assert.ok(offenders.length === 0, `\nsrc/app.ts imported outside src/cli/:\n  ${offenders.join('\n  ')}`);
   });
 
-  it('reaches another folder only through its index.ts (issue 29)', () => {
+  it('reaches another folder only through its index.ts', () => {
     const offenders = CROSS_FOLDER.filter(
       (i) =>
         !/^[^/]+\/index\.ts$/.test(i.to) &&
@@ -229,7 +229,7 @@ describe('src/ folder structure (issues 10 and 29)', () => {
     );
   });
 
-  it("imports no other folder's route file (issue 29)", () => {
+  it("imports no other folder's route file", () => {
     // A folder's routes are registered by its own capability (createX in its index.ts). The composition
     // root (app.ts, no folder) registers the server's own routes: health, docs, metrics.
     const offenders = CROSS_FOLDER.filter(
@@ -238,14 +238,14 @@ describe('src/ folder structure (issues 10 and 29)', () => {
     assert.ok(offenders.length === 0, offendersMessage("imports of another folder's route file", offenders));
   });
 
-  it('keeps einvoice/ on shared/ alone (issue 29)', () => {
+  it('keeps einvoice/ on shared/ alone', () => {
     const offenders = CROSS_FOLDER.filter(
       (i) => folderOf(i.from) === 'einvoice' && folderOf(i.to) !== 'shared',
     );
     assert.ok(offenders.length === 0, offendersMessage('einvoice/ imports beyond shared/', offenders));
   });
 
-  it('keeps the shared request schema out of pdf/ (issue 29)', () => {
+  it('keeps the shared request schema out of pdf/', () => {
     // Page options, deliver and capture fields serve templates and batches as much as POST /pdf: they live
     // in production/, and nothing outside pdf/ (but app.ts, which wires it) depends on pdf/.
     const offenders = IMPORTS.filter(

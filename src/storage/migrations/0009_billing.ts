@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Usage and billing (issue 14): each team's billing state, its plan history (for proration), the usage
+ * Usage and billing: each team's billing state, its plan history (for proration), the usage
  * ledger (one row per counted live document, never deleted by retention) and the per-period reservation
  * counters that make the plan check race-free. Portable SQL only: ISO text times, 0/1 integers.
  */

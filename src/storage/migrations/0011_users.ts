@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Dashboard users (issue 18): users, their team memberships with a role, sessions (hashed ids) and
+ * Dashboard users: users, their team memberships with a role, sessions (hashed ids) and
  * single-use tokens (hashed) for sign-in links, invitations, password resets and email verification.
  * Portable SQL only: ISO text times, 0/1 integers.
  */

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Keys and roles (issue 24): an API key gets a role (`admin` or `member`) and records who made it; an
+ * Keys and roles: an API key gets a role (`admin` or `member`) and records who made it; an
  * invitation records who made it, so it can be withdrawn when that person or key loses the power to invite.
  *
  * Existing keys become `admin`: before this migration every bearer key acted as admin, and the first-run and

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * The mode (test or live) a person last chose in a team (issue 30): their next dashboard session starts in
+ * The mode (test or live) a person last chose in a team: their next dashboard session starts in
  * it. Null until they first switch; the session then starts in live mode for an owner, test for others.
  */
 export const migration0016MembershipLastMode: Migration = {

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * When a dashboard user first signed in (issue 31): the server prints a fresh sign-in link for the owner on
+ * When a dashboard user first signed in: the server prints a fresh sign-in link for the owner on
  * every start until then, so a first start that failed, or a link that expired unused, does not lock the
  * owner out. Users who already have a password, a session or a used token have signed in.
  */

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Team certificates for PAdES signatures (issue 27): the private key sealed with the server secret, the
+ * Team certificates for PAdES signatures: the private key sealed with the server secret, the
  * chain in clear (public), and `documents.signed` so GET /pdf/<id> can say a document was signed.
  */
 export const migration0019Certificates: Migration = {

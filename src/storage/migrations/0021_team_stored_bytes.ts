@@ -3,7 +3,7 @@ import { int64Type, onPostgres } from '../dialect.js';
 
 /**
  * A running total of stored bytes per team and mode (live/test), so the storage check of every stored render
- * (production/storage-policy.ts) reads one row instead of summing the team's whole log (issue 32: it grew with
+ * (production/storage-policy.ts) reads one row instead of summing the team's whole log (it grew with
  * the log). Triggers on `documents` keep it in the same transaction as every write of `stored_bytes`
  * (insert, succeed, expire, delete, retention, and direct updates), on both dialects alike, so no code path
  * can forget it. Backfilled from the documents already there.

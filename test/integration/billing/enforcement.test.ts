@@ -5,7 +5,7 @@ import { createTemplate, waitForBatch } from '../batches/helpers.js';
 import { type BillingHarness, billingHarness } from './harness.js';
 
 /**
- * Issue 14: an operator takes a team through every billing state with the CLI alone, and a live key then
+ * An operator takes a team through every billing state with the CLI alone, and a live key then
  * gets exactly the spec's 402s at exactly the right document. Real server, real SQLite, the real CLI.
  */
 describe('usage enforcement driven by the operator CLI', () => {

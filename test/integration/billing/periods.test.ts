@@ -6,7 +6,7 @@ import { type BillingHarness, billingHarness } from './harness.js';
 const DAY_MS = 86_400_000;
 
 /**
- * Issue 14, the numbers across periods (growth 900 and scale 2,700 included a month here): proration after
+ * The numbers across periods (growth 900 and scale 2,700 included a month here): proration after
  * a mid-period upgrade and downgrade, rollover across period boundaries, the export against GET
  * /account/usage, and counts that outlive the document records. One server whose clock only moves forward.
  */

@@ -26,7 +26,7 @@ async function render(server: TestServer, key: string): Promise<void> {
 }
 
 /**
- * GET /v1/account/usage/daily (issue 30 item 5): documents per UTC day for the whole range, live from the
+ * GET /v1/account/usage/daily: documents per UTC day for the whole range, live from the
  * usage ledger and test from the document log, computed by the database (run on SQLite and PostgreSQL).
  */
 describe('daily usage', () => {

@@ -11,7 +11,7 @@ import { makeUser, signIn } from '../users/dashboard.js';
 const DAY = 86_400_000;
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 
-/** Issue 27 item 1: team certificates — upload, list, delete, every refusal, roles, the limit. */
+/** Team certificates — upload, list, delete, every refusal, roles, the limit. */
 describe('team certificates (POST/GET/DELETE /v1/certificates)', () => {
   let server: TestServer;
   let team: TestTeam;

@@ -55,7 +55,7 @@ async function uploadCertificate(
   return r.json.id as string;
 }
 
-/** Issue 27 item 2: `sign` on POST /v1/pdf, async documents, templates and batches. */
+/** `sign` on POST /v1/pdf, async documents, templates and batches. */
 describe('sign: PAdES signatures with team certificates', () => {
   let server: TestServer;
   let team: TestTeam;

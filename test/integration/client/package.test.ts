@@ -26,7 +26,7 @@ const clientDir = path.join(root, 'clients/typescript');
 const outside = path.join(import.meta.dirname, 'outside');
 
 /**
- * Issue 31 item 3: the client as someone outside the repository gets it. `npm pack` builds the tarball
+ * The client as someone outside the repository gets it. `npm pack` builds the tarball
  * (prepack: ESM and CommonJS with declarations); a new project installs it with npm, offline (its one
  * dependency, openapi-fetch, packed from this checkout), type-checks and compiles a program against the
  * installed types with tsc, and runs it against a real server on loopback: every resource method once.

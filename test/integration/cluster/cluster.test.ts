@@ -32,7 +32,7 @@ interface Key {
 }
 
 /**
- * Issue 15: the scaled-out deployment as real processes: two `quire serve` (APIs, no render workers) and two
+ * The scaled-out deployment as real processes: two `quire serve` (APIs, no render workers) and two
  * `quire worker` on one PostgreSQL database and one S3 store (s3rver), each process with its own data directory
  * holding only the shared server secret. Budgets and render slots hold across the APIs; under load one API
  * and one worker are killed with SIGKILL, and still every document ends once, every event is delivered once

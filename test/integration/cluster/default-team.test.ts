@@ -19,7 +19,7 @@ function client(url: string): pg.Client {
 }
 
 /**
- * Issue 15 item 3: two `quire serve` processes started together on an empty PostgreSQL create exactly one
+ * Two `quire serve` processes started together on an empty PostgreSQL create exactly one
  * default team. The test holds the migration lock until both processes wait on it, so they leave the
  * migrations one right after the other and reach the first-run set-up together.
  */

@@ -12,7 +12,7 @@ import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 /**
- * Render slots shared by processes on one PostgreSQL (issue 15): two app instances (each its own pg pool,
+ * Render slots shared by processes on one PostgreSQL: two app instances (each its own pg pool,
  * as two `quire serve` processes) serve one team; its plan's limit holds across both.
  */
 describe('render slots shared by two app instances on PostgreSQL', { skip: NEEDS_POSTGRES }, () => {

@@ -13,7 +13,7 @@ import {
 } from './browser.js';
 
 /**
- * The template editor under a fast typist (issue 30 item 1): typing at 20 ms a key and holding Backspace
+ * The template editor under a fast typist: typing at 20 ms a key and holding Backspace
  * (key auto-repeat) must neither freeze the tab nor lose a character, and unsaved work survives a reload.
  */
 

@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/wait.js';
 import { type Browser, caretToEnd, closeAll, openDraftPdf, openEditorSetUp } from './browser.js';
 
 /**
- * The editor's live preview as page images (issue 30 item 7): Quire's own rendering of the draft's pages,
+ * The editor's live preview as page images: Quire's own rendering of the draft's pages,
  * not the browser's PDF viewer; it follows edits, keeps the old pages until new ones land, never lets a
  * stale answer win, zooms, and still opens the real (watermarked) PDF.
  */

@@ -50,7 +50,7 @@ async function timedOutRenderActivity(server: TestServer, key: string, limit: nu
   return activityOf(server, key, timedOut.id);
 }
 
-/** GET /v1/pdf/{id}/activity (issue 18): status transitions with timing, pages and warnings, 30 days. */
+/** GET /v1/pdf/{id}/activity: status transitions with timing, pages and warnings, 30 days. */
 describe('document activity log', () => {
   const clock = new ManualClock(new Date('2026-05-04T09:00:00Z'));
   let server: TestServer;
@@ -162,7 +162,7 @@ describe('document activity log', () => {
 });
 
 /**
- * Issue 30 item 5: a direct render's "processing → succeeded after" spans the request, so it is never less
+ * A direct render's "processing → succeeded after" spans the request, so it is never less
  * than the render's own timing (it used to start when the render had already finished: "after 27 ms" beside
  * "render 305 ms"). The real clock: the durations are what a user reads.
  */

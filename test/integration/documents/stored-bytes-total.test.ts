@@ -32,7 +32,7 @@ const succeeded = (file: ProducedFile): DocumentOutcome => ({
 
 /**
  * The storage quota reads a running total per team and mode (migration 0021's triggers) instead of summing the
- * log (issue 32). Every way a stored file comes or goes must keep it equal to the sum of the documents' bytes.
+ * log. Every way a stored file comes or goes must keep it equal to the sum of the documents' bytes.
  */
 describe('stored bytes: the running total follows every document write (real database)', () => {
   const clock = new ManualClock();

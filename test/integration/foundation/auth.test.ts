@@ -116,7 +116,7 @@ describe('authentication and per-team rate limits', () => {
     assert.equal(r.json.period_end, '2026-02-01T00:00:00.000Z');
     assert.equal(r.json.docs_used, 0);
     assert.equal(r.json.docs_included, 2000);
-    // A team created on a paid plan starts with an active subscription: overage is available (issue 14).
+    // A team created on a paid plan starts with an active subscription: overage is available.
     assert.equal(r.json.overage_blocked_reason, null);
   });
 });

@@ -169,7 +169,7 @@ describe('request conventions', () => {
     assert.equal(ui.status, 200);
     assert.ok(!/https?:\/\/(cdn|unpkg|jsdelivr)/.test(ui.text), 'docs UI must not load from a CDN');
     assert.match(ui.text, /<title>Quire API<\/title>/);
-    // Sections in the order a user meets them; operations last (issue 31).
+    // Sections in the order a user meets them; operations last.
     const sections = (r.json.tags as Array<{ name: string }>).map((tag) => tag.name);
     assert.deepEqual(sections.slice(0, 5), ['PDFs', 'Templates', 'Documents', 'Batches', 'Webhooks']);
     assert.equal(sections.at(-1), 'Operations');

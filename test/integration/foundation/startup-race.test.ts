@@ -69,7 +69,7 @@ async function lineUpAtTheDatabase(file: string, processes: Started[]): Promise<
 }
 
 /**
- * Issue 10: on a fresh data directory every process ran the migrations, and all but one failed with
+ * On a fresh data directory every process ran the migrations, and all but one failed with
  * `table "teams" already exists`. All four commands are spawned in the same tick on an empty directory and
  * lined up so that they reach the migrations together.
  */

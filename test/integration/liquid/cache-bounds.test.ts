@@ -4,7 +4,7 @@ import { DATE_PATTERN_LIMITS, TEMPLATE_CACHE } from '../../../src/liquid/index.j
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 
 /**
- * Issue 11, item 2: caches keyed by request data are bounded by bytes. On the old code a distinct
+ * Caches keyed by request data are bounded by bytes. On the old code a distinct
  * 1 MB date_format pattern held ≈ 43 MB each (RSS 318 → 668 MB in four requests) and the parsed
  * template cache kept 200 templates whatever their size.
  *

@@ -5,7 +5,7 @@ import { api, startTestServer, type TestServer } from '../../helpers/server.js';
 import { baseline, max, percentile, probeWhile } from './timing.js';
 
 /**
- * Issue 11, item 1: one team's hostile Liquid must not stall another team. Liquid runs on worker
+ * One team's hostile Liquid must not stall another team. Liquid runs on worker
  * threads, and a task past the 1-second limit is stopped by terminating its worker, for slow
  * renders and slow parses alike. Each test times team B's `GET /v1/me` while team A's template
  * runs, against an unloaded baseline taken in the same test. On the main thread these templates
@@ -13,7 +13,7 @@ import { baseline, max, percentile, probeWhile } from './timing.js';
  */
 
 /**
- * Allowed extra latency for B over its slowest unloaded request (issue 11: "never delayed by more than
+ * Allowed extra latency for B over its slowest unloaded request ("never delayed by more than
  * 100 ms"), for 90 % of B's requests; the slowest one may see up to 500 ms of scheduling noise on two busy
  * cores. A stall of the main thread by A's template is seconds long (3–25 s on the old code), so either
  * bound still catches it without flaking on a loaded machine.

@@ -47,7 +47,7 @@ function errorOf(r: { json: unknown }) {
   return (r.json as { error: { code: string; message: string; details?: { field?: string } } }).error;
 }
 
-describe('merging PDFs: prepend and append (extension, issue 27 item 3)', () => {
+describe('merging PDFs: prepend and append (extension)', () => {
   let server: TestServer;
   let team: TestTeam;
   let other: TestTeam;

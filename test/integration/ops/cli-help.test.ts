@@ -127,7 +127,7 @@ describe('quire --help, --version and start-up problems', () => {
   });
 
   /**
-   * Issue 31 item 7: `quire serve` that cannot start writes one JSON log record (pino's shape) on stdout — every
+   * `quire serve` that cannot start writes one JSON log record (pino's shape) on stdout — every
    * line of both streams parses as JSON, no stack — and exits non-zero; `code` and `msg` say what to fix.
    */
   const startFails = async (

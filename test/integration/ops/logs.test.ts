@@ -10,7 +10,7 @@ import {
 } from '../../helpers/quire-process.js';
 
 /**
- * Issue 31 item 7: a log collector reading a container's output gets JSON only. A real `quire serve` (SQLite,
+ * A log collector reading a container's output gets JSON only. A real `quire serve` (SQLite,
  * Chromium) at the production log level answers a few requests and is stopped with SIGTERM; every line it
  * wrote, on stdout and on stderr (no terminal here), must parse as JSON, with one line per request.
  */

@@ -45,7 +45,7 @@ async function localPrebuilds(into: string): Promise<string> {
 }
 
 /**
- * Issue 31 item 3: the server as a user outside the repository gets it. `npm pack` makes quire-pdf-x.y.z.tgz
+ * The server as a user outside the repository gets it. `npm pack` makes quire-pdf-x.y.z.tgz
  * (prepack: built parts checked, COMMIT); `npm install -g --prefix <tmp> ./quire-pdf-x.y.z.tgz`
  * installs it as docs/deployment.md (Install with npm) says, with npm resolving every dependency itself. Only where the bytes come from is
  * local: a loopback registry that knows exactly package-lock.json's production packages and serves their

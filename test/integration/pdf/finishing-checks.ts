@@ -4,7 +4,7 @@ import { checkPdfA } from '../../../src/finishing/pdfa-check.js';
 import { pdfObjects, pdfTool, qpdfCheck } from '../../helpers/pdf.js';
 
 /**
- * The checks of issue 26, each run with the tools that read PDFs (poppler, qpdf) and the project's own
+ * The finishing checks, each run with the tools that read PDFs (poppler, qpdf) and the project's own
  * structural PDF/A checker. Shared by the example tests and the property test over mixed options.
  */
 

@@ -45,7 +45,7 @@ const FINISHING_INNER_FIELDS = [
   'owner_password',
 ] as const;
 
-/** Every check that applies to an accepted body (issue 26, "Checks in the tests"). */
+/** Every check that applies to an accepted body ("Checks in the tests"). */
 async function checkAll(pdf: Buffer, body: FinishingBody): Promise<void> {
   const pdfUa = body.pdf_ua === true;
   if (body.tagged === true || pdfUa || body.outline === true) await checkTagged(pdf, body);

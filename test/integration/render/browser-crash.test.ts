@@ -40,7 +40,7 @@ async function readinessWhile(done: Promise<unknown>): Promise<number[]> {
   return seen;
 }
 
-describe('Chromium killed under a render (issue 11 item 13)', () => {
+describe('Chromium killed under a render', () => {
   it('the render succeeds on the relaunched browser; /readyz is 503 until Chromium is back', async () => {
     assert.equal((await api(server.base, 'GET', '/readyz')).status, 200);
     const pid = await browserPid();

@@ -30,7 +30,7 @@ async function serve(dataDir: string): Promise<Serving & { liveKey: string }> {
   return { ...served, liveKey: served.liveKey };
 }
 
-describe('quire serve on SIGTERM (issue 11 item 12)', () => {
+describe('quire serve on SIGTERM', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-shutdown-'));
   let served: (Serving & { liveKey: string }) | undefined;
   after(async () => {

@@ -39,7 +39,7 @@ const EXPECTED: Record<string, { pages: [number, number]; text: RegExp[]; size?:
 };
 
 /**
- * The template gallery (issue 30 item 8): every starter becomes a template through the ordinary
+ * The template gallery: every starter becomes a template through the ordinary
  * POST /templates and renders in print mode without warnings, with the pages and text a reader expects,
  * in fonts Quire installs (embedded Noto); the gallery's thumbnails are real PNGs.
  */

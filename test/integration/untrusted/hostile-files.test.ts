@@ -8,7 +8,7 @@ import { craftZip, deflatedEntry, deflatedRepeat } from '../../helpers/zip-craft
 import { createTemplate } from '../batches/helpers.js';
 
 /**
- * Issue 24 item 7: one hostile file per format, each refused with invalid_request naming the field and
+ * One hostile file per format, each refused with invalid_request naming the field and
  * the limit, while another team's GET /v1/me keeps answering about as fast as when idle and the
  * server process (the test's own: the server runs in it, with its worker threads) grows by little.
  * Latency is compared with an idle baseline measured in the same test, with a generous margin, so a

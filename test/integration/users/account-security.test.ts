@@ -5,7 +5,7 @@ import type { SmtpSink } from '../../helpers/smtp-sink.js';
 import { waitFor } from '../../helpers/wait.js';
 import { type Browser, makeUser, PASSWORD, readMail, signIn, startServerWithSink } from './dashboard.js';
 
-/** Issue 24: what a new password revokes, superseded reset links, and the last owner under concurrency. */
+/** What a new password revokes, superseded reset links, and the last owner under concurrency. */
 describe('dashboard account security: token revocation and the last owner', () => {
   let server: TestServer;
   let sink: SmtpSink;

@@ -58,7 +58,7 @@ describe('first run: the default team’s owner gets a sign-in link', () => {
 });
 
 /**
- * Issue 31, no lock-out: the one-time output (keys, owner link) comes only from a process that is serving. A
+ * No lock-out: the one-time output (keys, owner link) comes only from a process that is serving. A
  * busy port on the first start prints none of it and creates nothing; the next start is the first run; later
  * starts print a fresh owner link until the owner signs in, then none.
  */

@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/wait.js';
 import { type Browser, makeUser, readMail, signIn as signInTest, startServerWithSink } from './dashboard.js';
 
 /**
- * Issue 24, keys and roles: a key's power follows its mode and its role; invitations are bound to the invited
+ * Keys and roles: a key's power follows its mode and its role; invitations are bound to the invited
  * address, withdrawn with their creator's power, and counted against a daily quota per team.
  */
 describe('key roles, test-key limits and invitations bound to their address', () => {

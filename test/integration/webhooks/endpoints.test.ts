@@ -235,7 +235,7 @@ describe('webhook endpoints API', () => {
         body: { url },
       });
       assert.deepEqual(update.json.error.details, { field: 'url', reason }, url);
-      // Issue 30 item 6: a private target's refusal names the operator setting that allows it; a public
+      // A private target's refusal names the operator setting that allows it; a public
       // target's does not (the setting would not help).
       const privateTarget = reason === 'private_address';
       assert.equal(

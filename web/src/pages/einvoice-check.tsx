@@ -105,7 +105,7 @@ function InvoiceView({ parsed }: { parsed: Parsed }) {
   );
 }
 
-/** E-invoice check (issue 28): drop a received XML or Factur-X PDF, see the official rules' verdict and the invoice. */
+/** E-invoice check: drop a received XML or Factur-X PDF, see the official rules' verdict and the invoice. */
 export function EInvoiceCheckPage() {
   const { busy, error, run } = useAction();
   const [report, setReport] = useState<Validation | null>(null);
