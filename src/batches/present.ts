@@ -2,7 +2,7 @@ import type { DocumentJson, DocumentRow, LinkSigner } from '../documents/index.j
 import { ERROR_CODES, isErrorCode } from '../shared/errors.js';
 import type { BatchRow, ItemCounts } from './repository.js';
 
-/** Batch statuses (spec: not shown; ours, see README "Batches and spreadsheets"). */
+/** Batch statuses (spec: not shown; ours, see docs/api-behaviours.md "Batches and spreadsheets"). */
 export type BatchStatus = 'queued' | 'processing' | 'completed' | 'canceled';
 
 export interface BatchJson {

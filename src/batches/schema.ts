@@ -25,7 +25,7 @@ export const SpreadsheetBody = Type.Object(
     content_base64: Type.String({
       minLength: 1,
       description:
-        'The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit.',
+        'The CSV or XLSX file in standard base64. Read off the main thread within limits (docs/api-behaviours.md "Batches and spreadsheets", docs/security.md); a file past one is invalid_request with details.field and details.limit.',
     }),
     mapping: Type.Optional(
       Type.Record(Type.String(), Type.String({ maxLength: 255 }), { maxProperties: 500 }),

@@ -4,7 +4,7 @@ import { AppError } from '../shared/errors.js';
 
 /**
  * The XML parts of an XLSX that reading its first sheet needs, inflated here with a byte budget on what
- * actually comes out (README "Batches and spreadsheets"). A ZIP's sizes are claims:
+ * actually comes out (docs/api-behaviours.md "Batches and spreadsheets"). A ZIP's sizes are claims:
  * the central directory, each local header and the deflate stream itself can disagree, and a reader
  * that trusts one of them can be made to inflate gigabytes from a few hundred KB. So every part read
  * must agree in both headers, inflate to exactly its declared size (zlib stops one byte past it), and

@@ -47,7 +47,7 @@ const UploadBrandAssetBody = named(
       content_base64: Type.String({
         minLength: 1,
         description:
-          'The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (README: Security).',
+          'The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (docs/security.md "Files clients upload").',
       }),
     },
     { additionalProperties: false },

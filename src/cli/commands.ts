@@ -79,7 +79,7 @@ export const COMMANDS: readonly Command[] = [
     section: 'Run Quire',
     summary: 'Run the HTTP API (and in-process background workers).',
     details:
-      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (README: Logs). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones); a failed start is one of them, `event` startup_failed, with a `code` and the fix, and a non-zero exit.',
+      'Configuration comes from environment variables (`quire config`). On the first run, once listening, it creates the default team and prints its keys and the dashboard owner’s sign-in link to stderr (docs/operations.md "Logs"). Logs are JSON lines on stdout (QUIRE_LOG_FORMAT=pretty for readable ones); a failed start is one of them, `event` startup_failed, with a `code` and the fix, and a non-zero exit.',
     args: '',
     json: false,
     examples: ['quire serve', 'QUIRE_PORT=8080 QUIRE_PUBLIC_URL=https://pdf.example.com quire serve'],
@@ -90,7 +90,7 @@ export const COMMANDS: readonly Command[] = [
     section: 'Run Quire',
     summary: 'Run background workers only (renders, webhooks, emails, batches).',
     details:
-      'Uses the same database and store as `quire serve`; job leases keep several processes from running one job twice (README: Running several processes).',
+      'Uses the same database and store as `quire serve`; job leases keep several processes from running one job twice (docs/deployment.md "Running several processes").',
     args: '',
     json: false,
     examples: ['QUIRE_WORKERS=2 quire worker'],
@@ -123,7 +123,7 @@ export const COMMANDS: readonly Command[] = [
         args: 'TEAM_ID',
         summary: 'Show the team’s subscription, spending cap and this period’s usage.',
         details:
-          'With --json: `{"team_id","subscription","spending_cap_cents","usage"}`, `usage` as GET /v1/account/usage (README: Usage and billing).',
+          'With --json: `{"team_id","subscription","spending_cap_cents","usage"}`, `usage` as GET /v1/account/usage (docs/plans-and-billing.md "Usage and billing").',
         run: onAccounts(teamBilling),
       },
       {
@@ -240,7 +240,7 @@ export const COMMANDS: readonly Command[] = [
     section: 'Data',
     summary:
       'Copy the database, stored files and server secret into DIR (new or empty); safe while Quire runs.',
-    details: 'SQLite installs only (README: Backups and upgrades).',
+    details: 'SQLite installs only (docs/deployment.md "Backups and upgrades").',
     args: 'DIR',
     json: true,
     examples: ['quire backup /var/backups/quire-$(date +%F)'],
@@ -261,7 +261,7 @@ export const COMMANDS: readonly Command[] = [
     section: 'Data',
     summary:
       'Copy this install (every table, every blob) to another database and blob store, verifying counts and SHA-256s.',
-    details: 'Run it with Quire stopped (README: Moving an install).',
+    details: 'Run it with Quire stopped (docs/deployment.md "Moving an install").',
     args: '--to DATA_DIR|postgres://… [--storage s3://BUCKET/PREFIX?…]',
     json: true,
     examples: [

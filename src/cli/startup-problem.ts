@@ -3,7 +3,7 @@ import { loadPlans } from '../accounts/plans.js';
 import { type Config, ConfigError, redactUrl } from '../config/config.js';
 import { logRecordLine } from '../shared/log-output.js';
 
-/** What kind of start-up failure, as the JSON log record's `code` says (README: Logs). */
+/** What kind of start-up failure, as the JSON log record's `code` says (docs/operations.md "Logs"). */
 export type StartupCode =
   | 'port_in_use'
   | 'port_not_allowed'

@@ -8,7 +8,7 @@ import { renderLiquidPage } from './liquid-page.js';
 import { finishDocument } from './openapi-transform.js';
 import { REFERENCE_UI } from './reference-ui.js';
 
-/** The top of the reference: what a first request needs (README: Quick start, TypeScript client). */
+/** The top of the reference: what a first request needs (README.md "Quick start", docs/client.md). */
 const INTRODUCTION = [
   'Self-hosted PDF generation: Liquid templates and HTML to PDF, e-invoices, webhooks.',
   '',
@@ -38,7 +38,7 @@ export async function registerOpenApi(app: App, publicUrl: () => string): Promis
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
-          // The dashboard's session (README: Dashboard users and sessions); POST/PUT/PATCH/DELETE also need x-csrf-token.
+          // The dashboard's session (docs/dashboard.md "Dashboard users and sessions"); POST/PUT/PATCH/DELETE also need x-csrf-token.
           session: {
             type: 'apiKey',
             in: 'cookie',

@@ -167,7 +167,7 @@ export async function resolveMerge(
   return inspectMerge(await lookUpMerge(port, plan, scope));
 }
 
-/** The merged document's pages (README "Merging": the page limit applies to the merged document). */
+/** The merged document's pages (docs/pdf-output.md "Merging": the page limit applies to the merged document). */
 export function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
   if (!merge) return rendered;
   const pages = rendered + mergedPageCount(merge);
@@ -186,7 +186,7 @@ export function assertMergedSize(pdf: Buffer): void {
 }
 
 /**
- * The qpdf checks of a document's sources, run beside its render (README "Merging": they cost a process
+ * The qpdf checks of a document's sources, run beside its render (docs/pdf-output.md "Merging": they cost a process
  * each, which would otherwise add to every merged document's latency). A failure aborts the render and
  * is the request's answer; `failed` tells production that the error is the request's input, not the render.
  */

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { named, Uuid } from '../http/schemas.js';
 
 /**
- * The finishing options (README "Finishing options"): extensions of POST /v1/pdf, template
+ * The finishing options (docs/pdf-output.md "Finishing options"): extensions of POST /v1/pdf, template
  * settings and batches. They never change a field the spec defines: the spec's `metadata` stays the
  * caller's key-values, `pdf_metadata` is what the PDF itself says.
  */

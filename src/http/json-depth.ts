@@ -4,7 +4,7 @@
  * it is refused at the door with a message instead of failing later as a 500.
  */
 
-/** Objects and arrays nested inside each other, the body itself counting as level 1 (README: Behaviours the spec leaves open). */
+/** Objects and arrays nested inside each other, the body itself counting as level 1 (docs/api-behaviours.md). */
 export const MAX_JSON_DEPTH = 100;
 
 export interface NestingExcess {

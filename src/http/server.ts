@@ -206,7 +206,7 @@ async function enforceIpBudget(
     nowMs: options.clock.now().getTime(),
     message: `More than ${limit} requests per minute from this address.`,
   };
-  // A refused request reports the address's budget in the x-ratelimit-* headers (README: rate limits).
+  // A refused request reports the address's budget in the x-ratelimit-* headers (docs/api-behaviours.md).
   await spendBudget(options.rate, budget, (hit) => {
     reply.header('x-ratelimit-limit', String(hit.limit));
     reply.header('x-ratelimit-remaining', '0');

@@ -52,7 +52,7 @@ export interface ProduceDeps extends PrepareDeps, RecordDeps {
   renderer: RendererPort;
   slots: TeamSlots;
   lifecycle: DocumentLifecycle;
-  /** Stored documents named by `prepend`/`append` (extension, README "Merging"). */
+  /** Stored documents named by `prepend`/`append` (extension, docs/pdf-output.md "Merging"). */
   storedPdfs: StoredPdfPort;
   certificates: CertificatePort;
   /** Seals a queued request's `protect` passwords (finishing/sealed-protect.ts); the render job opens them. */

@@ -110,7 +110,7 @@ export function noSandboxWarning(reason: string): string {
     `chromium runs WITHOUT its sandbox: ${reason}. A compromised renderer could then read what the Quire ` +
     'user can (data directory, database, secrets in the environment). Fix: run Quire as a non-root user on ' +
     'a kernel that allows unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and ' +
-    "user.max_user_namespaces > 0; in a container, a seccomp profile that permits them). README: 'Security model'."
+    "user.max_user_namespaces > 0; in a container, a seccomp profile that permits them). docs/security.md, 'Security model'."
   );
 }
 

@@ -140,7 +140,7 @@ async function warmUp(slot: PoolSlot): Promise<void> {
 }
 
 /**
- * Makes a used page safe for the next document, off the render's latency path (ARCHITECTURE.md
+ * Makes a used page safe for the next document, off the render's latency path (docs/tenant-isolation.md
  * "Page pool and isolation"; nothing of one tenant's document may reach the next).
  * The document is first replaced by an empty one, which removes its nodes, listeners and animations,
  * so no handler of it can run any more, and `window.name` (kept by the tab, not the document) is

@@ -15,7 +15,7 @@ const READ_CHUNK_BYTES = 4 * 1024 * 1024;
  * - the PDF comes back as a stream read under the 40 MB cap, never buffered unbounded.
  * Tags (a structure tree) and the outline (bookmarks from headings) only when the job asks for them
  * (finishing options `tagged`/`outline`/`pdf_ua`): a tagged PDF is larger and slower to print
- * (research/perf-anchors.md; README "Finishing options" has the measured cost).
+ * (research/perf-anchors.md; docs/pdf-output.md "Finishing options" has the measured cost).
  */
 export async function printToPdf(
   cdp: CDPSession,

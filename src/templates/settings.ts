@@ -21,7 +21,7 @@ export const TemplateSettingsSchema = named(
       margin: Type.Optional(
         Type.String({ description: 'One to four lengths separated by single spaces, as CSS margin' }),
       ),
-      // Extensions (README "Finishing options").
+      // Extensions (docs/pdf-output.md "Finishing options").
       pdf_a: FinishingFields.pdf_a,
       pdf_ua: FinishingFields.pdf_ua,
       tagged: FinishingFields.tagged,
@@ -42,7 +42,7 @@ export const TemplateSettingsSchema = named(
     {
       additionalProperties: false,
       description:
-        'Page defaults and finishing options (extensions, README "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them.',
+        'Page defaults and finishing options (extensions, docs/pdf-output.md "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them.',
     },
   ),
 );

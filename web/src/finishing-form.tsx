@@ -2,7 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from './api';
 import { useLoad } from './ui';
 
-/** The finishing options (README "Finishing options") the dashboard offers. */
+/** The finishing options (docs/pdf-output.md "Finishing options") the dashboard offers. */
 export type Finishing = Pick<
   Schemas['PdfRequest'],
   'pdf_a' | 'pdf_ua' | 'tagged' | 'outline' | 'pdf_metadata' | 'stamp' | 'protect' | 'sign' | 'attachments'
@@ -53,7 +53,7 @@ export function FinishingForm(props: {
     onChange(next as Finishing);
   };
   const metadata: Metadata = value.pdf_metadata ?? {};
-  // A template's saved protect comes back without its passwords (README "Finishing options"): sent back
+  // A template's saved protect comes back without its passwords (docs/pdf-output.md "Finishing options"): sent back
   // as it is, it keeps them.
   const kept = value.protect !== undefined && 'owner_password_set' in value.protect;
   // The saved protect as last shown: emptying a typed replacement puts it back instead of dropping the
@@ -345,7 +345,7 @@ function AttachmentsForm(props: {
   );
 }
 
-/** One PDF merged into the document (README "Merging"), with what the form shows for it. */
+/** One PDF merged into the document (docs/pdf-output.md "Merging"), with what the form shows for it. */
 export interface MergeItem {
   label: string;
   source: NonNullable<Schemas['PdfRequest']['append']>[number];

@@ -23,7 +23,7 @@ export async function duplicateTemplate(id: string, name: string): Promise<Schem
         ...(source.css ? { css: source.css } : {}),
         ...(source.sample_data !== null ? { sample_data: source.sample_data } : {}),
         // A saved protect comes back without its passwords, which a new template cannot keep: the copy
-        // is made without it (README "Finishing options").
+        // is made without it (docs/pdf-output.md "Finishing options").
         settings: withoutKeptProtect(source.settings),
       },
     }),

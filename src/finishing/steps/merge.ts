@@ -3,7 +3,7 @@ import { assertMergedSize, lookUpMerge, MergeInspection, mergedPages } from '../
 import type { FinishingStep } from '../step.js';
 
 /**
- * `prepend`/`append` (README "Merging"): sources looked up before rendering (a wrong id costs no render),
+ * `prepend`/`append` (docs/pdf-output.md "Merging"): sources looked up before rendering (a wrong id costs no render),
  * checked by qpdf beside the render, merged by qpdf on the rendered bytes before any other step (they
  * all see the merged pages); the test mark goes on merged pages that lack it.
  */

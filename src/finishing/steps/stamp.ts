@@ -1,7 +1,7 @@
 import type { StampOption } from '../schema.js';
 import type { FinishingStep } from '../step.js';
 
-/** `stamp`: text or an image drawn on the chosen pages (README "Finishing options"). */
+/** `stamp`: text or an image drawn on the chosen pages (docs/pdf-output.md "Finishing options"). */
 export const stamp: FinishingStep<'stamp', StampOption> = {
   key: 'stamp',
   fields: ['stamp'],
