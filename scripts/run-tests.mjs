@@ -28,6 +28,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileTests } from './compile-tests.mjs';
+import { probeMs, speedClass } from './cpu-probe.mjs';
 import { groupEntrySource, planProcesses } from './test-groups.mjs';
 import {
   classify,
@@ -403,6 +404,22 @@ function processTreeCpuSeconds(rootPid) {
   return ticks / 100;
 }
 
+/** The `count` test files that cost the most CPU over the passes' records (summarizeCpu), whatever their pass. */
+function printCostliestFiles(passes, count) {
+  const files = passes.flatMap((pass) => {
+    try {
+      const { files: list } = JSON.parse(readFileSync(path.join(timingsDir, `${pass}-cpu.json`), 'utf8'));
+      return list.map((f) => ({ ...f, pass }));
+    } catch {
+      return [];
+    }
+  });
+  if (files.length === 0) return;
+  console.log(`# the ${Math.min(count, files.length)} test files that cost the most CPU in this run:`);
+  for (const f of files.sort((a, b) => b.cpuSeconds - a.cpuSeconds).slice(0, count))
+    console.log(`#   ${`${f.cpuSeconds.toFixed(1)} s`.padStart(8)}  ${f.pass}  ${describeProcess(f.file)}`);
+}
+
 /**
  * Prints where a pass's CPU went: each file's process with what it reaped (scripts/test-exit-guard.mjs), and the
  * shared Chromium. On two cores a run is as fast as its CPU total allows, so this, not wall time, says which
@@ -475,6 +492,7 @@ const passes = [
 // most QUIRE_TEST_POSTGRES_CONCURRENCY on PostgreSQL. QUIRE_TEST_LANES=1 runs the passes one after the other.
 const slots = Number(process.env.QUIRE_TEST_SLOTS ?? '3');
 const limits = { postgres: Number(process.env.QUIRE_TEST_POSTGRES_CONCURRENCY ?? '2') };
+const probeAtStart = probeMs();
 const started = Date.now();
 const cpuAtStart = machineCpuTicks();
 const status =
@@ -485,5 +503,10 @@ const status =
 console.log(
   `# whole run: ${[...testsRun.values()].reduce((a, b) => a + b, 0)} tests (SQLite and PostgreSQL passes), ` +
     `${((Date.now() - started) / 1000).toFixed(1)} s wall, ${busyPercent(cpuAtStart, machineCpuTicks())}`,
+);
+printCostliestFiles(['sqlite', 'postgres'], 10);
+console.log(
+  `# machine: the CPU probe (scripts/cpu-probe.mjs) took ${probeAtStart.toFixed(0)} ms before the run: ` +
+    `${speedClass(probeAtStart)} (docs/development.md "Machine speed")`,
 );
 process.exit(status);
