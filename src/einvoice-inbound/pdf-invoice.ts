@@ -1,11 +1,18 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream } from '@cantoo/pdf-lib';
 import { decodedStream, pdfText } from '../shared/pdf-objects.js';
+import { MAX_PDF_FILTERS, PdfDecodeLimitError, withDecodeBudget } from '../shared/pdf-stream-decode.js';
 import { InboundRefusal } from './refusal.js';
 
 /** Names Factur-X / ZUGFeRD 2.x / XRechnung-in-PDF give the invoice XML, in order of preference. */
 const INVOICE_NAMES = ['factur-x.xml', 'xrechnung.xml', 'zugferd-invoice.xml', 'ZUGFeRD-invoice.xml'];
-/** Largest embedded XML read (an invoice with 2,000 lines is about 2 MB). */
+/** Largest embedded XML (and XMP) read (an invoice with 2,000 lines is about 2 MB). */
 const MAX_XML_BYTES = 20 * 1024 * 1024;
+/**
+ * What pdf-lib's decoders may allocate while they read the PDF (object and cross-reference streams,
+ * counted as they grow, see withDecodeBudget); a Factur-X PDF of a few MB needs a few MB.
+ */
+const MAX_PARSE_DECODED_BYTES = 128 * 1024 * 1024;
+const MB = 1024 * 1024;
 
 /** What the answer's `pdf` says about the PDF around the XML. */
 export interface PdfFacts {
@@ -58,11 +65,46 @@ function embeddedFiles(doc: PDFDocument): Array<[string, PDFDict]> {
   return out;
 }
 
-function streamText(stream: PDFStream | undefined, limit: number): string | undefined {
-  const bytes = decodedStream(stream);
-  if (bytes === undefined) return undefined;
-  if (bytes.byteLength > limit) throw new InboundRefusal(`the embedded XML is larger than ${limit} bytes`);
-  return Buffer.from(bytes).toString('utf8');
+/** A stream's cap passed, in the receiver's terms: which stream, which limit, and what to send instead. */
+function streamRefusal(err: PdfDecodeLimitError, what: string): InboundRefusal {
+  if (err.limit === 'filters')
+    return new InboundRefusal(
+      `${what} is encoded with ${err.found} filters and Quire reads at most ${MAX_PDF_FILTERS}: embed it with FlateDecode alone`,
+      { limit: 'pdf_filters', max: MAX_PDF_FILTERS },
+    );
+  return new InboundRefusal(
+    `${what} decompresses to more than ${err.max / MB} MB, the most Quire reads: send the invoice XML itself, or a PDF whose XML is smaller`,
+    { limit: 'embedded_xml_bytes', max: err.max },
+  );
+}
+
+/** A stream's text, decoded under MAX_XML_BYTES; `what` names it in a refusal ("the embedded factur-x.xml"). */
+function streamText(stream: PDFStream | undefined, what: string): string | undefined {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = decodedStream(stream, MAX_XML_BYTES);
+  } catch (err) {
+    throw err instanceof PdfDecodeLimitError ? streamRefusal(err, what) : err;
+  }
+  return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+}
+
+/** The parsed PDF, its decoding under MAX_PARSE_DECODED_BYTES. */
+async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await withDecodeBudget(MAX_PARSE_DECODED_BYTES, () =>
+      PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }),
+    );
+  } catch (err) {
+    if (err instanceof PdfDecodeLimitError)
+      throw new InboundRefusal(
+        `reading the PDF means decompressing more than ${MAX_PARSE_DECODED_BYTES / MB} MB of object streams: save it again without compressed object streams (e.g. \`qpdf --object-streams=disable\`), or send the invoice XML itself`,
+        { limit: 'pdf_decoded_bytes', max: MAX_PARSE_DECODED_BYTES },
+      );
+    throw new InboundRefusal(
+      `the PDF could not be read (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
 }
 
 /** The first value of an XMP property, as element or attribute. */
@@ -83,14 +125,7 @@ function associated(doc: PDFDocument, spec: PDFDict): boolean {
  * (PDF/A claim, how the XML is attached). Throws InboundRefusal when the PDF holds no invoice XML.
  */
 export async function readPdfInvoice(bytes: Uint8Array): Promise<PdfInvoice> {
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-  } catch (err) {
-    throw new InboundRefusal(
-      `the PDF could not be read (${err instanceof Error ? err.message : String(err)})`,
-    );
-  }
+  const doc = await loadPdf(bytes);
   const files = embeddedFiles(doc);
   const found = INVOICE_NAMES.map((wanted) => files.find(([name]) => name === wanted)).find(Boolean);
   if (found === undefined)
@@ -101,9 +136,10 @@ export async function readPdfInvoice(bytes: Uint8Array): Promise<PdfInvoice> {
     );
   const [name, spec] = found;
   const stream = spec.lookupMaybe(PDFName.of('EF'), PDFDict)?.lookupMaybe(PDFName.of('F'), PDFStream);
-  const xml = streamText(stream, MAX_XML_BYTES);
+  const xml = streamText(stream, `the embedded ${name}`);
   if (xml === undefined) throw new InboundRefusal(`the PDF's ${name} has no file stream`);
-  const xmp = streamText(doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream), MAX_XML_BYTES) ?? '';
+  const metadata = doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream);
+  const xmp = streamText(metadata, "the PDF's XMP metadata") ?? '';
   const part = xmpValue(xmp, 'pdfaid:part');
   const conformance = xmpValue(xmp, 'pdfaid:conformance');
   const intents = doc.catalog.lookupMaybe(PDFName.of('OutputIntents'), PDFArray);

@@ -40,7 +40,7 @@ export default async function handle(task: InboundTask): Promise<InboundReply> {
         err instanceof InboundRefusal
           ? `content_base64 is not an e-invoice Quire can read: ${reason}.`
           : `The file could not be read (${reason.slice(0, 200)}); check that it is an undamaged e-invoice XML or PDF.`,
-      details: undefined,
+      details: err instanceof InboundRefusal ? err.details : undefined,
     };
   }
 }

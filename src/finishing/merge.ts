@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { AppError } from '../shared/errors.js';
+import { SUBPROCESS_MEMORY_BYTES, underMemoryLimit } from '../shared/memory-limit.js';
 import type { MergeSourceOption } from './schema.js';
 
 const run = promisify(execFile);
@@ -16,10 +16,13 @@ const run = promisify(execFile);
  * the limits stop a hostile file (deep object nesting, a compressed object stream that inflates without
  * end) at the cost of its sender's request only — the server's own thread never parses it.
  */
-export const QPDF_LIMITS = { inspectMs: 10_000, mergeMs: 30_000, memoryBytes: 1024 * 1024 * 1024 } as const;
+export const QPDF_LIMITS = {
+  inspectMs: 10_000,
+  mergeMs: 30_000,
+  memoryBytes: SUBPROCESS_MEMORY_BYTES,
+} as const;
 /** qpdf's JSON of a page is ~200 bytes: this fits far more pages than the limit allows. */
 const INSPECT_OUTPUT_BYTES = 16 * 1024 * 1024;
-const PRLIMIT = '/usr/bin/prlimit';
 
 /** One source of `prepend`/`append`, read and checked: its bytes and page count. */
 export interface MergeInput {
@@ -79,17 +82,14 @@ function refuse(field: string, message: string): AppError {
 }
 
 /**
- * qpdf under the budget: `prlimit` caps its address space where util-linux has it (Debian always does).
+ * qpdf under the budget: the memory limit of src/shared/memory-limit.ts (prlimit's address-space cap).
  * The merge itself runs without it: every source already passed the inspection under the cap, and the
  * extra process start is on the latency of every merged document.
  */
 async function qpdf(args: string[], timeoutMs: number, options: { maxBuffer?: number; capped: boolean }) {
   const maxBuffer = options.maxBuffer ?? 1024 * 1024;
-  const [file, argv] =
-    options.capped && existsSync(PRLIMIT)
-      ? [PRLIMIT, [`--as=${QPDF_LIMITS.memoryBytes}`, 'qpdf', ...args]]
-      : ['qpdf', args];
-  return run(file, argv, { timeout: timeoutMs, maxBuffer, encoding: 'utf8' });
+  const command = options.capped ? underMemoryLimit('qpdf', args) : { file: 'qpdf', args };
+  return run(command.file, command.args, { timeout: timeoutMs, maxBuffer, encoding: 'utf8' });
 }
 
 async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
@@ -178,8 +178,21 @@ export async function mergePdfs(rendered: Buffer, merge: ResolvedMerge): Promise
     const after = await Promise.all(merge.append.map((s, i) => write(s, merge.prepend.length + i)));
     const output = path.join(dir, 'out.pdf');
     try {
+      // Streams are copied as they are: by default qpdf re-encodes every stream whose filters it can
+      // undo, and a 6 KB source whose content stream is Flate over Flate of 3 GB of zeros kept it
+      // inflating for 80 s (its memory stays flat: qpdf streams, but nothing caps the work).
       await qpdf(
-        ['--warning-exit-0', main, '--pages', ...before, main, ...after, '--', output],
+        [
+          '--warning-exit-0',
+          '--stream-data=preserve',
+          main,
+          '--pages',
+          ...before,
+          main,
+          ...after,
+          '--',
+          output,
+        ],
         QPDF_LIMITS.mergeMs,
         { capped: false },
       );

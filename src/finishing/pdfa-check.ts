@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, type PDFDocument, PDFName, PDFStream } from '@cantoo/pdf-lib';
 import { decodedStream, pdfText } from '../shared/pdf-objects.js';
+import { PdfDecodeLimitError } from '../shared/pdf-stream-decode.js';
 import type { PdfALevelName } from './schema.js';
 
 /**
@@ -12,15 +13,25 @@ export function checkPdfA(doc: PDFDocument, level: PdfALevelName, encrypted = fa
   if (encrypted) problems.push('the file is encrypted (PDF/A forbids encryption)');
   const xmp = catalogXmp(doc);
   if (xmp === null) problems.push('the catalog has no XMP metadata stream');
+  else if (typeof xmp !== 'string') problems.push(xmp.problem);
   else problems.push(...checkXmp(doc, xmp, level));
   if (!hasSrgbOutputIntent(doc)) problems.push('no GTS_PDFA1 OutputIntent with an embedded ICC profile');
   problems.push(...checkObjects(doc, level));
   return problems;
 }
 
-function catalogXmp(doc: PDFDocument): string | null {
-  const bytes = decodedStream(doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream));
-  return bytes === undefined ? null : Buffer.from(bytes).toString('utf8');
+/** An XMP packet is a few KB (Quire's under 10 KB); a merged source's pages never bring their own. */
+const MAX_XMP_BYTES = 4 * 1024 * 1024;
+
+/** The catalog's XMP text, null without one, or why it was not read (a stream past the cap). */
+function catalogXmp(doc: PDFDocument): string | null | { problem: string } {
+  try {
+    const bytes = decodedStream(doc.catalog.lookupMaybe(PDFName.of('Metadata'), PDFStream), MAX_XMP_BYTES);
+    return bytes === undefined ? null : Buffer.from(bytes).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof PdfDecodeLimitError)) throw err;
+    return { problem: `the XMP metadata stream was not read (${err.message})` };
+  }
 }
 
 function xmlUnescape(value: string): string {

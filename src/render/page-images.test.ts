@@ -4,9 +4,12 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { constants, inflateSync } from 'node:zlib';
 import { PDFDocument, rgb } from '@cantoo/pdf-lib';
 import { PNG } from 'pngjs';
+import { SUBPROCESS_MEMORY_BYTES } from '../shared/memory-limit.js';
 import {
+  MAX_PAGE_PIXELS,
   makeThumbnail,
   PageImageError,
   PpmSplitter,
@@ -26,6 +29,14 @@ async function pdfOfPages(count: number): Promise<Buffer> {
 }
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
+
+/** The first pixel row (RGB) of a PNG as pngOf writes it (one IDAT, rows unfiltered), without inflating the rest. */
+function firstRow(png: Buffer): Buffer {
+  const width = png.readUInt32BE(16);
+  const idat = png.subarray(41, 41 + png.readUInt32BE(33)); // after the signature and the IHDR chunk
+  const start = inflateSync(idat.subarray(0, 1024), { finishFlush: constants.Z_SYNC_FLUSH });
+  return start.subarray(1, 1 + width * 3); // after the row's filter byte
+}
 
 describe('page images (pdftoppm)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-page-images-'));
@@ -125,6 +136,14 @@ describe('page images (pdftoppm)', () => {
     );
   });
 
+  it("pdftoppm runs under the memory limit of the programs that read clients' files", async () => {
+    const limits = fakePdftoppm('limits', 'cat > /dev/null; ulimit -v >&2; exit 1');
+    await assert.rejects(
+      renderPageImages(await pdfOfPages(1), { first: 1, last: 1, width: 100, pdftoppm: limits }),
+      (err) => err instanceof PageImageError && err.message.endsWith(`: ${SUBPROCESS_MEMORY_BYTES / 1024}`),
+    );
+  });
+
   it('a missing pdftoppm is a server fault (plain error), not a document error', async () => {
     await assert.rejects(
       renderPageImages(await pdfOfPages(1), {
@@ -147,6 +166,32 @@ describe('page images (pdftoppm)', () => {
       RangeError,
     );
     await assert.rejects(renderPageImages(await pdfOfPages(1), { first: 1, last: 1, width: 0 }), RangeError);
+  });
+
+  it('a page of the largest size PDF allows is rasterised within MAX_PAGE_PIXELS, tall ones cut at the bottom', async () => {
+    const doc = await PDFDocument.create();
+    for (const size of [
+      [14400, 14400],
+      [30, 14400],
+    ] as const) {
+      const page = doc.addPage([...size]);
+      page.drawRectangle({ x: 0, y: size[1] - 10, width: size[0], height: 10, color: rgb(0, 0, 0) });
+    }
+    const pdf = Buffer.from(await doc.save());
+    const { pages } = await renderPageImages(pdf, { first: 1, last: 2, width: THUMBNAIL_WIDTH });
+    assert.deepEqual(
+      pages.map((p) => p.page),
+      [1, 2],
+    );
+    for (const p of pages) {
+      assert.equal(p.width, THUMBNAIL_WIDTH);
+      assert.ok(p.width * p.height <= MAX_PAGE_PIXELS, `page ${p.page}: ${p.width}×${p.height}`);
+    }
+    assert.equal(pages[0]!.height, THUMBNAIL_WIDTH, 'a square page stays square');
+    assert.equal(pages[1]!.height, Math.floor(MAX_PAGE_PIXELS / THUMBNAIL_WIDTH), 'a strip is cut');
+    // The cut keeps the top: the bar drawn at the top of the strip is there.
+    assert.equal(firstRow(pages[1]!.png)[5 * 3], 0, 'the top bar is black');
+    assert.equal((await makeThumbnail(pdf)).readUInt32BE(16), THUMBNAIL_WIDTH);
   });
 
   it('thumbnails stay page 1 at 480 px', async () => {

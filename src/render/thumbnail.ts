@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
+import { notStarted, underMemoryLimit } from '../shared/memory-limit.js';
 
 const deflateAsync = promisify(deflate);
 
@@ -10,6 +11,13 @@ export const THUMBNAIL_WIDTH = 480;
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** A 1000 px page PNG is tens to a few hundred KB; more than this for all pages means something is wrong. */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Most pixels a page is rasterised to (48 MB as RGB). pdftoppm allocates a page's whole bitmap before it
+ * writes a byte of it, and the height follows the width: a 30 × 14400 pt page (the PDF maximum) at 480 px
+ * wide is 230,400 px tall, 331 MB. A taller page is cut at this height, its top shown at the asked width,
+ * rather than scaled down to a sliver.
+ */
+export const MAX_PAGE_PIXELS = 16 * 1024 * 1024;
 
 /** One rasterised page: PNG bytes and the pixel size read from its IHDR chunk. */
 export interface PageImage {
@@ -74,9 +82,13 @@ export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promis
   // Raw PPM, encoded to PNG here: pdftoppm's own PNG encoder (libpng's default compression) takes ~0.7 s
   // for a 1000 px page, rendering it ~0.05 s; zlib level 3 on libuv's thread pool takes ~0.05 s.
   const args = ['-f', String(first), '-l', String(last)];
-  args.push('-scale-to-x', String(width), '-scale-to-y', '-1', '-'); // '-' reads the PDF from stdin
+  args.push('-scale-to-x', String(width), '-scale-to-y', '-1', '-H', String(maxPageHeight(width)));
+  args.push('-'); // reads the PDF from stdin
+  // Under the memory limit qpdf reads merge sources with: a page's bitmap is bounded by the crop above,
+  // but fonts, images and shadings of a hostile page are pdftoppm's own allocations.
+  const command = underMemoryLimit(options.pdftoppm ?? 'pdftoppm', args);
   return new Promise((resolve, reject) => {
-    const child = spawn(options.pdftoppm ?? 'pdftoppm', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const maxRaw = maxRawBytes(maxBytes);
     const splitter = new PpmSplitter(maxRaw);
     const encoding: Promise<Buffer>[] = [];
@@ -124,6 +136,7 @@ export function renderPageImages(pdf: Buffer, options: PageImageOptions): Promis
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (stop === null && notStarted(command, code)) return reject(notInstalled(code, stderr));
       if (stop === 'timeout') {
         return reject(new PageImageError('timeout', `pdftoppm took longer than ${timeoutMs} ms`));
       }
@@ -161,6 +174,17 @@ export async function makeThumbnail(pdf: Buffer, pdftoppm = 'pdftoppm'): Promise
   const page = pages[0];
   if (!page) throw new PageImageError('failed', 'pdftoppm rendered no page');
   return page.png;
+}
+
+/** The crop height (pdftoppm -H) that keeps a page of `width` px within MAX_PAGE_PIXELS. */
+function maxPageHeight(width: number): number {
+  return Math.max(1, Math.floor(MAX_PAGE_PIXELS / width));
+}
+
+/** pdftoppm that prlimit could not start: the server's installation is at fault (a 500), as with ENOENT. */
+function notInstalled(exitCode: number | null, stderr: string): Error {
+  const code = exitCode === 127 ? 'ENOENT' : 'EACCES';
+  return Object.assign(new Error(`pdftoppm could not be started: ${stderr.trim()}`), { code });
 }
 
 /** Width and height from the IHDR chunk, which the PNG format puts first (bytes 16–23). */

@@ -1,4 +1,5 @@
-import { decodePDFRawStream, PDFHexString, PDFRawStream, type PDFStream, PDFString } from '@cantoo/pdf-lib';
+import { PDFHexString, PDFRawStream, type PDFStream, PDFString } from '@cantoo/pdf-lib';
+import { decodeStreamCapped } from './pdf-stream-decode.js';
 
 /** A PDF text string, literal or hex, as a JS string; undefined for any other object. */
 export function pdfText(value: unknown): string | undefined {
@@ -6,8 +7,11 @@ export function pdfText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A stream's bytes with its filters undone; undefined when it is absent or not a plain stream object. */
-export function decodedStream(stream: PDFStream | undefined): Uint8Array | undefined {
+/**
+ * A stream's bytes with its filters undone, never more than `maxBytes` (decodeStreamCapped throws
+ * PdfDecodeLimitError while it decodes); undefined when it is absent or not a plain stream object.
+ */
+export function decodedStream(stream: PDFStream | undefined, maxBytes: number): Uint8Array | undefined {
   if (!(stream instanceof PDFRawStream)) return undefined;
-  return decodePDFRawStream(stream).decode();
+  return decodeStreamCapped(stream, maxBytes);
 }
