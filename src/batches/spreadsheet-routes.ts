@@ -66,7 +66,8 @@ export function registerSpreadsheetRoutes(
       const auth = authOf(request);
       const { content_base64, template_id } = request.body;
       const maxRows = maxItems(auth.plan);
-      const sheet = await deps.untrusted.spreadsheet(decodeBase64(content_base64), maxRows, 'content_base64');
+      const bytes = decodeBase64(content_base64);
+      const sheet = await deps.untrusted.spreadsheet(auth.team.id, bytes, maxRows, 'content_base64');
       const fields =
         template_id === undefined ? [] : await fieldPaths(deps.templates, auth.team.id, template_id);
       return {

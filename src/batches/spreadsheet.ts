@@ -242,8 +242,9 @@ function xlsxCell(value: unknown): Cell {
 
 /**
  * Reads a spreadsheet off the main thread on a time and memory budget (the untrusted-file pool, wired in
- * app.ts). A port, so batches does not depend on the pool that runs its own reader.
+ * app.ts), in the uploading team's share of it (`team`). A port, so batches does not depend on the pool
+ * that runs its own reader.
  */
 export interface SpreadsheetReader {
-  spreadsheet(bytes: Uint8Array, maxRows: number, field: string): Promise<Sheet>;
+  spreadsheet(team: string, bytes: Uint8Array, maxRows: number, field: string): Promise<Sheet>;
 }

@@ -130,10 +130,10 @@ function base128(bytes: Buffer, at: number): [number, number] {
 
 /**
  * Bounds what a WOFF2 decompresses to by its table directory, and checks the compressed data holds
- * exactly that (issue 24 item 7): fontkit allocates what the directory declares and inflates the
- * brotli stream into it, so a lying directory or a brotli bomb would cost memory before any check.
- * Here the declared tables must sum to at most MAX_WOFF2_SFNT_BYTES and Node's brotli, stopped one
- * byte past that sum, must produce exactly it.
+ * exactly that (test/integration/untrusted/hostile-files.test.ts): fontkit allocates what the directory
+ * declares and inflates the brotli stream into it, so a lying directory or a brotli bomb would cost
+ * memory before any check. Here the declared tables must sum to at most MAX_WOFF2_SFNT_BYTES and Node's
+ * brotli, stopped one byte past that sum, must produce exactly it.
  */
 export function assertWoff2Bounded(bytes: Buffer): void {
   if (bytes.length < WOFF2_HEADER_BYTES) throw lyingWoff2('its header is cut short');
@@ -208,9 +208,10 @@ export async function inspectFont(bytes: Buffer): Promise<StoredFile> {
 
 /**
  * Reads an uploaded logo or font off the main thread on a time and memory budget (the untrusted-file pool,
- * wired in app.ts). A port, so brand does not depend on the pool that runs its own readers.
+ * wired in app.ts), in the uploading team's share of it (`team`). A port, so brand does not depend on the
+ * pool that runs its own readers.
  */
 export interface UploadReader {
-  logo(bytes: Uint8Array, field: string): Promise<StoredFile>;
-  font(bytes: Uint8Array, field: string): Promise<StoredFile>;
+  logo(team: string, bytes: Uint8Array, field: string): Promise<StoredFile>;
+  font(team: string, bytes: Uint8Array, field: string): Promise<StoredFile>;
 }

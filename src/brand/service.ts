@@ -80,8 +80,8 @@ export async function uploadBrandAsset(
   const raw = decodeBase64(body.content_base64);
   const file =
     body.kind === 'logo'
-      ? await deps.untrusted.logo(raw, 'content_base64')
-      : await deps.untrusted.font(raw, 'content_base64');
+      ? await deps.untrusted.logo(teamId, raw, 'content_base64')
+      : await deps.untrusted.font(teamId, raw, 'content_base64');
   const id = newId();
   const row: BrandAssetRow = {
     id,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import forge from 'node-forge';
 import { AppError } from '../shared/errors.js';
+import { assertIterationsBounded } from './pkcs12-iterations.js';
 
 /** What a certificate says about itself (the API's view; never the key). */
 export interface CertificateFacts {
@@ -159,10 +160,13 @@ function derOf(cert: forge.pki.Certificate): Uint8Array {
 
 /**
  * Reads an uploaded PKCS#12 file (untrusted bytes: run on the untrusted-file pool, src/untrusted).
- * Every refusal is `invalid_request` naming `pkcs12_base64` or `passphrase` with `details.reason`.
+ * Every refusal is `invalid_request` naming `pkcs12_base64` or `passphrase` with `details.reason`. The
+ * file's key-derivation iteration counts are checked before anything is derived (pkcs12-iterations.ts).
  */
 export function readPkcs12(bytes: Uint8Array, passphrase: string, now: Date): ReadPkcs12 {
-  const pfx = openPfx(parseDer(bytes), passphrase);
+  const asn1 = parseDer(bytes);
+  assertIterationsBounded(asn1, passphrase);
+  const pfx = openPfx(asn1, passphrase);
   const key = privateKeyOf(pfx);
   const certs = bagsOf(pfx, forge.pki.oids.certBag ?? '').flatMap((bag) => (bag.cert ? [bag.cert] : []));
   const chain = orderChain(certs, key);

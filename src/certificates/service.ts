@@ -14,14 +14,23 @@ import {
   insertCertificate,
 } from './repository.js';
 
-/** At most this many certificates per team (issue 27). */
+/** At most this many certificates per team (README "Certificates and signatures"). */
 export const MAX_CERTIFICATES = 10;
 /** A PKCS#12 with a key and a chain is a few KB; this leaves room for long chains. */
 export const MAX_PKCS12_BYTES = 256 * 1024;
 
-/** Reads a PKCS#12 file off the main thread on a budget (the untrusted-file pool). */
+/**
+ * Reads a PKCS#12 file off the main thread on a budget, in the uploading team's share of the untrusted-file
+ * pool.
+ */
 export interface CertificateReader {
-  certificate(bytes: Uint8Array, passphrase: string, field: string, now: Date): Promise<ReadPkcs12>;
+  certificate(
+    team: string,
+    bytes: Uint8Array,
+    passphrase: string,
+    field: string,
+    now: Date,
+  ): Promise<ReadPkcs12>;
 }
 
 /** Encryption of private keys at rest with a key derived from the server secret (webhooks' SecretBox). */
@@ -75,7 +84,13 @@ export async function uploadCertificate(
   const teamId = auth.team.id;
   if ((await countCertificates(deps.db, teamId)) >= MAX_CERTIFICATES) throw tooMany();
   const bytes = pkcs12Bytes(body.pkcs12_base64);
-  const read = await deps.reader.certificate(bytes, body.passphrase, 'pkcs12_base64', deps.clock.now());
+  const read = await deps.reader.certificate(
+    teamId,
+    bytes,
+    body.passphrase,
+    'pkcs12_base64',
+    deps.clock.now(),
+  );
   const row: CertificateRow = {
     id: newId(),
     team_id: teamId,

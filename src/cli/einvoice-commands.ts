@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ReceivedEInvoices } from '../einvoice-inbound/index.js';
 import { AppError } from '../shared/errors.js';
+import { NO_TENANT } from '../shared/fair-queue.js';
 import { UsageError } from './usage-error.js';
 
 type Print = (line: string) => void;
@@ -16,8 +17,8 @@ async function checkFile(
 ): Promise<{ ok: boolean; json: Record<string, unknown> }> {
   try {
     const bytes = await readFile(file);
-    if (action === 'parse') return { ok: true, json: { file, ...(await einvoices.parse(bytes)) } };
-    const report = await einvoices.validate(bytes);
+    if (action === 'parse') return { ok: true, json: { file, ...(await einvoices.parse(NO_TENANT, bytes)) } };
+    const report = await einvoices.validate(NO_TENANT, bytes);
     return { ok: report.valid, json: { file, ...report } };
   } catch (err) {
     if (err instanceof AppError)
@@ -28,9 +29,9 @@ async function checkFile(
 }
 
 /**
- * `quire einvoice validate FILE…` and `quire einvoice parse FILE` (issue 28): the API's checks for
- * operators and CI pipelines, on this machine, without a server. JSON on stdout (one object per file,
- * an array for several); exit code 1 when a file is invalid or is not an e-invoice.
+ * `quire einvoice validate FILE…` and `quire einvoice parse FILE` (README "Received e-invoices"): the
+ * API's checks for operators and CI pipelines, on this machine, without a server. JSON on stdout (one
+ * object per file, an array for several); exit code 1 when a file is invalid or is not an e-invoice.
  */
 export async function einvoiceCommand(rest: string[], print: Print): Promise<void> {
   const [sub, ...files] = rest;

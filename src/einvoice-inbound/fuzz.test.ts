@@ -10,6 +10,8 @@ const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 28);
 const RUNS = Number(process.env.QUIRE_EINVOICE_FUZZ_RUNS ?? 30);
 /** Generous: a task past its own 10 s limit is refused by the pool; this only catches a hang of the pool. */
 const HANG_MS = 60_000;
+/** The fair queue's lane of every file here: one team's. */
+const TEAM = 'team-a';
 
 const XML = readFileSync('tools/einvoice-validate/samples/peppol/base-example.xml');
 const CII = readFileSync('tools/einvoice-validate/samples/xml/zf24_EN16931_Einfach.xml');
@@ -23,7 +25,7 @@ describe('received e-invoices: random and damaged files', () => {
     const r = rng(SEED);
     for (let run = 0; run < RUNS; run++) {
       const bytes = damagedBytes(r, r.pick([XML, CII, PDF]), 200);
-      const action: Promise<object> = r.int(2) === 0 ? pool.validate(bytes) : pool.parse(bytes);
+      const action: Promise<object> = r.int(2) === 0 ? pool.validate(TEAM, bytes) : pool.parse(TEAM, bytes);
       try {
         const report = await withinTime(action, HANG_MS, 'the e-invoice pool hung');
         assert.equal(typeof report, 'object', `seed ${SEED} run ${run}`);
@@ -40,7 +42,7 @@ describe('received e-invoices: random and damaged files', () => {
       { length: 8 },
       (_, i) => `<!ENTITY b${i} "${`&${i === 0 ? 'a' : `b${i - 1}`};`.repeat(10)}">`,
     ).join('')}]><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">&b7;</Invoice>`;
-    await assert.rejects(pool.validate(Buffer.from(lol)), (err: unknown) => {
+    await assert.rejects(pool.validate(TEAM, Buffer.from(lol)), (err: unknown) => {
       assert.ok(isAppError(err));
       assert.match(err.message, /DOCTYPE/);
       return true;
@@ -53,7 +55,7 @@ describe('received e-invoices: random and damaged files', () => {
       const xml = XML.toString('utf8');
       const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/.exec(xml)?.[0] ?? '';
       const huge = xml.replace(line, line.repeat(3_000));
-      await assert.rejects(quick.validate(Buffer.from(huge)), (err: unknown) => {
+      await assert.rejects(quick.validate(TEAM, Buffer.from(huge)), (err: unknown) => {
         assert.ok(isAppError(err));
         assert.equal(err.code, 'invalid_request');
         assert.equal(err.details?.limit, 'parse_time_ms');
@@ -61,7 +63,7 @@ describe('received e-invoices: random and damaged files', () => {
         return true;
       });
       // The worker was stopped; the next file gets a fresh one.
-      assert.equal((await pool.validate(XML)).valid, true);
+      assert.equal((await pool.validate(TEAM, XML)).valid, true);
     } finally {
       await quick.close();
     }

@@ -58,8 +58,7 @@ export interface InboundRouteDeps {
   clock: Clock;
 }
 
-async function spendCheck(deps: InboundRouteDeps, request: Parameters<typeof authOf>[0]): Promise<void> {
-  const auth = authOf(request);
+async function spendCheck(deps: InboundRouteDeps, auth: ReturnType<typeof authOf>): Promise<void> {
   await spendBudget(deps.rate, {
     key: `einvoices:checks:${auth.team.id}:${auth.mode}`,
     limit: EINVOICE_CHECKS_PER_MIN,
@@ -76,7 +75,8 @@ interface CheckRoute<Body extends TObject> {
   description: string;
   body: Body;
   answer: TSchema;
-  check: (bytes: Uint8Array, body: Static<Body>) => Promise<unknown>;
+  /** Runs in the fair queue's lane of `team`, the team that sent the file. */
+  check: (team: string, bytes: Uint8Array, body: Static<Body>) => Promise<unknown>;
 }
 
 function registerCheck<Body extends TObject>(
@@ -97,17 +97,18 @@ function registerCheck<Body extends TObject>(
       },
     },
     async (request) => {
-      await spendCheck(deps, request);
+      const auth = authOf(request);
+      await spendCheck(deps, auth);
       const body = request.body as Static<Body> & { content_base64: string };
-      return route.check(decodeBase64(body.content_base64), body);
+      return route.check(auth.team.id, decodeBase64(body.content_base64), body);
     },
   );
 }
 
 /**
- * POST /e-invoices/validate and /e-invoices/parse (extensions, issue 28): read an e-invoice a team
- * received. Counted like previews (a rate budget, never a document or usage); the work runs on the
- * e-invoice worker pool.
+ * POST /e-invoices/validate and /e-invoices/parse (extensions, README "Received e-invoices: validate and
+ * parse"): read an e-invoice a team received. Counted like previews (a rate budget, never a document or
+ * usage); the work runs on the e-invoice worker pool, in the sending team's share of it.
  */
 export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps): void {
   registerCheck(app, deps, {
@@ -118,7 +119,7 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
       'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
     body: ValidateBody,
     answer: ValidationAnswer,
-    check: (bytes, body) => deps.einvoices.validate(bytes, body.profile),
+    check: (team, bytes, body) => deps.einvoices.validate(team, bytes, body.profile),
   });
   registerCheck(app, deps, {
     url: '/e-invoices/parse',
@@ -128,6 +129,6 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
       "Extension. The document as the `e_invoice` object POST /pdf accepts (`standard`, `profile`, `invoice`), amounts as exact decimal strings, with the document's own totals beside it and warnings for what the model cannot hold. Nothing is checked: use /e-invoices/validate for a verdict. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one, or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
     body: ParseBody,
     answer: ParseAnswer,
-    check: (bytes) => deps.einvoices.parse(bytes),
+    check: (team, bytes) => deps.einvoices.parse(team, bytes),
   });
 }

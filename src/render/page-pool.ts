@@ -1,6 +1,6 @@
 import { AppError } from '../shared/errors.js';
+import { FairQueue, NO_TENANT } from '../shared/fair-queue.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
-import { FairQueue, NO_TENANT } from './fair-queue.js';
 import type { RenderLogger } from './logger.js';
 import { createSlot, disposeSlot, type PoolSlot, resetSlot } from './pool-slot.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
@@ -43,8 +43,8 @@ function busyError(): AppError {
 }
 
 /**
- * N warm pages handed out one render at a time, with a bounded wait queue (issue 3, items 1 and 9)
- * served fairly between tenants (fair-queue.ts). Returned pages are reset — or replaced — in the
+ * N warm pages handed out one render at a time, with a bounded wait queue (config renderQueueMax)
+ * served fairly between tenants (src/shared/fair-queue.ts). Returned pages are reset — or replaced — in the
  * background, never on a render's latency path.
  *
  * The default size (config renderPoolSize, 2) stays about one page per core rather than the highest
@@ -76,7 +76,7 @@ export class PagePool {
 
   /**
    * Resolves as soon as the first page is warm; the others are made after it and join the pool when
-   * warm (start to first PDF, issue 17: a new page costs Chromium 0.6–0.9 s here, and on two cores
+   * warm (start to first PDF: a new page costs Chromium 0.6–0.9 s here, and on two cores
    * making them all at once delayed the first one). A later page that cannot be made is retried like a
    * replacement; the start fails when the first cannot be made.
    */
@@ -237,7 +237,7 @@ export class PagePool {
     return null;
   }
 
-  /** A ready page goes to the next waiter (fair-queue.ts), else back to the free list. */
+  /** A ready page goes to the next waiter (src/shared/fair-queue.ts), else back to the free list. */
   private hand(slot: PoolSlot): void {
     if (this.closed) return void disposeSlot(slot);
     const next = this.waiters.next();

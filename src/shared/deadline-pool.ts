@@ -19,7 +19,8 @@ export function threadCount(asked: number | undefined, fallback = Number.POSITIV
 
 /**
  * A worker pool that starts on first use and runs every task under a TaskDeadline: what the Liquid,
- * untrusted-file and e-invoice pools have in common. close() is final, so a request that arrives during
+ * untrusted-file and e-invoice pools have in common (the last two behind a FairPool, fair-pool.ts, which
+ * shares their threads fairly between teams). close() is final, so a request that arrives during
  * shutdown cannot start the workers again.
  */
 export class DeadlinePool<Body extends object, Reply> {

@@ -158,7 +158,8 @@ export const ERROR_CODES = {
   },
   service_busy: {
     status: 503,
-    meaning: 'Too many documents in preparation, the renderer is busy, or storing is paused for low disk.',
+    meaning:
+      'Too many documents in preparation, the renderer is busy, the workers that read uploaded files or received e-invoices are busy (too many waiting, or the wait used up the time limit), or storing is paused for low disk.',
     retry: 'Retry after a few seconds with backoff.',
   },
   render_timeout: {

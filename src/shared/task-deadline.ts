@@ -1,4 +1,8 @@
-/** Written by the worker when it starts a task, so the hard limit does not count queue time. */
+/**
+ * Written by the worker when it starts a task, so the hard limit does not count the time before: a wait in
+ * Piscina's queue (the Liquid pool's; a fair pool hands Piscina no more tasks than it has threads and counts
+ * its own queue's wait itself, fair-pool.ts) and a new thread's start.
+ */
 export interface StartStamp {
   /** Date.now() on the main thread when the task was submitted. */
   submittedAt: number;
@@ -25,9 +29,10 @@ const QUEUE_POLL_MS = 25;
 
 /**
  * The hard wall-clock limit of one pool task: aborts it (Piscina then terminates its worker) once
- * it has run `limitMs` since a worker started it. Time spent queued behind other tasks does not
- * count, so a busy pool never fails innocent documents. The worker stamps its start time into
- * shared memory (markStarted), which costs no message.
+ * it has run `limitMs` since a worker started it. Time spent in Piscina's queue does not count, so a
+ * busy Liquid pool never fails innocent templates; a fair pool (fair-pool.ts) passes only what is left
+ * of a task's limit after its wait in the fair queue. The worker stamps its start time into shared
+ * memory (markStarted, again when a one-time cost of the server's is behind it), which costs no message.
  */
 export class TaskDeadline {
   readonly stamp: StartStamp = newStartStamp();

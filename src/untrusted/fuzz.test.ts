@@ -12,6 +12,8 @@ const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 24);
 const RUNS = Number(process.env.QUIRE_UNTRUSTED_FUZZ_RUNS ?? 40);
 /** Generous: a task past its own limit is refused by the pool; this only catches a hang of the pool itself. */
 const HANG_MS = 60_000;
+/** The fair queue's lane of every file here: one team's. */
+const TEAM = 'team-a';
 
 const TTF = readFileSync('/usr/share/fonts/truetype/liberation2/LiberationMono-Italic.ttf');
 const SVG = Buffer.from(
@@ -41,11 +43,11 @@ describe('fuzz: untrusted-file parsers on random and damaged bytes', () => {
     ]);
     const woff2 = woff2Of(TTF);
     const cases: [string, Buffer, (bytes: Buffer) => Promise<unknown>][] = [
-      ['xlsx', xlsx, (b) => files.spreadsheet(b, 100, 'f')],
-      ['csv', CSV, (b) => files.spreadsheet(b, 100, 'f')],
-      ['svg', SVG, (b) => files.logo(b, 'f')],
-      ['woff2', woff2, (b) => files.font(b, 'f')],
-      ['ttf', TTF, (b) => files.font(b, 'f')],
+      ['xlsx', xlsx, (b) => files.spreadsheet(TEAM, b, 100, 'f')],
+      ['csv', CSV, (b) => files.spreadsheet(TEAM, b, 100, 'f')],
+      ['svg', SVG, (b) => files.logo(TEAM, b, 'f')],
+      ['woff2', woff2, (b) => files.font(TEAM, b, 'f')],
+      ['ttf', TTF, (b) => files.font(TEAM, b, 'f')],
     ];
     for (const [name, base, read] of cases) {
       for (let n = 0; n < RUNS; n++) {
@@ -64,12 +66,12 @@ describe('fuzz: untrusted-file parsers on random and damaged bytes', () => {
     const hurried = new UntrustedFiles({ threads: 1, timeMs: { logo: 1 } });
     try {
       // Rasterising even this small SVG (resvg loads the installed fonts first) takes far more than 1 ms.
-      const err = await settle(hurried.logo(SVG, 'content_base64'));
+      const err = await settle(hurried.logo(TEAM, SVG, 'content_base64'));
       assert.ok(isAppError(err), String(err));
       assert.equal(err.code, 'invalid_request');
       assert.match(err.message, /took longer than 0\.001 s/);
       assert.deepEqual(err.details, { field: 'content_base64', limit: 'parse_time_ms', max: 1 });
-      const font = await hurried.font(TTF, 'content_base64');
+      const font = await hurried.font(TEAM, TTF, 'content_base64');
       assert.equal(font.family, 'Liberation Mono');
     } finally {
       await hurried.close();

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
 
 /**
@@ -127,4 +132,31 @@ export function makeTsaIdentity(): { certDer: Buffer; keyPkcs8: Buffer } {
     certDer: der(forge.pki.certificateToAsn1(cert)),
     keyPkcs8: der(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(tsa.privateKey))),
   };
+}
+
+const run = promisify(execFile);
+
+/**
+ * `file` (a PKCS#12 opened by `passphrase`) exported again by the openssl CLI with `iterations` for its MAC
+ * and both encryptions: what `openssl pkcs12 -export -iter N` hands out. OpenSSL derives natively, still a
+ * few seconds for 3,000,000 iterations, so make such a file once per test file.
+ */
+export async function exportedByOpenssl(
+  file: Buffer,
+  passphrase: string,
+  iterations: number,
+): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quire-p12-'));
+  const pass = `pass:${passphrase}`;
+  try {
+    await writeFile(path.join(dir, 'in.p12'), file);
+    await run('openssl', ['pkcs12', '-in', 'in.p12', '-passin', pass, '-nodes', '-out', 'all.pem'], {
+      cwd: dir,
+    });
+    const args = ['pkcs12', '-export', '-in', 'all.pem', '-passout', pass, '-iter', String(iterations)];
+    const { stdout } = await run('openssl', args, { cwd: dir, encoding: 'buffer' });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -1,12 +1,14 @@
-/** The lane of renders that name no tenant (they share it). */
+/** The lane of work that names no tenant (they share it). */
 export const NO_TENANT = '';
 
 /**
- * Renders waiting for a pool page, served fairly between tenants (issue 11 item 5): a free page goes
- * to the waiting tenant with the fewest pages in use, ties to the one served longest ago, and within a
- * tenant to its oldest waiter. So a team that queued many renders gets every other page at most while
- * another team waits, however many it queued first — and a lone render of a second team gets the next
- * free page. Pure bookkeeping: the pool tells it which tenant took or gave back a page.
+ * Work waiting for one of a few shared slots, served fairly between tenants: the render pool's pages
+ * (src/render/page-pool.ts) and the worker threads of the untrusted-file and e-invoice pools
+ * (src/shared/fair-pool.ts). A free slot goes to the waiting tenant with the fewest slots in use, ties to
+ * the one served longest ago, and within a tenant to its oldest waiter. So a team that queued many tasks
+ * gets every other slot at most while another team waits, however many it queued first — and a lone task
+ * of a second team gets the next free slot. Pure bookkeeping: the pool tells it which tenant took or gave
+ * back a slot.
  */
 export class FairQueue<T> {
   private readonly lanes = new Map<string, T[]>();
@@ -17,6 +19,16 @@ export class FairQueue<T> {
 
   get size(): number {
     return this.waiting;
+  }
+
+  /** How many of `tenant`'s items wait. */
+  /** How many a tenant has in use (started and not finished). */
+  inUseOf(tenant: string): number {
+    return this.inUse.get(tenant) ?? 0;
+  }
+
+  waitingOf(tenant: string): number {
+    return this.lanes.get(tenant)?.length ?? 0;
   }
 
   push(tenant: string, item: T): void {
@@ -40,9 +52,10 @@ export class FairQueue<T> {
   }
 
   /** The next waiter by the rule above, taken out of the queue; undefined when nobody waits. */
-  next(): { tenant: string; item: T } | undefined {
+  next(eligible: (tenant: string) => boolean = () => true): { tenant: string; item: T } | undefined {
     let best: string | undefined;
     for (const tenant of this.lanes.keys()) {
+      if (!eligible(tenant)) continue;
       if (best === undefined || this.before(tenant, best)) best = tenant;
     }
     if (best === undefined) return undefined;
@@ -61,13 +74,13 @@ export class FairQueue<T> {
     return all;
   }
 
-  /** A tenant took a page (straight away or as a waiter). */
+  /** A tenant took a slot (straight away or as a waiter). */
   started(tenant: string): void {
     this.inUse.set(tenant, (this.inUse.get(tenant) ?? 0) + 1);
     this.lastServed.set(tenant, ++this.served);
   }
 
-  /** A tenant gave a page back. Tenants with nothing in use and nobody waiting are forgotten. */
+  /** A tenant gave a slot back. Tenants with nothing in use and nobody waiting are forgotten. */
   finished(tenant: string): void {
     const left = (this.inUse.get(tenant) ?? 1) - 1;
     if (left > 0) return void this.inUse.set(tenant, left);
