@@ -28,8 +28,9 @@ function refusal(fn: () => unknown): { field: unknown; message: string } {
 }
 
 describe('finishing plan', () => {
-  it('chooses the steps once and defaults tags off unless pdf_ua or outline needs them', () => {
-    assert.equal(planFinishing({}).tagged, false);
+  it('chooses the steps once and tags every PDF unless the request says tagged: false', () => {
+    assert.equal(planFinishing({}).tagged, true);
+    assert.equal(planFinishing({ tagged: false }).tagged, false);
     assert.equal(planFinishing({ outline: true }).tagged, true);
     assert.equal(planFinishing({ pdf_ua: true }).tagged, true);
     assert.equal(planFinishing({ tagged: true }).outline, false);

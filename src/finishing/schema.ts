@@ -261,7 +261,7 @@ export const FinishingFields = {
   tagged: Type.Optional(
     Type.Boolean({
       description:
-        'Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time).',
+        'Extension: a tagged PDF (a structure tree from the HTML, for screen readers). Default true: every PDF is tagged; `false` opts out.',
     }),
   ),
   outline: Type.Optional(

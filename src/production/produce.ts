@@ -274,7 +274,14 @@ async function producePdf(deps: ProduceDeps, work: Work, run: Run): Promise<Made
     const finishing =
       work.purpose === 'document'
         ? planned
-        : { ...planned, protect: null, ...(work.purpose === 'thumbnail' ? { merge: null } : {}) };
+        : {
+            ...planned,
+            protect: null,
+            // A thumbnail is a picture: no merged pages, and no tags unless a step needs them.
+            ...(work.purpose === 'thumbnail'
+              ? { merge: null, tagged: planned.outline || planned.pdf_ua !== null }
+              : {}),
+          };
     checkLanguage(finishing, htmlLanguage(prepared.html));
     const watermark = work.purpose === 'preview' || (work.purpose === 'document' && work.test);
     // What the steps need is looked up before rendering: a wrong merge source or an unknown or expired

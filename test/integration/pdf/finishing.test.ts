@@ -48,10 +48,10 @@ const FINISHING_INNER_FIELDS = [
 /** Every check that applies to an accepted body ("Checks in the tests"). */
 async function checkAll(pdf: Buffer, body: FinishingBody): Promise<void> {
   const pdfUa = body.pdf_ua === true;
-  if (body.tagged === true || pdfUa || body.outline === true) await checkTagged(pdf, body);
+  if (body.tagged !== false) await checkTagged(pdf, body);
   else {
     const info = await pdfTool('pdfinfo', body.protect ? ['-opw', body.protect.owner_password] : [], pdf);
-    assert.match(info.stdout, /^Tagged:\s+no$/m, 'untagged unless asked');
+    assert.match(info.stdout, /^Tagged:\s+no$/m, 'untagged when the request says tagged: false');
   }
   if (body.outline === true) await checkOutline(pdf, body);
   if (pdfUa) await checkPdfUa(pdf, body);
