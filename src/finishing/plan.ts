@@ -10,7 +10,7 @@ export type { PlannedAttachment } from './steps/attachments.js';
  * Every PDF is tagged unless the request (or its template) says `tagged: false`: a structure tree from the
  * HTML for screen readers (the European Accessibility Act asks accessible documents of most businesses that
  * sell to consumers). Measured on the bench invoice it costs about 1.17× the untagged render
- * (docs/performance.md "Tagged by default"); template thumbnails, pictures only, are never tagged.
+ * (docs/pdf-output.md "Tagged by default"); template thumbnails, pictures only, are never tagged.
  */
 export const TAGGED_BY_DEFAULT = true;
 
