@@ -28,6 +28,7 @@ import {
   enqueueJob,
   type JobDefinition,
   JobRegistry,
+  jobInput,
   processPools,
   startBackground,
   sweepFinishedJobs,
@@ -197,12 +198,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     enqueueSend: async (trx, input) => {
       // No team id: an email follows a document already counted, so it is not background work of the
       // team's own (open_jobs / test_jobs_per_day count renders only); emails have their own daily limits.
-      await enqueueJob(trx, clock, {
-        kind: EMAIL_JOB,
-        teamId: null,
-        test: input.test,
-        payload: { emailId: input.emailId },
-      });
+      await enqueueJob(
+        trx,
+        clock,
+        jobInput(EMAIL_JOB, { teamId: null, test: input.test, payload: { emailId: input.emailId } }),
+      );
     },
   });
   const templatePort = templatePortOf({ db, passwords }, liquid);

@@ -15,7 +15,12 @@ import { BEFORE_PAGE_QUERY, BeforePage } from '../http/pages.js';
 import { registerResourceRoute } from '../http/resource-route.js';
 import { COMMON_ERRORS, ErrorResponse, IdParams, LimitQuery, Nullable, Uuid } from '../http/schemas.js';
 import type { App } from '../http/server.js';
-import { bodyHash, type IdempotencyStore, type KeyScope, parseIdempotencyKey } from '../idempotency/index.js';
+import {
+  type IdempotencyStore,
+  parseIdempotencyKey,
+  type Remember,
+  withIdempotency,
+} from '../idempotency/index.js';
 import { checkCaptureRules } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -75,22 +80,18 @@ export function registerBatchRoutes(app: App, deps: BatchRouteDeps): void {
     async (request, reply) => {
       const auth = authOf(request);
       const body = request.body;
-      const key = parseIdempotencyKey(request.headers['idempotency-key']);
-      if (key === null) return create(deps, reply, auth, body, null);
-      const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: ROUTE, key };
-      const claim = await deps.idempotency.claim(scope, bodyHash(body));
-      if (claim.kind === 'replay') {
-        // The key remembers the batch id in its document slot: the replay shows the batch as it is now.
-        const batch = await deps.service.find(auth.team.id, claim.documentId, auth.mode === 'test');
-        if (!batch) throw new AppError('file_expired', 'The batch this Idempotency-Key made is gone.');
-        return sendQueued(reply, batch);
-      }
-      try {
-        return await create(deps, reply, auth, body, scope);
-      } catch (err) {
-        await deps.idempotency.release(scope);
-        throw err;
-      }
+      return withIdempotency(deps.idempotency, {
+        key: parseIdempotencyKey(request.headers['idempotency-key']),
+        scope: { teamId: auth.team.id, mode: auth.mode, route: ROUTE },
+        body,
+        run: (remember) => create(deps, reply, auth, body, remember),
+        replay: async (first) => {
+          // The key remembers the batch id in its document slot: the replay shows the batch as it is now.
+          const batch = await deps.service.find(auth.team.id, first.documentId, auth.mode === 'test');
+          if (!batch) throw new AppError('file_expired', 'The batch this Idempotency-Key made is gone.');
+          return sendQueued(reply, batch);
+        },
+      });
     },
   );
 
@@ -194,7 +195,7 @@ async function create(
   reply: FastifyReply,
   auth: AuthContext,
   body: BatchRequest,
-  scope: KeyScope | null,
+  remember: Remember,
 ) {
   checkCaptureRules(body);
   const { items: givenItems, spreadsheet, ...givenOptions } = body;
@@ -218,14 +219,13 @@ async function create(
       spreadsheet as NonNullable<BatchRequest['spreadsheet']>,
       maxItems(auth.plan),
       options.deliver,
-      (bytes, max) => deps.untrusted.spreadsheet(bytes, max, 'spreadsheet.content_base64'),
+      (bytes, max) => deps.untrusted.spreadsheet(auth.team.id, bytes, max, 'spreadsheet.content_base64'),
     ));
   const batch = await deps.service.create(
     { teamId: auth.team.id, plan: auth.plan },
     { options, items: rows, test },
-    scope
-      ? async (trx: Db, batchId: string) =>
-          deps.idempotency.complete(trx, scope, { documentId: batchId, answer: 'async' })
+    remember
+      ? (trx: Db, batchId: string) => remember(trx, { documentId: batchId, answer: 'async' })
       : undefined,
   );
   deps.wakeJobs();

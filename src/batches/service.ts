@@ -1,8 +1,17 @@
+import { Type } from 'typebox';
 import type { Plan } from '../accounts/index.js';
 import type { DocumentJson, DocumentRow, LinkSigner } from '../documents/index.js';
 import type { EmailRequest } from '../email/index.js';
 import { type FinishingOptions, finishingOptionsOf } from '../finishing/index.js';
-import { defineJobKind, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
+import {
+  defineJobKind,
+  enqueueJob,
+  type JobDefinition,
+  type JobHandler,
+  jobInput,
+  jobKind,
+  type PayloadOf,
+} from '../jobs/index.js';
 import { type BulkItem, type Caller, expiryFor, type Production } from '../production/index.js';
 import type { WaitFor } from '../render/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -28,7 +37,8 @@ import {
 } from './repository.js';
 import { writeBatchZip } from './zip.js';
 
-export const BATCH_ZIP_JOB = 'batch_zip';
+/** The job that builds a finished batch's ZIP and records its completion. */
+const BATCH_ZIP_JOB = jobKind('batch_zip', Type.Object({ batchId: Type.String() }));
 /** Spec: Limits — 1 to 10,000 items per request, and at most the plan's batch_max_items. */
 export const MAX_BATCH_ITEMS = 10_000;
 
@@ -192,24 +202,26 @@ export class BatchService {
     if (await hasOpenItems(trx, batchId)) return;
     const batch = await findBatchById(trx, batchId);
     if (!batch || batch.completed_at !== null) return;
-    await enqueueJob(trx, this.deps.clock, {
-      kind: BATCH_ZIP_JOB,
-      // The service's own work: it does not count against the team's open_jobs.
-      teamId: null,
-      test: batch.test === 1,
-      payload: { batchId } satisfies ZipJobPayload,
-      jobKey: `batch:${batchId}`,
-    });
+    await enqueueJob(
+      trx,
+      this.deps.clock,
+      jobInput(BATCH_ZIP_JOB, {
+        // The service's own work: it does not count against the team's open_jobs.
+        teamId: null,
+        test: batch.test === 1,
+        payload: { batchId },
+        jobKey: `batch:${batchId}`,
+      }),
+    );
   }
 
   /**
    * The ZIP job: builds the ZIP from the stored PDFs (streaming), then in the job's finishing transaction
    * records the completion and batch.completed — once, guarded by completed_at.
    */
-  private zipJobHandler(): JobHandler {
+  private zipJobHandler(): JobHandler<PayloadOf<typeof BATCH_ZIP_JOB>> {
     return async (job) => {
-      const { batchId } = job.payload as ZipJobPayload;
-      const batch = await findBatchById(this.deps.db, batchId);
+      const batch = await findBatchById(this.deps.db, job.payload.batchId);
       if (!batch || batch.completed_at !== null) return { kind: 'succeeded' };
       const key = `batches/${batch.id}.zip`;
       const now = this.deps.clock.now();
@@ -259,7 +271,7 @@ export class BatchService {
       maxAttempts: 5,
       retryDelaysMs: [5_000, 30_000, 120_000, 600_000],
       abandon: async (trx, job) => {
-        const batch = await findBatchById(trx, (job.payload as ZipJobPayload).batchId);
+        const batch = await findBatchById(trx, job.payload.batchId);
         if (batch)
           await this.complete(trx, batch, {
             at: this.deps.clock.now().toISOString(),
@@ -313,10 +325,6 @@ export class BatchService {
       nowMs: this.deps.clock.now().getTime(),
     };
   }
-}
-
-interface ZipJobPayload {
-  batchId: string;
 }
 
 /** Items (or spreadsheet rows) one batch may have on this plan: also the parse result's `max_rows`. */

@@ -1,9 +1,12 @@
+import { Type } from 'typebox';
 import { EMAILS_PER_ADDRESS_PER_DAY } from '../accounts/index.js';
+import { jobKind } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type Db, lockKey } from '../storage/index.js';
 import { addressKey } from './address.js';
+import { TRANSITIONS } from './states.js';
 import type { EmailDeliveriesTable } from './tables.js';
 
 /** `deliver.email` as a request sends it (spec: POST /pdf `deliver`). */
@@ -19,7 +22,8 @@ export interface DeliveryState {
   email: { status: EmailDeliveriesTable['status']; reason?: NonNullable<EmailDeliveriesTable['reason']> };
 }
 
-export const EMAIL_JOB = 'email';
+/** The send job of a queued email (send-job.ts), queued through EmailDeliveryDeps.enqueueSend. */
+export const EMAIL_JOB = jobKind('email', Type.Object({ emailId: Type.String() }));
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface EmailDeliveryDeps {
@@ -78,6 +82,7 @@ export class EmailDelivery {
     const state = await this.decide(trx, input.budget, address, input.stored);
     const id = newId();
     const now = this.deps.clock.now().toISOString();
+    const queued = state.email.status === TRANSITIONS.queue.to;
     await trx
       .insertInto('email_deliveries')
       .values({
@@ -90,15 +95,13 @@ export class EmailDelivery {
         reply_to: input.email.reply_to ?? null,
         status: state.email.status,
         reason: state.email.reason ?? null,
-        counted: state.email.status === 'queued' ? 1 : 0,
+        counted: queued ? 1 : 0,
         last_error: null,
         created_at: now,
         updated_at: now,
       })
       .execute();
-    if (state.email.status === 'queued') {
-      await this.deps.enqueueSend(trx, { test: input.test, emailId: id });
-    }
+    if (queued) await this.deps.enqueueSend(trx, { test: input.test, emailId: id });
     return state;
   }
 
@@ -108,14 +111,15 @@ export class EmailDelivery {
     address: string,
     stored: boolean,
   ): Promise<DeliveryState> {
-    if (await this.isSuppressed(trx, budget.teamId, address)) return { email: { status: 'suppressed' } };
-    if (!stored) return { email: { status: 'failed', reason: 'not_stored' } };
+    if (await this.isSuppressed(trx, budget.teamId, address))
+      return { email: { status: TRANSITIONS.suppress.to } };
+    if (!stored) return { email: { status: TRANSITIONS.refuse.to, reason: 'not_stored' } };
     // Held until this transaction commits the delivery: on PostgreSQL concurrent decisions of one team would
     // otherwise each count the same budget as free (SQLite serializes its writers anyway).
     await lockKey(trx, `email.budget:${budget.teamId}`);
     if (await this.overLimit(trx, budget, [address]))
-      return { email: { status: 'failed', reason: 'over_limit' } };
-    return { email: { status: 'queued' } };
+      return { email: { status: TRANSITIONS.refuse.to, reason: 'over_limit' } };
+    return { email: { status: TRANSITIONS.queue.to } };
   }
 
   private async overLimit(db: Db, budget: EmailBudget, addresses: readonly string[]): Promise<string | null> {

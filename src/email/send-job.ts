@@ -1,8 +1,15 @@
-import { defineJobKind, type JobDefinition, type JobHandler, type JobOutcome } from '../jobs/index.js';
+import {
+  defineJobKind,
+  type JobDefinition,
+  type JobHandler,
+  type JobOutcome,
+  type PayloadOf,
+} from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { type DeliveryState, EMAIL_JOB } from './delivery.js';
 import type { EmailSender } from './sender.js';
+import { type EmailTransition, mayMove, movableFrom, TRANSITIONS } from './states.js';
 import type { EmailDeliveriesTable } from './tables.js';
 
 /** What the send job needs from the documents capability: the file, and where the status is shown. */
@@ -32,16 +39,17 @@ export function emailSendJob(deps: SendJobDeps): JobDefinition {
     maxAttempts: EMAIL_MAX_ATTEMPTS,
     retryDelaysMs: RETRY_DELAYS_MS,
     abandon: async (trx, job, error) => {
-      const email = await findEmail(trx, job.payload);
-      if (email?.status === 'queued')
-        await finish(deps, email, { status: 'failed', reason: 'send_failed', error }).commit(trx);
+      const email = await findEmail(trx, job.payload.emailId);
+      if (email && mayMove('fail', email.status)) {
+        const end: EmailEnd = { move: 'fail', reason: 'send_failed', error: error.message };
+        await finish(deps, email, end).commit(trx);
+      }
     },
   });
 }
 
 /** The email delivery a send job's payload names (undefined once it is gone). */
-async function findEmail(db: Db, payload: unknown): Promise<EmailDeliveriesTable | undefined> {
-  const { emailId } = payload as { emailId: string };
+async function findEmail(db: Db, emailId: string): Promise<EmailDeliveriesTable | undefined> {
   return db.selectFrom('email_deliveries').selectAll().where('id', '=', emailId).executeTakeFirst();
 }
 
@@ -49,13 +57,14 @@ async function findEmail(db: Db, payload: unknown): Promise<EmailDeliveriesTable
  * Sends one queued email with the PDF attached. Sent → `sent`; a permanent refusal (5xx) → `failed`
  * (`send_failed`) and the address joins the team's suppression list; a temporary one is retried.
  */
-function createEmailSendHandler(deps: SendJobDeps): JobHandler {
+function createEmailSendHandler(deps: SendJobDeps): JobHandler<PayloadOf<typeof EMAIL_JOB>> {
   return async (job, ctx): Promise<JobOutcome> => {
-    const email = await findEmail(ctx.db, job.payload);
-    if (email?.status !== 'queued') return { kind: 'succeeded' };
+    const email = await findEmail(ctx.db, job.payload.emailId);
+    // Sent or failed already (an earlier attempt's commit): nothing is left to do.
+    if (!email || !mayMove('send', email.status)) return { kind: 'succeeded' };
     const file = await deps.documents.file(email.document_id);
     if (!file)
-      return finish(deps, email, { status: 'failed', reason: 'not_stored', error: 'file no longer stored' });
+      return finish(deps, email, { move: 'fail', reason: 'not_stored', error: 'file no longer stored' });
     const result = await deps.sender.send({
       to: email.address,
       subject: email.subject,
@@ -64,9 +73,9 @@ function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       ...(email.reply_to ? { replyTo: email.reply_to } : {}),
       attachments: [{ filename: file.filename, content: file.content, contentType: file.contentType }],
     });
-    if (result.ok) return finish(deps, email, { status: 'sent', reason: null, error: null });
+    if (result.ok) return finish(deps, email, { move: 'send' });
     const final = finish(deps, email, {
-      status: 'failed',
+      move: 'fail',
       reason: 'send_failed',
       error: result.error,
       suppress: result.permanent,
@@ -75,7 +84,7 @@ function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     // Temporary: the worker retries while attempts are left; only the last attempt's failure is recorded.
     return {
       kind: 'failed',
-      error: result.error,
+      error: { code: 'send_failed', message: result.error },
       retryable: true,
       commit: async (trx, next) => {
         if (next.retryAt === null) await final.commit(trx);
@@ -84,43 +93,52 @@ function createEmailSendHandler(deps: SendJobDeps): JobHandler {
   };
 }
 
+/** How a queued email ends: sent, or failed for a reason (`suppress`: the address refused it for good). */
+type EmailEnd =
+  | { move: Extract<EmailTransition, 'send'> }
+  | {
+      move: Extract<EmailTransition, 'fail'>;
+      reason: 'not_stored' | 'send_failed';
+      error: string;
+      suppress?: boolean;
+    };
+
 function finish(
   deps: { clock: Clock; documents: EmailDocumentPort },
   email: EmailDeliveriesTable,
-  end: {
-    status: 'sent' | 'failed';
-    reason: 'not_stored' | 'send_failed' | null;
-    error: string | null;
-    suppress?: boolean;
-  },
+  end: EmailEnd,
 ): Extract<JobOutcome, { kind: 'succeeded' | 'failed' }> & { commit: (trx: Db) => Promise<void> } {
+  const status = TRANSITIONS[end.move].to;
+  const failure = end.move === 'fail' ? end : null;
   const commit = async (trx: Db) => {
     const now = deps.clock.now().toISOString();
     await trx
       .updateTable('email_deliveries')
-      .set({ status: end.status, reason: end.reason, last_error: end.error, updated_at: now })
+      .set({ status, reason: failure?.reason ?? null, last_error: failure?.error ?? null, updated_at: now })
       .where('id', '=', email.id)
+      // Never refuses today: the lease-holding send job is a queued email's one writer.
+      .where('status', 'in', movableFrom(end.move))
       .execute();
-    if (end.suppress) {
+    if (failure?.suppress) {
       await trx
         .insertInto('email_suppressions')
         .values({
           team_id: email.team_id,
           address: email.address,
-          reason: end.error ?? 'refused',
+          reason: failure.error,
           created_at: now,
         })
         .onConflict((oc) => oc.columns(['team_id', 'address']).doNothing())
         .execute();
     }
     const state: DeliveryState = {
-      email: { status: end.status, ...(end.reason ? { reason: end.reason } : {}) },
+      email: { status, ...(failure ? { reason: failure.reason } : {}) },
     };
     await deps.documents.setDelivery(trx, email.document_id, state);
   };
-  return end.status === 'sent'
-    ? { kind: 'succeeded', commit }
-    : { kind: 'failed', error: end.error ?? end.status, retryable: false, commit };
+  return failure
+    ? { kind: 'failed', error: { code: failure.reason, message: failure.error }, retryable: false, commit }
+    : { kind: 'succeeded', commit };
 }
 
 /** The plain-text message as escaped HTML paragraphs (never HTML from the caller). */

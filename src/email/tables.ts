@@ -1,3 +1,5 @@
+import type { EmailStatus } from './states.js';
+
 /**
  * deliver.email (spec: Email delivery status; Limits, emails): one row per email a document asked for.
  * Rows of the last 24 hours with `counted = 1` are what the daily limits count.
@@ -11,7 +13,7 @@ export interface EmailDeliveriesTable {
   subject: string;
   message: string;
   reply_to: string | null;
-  status: 'queued' | 'sent' | 'failed' | 'suppressed';
+  status: EmailStatus;
   reason: 'over_limit' | 'not_stored' | 'send_failed' | null;
   /** 1 when the email counts against the daily limits (it was or will be sent). */
   counted: number;

@@ -1,7 +1,6 @@
-export { bodyHash } from './canonical.js';
 export {
   type Answer,
   IdempotencyStore,
-  type KeyScope,
   parseIdempotencyKey,
 } from './store.js';
+export { type Remember, type Replay, withIdempotency } from './with-idempotency.js';

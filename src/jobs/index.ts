@@ -3,7 +3,7 @@ export {
   processPools,
   startBackground,
 } from './background.js';
-export { defineJobKind } from './define-kind.js';
+export { defineJobKind, jobInput, jobKind, type PayloadOf } from './define-kind.js';
 export { assertWithinJobLimits } from './limits.js';
 export { cancelJob, cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
 export {

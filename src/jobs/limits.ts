@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { type Db, lockKey } from '../storage/index.js';
-import { OPEN_STATES } from './tables.js';
+import { OPEN_STATES } from './states.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

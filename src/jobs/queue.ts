@@ -2,19 +2,21 @@ import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import { chunks, type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/index.js';
-import type { JobStatus, JobsTable } from './tables.js';
+import { type JobStatus, type JobTransition, movableFrom, TRANSITIONS } from './states.js';
+import type { JobsTable } from './tables.js';
 
 /**
  * The queue port over the database. Every state change is one statement or one transaction guarded by the
  * lease owner, so a job is never run by two workers at once and a job whose worker died is claimed again
  * once its lease has expired.
  */
-export interface ClaimedJob {
+export interface ClaimedJob<P = unknown> {
   id: string;
   kind: string;
   teamId: string | null;
   test: boolean;
-  payload: unknown;
+  /** As stored; a kind's handler gets it checked against the kind's schema (define-kind.ts). */
+  payload: P;
   /** Attempts started, this one included. */
   attempts: number;
   /** The job's own limit, or null for its kind's. */
@@ -85,7 +87,7 @@ function queuedJobRow(at: Date, input: EnqueueInput) {
     team_id: input.teamId,
     test: input.test ? 1 : 0,
     payload_json: JSON.stringify(input.payload),
-    status: 'queued' as const,
+    status: TRANSITIONS.enqueue.to,
     max_attempts: input.maxAttempts ?? null,
     job_key: input.jobKey ?? null,
     concurrency_key: input.concurrency?.key ?? null,
@@ -189,7 +191,8 @@ async function claimJobLocked(db: Db, clock: Clock, options: ClaimOptions): Prom
 function claimSet(clock: Clock, options: ClaimOptions) {
   const now = clock.now();
   return {
-    status: 'running' as const,
+    // The same status whether the job was due (claim) or its lease had run out (reclaim).
+    status: TRANSITIONS.claim.to,
     lease_owner: options.owner,
     lease_until: new Date(now.getTime() + options.leaseMs).toISOString(),
     attempts: sql<number>`attempts + 1`,
@@ -205,8 +208,8 @@ function dueJobs(db: Db, nowIso: string, kinds: readonly string[], excluded: rea
     .$if(excluded.length > 0, (q) => q.where('j.id', 'not in', excluded))
     .where((eb) =>
       eb.or([
-        eb.and([eb('j.status', '=', 'queued'), eb('j.run_at', '<=', nowIso)]),
-        eb.and([eb('j.status', '=', 'running'), eb('j.lease_until', '<=', nowIso)]),
+        eb.and([eb('j.status', 'in', movableFrom('claim')), eb('j.run_at', '<=', nowIso)]),
+        eb.and([eb('j.status', 'in', movableFrom('reclaim')), eb('j.lease_until', '<=', nowIso)]),
       ]),
     )
     .where((eb) =>
@@ -263,7 +266,7 @@ export async function extendLease(db: Db, clock: Clock, job: ClaimedJob, leaseMs
     .set({ lease_until: new Date(now.getTime() + leaseMs).toISOString(), updated_at: now.toISOString() })
     .where('id', '=', job.id)
     .where('lease_owner', '=', job.owner)
-    .where('status', '=', 'running')
+    .where('status', 'in', movableFrom('heartbeat'))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -273,6 +276,13 @@ class LeaseLost extends Error {}
 /** What a lease-guarded transaction runs along with the job's own change (document state, outbox events…). */
 export type Commit = (trx: Db) => Promise<void>;
 
+/** The move that ends a running job in each final state a worker records. */
+const FINISHING = {
+  succeeded: 'succeed',
+  failed: 'fail',
+  canceled: 'drop',
+} as const satisfies Record<string, JobTransition>;
+
 /**
  * Finishes a job and runs `commit` in the same transaction, only while this worker still holds the lease:
  * the job's effects happen exactly once. False when the lease was lost.
@@ -281,15 +291,16 @@ export async function finishJob(
   db: Db,
   clock: Clock,
   job: ClaimedJob,
-  outcome: { status: 'succeeded' | 'failed' | 'canceled'; error: string | null },
+  outcome: { status: keyof typeof FINISHING; error: string | null },
   commit?: Commit,
 ): Promise<boolean> {
   const now = clock.now().toISOString();
+  const move = FINISHING[outcome.status];
   return guarded(db, commit, (trx) =>
     trx
       .updateTable('jobs')
       .set({
-        status: outcome.status,
+        status: TRANSITIONS[move].to,
         last_error: outcome.error,
         // The request (template data) is not kept once the job is done.
         payload_json: '{}',
@@ -300,7 +311,7 @@ export async function finishJob(
       })
       .where('id', '=', job.id)
       .where('lease_owner', '=', job.owner)
-      .where('status', '=', 'running')
+      .where('status', 'in', movableFrom(move))
       .executeTakeFirst(),
   );
 }
@@ -320,7 +331,7 @@ export async function requeueJob(
     trx
       .updateTable('jobs')
       .set({
-        status: 'queued',
+        status: TRANSITIONS.requeue.to,
         run_at: options.runAt.toISOString(),
         last_error: options.error,
         lease_owner: null,
@@ -330,7 +341,7 @@ export async function requeueJob(
       })
       .where('id', '=', job.id)
       .where('lease_owner', '=', job.owner)
-      .where('status', '=', 'running')
+      .where('status', 'in', movableFrom('requeue'))
       .executeTakeFirst(),
   );
 }
@@ -397,13 +408,13 @@ function cancelUpdate(db: Db, clock: Clock) {
   return db
     .updateTable('jobs')
     .set({
-      status: 'canceled',
+      status: TRANSITIONS.cancel.to,
       payload_json: '{}',
       updated_at: now,
       finished_at: now,
       last_error: 'canceled',
     })
-    .where('status', '=', 'queued');
+    .where('status', 'in', movableFrom('cancel'));
 }
 
 async function cancelWhere(db: Db, clock: Clock, filter: (q: JobsUpdate) => JobsUpdate): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import type { JobError } from './job-error.js';
 import type { ClaimedJob, Commit } from './queue.js';
 
 /**
@@ -16,7 +17,7 @@ export type JobOutcome =
    */
   | {
       kind: 'failed';
-      error: string;
+      error: JobError;
       retryable: boolean;
       commit?: (trx: Db, next: NextAttempt) => Promise<void>;
     }
@@ -42,7 +43,11 @@ export interface JobContext {
   attemptsLeft: number;
 }
 
-export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<JobOutcome>;
+/** Runs one attempt; a kind's handler gets its payload typed `P` (define-kind.ts checks it first). */
+export type JobHandler<P = unknown> = (job: ClaimedJob<P>, ctx: JobContext) => Promise<JobOutcome>;
+
+/** Records a job's final failure where users see it (see JobKindOptions.abandon). */
+export type AbandonJob<P = unknown> = (trx: Db, job: ClaimedJob<P>, error: JobError) => Promise<void>;
 
 export interface JobKindOptions {
   /** Attempts in all, the first included, unless the job carries its own limit. */
@@ -54,7 +59,7 @@ export interface JobKindOptions {
    * up by workers that died during them, or its last attempt threw (or failed without a `commit`). Records
    * the failure where users see it (document status, delivery log).
    */
-  abandon?: (trx: Db, job: ClaimedJob, error: string) => Promise<void>;
+  abandon?: AbandonJob;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { type Db, deleteOlderThan } from '../storage/index.js';
-import { FINISHED_STATES } from './tables.js';
+import { FINISHED_STATES } from './states.js';
 
 /**
  * Finished jobs are kept two days: long enough for the 24-hour test_jobs_per_day count (spec: Limits),

@@ -1,13 +1,5 @@
 import type { Generated } from 'kysely';
-
-/** Every state a job can be in. A job is claimed only from `queued` (or `running` with an expired lease). */
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
-export type JobStatus = (typeof JOB_STATES)[number];
-
-/** Waiting or being worked on: counted by the open_jobs limit, never swept. */
-export const OPEN_STATES = ['queued', 'running'] as const satisfies readonly JobStatus[];
-/** Done for good: the retention sweep deletes them after a while. */
-export const FINISHED_STATES = ['succeeded', 'failed', 'canceled'] as const satisfies readonly JobStatus[];
+import type { JobStatus } from './states.js';
 
 /**
  * The durable job queue for all background work (renders, webhook deliveries, and later emails, batch items,
@@ -40,6 +32,7 @@ export interface JobsTable {
   run_at: string;
   lease_owner: string | null;
   lease_until: string | null;
+  /** The last failure or release as `code: message` (job-error.ts), or why the job was canceled. */
   last_error: string | null;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
 import { type Db, listen } from '../storage/index.js';
+import { type JobError, jobErrorText } from './job-error.js';
 import { type ClaimedJob, claimJob, extendLease, finishJob, JOBS_CHANNEL, requeueJob } from './queue.js';
 import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
 
@@ -253,7 +254,10 @@ async function runAttempt(
   const maxAttempts = job.maxAttempts ?? registered.options.maxAttempts;
   if (job.attempts > maxAttempts) {
     // Only reachable when workers died during every attempt (a normal attempt ends before the limit).
-    await abandon(options, registered, job, 'attempts used up: the worker stopped during every attempt');
+    await abandon(options, registered, job, {
+      code: 'worker_lost',
+      message: 'attempts used up: the worker stopped during every attempt',
+    });
     return;
   }
   const outcome = await runHandler(registered.handler, job, ctx);
@@ -270,7 +274,8 @@ async function runHandler(handler: JobHandler, job: ClaimedJob, ctx: JobContext)
     return await handler(job, ctx);
   } catch (err) {
     // Handlers turn expected failures into outcomes; anything thrown is a fault, worth another attempt.
-    return { kind: 'failed', error: err instanceof Error ? err.message : String(err), retryable: true };
+    const message = err instanceof Error ? err.message : String(err);
+    return { kind: 'failed', error: { code: 'internal_error', message }, retryable: true };
   }
 }
 
@@ -309,11 +314,17 @@ async function recordOutcome(
           db,
           clock,
           job,
-          { runAt: retryAt, error: outcome.error, countAttempt: true },
+          { runAt: retryAt, error: jobErrorText(outcome.error), countAttempt: true },
           withDecision,
         );
       } else if (commit) {
-        await finishJob(db, clock, job, { status: 'failed', error: outcome.error }, withDecision);
+        await finishJob(
+          db,
+          clock,
+          job,
+          { status: 'failed', error: jobErrorText(outcome.error) },
+          withDecision,
+        );
       } else {
         await abandon(options, registered, job, outcome.error);
       }
@@ -327,13 +338,13 @@ async function recordOutcome(
 }
 
 /** Fails the job for good, letting its kind record the failure where users see it. */
-async function abandon(options: WorkerOptions, registered: RegisteredKind, job: ClaimedJob, error: string) {
+async function abandon(options: WorkerOptions, registered: RegisteredKind, job: ClaimedJob, error: JobError) {
   const record = registered.options.abandon;
   await finishJob(
     options.db,
     options.clock,
     job,
-    { status: 'failed', error },
+    { status: 'failed', error: jobErrorText(error) },
     record ? (trx) => record(trx, job, error) : undefined,
   );
 }
@@ -342,7 +353,7 @@ async function abandon(options: WorkerOptions, registered: RegisteredKind, job: 
 function releaseJob(options: WorkerOptions, job: ClaimedJob): Promise<boolean> {
   return requeueJob(options.db, options.clock, job, {
     runAt: options.clock.now(),
-    error: 'released: the worker shut down during the attempt',
+    error: jobErrorText({ code: 'released', message: 'the worker shut down during the attempt' }),
     countAttempt: false,
   });
 }

@@ -14,10 +14,11 @@ import { COMMON_ERRORS } from '../http/schemas.js';
 import type { App } from '../http/server.js';
 import {
   type Answer,
-  bodyHash,
   type IdempotencyStore,
-  type KeyScope,
   parseIdempotencyKey,
+  type Remember,
+  type Replay,
+  withIdempotency,
 } from '../idempotency/index.js';
 import type { Production } from '../production/index.js';
 import { AppError } from '../shared/errors.js';
@@ -89,18 +90,13 @@ export function registerPdfRoutes(app: App, deps: PdfRouteDeps): void {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       checkPdfRequestRules(request.body);
       const body = withPlainAddresses(request.body);
-      if (key === null) return handle(deps, reply, auth, body, null);
-      const scope: KeyScope = { teamId: auth.team.id, mode: auth.mode, route: 'POST /pdf', key };
-      // The hash is of the body as sent, so a retry matches whatever the normalisation does.
-      const claim = await deps.idempotency.claim(scope, bodyHash(request.body));
-      if (claim.kind === 'replay') return replay(deps, reply, auth, claim);
-      try {
-        return await handle(deps, reply, auth, body, scope);
-      } catch (err) {
-        // Nothing was kept for this key: the same request may be sent again.
-        await deps.idempotency.release(scope);
-        throw err;
-      }
+      return withIdempotency(deps.idempotency, {
+        key,
+        scope: { teamId: auth.team.id, mode: auth.mode, route: 'POST /pdf' },
+        body: request.body,
+        run: (remember) => handle(deps, reply, auth, body, remember),
+        replay: (first) => replay(deps, reply, auth, first),
+      });
     },
   );
 }
@@ -110,29 +106,27 @@ async function handle(
   reply: FastifyReply,
   auth: AuthContext,
   body: PdfRequest,
-  scope: KeyScope | null,
+  remember: Remember,
 ) {
   // A test key always makes test documents (spec: POST /pdf `test`).
   const test = auth.mode === 'test' || body.test === true;
   const caller = { teamId: auth.team.id, plan: auth.plan };
-  const remember = (answer: Answer) =>
-    scope
-      ? async (trx: Db, documentId: string) => deps.idempotency.complete(trx, scope, { documentId, answer })
-      : undefined;
+  const answering = (answer: Answer) =>
+    remember ? (trx: Db, documentId: string) => remember(trx, { documentId, answer }) : undefined;
   if (body.async === true) {
-    const queued = await deps.production.enqueue(caller, body, test, remember('async'));
+    const queued = await deps.production.enqueue(caller, body, test, answering('async'));
     deps.wakeJobs();
     return reply.code(202).header('location', `/v1/pdf/${queued.id}`).send(queued);
   }
   const response = body.response ?? 'binary';
-  const onRecorded = remember(response);
+  const onRecorded = answering(response);
   const produced = (await deps.production.produce({
     caller,
     request: body,
     purpose: 'document',
     test,
     // Spec: a test binary answer is stored only when it may be replayed (sent with an Idempotency-Key).
-    storage: response === 'url' ? 'required' : test && !scope ? 'never' : 'if_room',
+    storage: response === 'url' ? 'required' : test && !remember ? 'never' : 'if_room',
     slot: 'direct',
     ...(onRecorded ? { onRecorded } : {}),
   })) as RecordedDocument;
@@ -142,12 +136,7 @@ async function handle(
 }
 
 /** The first answer again, without rendering or counting (spec: Idempotency; no warnings, no blocked resources). */
-async function replay(
-  deps: PdfRouteDeps,
-  reply: FastifyReply,
-  auth: AuthContext,
-  claim: { documentId: string; answer: Answer; createdAt: string },
-) {
+async function replay(deps: PdfRouteDeps, reply: FastifyReply, auth: AuthContext, claim: Replay) {
   const row = await deps.documents.findForTeam(auth.team.id, claim.documentId);
   if (claim.answer === 'async') {
     return reply

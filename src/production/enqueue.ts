@@ -1,3 +1,4 @@
+import { type Static, Type } from 'typebox';
 import type { NewDocument } from '../documents/index.js';
 import {
   planFinishing,
@@ -11,6 +12,8 @@ import {
   type EnqueueInput,
   enqueueJob,
   enqueueJobs,
+  jobInput,
+  jobKind,
 } from '../jobs/index.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
@@ -27,18 +30,30 @@ import type { ProduceDeps } from './produce.js';
  * documents and their render jobs are written in one transaction. The job renders each one once.
  */
 
-/** The job kind of a queued document's render. */
-export const RENDER_JOB = 'render';
-
 /**
  * What the render job carries: the queued document and its validated request (one value, as sent), except
- * `protect`, whose passwords are sealed beside it.
+ * `protect`, whose passwords are sealed beside it. The request was checked in full by its route's schema
+ * (Ajv, src/http/validator.ts) when it was accepted; a second validator here could refuse what that one
+ * accepted, so the payload's schema asks only for an object. Of the sealed `protect` it asks for what
+ * finishing/sealed-protect.ts opens.
  */
-export interface RenderJobPayload {
-  documentId: string;
-  request: DocumentRequest;
-  protect?: StoredProtect;
-}
+const RenderJobPayload = Type.Object({
+  documentId: Type.String(),
+  request: Type.Unsafe<DocumentRequest>(Type.Object({})),
+  protect: Type.Optional(
+    Type.Unsafe<StoredProtect>(
+      Type.Object({
+        owner_password_set: Type.Literal(true),
+        user_password_set: Type.Boolean(),
+        sealed_passwords: Type.String(),
+      }),
+    ),
+  ),
+});
+export type RenderJobPayload = Static<typeof RenderJobPayload>;
+
+/** The job kind of a queued document's render. */
+export const RENDER_JOB = jobKind('render', RenderJobPayload);
 
 /** What a queued request's check learned: its e-invoice and (not XML) its template and name. */
 export interface CheckedRequest {
@@ -201,7 +216,7 @@ export async function enqueueDocuments(
  * keeps rendering). Returns how many were canceled.
  */
 export async function cancelQueued(deps: ProduceDeps, trx: Db, ids: readonly string[]): Promise<number> {
-  const jobKeys = new Set(await cancelJobsByKeys(trx, deps.clock, RENDER_JOB, ids.map(renderJobKey)));
+  const jobKeys = new Set(await cancelJobsByKeys(trx, deps.clock, RENDER_JOB.name, ids.map(renderJobKey)));
   return deps.lifecycle.cancelQueuedMany(
     trx,
     ids.filter((id) => jobKeys.has(renderJobKey(id))),
@@ -252,11 +267,10 @@ function renderJob(
   request: DocumentRequest,
   jobKey: string | undefined,
 ): EnqueueInput {
-  return {
-    kind: RENDER_JOB,
+  return jobInput(RENDER_JOB, {
     teamId: caller.teamId,
     test: doc.test,
-    payload: { documentId: doc.id, ...sealQueuedProtect(deps.passwords, request) } satisfies RenderJobPayload,
+    payload: { documentId: doc.id, ...sealQueuedProtect(deps.passwords, request) },
     ...(jobKey === undefined ? {} : { jobKey }),
-  };
+  });
 }

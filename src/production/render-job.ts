@@ -43,7 +43,7 @@ export function renderJobDefinition(deps: RenderJobDeps, hooks: RenderHooks = {}
     abandon: async (trx, job) => {
       const row = await deps.lifecycle.finish(
         trx,
-        { id: (job.payload as RenderJobPayload).documentId },
+        { id: job.payload.documentId },
         { status: 'failed', code: 'render_failed', delivery: null },
       );
       if (row) await hooks.afterFinal?.(trx, { id: row.id, batchId: row.batch_id });
@@ -56,11 +56,13 @@ export function renderJobDefinition(deps: RenderJobDeps, hooks: RenderHooks = {}
  * value; the outcome's write (document state, usage count, pdf.* event, then the hooks) is the job's
  * `commit`, run by the queue in the transaction that finishes the job — so it happens exactly once.
  */
-function renderJobHandler(deps: RenderJobDeps, hooks: RenderHooks): JobHandler {
-  return async (job, ctx) => {
-    const payload = job.payload as RenderJobPayload;
+function renderJobHandler(deps: RenderJobDeps, hooks: RenderHooks): JobHandler<RenderJobPayload> {
+  return async ({ payload }, ctx) => {
     const document = await deps.findDocument(ctx.db, payload.documentId);
-    if (!document) return { kind: 'failed', error: 'document record missing', retryable: false };
+    if (!document) {
+      const error = { code: 'document_not_found', message: 'document record missing' } as const;
+      return { kind: 'failed', error, retryable: false };
+    }
     const final = { id: document.id, batchId: document.batch_id };
     const withHooks = (write: FinalWrite) => async (trx: Db) => {
       await write(trx);
@@ -69,7 +71,7 @@ function renderJobHandler(deps: RenderJobDeps, hooks: RenderHooks): JobHandler {
     /** Gives up without rendering, with the reason on the document (no retry could change it). */
     const giveUp = (code: ErrorCode, message: string): JobOutcome => ({
       kind: 'failed',
-      error: `${code}: ${message}`,
+      error: { code, message },
       retryable: false,
       commit: withHooks(async (trx) => {
         await deps.lifecycle.abandon(trx, document.id, code, message);

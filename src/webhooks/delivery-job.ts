@@ -1,11 +1,21 @@
-import { defineJobKind, enqueueJob, type JobDefinition, type JobHandler } from '../jobs/index.js';
+import { Type } from 'typebox';
+import {
+  defineJobKind,
+  enqueueJob,
+  type JobDefinition,
+  type JobHandler,
+  jobInput,
+  jobKind,
+  type PayloadOf,
+} from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import { type AttemptResult, createHttpDeliverer, type HttpDeliverer } from './deliver-http.js';
+import { mayMove } from './delivery-states.js';
 import { type DeliveryRow, dropDelivery, recordAttempt } from './delivery-store.js';
 import { createDisableNotifier } from './disable-notice.js';
 import { type EndpointRow, signingSecrets } from './endpoints.js';
-import { deliveryBackoff, MAX_ATTEMPTS } from './schedule.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeader } from './signing.js';
 
@@ -17,18 +27,17 @@ import { signatureHeader } from './signing.js';
  * that moves the job on. A process killed mid-attempt leaves the job's lease to expire and the attempt is
  * made again: a receiver may get an event twice (spec: "more than once"), never zero times.
  */
-export const WEBHOOK_DELIVERY_JOB = 'webhook_delivery';
+const WEBHOOK_DELIVERY_JOB = jobKind('webhook_delivery', Type.Object({ deliveryId: Type.String() }));
 /** The email to a team whose endpoint was disabled for failing, queued in the disabling transaction. */
-export const WEBHOOK_DISABLED_NOTICE_JOB = 'webhook_disabled_notice';
+const WEBHOOK_DISABLED_NOTICE_JOB = jobKind(
+  'webhook_disabled_notice',
+  Type.Object({ endpointId: Type.String() }),
+);
 
 /** At most 2 deliveries to one endpoint in flight at once (spec: Delivery 6), across all processes. */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
 
 const NOTICE_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
-
-export interface DeliveryJobPayload {
-  deliveryId: string;
-}
 
 /**
  * Queues the job that makes a pending delivery's attempts and links it from the log entry. Call inside the
@@ -40,25 +49,27 @@ export async function enqueueDeliveryJob(
   delivery: { id: string; endpoint_id: string },
   options: { singleAttempt: boolean },
 ): Promise<void> {
-  const job = await enqueueJob(trx, clock, {
-    kind: WEBHOOK_DELIVERY_JOB,
-    // The service's own work: deliveries never count against a team's open_jobs.
-    teamId: null,
-    test: false,
-    payload: { deliveryId: delivery.id } satisfies DeliveryJobPayload,
-    ...(options.singleAttempt ? { maxAttempts: 1 } : {}),
-    concurrency: { key: `webhook_endpoint:${delivery.endpoint_id}`, limit: MAX_IN_FLIGHT_PER_ENDPOINT },
-  });
+  const job = await enqueueJob(
+    trx,
+    clock,
+    jobInput(WEBHOOK_DELIVERY_JOB, {
+      // The service's own work: deliveries never count against a team's open_jobs.
+      teamId: null,
+      test: false,
+      payload: { deliveryId: delivery.id },
+      ...(options.singleAttempt ? { maxAttempts: 1 } : {}),
+      concurrency: { key: `webhook_endpoint:${delivery.endpoint_id}`, limit: MAX_IN_FLIGHT_PER_ENDPOINT },
+    }),
+  );
   await trx.updateTable('webhook_deliveries').set({ job_id: job.id }).where('id', '=', delivery.id).execute();
 }
 
 async function enqueueDisabledNotice(trx: Db, clock: Clock, endpointId: string): Promise<void> {
-  await enqueueJob(trx, clock, {
-    kind: WEBHOOK_DISABLED_NOTICE_JOB,
-    teamId: null,
-    test: false,
-    payload: { endpointId },
-  });
+  await enqueueJob(
+    trx,
+    clock,
+    jobInput(WEBHOOK_DISABLED_NOTICE_JOB, { teamId: null, test: false, payload: { endpointId } }),
+  );
 }
 
 export interface WebhookJobsDeps {
@@ -88,24 +99,25 @@ export function createWebhookJobs(deps: WebhookJobsDeps): WebhookJobs {
   const notify = createDisableNotifier({ db: deps.db, email: deps.email, log: deps.log });
   return {
     jobs: [
-      {
+      defineJobKind({
         kind: WEBHOOK_DELIVERY_JOB,
         pool: 'light',
         handler: createDeliveryHandler(deps.box, deliverer),
-        options: {
-          maxAttempts: MAX_ATTEMPTS,
-          backoff: deliveryBackoff,
-          // Workers died during every attempt: the log says so instead of leaving the delivery pending.
-          abandon: (trx, job, error) =>
-            dropDelivery(trx, (job.payload as DeliveryJobPayload).deliveryId, error),
-        },
-      },
+        maxAttempts: MAX_ATTEMPTS,
+        retryDelaysMs: RETRY_DELAYS_MS,
+        // Workers died during every attempt: the log says so instead of leaving the delivery pending.
+        abandon: (trx, job, error) => dropDelivery(trx, job.payload.deliveryId, error.message),
+      }),
       defineJobKind({
         kind: WEBHOOK_DISABLED_NOTICE_JOB,
         pool: 'light',
         handler: async (job) => {
-          const sent = await notify((job.payload as { endpointId: string }).endpointId);
-          return sent ? { kind: 'succeeded' } : { kind: 'failed', error: 'email not sent', retryable: true };
+          if (await notify(job.payload.endpointId)) return { kind: 'succeeded' };
+          return {
+            kind: 'failed',
+            error: { code: 'send_failed', message: 'email not sent' },
+            retryable: true,
+          };
         },
         maxAttempts: NOTICE_RETRY_DELAYS_MS.length + 1,
         retryDelaysMs: NOTICE_RETRY_DELAYS_MS,
@@ -115,11 +127,15 @@ export function createWebhookJobs(deps: WebhookJobsDeps): WebhookJobs {
   };
 }
 
-function createDeliveryHandler(box: SecretBox, deliverer: HttpDeliverer): JobHandler {
+function createDeliveryHandler(
+  box: SecretBox,
+  deliverer: HttpDeliverer,
+): JobHandler<PayloadOf<typeof WEBHOOK_DELIVERY_JOB>> {
   return async (job, ctx) => {
-    const target = await findTarget(ctx.db, (job.payload as DeliveryJobPayload).deliveryId);
-    // Finished meanwhile (dropped by a disable, deleted with its endpoint, or carried by a newer job).
-    if (target?.delivery.status !== 'pending' || target.delivery.job_id !== job.id) {
+    const target = await findTarget(ctx.db, job.payload.deliveryId);
+    // Finished meanwhile (dropped by a disable, deleted with its endpoint, or carried by a newer job): an
+    // attempt's result is recorded only on a delivery that still waits for one.
+    if (!target || !mayMove('succeed', target.delivery.status) || target.delivery.job_id !== job.id) {
       return { kind: 'canceled', reason: 'the delivery is no longer waiting for this job' };
     }
     const { delivery, endpoint } = target;
@@ -153,7 +169,7 @@ function createDeliveryHandler(box: SecretBox, deliverer: HttpDeliverer): JobHan
     if (result.ok) return { kind: 'succeeded', commit: (trx) => record(trx, null) };
     return {
       kind: 'failed',
-      error: describeFailure(result),
+      error: { code: 'delivery_failed', message: describeFailure(result) },
       retryable: true,
       commit: (trx, next) => record(trx, next.retryAt),
     };

@@ -2,6 +2,7 @@ import { cancelJob } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
 import type { AttemptResult } from './deliver-http.js';
+import { type DeliveryTransition, movableFrom, TRANSITIONS } from './delivery-states.js';
 import { shouldDisable } from './schedule.js';
 import type { WebhookDeliveriesTable } from './tables.js';
 
@@ -28,11 +29,12 @@ export async function recordAttempt(
   retryAt: Date | null,
 ): Promise<RecordOutcome> {
   const now = clock.now();
+  const move: DeliveryTransition = result.ok ? 'succeed' : retryAt ? 'reschedule' : 'fail';
   await trx
     .updateTable('webhook_deliveries')
     .set({
       attempts: delivery.attempts + 1,
-      status: result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed',
+      status: TRANSITIONS[move].to,
       response_status: result.status,
       response_body: result.body,
       request_headers_json: result.requestHeaders ? JSON.stringify(result.requestHeaders) : null,
@@ -45,6 +47,8 @@ export async function recordAttempt(
       single_attempt: 0,
     })
     .where('id', '=', delivery.id)
+    // Never refuses today: while pending, a delivery's one writer is the job holding the lease.
+    .where('status', 'in', movableFrom(move))
     .execute();
   // A test event never changes the endpoint's health (spec: Delivery 7).
   if (delivery.test_event === 1) return { disabled: false };
@@ -90,9 +94,9 @@ async function updateEndpointHealth(
 export async function dropDelivery(trx: Db, id: string, reason: string): Promise<void> {
   await trx
     .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null, single_attempt: 0, last_error: reason })
+    .set({ status: TRANSITIONS.drop.to, next_attempt_at: null, single_attempt: 0, last_error: reason })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', 'in', movableFrom('drop'))
     .execute();
 }
 

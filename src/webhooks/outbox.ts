@@ -2,6 +2,7 @@ import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/index.js';
 import { enqueueDeliveryJob } from './delivery-job.js';
+import { movableFrom, TRANSITIONS } from './delivery-states.js';
 import type { EndpointRow } from './endpoints.js';
 import { buildEnvelope, type EventEnvelope, type EventType, sampleDocumentData } from './events.js';
 
@@ -72,9 +73,13 @@ export async function queueManualRetry(db: Db, clock: Clock, deliveryId: string)
   return db.transaction().execute(async (trx) => {
     const reopened = await trx
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', single_attempt: 1, next_attempt_at: clock.now().toISOString() })
+      .set({
+        status: TRANSITIONS.retry.to,
+        single_attempt: 1,
+        next_attempt_at: clock.now().toISOString(),
+      })
       .where('id', '=', deliveryId)
-      .where('status', 'in', ['succeeded', 'failed'])
+      .where('status', 'in', movableFrom('retry'))
       .returning(['id', 'endpoint_id'])
       .executeTakeFirst();
     if (!reopened) return false;
@@ -112,7 +117,7 @@ async function insertDelivery(
       team_id: endpoint.team_id,
       event_id: envelope.id,
       event_type: envelope.type,
-      status: 'pending',
+      status: TRANSITIONS.create.to,
       response_status: null,
       response_body: null,
       last_error: null,

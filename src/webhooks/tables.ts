@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { DeliveryStatus } from './delivery-states.js';
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -37,7 +38,7 @@ export interface WebhookDeliveriesTable {
   team_id: string;
   event_id: string;
   event_type: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: DeliveryStatus;
   attempts: Generated<number>;
   response_status: number | null;
   response_body: string | null;

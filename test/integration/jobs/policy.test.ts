@@ -64,7 +64,7 @@ describe('job queue policy (real SQLite)', () => {
     const { kind, run } = start(
       async () => ({
         kind: 'failed',
-        error: 'down',
+        error: { code: 'service_busy', message: 'down' },
         retryable: true,
         commit: async (_trx, next) => {
           decisions.push(next.retryAt ? next.retryAt.getTime() - t0 : null);
@@ -89,7 +89,7 @@ describe('job queue policy (real SQLite)', () => {
     const done = await row(id);
     assert.equal(done.status, 'failed');
     assert.equal(done.attempts, 3);
-    assert.equal(done.last_error, 'down');
+    assert.equal(done.last_error, 'service_busy: down', 'the code, then the message');
   });
 
   it('a per-job max_attempts overrides the kind; a non-retryable failure is final at once', async () => {
@@ -97,7 +97,8 @@ describe('job queue policy (real SQLite)', () => {
     const { kind, run } = start(
       async (job) => {
         calls += 1;
-        return { kind: 'failed', error: 'no', retryable: (job.payload as { retry: boolean }).retry };
+        const error = { code: 'internal_error', message: 'no' } as const;
+        return { kind: 'failed', error, retryable: (job.payload as { retry: boolean }).retry };
       },
       { maxAttempts: 5, backoff: () => 1_000 },
     );
@@ -121,7 +122,7 @@ describe('job queue policy (real SQLite)', () => {
         maxAttempts: 2,
         backoff: () => 5_000,
         abandon: async (_trx, job, error) => {
-          abandoned.push(`${job.id}:${error}`);
+          abandoned.push(`${job.id}:${error.code}:${error.message}`);
         },
       },
     );
@@ -130,7 +131,7 @@ describe('job queue policy (real SQLite)', () => {
     assert.equal((await row(id)).status, 'queued');
     clock.advance(5_000);
     await run();
-    assert.deepEqual(abandoned, [`${id}:bug`]);
+    assert.deepEqual(abandoned, [`${id}:internal_error:bug`]);
     assert.equal((await row(id)).status, 'failed');
   });
 
@@ -167,7 +168,7 @@ describe('job queue policy (real SQLite)', () => {
     assert.deepEqual(abandoned, [id]);
     const done = await row(id);
     assert.equal(done.status, 'failed');
-    assert.match(done.last_error ?? '', /worker stopped/);
+    assert.match(done.last_error ?? '', /^worker_lost: .*worker stopped/);
   });
 
   it('deduplicates by job key per kind while the job exists, finished or not', async () => {
@@ -282,7 +283,11 @@ describe('job queue policy (real SQLite)', () => {
         if ((job.payload as { slow: boolean }).slow) {
           await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
           aborted = true;
-          return { kind: 'failed', error: 'interrupted', retryable: false };
+          return {
+            kind: 'failed',
+            error: { code: 'internal_error', message: 'interrupted' },
+            retryable: false,
+          };
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
         return { kind: 'succeeded' };
