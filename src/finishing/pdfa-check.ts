@@ -17,6 +17,20 @@ export function checkPdfA(doc: PDFDocument, level: PdfALevelName, encrypted = fa
   else problems.push(...checkXmp(doc, xmp, level));
   if (!hasSrgbOutputIntent(doc)) problems.push('no GTS_PDFA1 OutputIntent with an embedded ICC profile');
   problems.push(...checkObjects(doc, level));
+  if (level.endsWith('a')) problems.push(...checkLogicalStructure(doc, level));
+  return problems;
+}
+
+/** Level A (ISO 19005-2 §6.7): a marked, logically structured file with its natural language. */
+function checkLogicalStructure(doc: PDFDocument, level: PdfALevelName): string[] {
+  const problems: string[] = [];
+  const markInfo = doc.catalog.lookupMaybe(PDFName.of('MarkInfo'), PDFDict);
+  if (markInfo?.get(PDFName.of('Marked'))?.toString() !== 'true')
+    problems.push(`the file is not marked as tagged (/MarkInfo /Marked true; needed for PDF/A-${level})`);
+  if (!doc.catalog.lookupMaybe(PDFName.of('StructTreeRoot'), PDFDict))
+    problems.push(`the file has no structure tree (needed for PDF/A-${level}): tag it`);
+  if (!pdfText(doc.catalog.lookup(PDFName.of('Lang'))))
+    problems.push(`the file names no natural language (add <html lang="…"> for PDF/A-${level})`);
   return problems;
 }
 
@@ -118,7 +132,8 @@ function fontEmbedded(font: PDFDict): boolean {
 /** Fonts, JavaScript/forbidden actions, embedded files and annotations, over every object in the file. */
 function checkObjects(doc: PDFDocument, level: PdfALevelName): string[] {
   const problems = new Set<string>();
-  const unicode = level.endsWith('u');
+  // Level A includes Unicode (ISO 19005-2 §6.2.11.7.2 applies to levels A and U alike).
+  const unicode = level.endsWith('u') || level.endsWith('a');
   for (const [, object] of doc.context.enumerateIndirectObjects()) {
     const dict = object instanceof PDFDict ? object : object instanceof PDFStream ? object.dict : null;
     if (!dict) continue;

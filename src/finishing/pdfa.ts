@@ -14,7 +14,9 @@ const PRINT_FLAG = 4;
 export function convertToPdfA(doc: PDFDocument, level: PdfALevelName, xmpExtensions: string[]): void {
   markAnnotationsPrintable(doc);
   doc.convertToPDFA({
-    conformance: level.toUpperCase() as '2B' | '2U' | '3B' | '3U',
+    // pdf-lib offers no level A (it cannot know a file is tagged): level A is converted as U, which it
+    // includes (Unicode), and identified as A once written (markConformanceA); checkPdfA checks the rest.
+    conformance: level.replace('a', 'u').toUpperCase() as '2B' | '2U' | '3B' | '3U',
     iccProfile: srgbProfile(),
     outputConditionIdentifier: 'sRGB IEC61966-2.1',
     colorComponents: 3,
@@ -63,4 +65,20 @@ export function withPdfUaExtension(extensions: string[]): string[] {
   if (at === -1) declared.push(EXTENSION_BLOCK.replace('<rdf:Bag>', `<rdf:Bag>${PDFUA_SCHEMA_ENTRY}`));
   else declared[at] = declared[at]!.replace('<rdf:Bag>', `<rdf:Bag>${PDFUA_SCHEMA_ENTRY}`);
   return [...declared, PDFUA_DESCRIPTION];
+}
+
+const CONFORMANCE_U = Buffer.from('<pdfaid:conformance>U</pdfaid:conformance>', 'latin1');
+const CONFORMANCE_A = Buffer.from('<pdfaid:conformance>A</pdfaid:conformance>', 'latin1');
+
+/**
+ * A written PDF/A-2u/3u file identified as level A: pdf-lib writes its XMP as an unfiltered stream, and the
+ * one-letter change keeps every byte offset, so the file needs no rewrite.
+ */
+export function markConformanceA(pdf: Buffer): Buffer {
+  const at = pdf.indexOf(CONFORMANCE_U);
+  if (at < 0 || pdf.indexOf(CONFORMANCE_U, at + 1) >= 0)
+    throw new Error('markConformanceA: expected exactly one pdfaid:conformance U in the written XMP');
+  const out = Buffer.from(pdf);
+  CONFORMANCE_A.copy(out, at);
+  return out;
 }

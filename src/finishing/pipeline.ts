@@ -29,7 +29,7 @@ async function needsDocument(active: Array<[AnyStep, unknown]>): Promise<boolean
 
 /**
  * Every planned step's phases over the rendered PDF (step.ts): `source` on the bytes, `document` over one
- * parse and one write of the file, `check` on the written bytes, `final` on the finished bytes. Loaded
+ * parse and one write of the file, `final` on the written bytes. Loaded
  * through resolve.ts only when some step changes the file, so a plain document never loads pdf-lib here.
  */
 export async function applySteps(
@@ -51,11 +51,6 @@ export async function applySteps(
       if (step.document) await timed(onStep, step.key, () => step.document?.(doc, value, context));
     out = await timed(onStep, 'save', async () => Buffer.from(await doc.save({ useObjectStreams: false })));
   }
-  for (const [step, value] of active)
-    if (step.check) {
-      const written = out;
-      await timed(onStep, 'check', () => step.check?.(written, value));
-    }
   for (const [step, value] of active)
     if (step.final) out = await timed(onStep, step.key, () => step.final?.(out, value) ?? out);
   return out;

@@ -44,7 +44,13 @@ export function planFinishing(
     );
   return {
     ...steps,
-    tagged: options.tagged ?? (steps.pdf_ua !== null || options.outline === true || TAGGED_BY_DEFAULT),
+    // pdf_ua, outline and PDF/A level A need the tags whatever the default.
+    tagged:
+      options.tagged ??
+      (TAGGED_BY_DEFAULT ||
+        steps.pdf_ua !== null ||
+        options.outline === true ||
+        steps.pdf_a?.endsWith('a') === true),
     outline: options.outline === true,
   };
 }

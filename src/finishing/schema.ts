@@ -11,6 +11,8 @@ export const PdfALevel = Type.Union([
   Type.Literal('2u'),
   Type.Literal('3b'),
   Type.Literal('3u'),
+  Type.Literal('2a'),
+  Type.Literal('3a'),
 ]);
 
 const Text = (maxLength: number, description: string) =>
@@ -250,7 +252,7 @@ export const FinishingFields = {
   pdf_a: Type.Optional({
     ...PdfALevel,
     description:
-      'Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3.',
+      'Extension: make the PDF PDF/A-2b, 2u, 3b or 3u, or level A (2a, 3a: tagged, Unicode, its structure checked) — checked before it is sent. Not with protect; attachments need level 3; level A not with tagged: false, prepend or append.',
   }),
   pdf_ua: Type.Optional(
     Type.Boolean({

@@ -65,8 +65,8 @@ export interface ApplyContext {
  * order of STEPS (steps/index.ts), each phase over every step before the next phase:
  *   source   on the rendered bytes, before pdf-lib parses them (qpdf's merge: every later step sees the pages)
  *   document on the parsed document (pdf-lib), written once for all steps
- *   check    on the written document's bytes
- *   final    on the finished bytes (another program, or an incremental update that must come last)
+ *   final    on the written bytes (a check of them, another program, or an incremental update that must
+ *            come last)
  * `plan` returns null when the step has nothing to do; `resolve` defaults to the plan itself.
  */
 export interface FinishingStep<Key extends string, Planned, Resolved = Planned> {
@@ -83,7 +83,6 @@ export interface FinishingStep<Key extends string, Planned, Resolved = Planned> 
   /** Whether the document phase has work for this step (default: it has, whenever the step is planned). */
   needsDocument?(resolved: Resolved): Promise<boolean>;
   document?(doc: PDFDocument, resolved: Resolved, context: ApplyContext): Promise<void> | void;
-  check?(pdf: Buffer, resolved: Resolved): Promise<void>;
   final?(pdf: Buffer, resolved: Resolved): Promise<Buffer>;
 }
 

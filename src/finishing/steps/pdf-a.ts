@@ -15,15 +15,17 @@ export function pdfALevelOf({ options, contribution }: PlanInput): PdfALevelName
 export const pdfA: FinishingStep<'pdf_a', PdfALevelName> = {
   key: 'pdf_a',
   fields: ['pdf_a'],
-  plan: (input) => {
+  plan: (input, earlier) => {
     const { options, contribution } = input;
     if (contribution && options.pdf_a !== undefined && !options.pdf_a.startsWith('3'))
       throw new AppError(
         'invalid_request',
-        `An e-invoice PDF is PDF/A-3 (its XML is an embedded file): use "pdf_a": "3b" or "3u", not "${options.pdf_a}".`,
+        `An e-invoice PDF is PDF/A-3 (its XML is an embedded file): use "pdf_a": "3b", "3u" or "3a", not "${options.pdf_a}".`,
         { field: 'pdf_a' },
       );
-    return pdfALevelOf(input);
+    const level = pdfALevelOf(input);
+    if (level && isLevelA(level)) refuseUntaggedLevelA(level, options.tagged, earlier.merge !== null);
+    return level;
   },
   document: async (doc, level, { createdAt, plan }) => {
     const { convertToPdfA, withPdfUaExtension } = await import('../pdfa.js');
@@ -33,17 +35,40 @@ export const pdfA: FinishingStep<'pdf_a', PdfALevelName> = {
     const extensions = plan.xmp?.extensions ?? [];
     convertToPdfA(doc, level, plan.pdf_ua ? withPdfUaExtension(extensions) : extensions);
   },
-  check: async (pdf, level) => {
-    const [{ PDFDocument }, { checkPdfA }] = await Promise.all([
+  // After the file is written, before protect or a signature: level A's identification, then the check.
+  final: async (pdf, level) => {
+    const [{ PDFDocument }, { checkPdfA }, { markConformanceA }] = await Promise.all([
       import('@cantoo/pdf-lib'),
       import('../pdfa-check.js'),
+      import('../pdfa.js'),
     ]);
-    const problems = checkPdfA(await PDFDocument.load(pdf, { updateMetadata: false }), level);
+    const out = isLevelA(level) ? markConformanceA(pdf) : pdf;
+    const problems = checkPdfA(await PDFDocument.load(out, { updateMetadata: false }), level);
     if (problems.length > 0)
       throw new AppError(
         'render_failed',
         `The PDF cannot be made PDF/A-${level}: ${problems.slice(0, 5).join('; ')}.`,
         { field: 'pdf_a', problems: problems.slice(0, 20) },
       );
+    return out;
   },
 };
+
+/** Level A (accessible): PDF/A-2a or 3a. */
+export function isLevelA(level: PdfALevelName): boolean {
+  return level.endsWith('a');
+}
+
+/** Level A is a tagged, logically structured file: merged pages carry no tags, and tagged: false has none. */
+function refuseUntaggedLevelA(level: PdfALevelName, tagged: boolean | undefined, merges: boolean): void {
+  if (tagged === false)
+    throw new AppError('invalid_request', `PDF/A-${level} needs a tagged PDF: drop "tagged": false.`, {
+      field: 'tagged',
+    });
+  if (merges)
+    throw new AppError(
+      'invalid_request',
+      `PDF/A-${level} cannot be used with "prepend" or "append": the merged pages are not tagged. Use "${level[0]}u".`,
+      { field: 'pdf_a' },
+    );
+}

@@ -102,6 +102,18 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
     }
   });
 
+  it('makes PDF/A level A (2a, 3a): tagged, Unicode, identified as conformance A; untagged or merged is refused', async () => {
+    for (const level of ['2a', '3a'] as const) await renderAndCheck({ pdf_a: level });
+    for (const [body, field] of [
+      [{ pdf_a: '2a', tagged: false }, 'tagged'],
+      [{ pdf_a: '3a', append: [{ pdf_base64: Buffer.from('%PDF-1.7').toString('base64') }] }, 'pdf_a'],
+    ] as const) {
+      const r = await render(body);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error.details.field, field);
+    }
+  });
+
   it('embeds attachments with their relationship, also in PDF/A-3 with PDF/UA', async () => {
     const body: FinishingBody = {
       pdf_a: '3u',
@@ -454,6 +466,7 @@ describe('finishing options (tagged, outline, pdf_ua, pdf_metadata, pdf_a, attac
         /use "pdf_a": "3u"/,
       ],
       [{ pdf_ua: true, tagged: false }, 'tagged', /needs a tagged PDF/],
+      [{ pdf_a: '3a', tagged: false }, 'tagged', /PDF\/A-3a needs a tagged PDF/],
       [{ outline: true, tagged: false }, 'outline', /built from the tags/],
       [{ pdf_ua: true, html: NO_LANG_HTML }, 'pdf_ua', /<html lang/],
       [
