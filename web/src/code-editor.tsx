@@ -37,6 +37,27 @@ export interface Marker {
   message: string;
 }
 
+/** A JSON pane's object (`what` names it in the message), or a marker where it does not parse. */
+export function parseJsonObject(
+  text: string,
+  what: string,
+): { data?: Record<string, unknown>; marker?: Marker } {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return { marker: { line: 1, message: `${what} must be a JSON object ({ … }).` } };
+    }
+    return { data: value as Record<string, unknown> };
+  } catch (err) {
+    // V8 says "… at position N" (and sometimes line/column): point at it when it does.
+    const msg = (err as Error).message;
+    const pos = Number(/position (\d+)/.exec(msg)?.[1] ?? Number.NaN);
+    if (!Number.isFinite(pos)) return { marker: { line: 1, message: msg } };
+    const before = text.slice(0, pos).split('\n');
+    return { marker: { line: before.length, column: before.at(-1)!.length + 1, message: msg } };
+  }
+}
+
 function diagnosticsOf(view: EditorView, markers: Marker[]): Diagnostic[] {
   const doc = view.state.doc;
   return markers

@@ -6,7 +6,15 @@ import { PNG } from 'pngjs';
 import { makePkcs12 } from '../../helpers/certificates.js';
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
-import { type Browser, checkPage, closeAll, openBrowser, signInNewOwner, step } from './browser.js';
+import {
+  type Browser,
+  checkPage,
+  closeAll,
+  openBrowser,
+  referenceClock,
+  signInNewOwner,
+  step,
+} from './browser.js';
 
 /**
  * The brand assets page and a document's detail with its activity, end to end: a real server (SQLite,
@@ -15,6 +23,7 @@ import { type Browser, checkPage, closeAll, openBrowser, signInNewOwner, step } 
 const OWNER_EMAIL = 'brand-owner@example.com';
 const OWNER_PASSWORD = 'owner password 123';
 const FONT_FILE = '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A 60×20 blue PNG, made here so the test needs no fixture file. */
 function logoPng(): Buffer {
@@ -36,14 +45,15 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
   let team: TestTeam;
   let browser: Browser;
   let page: Page;
+  const clock = referenceClock();
 
   // The browser first, so that it is closed (and its page errors checked) before the server.
   before(async () => {
-    browser = await openBrowser();
+    browser = await openBrowser({ clock });
     page = browser.page;
   });
   after(() => closeAll(browser));
-  serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 });
+  serverWithTeam('growth', (both) => ({ server, team } = both), { workers: 1 }, { clock });
 
   it('disables uploads in test mode with the reason beside them, then uploads a logo and a font in live mode', () =>
     step(page, 'brand', async () => {
@@ -116,7 +126,12 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
       await page.getByLabel('PKCS#12 file (.p12 or .pfx, with the private key)').setInputFiles({
         name: 'billing.p12',
         mimeType: 'application/x-pkcs12',
-        buffer: makePkcs12({ chain: true, passphrase: 'dashboard pass' }),
+        // Valid from the day before the server's (reference) today, which is not the machine's.
+        buffer: makePkcs12({
+          chain: true,
+          passphrase: 'dashboard pass',
+          notBefore: new Date(clock.now().getTime() - DAY_MS),
+        }),
       });
       await page.getByLabel('Passphrase').fill('wrong');
       await page.getByRole('button', { name: 'Upload certificate' }).click();

@@ -11,8 +11,9 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { DISABLED_FEATURES } from '../../../src/render/browser-supervisor.js';
+import type { Clock } from '../../../src/shared/clock.js';
 import { assertLooksLikeReference } from '../../helpers/images.js';
 import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -33,8 +34,23 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/**
+ * Where the clocks of tests with reference screenshots start, the server's and the browser's alike: pages
+ * draw the current period day by day and write dates out, so today's date would otherwise change the
+ * pictures (the usage page's chart has a bar, and a row in its screen-reader table, per day so far). The
+ * 15th at 09:00 UTC: no run crosses a day or a billing period. The browser's time zone is UTC (openBrowser).
+ */
+const REFERENCE_START = Date.UTC(2026, 5, 15, 9, 0, 0);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A clock that reads REFERENCE_START when made and runs on in real time (for the server and the browser). */
+export function referenceClock(): Clock {
+  const offset = REFERENCE_START - Date.now();
+  return { now: () => new Date(Date.now() + offset) };
+}
+
 /** One Chromium (Debian's) with its own profile directory, as the brief and the render service run it. */
-export async function openBrowser(): Promise<Browser> {
+export async function openBrowser(options: { clock?: Clock } = {}): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'quire-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.QUIRE_CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -51,7 +67,11 @@ export async function openBrowser(): Promise<Browser> {
     timezoneId: 'UTC',
   });
   context.setDefaultTimeout(30_000);
+  // The server's time in the page too: the page asks for date ranges that end on the server's today.
+  if (options.clock) await context.clock.install({ time: options.clock.now() });
+  context.on('page', trackRequests);
   const page = context.pages()[0] ?? (await context.newPage());
+  if (!inFlight.has(page)) trackRequests(page);
   return {
     context,
     page,
@@ -169,20 +189,22 @@ const OUT = new URL('../../visual/out/dashboard/', import.meta.url);
 const MAX_DIFF_RATIO = 0.02;
 
 /**
- * Compares a screenshot with the committed reference (test/integration/dashboard/reference/NAME.png).
- * Dynamic parts (dates, ids, secrets) are masked. A missing reference, or QUIRE_UPDATE_VISUAL=1, writes it:
- * review the PNG in the diff before committing.
+ * Compares a screenshot of the settled page (settled) with the committed reference
+ * (test/integration/dashboard/reference/NAME.png). Dynamic parts (dates, ids, secrets) are masked. A missing
+ * reference, or QUIRE_UPDATE_VISUAL=1, writes it: review the PNG in the diff before committing.
  */
 export async function assertLooksLike(page: Page, name: string, mask: Locator[] = []): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  // Toasts announce background work whenever it ends (a batch finishing while the page is open): their
-  // timing is not the page's look, so they are left out of every reference.
+  await assertReferenceDay(page, name);
+  await settled(page);
   const shot = await page.screenshot({
     fullPage: false,
     mask,
     animations: 'disabled',
     caret: 'hide',
-    style: '.toasts { visibility: hidden !important; }',
+    // Screen-reader-only content is clipped to nothing, but a mask covers an element's whole box: the
+    // usage chart's table (a row per day so far) was painted as a magenta block as tall as the period
+    // was old. Toasts that arrive after settling are background work finishing, not the page's look.
+    style: '.sr-only { display: none !important; } .toasts { visibility: hidden !important; }',
   });
   const file = new URL(`${name}.png`, REFERENCES);
   if (process.env.QUIRE_UPDATE_VISUAL === '1' || !existsSync(file)) {
@@ -191,6 +213,15 @@ export async function assertLooksLike(page: Page, name: string, mask: Locator[] 
     return;
   }
   assertLooksLikeReference(shot, readFileSync(file), { name, maxDiffRatio: MAX_DIFF_RATIO, out: OUT });
+}
+
+/** A reference screenshot is taken on the reference day (referenceClock), never on whatever today is. */
+async function assertReferenceDay(page: Page, name: string): Promise<void> {
+  const now = await page.evaluate(() => Date.now());
+  assert.ok(
+    now >= REFERENCE_START && now < REFERENCE_START + DAY_MS,
+    `${name}: the page's clock reads ${new Date(now).toISOString()}; run the server and the browser on referenceClock()`,
+  );
 }
 
 /** A page must not scroll sideways at phone width (the brief: works at 390 px). */
@@ -249,20 +280,88 @@ export async function assertTablesFit(page: Page, label: string): Promise<void> 
   assert.deepEqual(problems, [], `${label} at ${PHONE.width}px`);
 }
 
-/** Waits until loading indicators are gone and transient toasts are dismissed. */
-async function settle(page: Page): Promise<void> {
-  await page
-    .locator('.busy, .skeleton')
-    .first()
-    .waitFor({ state: 'detached', timeout: 60_000 })
-    .catch(() => {});
-  // Toasts are transient: dismissed so the reference shows the page itself.
-  while ((await page.locator('.toast').count()) > 0) {
-    await page
-      .locator('.toast button')
-      .first()
-      .click()
-      .catch(() => {});
+/** Requests each page has in flight, from the page's events: a page is not settled while one is pending. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page): void {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on('request', (request) => pending.add(request));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+}
+
+/** What still moves on the page (empty when nothing does), and a fingerprint of its layout. */
+interface Unsettled {
+  reasons: string[];
+  layout: number;
+}
+
+/** Runs in the page: fonts, loading indicators, toasts, running animations and where every box is. */
+function readPage(): Unsettled {
+  const reasons: string[] = [];
+  if (document.fonts.status !== 'loaded') reasons.push('fonts loading');
+  const loading = document.querySelectorAll('.busy, .skeleton, [aria-busy="true"]').length;
+  if (loading > 0) reasons.push(`${loading} loading indicator(s)`);
+  const toasts = document.querySelectorAll('.toast').length;
+  if (toasts > 0) reasons.push(`${toasts} toast(s)`);
+  // Endless ones (a spinner) are stopped by the screenshot itself (animations: 'disabled').
+  const running = document
+    .getAnimations()
+    .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+  if (running.length > 0) reasons.push(`${running.length} animation(s) or transition(s)`);
+  let layout = 0;
+  for (const element of document.querySelectorAll('body *')) {
+    const box = element.getBoundingClientRect();
+    for (const n of [box.x, box.y, box.width, box.height]) layout = (layout * 31 + Math.round(n)) | 0;
+  }
+  return { reasons, layout };
+}
+
+/**
+ * Dismisses the toasts shown, in the page: no mouse moved (a pointer left over the page would hover it) and
+ * no locator kept waiting for a button that the previous dismissal re-rendered away.
+ */
+async function dismissToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const button of document.querySelectorAll<HTMLButtonElement>('.toast button')) button.click();
+  });
+}
+
+/**
+ * Waits for a settled page: fonts loaded, no loading indicator, no toast (dismissed), no finite animation
+ * or transition running, no request in flight, and every box where it was a moment before (late data
+ * moves things). Every reference screenshot waits through here (assertLooksLike), and so does a test that
+ * asserts what a page shows once its requests are done.
+ */
+export async function settled(page: Page, timeoutMs = 60_000): Promise<void> {
+  if (!inFlight.has(page)) trackRequests(page);
+  const pending = inFlight.get(page)!;
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  let last: Unsettled | null = null;
+  let stableLayout: number | null = null;
+  try {
+    await waitFor(
+      'a settled page',
+      async () => {
+        await dismissToasts(page);
+        const now = await page.evaluate(readPage);
+        if (pending.size > 0)
+          now.reasons.push(`requests in flight: ${[...pending].map((r) => r.url()).join(', ')}`);
+        last = now;
+        if (now.reasons.length > 0 || now.layout !== stableLayout) {
+          stableLayout = now.reasons.length > 0 ? null : now.layout;
+          return null;
+        }
+        return true;
+      },
+      timeoutMs,
+      100,
+    );
+  } catch (err) {
+    if (err instanceof Error && last)
+      err.message += ` (still: ${(last as Unsettled).reasons.join('; ') || 'the layout moving'})`;
+    throw err;
   }
 }
 
@@ -274,7 +373,7 @@ async function settle(page: Page): Promise<void> {
  */
 export async function checkPage(page: Page, name: string, dynamic: string): Promise<void> {
   const mask = [page.locator(dynamic)];
-  await settle(page);
+  await settled(page);
   await assertAccessible(page, name);
   await assertHeaderOneRow(page, name);
   await assertLooksLike(page, name, mask);
@@ -345,6 +444,14 @@ export async function startCsvBatch(
   await page.getByRole('button', { name: `Start batch of ${rows} documents` }).click();
 }
 
+/** On the generate page: clicks "Generate PDF" and returns the downloaded file. */
+export async function generatePdf(page: Page): Promise<Buffer> {
+  const download = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Generate PDF' }).click();
+  const file = await (await download).path();
+  return readFileSync(file);
+}
+
 /** Switches the signed-in dashboard to live mode unless it is there already. */
 export async function useLiveMode(page: Page): Promise<void> {
   if (await page.getByRole('radio', { name: 'Live' }).isChecked()) return;
@@ -397,8 +504,9 @@ export async function openSignedInBrowser(
   teamId: string,
   email?: string,
   password?: string,
+  options: { clock?: Clock } = {},
 ): Promise<Browser> {
-  const browser = await openBrowser();
+  const browser = await openBrowser(options);
   try {
     await signInNewOwner(browser.page, server, teamId, email, password);
     await browser.page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import {
   assertAccessibleAndFits,
   type Browser,
   closeAll,
+  generatePdf,
   openSignedInBrowser,
   step,
 } from './browser.js';
@@ -24,14 +24,6 @@ import {
  * The generate form's extensions, end to end in a real browser against a real server: merging a stored
  * document and an uploaded PDF (issue 27 item 3), and capturing a URL with a wait (items 4–5).
  */
-
-/** The downloaded file of a click on "Generate PDF". */
-async function generate(page: Page): Promise<Buffer> {
-  const download = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('button', { name: 'Generate PDF' }).click();
-  const file = await (await download).path();
-  return readFileSync(file);
-}
 
 describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_000 }, () => {
   let pages: PageServer;
@@ -98,7 +90,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       await page.getByRole('button', { name: 'Remove File annex.pdf' }).waitFor();
       assert.equal(await page.getByRole('button', { name: /^Remove Document / }).count(), 1);
       await assertAccessibleAndFits(page, 'generate-merge');
-      const pdf = await generate(page);
+      const pdf = await generatePdf(page);
       await page.getByRole('status').filter({ hasText: 'Generated 4 pages' }).waitFor({ timeout: 60_000 });
       assert.match(await pdfText(pdf, 1), /Stored terms/);
       assert.match(await pdfText(pdf, 2), /Letter L-1/);
@@ -126,7 +118,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       await page.getByLabel(/^Owner password/).fill('dashboard-owner');
       await page.getByLabel('Open password (optional)').fill('dashboard-user');
       await assertAccessibleAndFits(page, 'generate-attachment');
-      const pdf = await generate(page);
+      const pdf = await generatePdf(page);
       await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
       const body: FinishingBody = {
         attachments: [
@@ -155,7 +147,7 @@ describe('dashboard: generate with merged PDFs and from a URL', { timeout: 300_0
       await page.getByLabel('Page URL (http or https)').fill(`${pages.origin}/late`);
       await page.getByLabel('CSS selector that must appear').fill('#late');
       await assertAccessible(page, 'generate-url');
-      const pdf = await generate(page);
+      const pdf = await generatePdf(page);
       await page.getByRole('status').filter({ hasText: 'Generated 1 page' }).waitFor({ timeout: 60_000 });
       assert.match(await pdfText(pdf), /ARRIVED LATE/);
     }));

@@ -16,6 +16,7 @@ import {
   checkPage,
   closeAll,
   openSignedInBrowser,
+  referenceClock,
   startCsvBatch,
   step,
   useLiveMode,
@@ -69,7 +70,8 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
 
   before(async () => {
     // The paging test makes more test-mode documents in a minute than a test key's default rate allows.
-    server = await startTestServer({ workers: 1, testKeyRatePerMin: 100 });
+    const clock = referenceClock();
+    server = await startTestServer({ workers: 1, testKeyRatePerMin: 100 }, { clock });
     team = await server.team('growth');
     const invoice = await apiLive('POST', '/v1/templates', {
       name: 'Invoice',
@@ -89,7 +91,9 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         html: '<p>x</p>',
       });
     }
-    browser = await openSignedInBrowser(server, team.team.id, 'owner@example.com', 'owner password 123');
+    browser = await openSignedInBrowser(server, team.team.id, 'owner@example.com', 'owner password 123', {
+      clock,
+    });
     page = browser.page;
     assert.equal(await page.getByRole('radio', { name: 'Live' }).isChecked(), true, 'a new owner is in Live');
   });

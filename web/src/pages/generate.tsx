@@ -1,148 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, download, type Schemas, toApiError } from '../api';
+import { DataForm, type Json } from '../data-form';
 import { type Finishing, FinishingForm, MergeForm, type MergeValue, mergeFields } from '../finishing-form';
 import { templateChoices } from '../template-actions';
 import { TemplateSelect } from '../template-select';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 import { parseWarningsHeader, WarningList } from '../warnings';
-
-type Node = Schemas['TemplateFields']['tree'][number];
-type Json = Record<string, unknown>;
-type Scalar = 'text' | 'number' | 'boolean' | 'date';
-
-const INPUT_TYPE: Record<Scalar, string> = {
-  text: 'text',
-  number: 'number',
-  boolean: 'checkbox',
-  date: 'date',
-};
-
-/** A DOM id from a field path (items[].name → f-items-0-name). */
-function idOf(path: string): string {
-  return `f-${path.replace(/[^\w]+/g, '-')}`;
-}
-
-function emptyOf(type: Scalar | undefined): unknown {
-  return type === 'number' ? 0 : type === 'boolean' ? false : '';
-}
-
-function ScalarInput(props: {
-  id: string;
-  label: string;
-  type: Scalar;
-  value: unknown;
-  onChange: (v: unknown) => void;
-}) {
-  const { id, label, type, value, onChange } = props;
-  if (type === 'boolean') {
-    return (
-      <div class="field">
-        <label>
-          <input
-            id={id}
-            type="checkbox"
-            checked={Boolean(value)}
-            onChange={(e) => onChange(e.currentTarget.checked)}
-          />{' '}
-          {label}
-        </label>
-      </div>
-    );
-  }
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        type={INPUT_TYPE[type]}
-        step={type === 'number' ? 'any' : undefined}
-        value={value === null || value === undefined ? '' : String(value)}
-        onInput={(e) => {
-          const raw = e.currentTarget.value;
-          onChange(type === 'number' ? (raw === '' ? null : Number(raw)) : raw);
-        }}
-      />
-    </div>
-  );
-}
-
-/** One node of the fields tree bound to `value` (the object that holds node.key). */
-function FieldNode({
-  node,
-  value,
-  onChange,
-  prefix,
-}: {
-  node: Node;
-  value: Json;
-  onChange: (v: Json) => void;
-  prefix: string;
-}) {
-  const current = value[node.key];
-  const set = (v: unknown) => onChange({ ...value, [node.key]: v });
-  const id = idOf(`${prefix}${node.key}`);
-  if (node.type === 'object') {
-    const obj = (current && typeof current === 'object' ? current : {}) as Json;
-    return (
-      <fieldset class="field-group">
-        <legend>{node.label}</legend>
-        {(node.children ?? []).map((child) => (
-          <FieldNode
-            key={child.key}
-            node={child as Node}
-            value={obj}
-            onChange={set}
-            prefix={`${prefix}${node.key}.`}
-          />
-        ))}
-      </fieldset>
-    );
-  }
-  if (node.type === 'list' || node.type === 'line_items') {
-    const rows = Array.isArray(current) ? current : [];
-    const setRow = (i: number, v: unknown) => set(rows.map((r, j) => (j === i ? v : r)));
-    const blankRow = () =>
-      node.type === 'line_items'
-        ? Object.fromEntries((node.children ?? []).map((c) => [c.key, emptyOf(c.type as Scalar)]))
-        : emptyOf(node.item_type);
-    return (
-      <fieldset class="field-group">
-        <legend>{node.label}</legend>
-        {rows.map((row, i) => (
-          <div key={i} class="row">
-            {node.type === 'line_items' ? (
-              (node.children ?? []).map((child) => (
-                <FieldNode
-                  key={child.key}
-                  node={child as Node}
-                  value={(row ?? {}) as Json}
-                  onChange={(v) => setRow(i, v)}
-                  prefix={`${prefix}${node.key}.${i}.`}
-                />
-              ))
-            ) : (
-              <ScalarInput
-                id={`${id}-${i}`}
-                label={`${node.label} ${i + 1}`}
-                type={node.item_type ?? 'text'}
-                value={row}
-                onChange={(v) => setRow(i, v)}
-              />
-            )}
-            <button type="button" onClick={() => set(rows.filter((_, j) => j !== i))}>
-              Remove {node.label} row {i + 1}
-            </button>
-          </div>
-        ))}
-        <button type="button" onClick={() => set([...rows, blankRow()])}>
-          Add {node.label} row
-        </button>
-      </fieldset>
-    );
-  }
-  return <ScalarInput id={id} label={node.label} type={node.type as Scalar} value={current} onChange={set} />;
-}
 
 type WaitFor = NonNullable<Schemas['PdfRequest']['wait_for']>;
 type Source = 'template' | 'url';
@@ -239,6 +103,9 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
     [],
   );
   const [data, setData] = useState<Json>({});
+  // Counts the sample data loaded: the form is built anew over each, as its controls are chosen by the
+  // values they start with (a text with line breaks gets a multi-line box).
+  const [loads, setLoads] = useState(0);
   // Over the template's own settings (the request's fields win); passwords live only in this form.
   const [finishing, setFinishing] = useState<Finishing>({});
   const { busy, error, run } = useAction();
@@ -246,6 +113,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
 
   useEffect(() => {
     setData(structuredClone((form.data?.template.sample_data ?? {}) as Json));
+    setLoads((n) => n + 1);
     setResult(null);
   }, [form.data]);
 
@@ -328,16 +196,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
               <WaitForFields value={waitFor} onChange={setWaitFor} />
             </>
           ) : (
-            form.data && (
-              <>
-                {form.data.fields.truncated && (
-                  <p class="hint">Some fields were left out (over 200 or nested too deep).</p>
-                )}
-                {form.data.fields.tree.map((node) => (
-                  <FieldNode key={node.key} node={node} value={data} onChange={setData} prefix="" />
-                ))}
-              </>
-            )
+            form.data && <DataForm key={loads} fields={form.data.fields} value={data} onChange={setData} />
           )}
           <FinishingForm value={finishing} onChange={setFinishing} withProtect={true} idPrefix="generate" />
           <MergeForm value={merge} onChange={setMerge} documents={documents.data?.data ?? []} />
