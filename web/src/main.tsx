@@ -19,7 +19,16 @@ import { TemplateEditorPage } from './pages/template-editor';
 import { TemplatesPage } from './pages/templates';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
+// The design system, in cascade order (see the list in styles.css).
 import './styles.css';
+import './controls.css';
+import './shell.css';
+import './messages.css';
+import './lists.css';
+import './editor.css';
+import './chart-bars.css';
+import './narrow.css';
+import './einvoice-check.css';
 import { Icon } from './icons';
 import { currentItem, NAV, NAV_SECTIONS } from './nav';
 import { Busy, confirmLeave, ErrorText, go, type Route, useRoute, watchTableLabels } from './ui';

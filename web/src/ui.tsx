@@ -187,7 +187,7 @@ function touchesTable(mutation: MutationRecord): boolean {
 
 /**
  * Gives every body cell of the tables under `root` a `data-label` with its column's header text, so that
- * on phones (where styles.css stacks each row into a card) every value keeps its name. One observer for
+ * on phones (where narrow.css stacks each row into a card) every value keeps its name. One observer for
  * the whole app: pages write plain tables and need not repeat the labels.
  */
 export function watchTableLabels(root: HTMLElement): () => void {
