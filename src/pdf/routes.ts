@@ -25,7 +25,7 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../storage/index.js';
 import { PDF_EXAMPLES } from './examples.js';
 import { checkPdfRequestRules } from './request-rules.js';
-import { type RecordedDocument, replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
+import { replayBinary, replayUrl, sendBinary, urlBody } from './respond.js';
 import { PdfQueuedResponse, type PdfRequest, PdfRequestBody, PdfUrlResponse } from './schema.js';
 
 export interface PdfRouteDeps {
@@ -120,16 +120,14 @@ async function handle(
   }
   const response = body.response ?? 'binary';
   const onRecorded = answering(response);
-  const produced = (await deps.production.produce({
+  const produced = await deps.production.produce({
     caller,
     request: body,
-    purpose: 'document',
+    // A key's replay needs the file: production stores a test binary answer only then (storage-policy.ts).
+    purpose: { kind: 'direct', response, replayable: Boolean(remember) },
     test,
-    // Spec: a test binary answer is stored only when it may be replayed (sent with an Idempotency-Key).
-    storage: response === 'url' ? 'required' : test && !remember ? 'never' : 'if_room',
-    slot: 'direct',
     ...(onRecorded ? { onRecorded } : {}),
-  })) as RecordedDocument;
+  });
   if (response === 'binary') return sendBinary(reply, produced);
   reply.header('cache-control', 'no-store');
   return urlBody(produced, deps.documents.present);

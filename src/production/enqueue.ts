@@ -1,11 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { NewDocument } from '../documents/index.js';
-import {
-  planFinishing,
-  resolveFinishing,
-  type StoredProtect,
-  sealQueuedProtect,
-} from '../finishing/index.js';
+import { resolveFinishing, type StoredProtect, sealQueuedProtect } from '../finishing/index.js';
 import {
   assertWithinJobLimits,
   cancelJobsByKeys,
@@ -19,10 +14,16 @@ import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/index.js';
 import type { Admitted } from './admission.js';
-import { type EInvoicePlan, eInvoiceSummary, planEInvoice } from './einvoice.js';
+import { type EInvoicePlan, eInvoiceSummary } from './einvoice.js';
 import type { Caller, DocumentRequest } from './ports.js';
-import { type CheckedHtml, checkHtml } from './prepare.js';
+import { type CheckedHtml, checkHtml, type PrepareDeps } from './prepare.js';
 import type { ProduceDeps } from './produce.js';
+import { check } from './steps.js';
+
+/** What checking a request without rendering needs: preparing its HTML, reading merge sources, opening keys. */
+type CheckDeps = PrepareDeps & Pick<ProduceDeps, 'clock' | 'storedPdfs' | 'certificates'>;
+/** What writing queued documents and their jobs needs. */
+type QueueDeps = Pick<ProduceDeps, 'clock' | 'admission' | 'lifecycle' | 'passwords'>;
 
 /**
  * Queued documents (spec: POST /pdf async, POST /batches): what can be refused now is refused now —
@@ -70,23 +71,25 @@ export interface CheckedRequest {
  * A batch asks it once for what all its items share.
  */
 export async function checkRequest(
-  deps: ProduceDeps,
+  deps: CheckDeps,
   caller: Caller,
   request: DocumentRequest,
   test: boolean,
 ): Promise<CheckedRequest> {
-  const einv = request.e_invoice === undefined ? null : await planEInvoice(request.e_invoice);
-  // Finishing combinations are refused now, not when the job runs (the e-invoice's part is added then).
+  // The render's own first step (steps.ts `check`): the e-invoice and every finishing combination.
+  const { einv, finishing } = await check(request);
   // Merge sources read and checked, the certificate's key opened (only its id is stored with the job).
-  const finishing = await resolveFinishing(planFinishing(request), {
-    teamId: caller.teamId,
-    test,
-    watermark: test,
-    now: deps.clock.now(),
-    storedPdfs: deps.storedPdfs,
-    signingKeys: deps.certificates,
-  });
-  await finishing.ready();
+  if (finishing) {
+    const resolved = await resolveFinishing(finishing, {
+      teamId: caller.teamId,
+      test,
+      watermark: test,
+      now: deps.clock.now(),
+      storedPdfs: deps.storedPdfs,
+      signingKeys: deps.certificates,
+    });
+    await resolved.ready();
+  }
   const html = einv?.kind === 'xml' ? null : await checkHtml(deps, caller.teamId, request, einv);
   return { einv, html };
 }
@@ -96,7 +99,7 @@ export async function checkRequest(
  * job written in one transaction, refused whole with `rate_limited` over open_jobs or test_jobs_per_day.
  */
 export async function enqueueDocument(
-  deps: ProduceDeps,
+  deps: CheckDeps & QueueDeps,
   caller: Caller,
   request: DocumentRequest,
   test: boolean,
@@ -159,7 +162,7 @@ function renderJobKey(documentId: string): string {
  * Returns the document ids in item order.
  */
 export async function enqueueDocuments(
-  deps: ProduceDeps,
+  deps: QueueDeps,
   caller: Caller,
   input: { test: boolean; batchId: string; items: readonly BulkItem[] },
   /** Runs in the same transaction after the documents are queued (e.g. the batch row and its items). */
@@ -215,7 +218,11 @@ export async function enqueueDocuments(
  * are canceled, and exactly the documents whose job was still waiting become `canceled` (one a worker took
  * keeps rendering). Returns how many were canceled.
  */
-export async function cancelQueued(deps: ProduceDeps, trx: Db, ids: readonly string[]): Promise<number> {
+export async function cancelQueued(
+  deps: Pick<ProduceDeps, 'clock' | 'lifecycle'>,
+  trx: Db,
+  ids: readonly string[],
+): Promise<number> {
   const jobKeys = new Set(await cancelJobsByKeys(trx, deps.clock, RENDER_JOB.name, ids.map(renderJobKey)));
   return deps.lifecycle.cancelQueuedMany(
     trx,
@@ -261,7 +268,7 @@ function queuedDocument(
 }
 
 function renderJob(
-  deps: Pick<ProduceDeps, 'passwords'>,
+  deps: Pick<QueueDeps, 'passwords'>,
   caller: Caller,
   doc: NewDocument,
   request: DocumentRequest,

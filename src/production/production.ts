@@ -9,7 +9,8 @@ import {
   enqueueDocuments,
 } from './enqueue.js';
 import type { Caller, DocumentRequest } from './ports.js';
-import { type ProduceInput, produceDocument } from './produce.js';
+import { type ProduceInput, produceDocument, type RecordedProduced } from './produce.js';
+import type { DirectPurpose } from './purpose.js';
 import type { Produced } from './record.js';
 import { type RenderHooks, type RenderJobDeps, renderJobDefinition } from './render-job.js';
 
@@ -20,6 +21,7 @@ import { type RenderHooks, type RenderJobDeps, renderJobDefinition } from './ren
  */
 export interface Production {
   /** A document now (POST /pdf without async; recorded before it returns), a preview or a thumbnail. */
+  produce(input: ProduceInput & { purpose: DirectPurpose }): Promise<RecordedProduced>;
   produce(input: ProduceInput): Promise<Produced>;
   /** POST /pdf with `async: true`: checked, admitted and queued with its render job (spec: 202). */
   enqueue(
@@ -47,7 +49,7 @@ export type ProductionDeps = RenderJobDeps;
 
 export function createProduction(deps: ProductionDeps): Production {
   return {
-    produce: (input) => produceDocument(deps, input),
+    produce: ((input: ProduceInput) => produceDocument(deps, input)) as Production['produce'],
     enqueue: (caller, request, test, onQueued) => enqueueDocument(deps, caller, request, test, onQueued),
     enqueueMany: (caller, input, onQueued) => enqueueDocuments(deps, caller, input, onQueued),
     cancelQueued: (trx, ids) => cancelQueued(deps, trx, ids),

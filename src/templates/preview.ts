@@ -63,10 +63,8 @@ export async function producePreview(
     ...(templates === undefined ? {} : { templates }),
     caller: { teamId: auth.team.id, plan: auth.plan },
     request,
-    purpose: 'preview',
+    purpose: { kind: 'preview' },
     test: auth.mode === 'test',
-    storage: 'never',
-    slot: 'direct',
   });
   return { pdf: produced.file, pages: produced.pages ?? 0, filename: produced.filename };
 }

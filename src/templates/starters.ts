@@ -130,9 +130,8 @@ export class StarterThumbnails {
         ...(page.orientation ? { orientation: page.orientation } : {}),
         ...(margin ? { margins: margin } : {}),
       },
-      purpose: 'thumbnail',
+      purpose: { kind: 'thumbnail' },
       test: false,
-      storage: 'never',
       ...thumbnailSlot(this.deps.shutdown),
     });
     return this.deps.make(produced.file);

@@ -37,7 +37,7 @@ const MAX_REMEMBERED_FAILURES = 10_000;
  * start of a shutdown, which waits for requests in flight.
  */
 export function thumbnailSlot(shutdown: AbortSignal) {
-  return { slot: 'background', slotWait: { ms: 30_000, stop: shutdown } } as const;
+  return { slotWait: { ms: 30_000, stop: shutdown } } as const;
 }
 
 /**
@@ -99,9 +99,8 @@ export class TemplateThumbnails {
     const produced = await this.deps.production.produce({
       caller: { teamId, plan },
       request: { template_id: row.template_id, template_version: row.version },
-      purpose: 'thumbnail',
+      purpose: { kind: 'thumbnail' },
       test: false,
-      storage: 'never',
       ...thumbnailSlot(this.deps.shutdown),
     });
     return this.deps.make(produced.file);

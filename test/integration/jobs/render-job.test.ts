@@ -394,10 +394,8 @@ describe('background render job', () => {
     const direct = await production.produce({
       caller,
       request: request('sync-once'),
-      purpose: 'document',
+      purpose: { kind: 'direct', response: 'url', replayable: false },
       test: false,
-      storage: 'if_room',
-      slot: 'direct',
     });
     assert.equal(direct.row?.status, 'succeeded');
     assert.deepEqual(passes, { admit: 1, liquid: 1 }, 'sync: one admission, one Liquid render');
