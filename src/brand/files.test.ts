@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { PNG } from 'pngjs';
+import { jpegHeader, jpegSof, onePng, svgWithImage } from '../../test/helpers/raster.js';
 import { isAppError } from '../shared/errors.js';
 import { inspectFont, inspectLogo } from './files.js';
 import { assertSelfContainedSvg } from './svg.js';
-
-/** The smallest JPEG header the size reader walks: SOI, an APP0 segment, then SOF0 with the size. */
-function jpegHeader(width: number, height: number): Buffer {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
-  const sof = Buffer.alloc(19);
-  sof.set([0xff, 0xc0, 0x00, 0x11, 0x08]);
-  sof.writeUInt16BE(height, 5);
-  sof.writeUInt16BE(width, 7);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]);
-}
 
 async function refusal(work: Promise<unknown>): Promise<string> {
   try {
@@ -29,6 +21,28 @@ describe('brand files', () => {
     const ok = await inspectLogo(jpegHeader(640, 200));
     assert.deepEqual([ok.contentType, ok.ext], ['image/jpeg', 'jpg']);
     assert.match(await refusal(inspectLogo(jpegHeader(9000, 10))), /9000×10 px; at most 8192/);
+    // A stuffed 0xFF00 is no segment: read as one, its "length" would skip the frame decoders see.
+    const hidden = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x00, 0x15]),
+      jpegSof(60_000, 60_000),
+      jpegSof(8, 8),
+    ]);
+    assert.match(await refusal(inspectLogo(hidden)), /60000×60000 px; at most 8192/);
+  });
+
+  it('rasterises an SVG embedding a small PNG, and refuses one embedding a 20000×20000 PNG before resvg runs', async () => {
+    const red = new PNG({ width: 4, height: 2 });
+    for (let i = 0; i < red.data.length; i += 4) red.data.set([255, 0, 0, 255], i);
+    const ok = await inspectLogo(Buffer.from(svgWithImage(PNG.sync.write(red))));
+    assert.deepEqual([ok.contentType, ok.ext], ['image/png', 'png']);
+    const png = PNG.sync.read(ok.bytes);
+    assert.deepEqual([png.width, png.height], [1024, 512]);
+    assert.deepEqual([...png.data.subarray(0, 4)], [255, 0, 0, 255], 'the embedded image is drawn');
+    const bomb = Buffer.from(svgWithImage(onePng(20_000, 20_000, 1)));
+    assert.match(
+      await refusal(inspectLogo(bomb)),
+      /embeds a 20000×20000 image; embed images of at most 16777216 pixels/,
+    );
   });
 
   it('names the accepted font formats for WOFF 1, collections and unknown magic', async () => {

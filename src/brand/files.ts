@@ -1,5 +1,6 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { AppError } from '../shared/errors.js';
+import { type RasterFormat, type RasterHeader, rasterFormat, readRasterHeader } from './raster-header.js';
 import { rasteriseSvg } from './svg.js';
 
 /** Size limits of the decoded file (README "Brand assets"); the JSON body's 5 MB bounds the base64 anyway. */
@@ -33,59 +34,28 @@ function assertSize(bytes: Buffer, max: number, what: string): void {
     );
 }
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** The raster formats a logo is stored as it is (Chromium shows them); GIF and WebP are not accepted. */
+const RASTER_LOGO = {
+  PNG: { contentType: 'image/png', ext: 'png' },
+  JPEG: { contentType: 'image/jpeg', ext: 'jpg' },
+} as const;
 
-function isPng(bytes: Buffer): boolean {
-  return bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE);
-}
-
-function isJpeg(bytes: Buffer): boolean {
-  return bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-}
-
-/** Width and height from the PNG's IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-/** Width and height from the JPEG's first start-of-frame marker (SOF0–SOF15 except DHT, JPG, DAC). */
-function jpegSize(bytes: Buffer): { width: number; height: number } | null {
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return null;
-    const marker = bytes[at + 1] ?? 0;
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    const length = bytes.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
-      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
-    at += 2 + length;
-  }
-  return null;
-}
-
-function assertRasterSize(size: { width: number; height: number } | null, kind: string): void {
-  if (!size || size.width < 1 || size.height < 1)
-    throw refuse(`The ${kind} image is damaged: its size cannot be read.`);
-  if (size.width > MAX_LOGO_SIDE_PX || size.height > MAX_LOGO_SIDE_PX)
-    throw refuse(
-      `The logo is ${size.width}×${size.height} px; at most ${MAX_LOGO_SIDE_PX} px per side are accepted.`,
-    );
+function assertRasterSize(header: RasterHeader | null, kind: RasterFormat): void {
+  if (!header) throw refuse(`The ${kind} image is damaged: its size cannot be read.`);
+  for (const size of header.sizes)
+    if (size.width > MAX_LOGO_SIDE_PX || size.height > MAX_LOGO_SIDE_PX)
+      throw refuse(
+        `The logo is ${size.width}×${size.height} px; at most ${MAX_LOGO_SIDE_PX} px per side are accepted.`,
+      );
 }
 
 /** A logo: PNG and JPEG are kept as they are (after checking their header); SVG becomes PNG. */
 export async function inspectLogo(bytes: Buffer): Promise<StoredFile> {
   assertSize(bytes, MAX_LOGO_BYTES, 'logo');
-  if (isPng(bytes)) {
-    assertRasterSize(pngSize(bytes), 'PNG');
-    return { bytes, contentType: 'image/png', ext: 'png', family: null };
-  }
-  if (isJpeg(bytes)) {
-    assertRasterSize(jpegSize(bytes), 'JPEG');
-    return { bytes, contentType: 'image/jpeg', ext: 'jpg', family: null };
+  const format = rasterFormat(bytes);
+  if (format === 'PNG' || format === 'JPEG') {
+    assertRasterSize(readRasterHeader(bytes), format);
+    return { bytes, ...RASTER_LOGO[format], family: null };
   }
   return { bytes: rasteriseSvg(bytes), contentType: 'image/png', ext: 'png', family: null };
 }
