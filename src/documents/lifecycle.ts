@@ -82,6 +82,8 @@ export interface ProducedFile {
   filename?: string;
   /** The file carries a PAdES signature (extension `signed`). */
   signed?: boolean;
+  /** The accessibility report the request asked for (extension `accessibility_report`). */
+  accessibility?: object | null;
 }
 
 /** What a render reported besides the file; event data carries it (spec: extra fields of event data). */
@@ -385,6 +387,7 @@ function baseRow(doc: NewDocument, status: DocumentRow['status']): DocumentRow {
     template_version: doc.templateVersion,
     error_code: null,
     error_message: null,
+    accessibility_json: null,
     pages: null,
     bytes: null,
     filename: doc.filename,
@@ -447,6 +450,7 @@ function fileColumns(file: ProducedFile) {
     expires_at: file.blobKey && file.expiresAt ? file.expiresAt.toISOString() : null,
     counted: file.usagePeriod ? 1 : 0,
     signed: file.signed ? 1 : 0,
+    accessibility_json: file.accessibility ? JSON.stringify(file.accessibility) : null,
     ...(file.filename === undefined ? {} : { filename: file.filename }),
   };
 }

@@ -15,6 +15,8 @@ export interface DocumentsTable {
   error_code: string | null;
   /** Why a background document failed, in words (null otherwise). */
   error_message: string | null;
+  /** The accessibility report the request asked for (extension `accessibility_report`), else null. */
+  accessibility_json: string | null;
   pages: number | null;
   bytes: number | null;
   /** Sanitised download name including `.pdf` / `.xml`. */

@@ -1,7 +1,9 @@
+import type { AccessibilityReport } from './accessibility/report.js';
 import type { SigningKey } from './cms.js';
 import type { FinishingPlan } from './plan.js';
 import { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
 
+export { type AccessibilityReport, accessibilityHeader } from './accessibility/report.js';
 export type { SigningKey } from './cms.js';
 export type { StoredPdfPort } from './merge-sources.js';
 export {
@@ -58,4 +60,16 @@ export async function finishPdf(
     },
   });
   return finishing.finish(pdf, context);
+}
+
+/**
+ * The machine-checkable PDF/UA-1 conditions of a finished PDF (accessibility/index.ts), for a request that
+ * asked for them; pdf-lib and the checks are loaded on the first such request.
+ */
+export async function reportAccessibility(pdf: Buffer): Promise<AccessibilityReport> {
+  const [{ PDFDocument }, { checkAccessibility }] = await Promise.all([
+    import('@cantoo/pdf-lib'),
+    import('./accessibility/index.js'),
+  ]);
+  return checkAccessibility(await PDFDocument.load(pdf, { updateMetadata: false }));
 }

@@ -21,6 +21,10 @@ export const HEADER = {
   blockedResources: Type.Integer({ description: 'Refused external requests (0 to 10).' }),
   eInvoice: Type.String({ description: 'E-invoices only: `<standard>/<profile>`, e.g. `factur-x/en16931`.' }),
   contentDisposition: Type.String({ description: 'attachment or inline, with the file name.' }),
+  accessibility: Type.String({
+    description:
+      'Extension, with `accessibility_report: true`: `tagged; ua1=pass`, or `ua1=fail(n)` with the failures found (`untagged` for a file without tags).',
+  }),
   location: Type.String({ description: 'Path of the queued document: /v1/pdf/{id}.' }),
 } as const;
 

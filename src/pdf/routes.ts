@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type AuthContext, authOf } from '../accounts/index.js';
 import type { DocumentJson, DocumentRow } from '../documents/index.js';
 import { plainDeliver } from '../email/index.js';
+import { accessibilityHeader } from '../finishing/index.js';
 import {
   errorResponses,
   fileResponse,
@@ -54,6 +55,7 @@ const PDF_CREATED = fileResponse(
       'x-warnings': HEADER.warnings,
       'x-blocked-resources': HEADER.blockedResources,
       'x-e-invoice': HEADER.eInvoice,
+      'x-accessibility': HEADER.accessibility,
     },
   },
 );
@@ -128,6 +130,8 @@ async function handle(
     test,
     ...(onRecorded ? { onRecorded } : {}),
   });
+  // Extension: the report the request asked for, whichever the answer.
+  if (produced.accessibility) reply.header('x-accessibility', accessibilityHeader(produced.accessibility));
   if (response === 'binary') return sendBinary(reply, produced);
   reply.header('cache-control', 'no-store');
   return urlBody(produced, deps.documents.present);

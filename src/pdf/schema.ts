@@ -2,7 +2,12 @@ import { type Static, Type } from 'typebox';
 import { DocumentSchema } from '../documents/index.js';
 import { FinishingFields } from '../finishing/index.js';
 import { documentedAs, named, Uuid } from '../http/schemas.js';
-import { CaptureFields, DeliverBody, PageOptionFields } from '../production/index.js';
+import {
+  AccessibilityReportField,
+  CaptureFields,
+  DeliverBody,
+  PageOptionFields,
+} from '../production/index.js';
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
@@ -50,6 +55,7 @@ export const PdfRequestBody = named(
       e_invoice: Type.Optional(EInvoiceEnvelope),
       ...FinishingFields,
       ...CaptureFields,
+      ...AccessibilityReportField,
     },
     { additionalProperties: false },
   ),

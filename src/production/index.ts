@@ -15,5 +15,5 @@ export type {
 } from './ports.js';
 export { createProduction, type Production, type ProductionDeps } from './production.js';
 export type { Produced } from './record.js';
-export { DeliverBody, PageOptionFields } from './request-schema.js';
+export { AccessibilityReportField, DeliverBody, PageOptionFields } from './request-schema.js';
 export { expiryFor } from './storage-policy.js';

@@ -33,6 +33,8 @@ export interface DocumentRequest extends FinishingOptions, PageOptionsInput {
   source_url?: string;
   /** Extension: wait for the page before printing. */
   wait_for?: WaitFor;
+  /** Extension: check the finished file's accessibility and report it (x-accessibility, `accessibility`). */
+  accessibility_report?: boolean;
 }
 
 /** Team certificates (extension `sign`): the key of one, opened for one document at signing time. */

@@ -8,6 +8,7 @@ import type {
   RenderTimings,
 } from '../documents/index.js';
 import type { DeliveryState } from '../email/index.js';
+import type { AccessibilityReport } from '../finishing/index.js';
 import type { ErrorCode } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import type { BlobStore, Db } from '../storage/index.js';
@@ -37,6 +38,8 @@ export interface Produced {
   row: DocumentRow | null;
   /** Render timing for the activity log; absent for XRechnung XML (nothing rendered). */
   timings?: RenderTimings;
+  /** The accessibility report the request asked for (extension `accessibility_report`), else null. */
+  accessibility?: AccessibilityReport | null;
 }
 
 /** A final write, run inside the transaction that records the document (and, queued, finishes its job). */
@@ -86,6 +89,7 @@ export async function storeFile(
     mode: prepared?.page.mode ?? null,
     templateVersion: prepared?.template?.version ?? null,
     signed: context.signed,
+    accessibility: produced.accessibility ?? null,
     // A queued source_url document learns its name (the page title) only now.
     ...(prepared?.sourceUrl ? { filename: produced.filename } : {}),
   };

@@ -10,6 +10,16 @@ const Length = Type.String({
   description: 'Bare 0, or a non-negative decimal followed by mm, cm, in, px or pt',
 });
 
+/** Extension: ask for the finished file's accessibility report (POST /pdf). */
+export const AccessibilityReportField = {
+  accessibility_report: Type.Optional(
+    Type.Boolean({
+      description:
+        "Extension: check the finished PDF against the machine-checkable PDF/UA-1 conditions and report them: the `x-accessibility` header (`tagged; ua1=pass` or `ua1=fail(n)`) and the Document's `accessibility`. Not for a protected file.",
+    }),
+  ),
+};
+
 export const PageOptionFields = {
   mode: Type.Optional(Type.Union([Type.Literal('fast'), Type.Literal('print')])),
   format: Type.Optional(

@@ -1,4 +1,5 @@
 import {
+  type AccessibilityReport,
   checkLanguage,
   type FinishingContribution,
   type FinishingPlan,
@@ -6,6 +7,7 @@ import {
   mergeFinishing,
   planFinishing,
   type ResolvedFinishing,
+  reportAccessibility,
   resolveFinishing,
 } from '../finishing/index.js';
 import type { RenderResult } from '../render/index.js';
@@ -198,8 +200,9 @@ export async function finish(
   const { result, renderMs } = rendered;
   const html = prepared.html;
   const pages = await resolved.pages(result.pages);
+  const file = await resolved.finish(result.pdf, { createdAt });
   return {
-    file: await resolved.finish(result.pdf, { createdAt }),
+    file,
     contentType: 'application/pdf',
     filename: sanitizeFilename(html.filename || sourceFilename(html, result.title), '.pdf'),
     pages,
@@ -210,7 +213,21 @@ export async function finish(
     metadata: work.request.metadata ?? null,
     row: null,
     timings: roundedTimings(renderMs, result.timings),
+    accessibility: await accessibilityOf(work.request, prepared.finishing, file),
   };
+}
+
+/**
+ * The report a request asked for (`accessibility_report`), checked on the finished file itself; an encrypted
+ * file (`protect`) is not read, and says so by its absence.
+ */
+function accessibilityOf(
+  request: DocumentRequest,
+  finishing: FinishingPlan,
+  pdf: Buffer,
+): Promise<AccessibilityReport | null> {
+  if (request.accessibility_report !== true || finishing.protect) return Promise.resolve(null);
+  return reportAccessibility(pdf);
 }
 
 /** XRechnung: the XML is the document; nothing is rendered (spec: E-invoices, Result). */

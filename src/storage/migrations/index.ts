@@ -21,6 +21,7 @@ import { migration0019Certificates } from './0019_certificates.js';
 import { migration0020WebhookAttemptDetail } from './0020_webhook_attempt_detail.js';
 import { migration0021TeamStoredBytes } from './0021_team_stored_bytes.js';
 import { migration0022DocumentErrorMessage } from './0022_document_error_message.js';
+import { migration0023DocumentAccessibility } from './0023_document_accessibility.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_webhook_attempt_detail': migration0020WebhookAttemptDetail,
   '0021_team_stored_bytes': migration0021TeamStoredBytes,
   '0022_document_error_message': migration0022DocumentErrorMessage,
+  '0023_document_accessibility': migration0023DocumentAccessibility,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
