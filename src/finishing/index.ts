@@ -12,7 +12,6 @@ export {
   type FinishingPlan,
   finishingOptionsOf,
   mergeFinishing,
-  type PlannedAttachment,
   planFinishing,
 } from './plan.js';
 export { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
@@ -35,7 +34,6 @@ export {
   sealQueuedProtect,
   showProtect,
 } from './sealed-protect.js';
-export type { ResolveScope, SigningKeys } from './step.js';
 
 /**
  * A plan finished outside production (the bench, tests): nothing to look up but, when it signs, the key

@@ -158,15 +158,6 @@ export async function inspectMerge(looked: LookedUpMerge): Promise<ResolvedMerge
   return { prepend, append, markText: WATERMARK_TEXT };
 }
 
-/** Both halves: the sources of a document read and checked (a queued request's, when it is accepted). */
-export async function resolveMerge(
-  port: StoredPdfPort,
-  plan: MergeRequest,
-  scope: MergeScope,
-): Promise<ResolvedMerge> {
-  return inspectMerge(await lookUpMerge(port, plan, scope));
-}
-
 /** The merged document's pages (docs/pdf-output.md "Merging": the page limit applies to the merged document). */
 export function mergedPages(rendered: number, merge: ResolvedMerge | undefined): number {
   if (!merge) return rendered;

@@ -4,7 +4,6 @@ import type { FinishingContribution, PlannedSteps } from './step.js';
 import { STEPS } from './steps/index.js';
 
 export type { FinishingContribution } from './step.js';
-export type { PlannedAttachment } from './steps/attachments.js';
 
 /**
  * Every PDF is tagged unless the request (or its template) says `tagged: false`: a structure tree from the

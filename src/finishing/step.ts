@@ -3,6 +3,7 @@ import type { SigningKey } from './cms.js';
 import type { StoredPdfPort } from './merge-sources.js';
 import type { FinishingOptions, PdfALevelName, PdfMetadataOptions } from './schema.js';
 import type { PlannedAttachment } from './steps/attachments.js';
+import type { Step } from './steps/index.js';
 
 /**
  * What another capability adds to a document's finishing (the e-invoice's XML and Factur-X XMP): its
@@ -91,14 +92,10 @@ export type AnyStep = FinishingStep<string, any, any>;
 
 /** What each step of STEPS planned, by key (null: nothing to do). */
 export type PlannedSteps = {
-  [S in import('./steps/index.js').Step as S['key']]: S extends FinishingStep<string, infer P, unknown>
-    ? P | null
-    : never;
+  [S in Step as S['key']]: S extends FinishingStep<string, infer P, unknown> ? P | null : never;
 };
 
 /** What each step resolved before rendering, by key. */
 export type ResolvedSteps = {
-  [S in import('./steps/index.js').Step as S['key']]: S extends FinishingStep<string, unknown, infer R>
-    ? R | null
-    : never;
+  [S in Step as S['key']]: S extends FinishingStep<string, unknown, infer R> ? R | null : never;
 };

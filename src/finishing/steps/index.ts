@@ -15,4 +15,3 @@ import { xmp } from './xmp.js';
 export const STEPS = [merge, metadata, attachments, stamp, pdfUa, pdfA, xmp, protect, sign] as const;
 
 export type Step = (typeof STEPS)[number];
-export type StepKey = Step['key'];
