@@ -1441,6 +1441,22 @@ export interface components {
              * @enum {boolean}
              */
             signed?: true;
+            /** @description Extension: the machine-checkable PDF/UA-1 conditions of the file (structure tree, content tagged or an artifact, figures with alternate text, table header cells, heading levels, language, title shown, fonts embedded with Unicode maps), present when the request sent `accessibility_report: true`. */
+            accessibility?: {
+                tagged: boolean;
+                ua1: "pass" | "fail";
+                /** @description Failures found over all checks */
+                failures: number;
+                checks: {
+                    id: string;
+                    /** @description The condition, with its Matterhorn Protocol checkpoint */
+                    title: string;
+                    passed: boolean;
+                    /** @description Failures this check found */
+                    count: number;
+                    detail?: string;
+                }[];
+            };
             index: number;
             filename: string | null;
             document_url: string | null;
@@ -1461,7 +1477,7 @@ export interface components {
             }[];
             spreadsheet?: {
                 filename: string;
-                /** @description The CSV or XLSX file in standard base64. Read off the main thread within limits (README: Batches and spreadsheets, Security); a file past one is invalid_request with details.field and details.limit. */
+                /** @description The CSV or XLSX file in standard base64. Read off the main thread within limits (docs/api-behaviours.md "Batches and spreadsheets", docs/security.md); a file past one is invalid_request with details.field and details.limit. */
                 content_base64: string;
                 mapping?: {
                     [key: string]: string;
@@ -1479,11 +1495,11 @@ export interface components {
             orientation?: "portrait" | "landscape";
             /** @description One to four lengths separated by single spaces, as CSS margin */
             margins?: string;
-            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
-            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u, or level A (2a, 3a: tagged, Unicode, its structure checked) — checked before it is sent. Not with protect; attachments need level 3; level A not with tagged: false, prepend or append. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u" | "2a" | "3a";
             /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
             pdf_ua?: boolean;
-            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            /** @description Extension: a tagged PDF (a structure tree from the HTML, for screen readers). Default true: every PDF is tagged; `false` opts out. */
             tagged?: boolean;
             /** @description Extension: bookmarks from the headings (turns tagged on). */
             outline?: boolean;
@@ -1645,6 +1661,22 @@ export interface components {
              * @enum {boolean}
              */
             signed?: true;
+            /** @description Extension: the machine-checkable PDF/UA-1 conditions of the file (structure tree, content tagged or an artifact, figures with alternate text, table header cells, heading levels, language, title shown, fonts embedded with Unicode maps), present when the request sent `accessibility_report: true`. */
+            accessibility?: {
+                tagged: boolean;
+                ua1: "pass" | "fail";
+                /** @description Failures found over all checks */
+                failures: number;
+                checks: {
+                    id: string;
+                    /** @description The condition, with its Matterhorn Protocol checkpoint */
+                    title: string;
+                    passed: boolean;
+                    /** @description Failures this check found */
+                    count: number;
+                    detail?: string;
+                }[];
+            };
         };
         /**
          * @example {
@@ -2245,11 +2277,11 @@ export interface components {
             test?: boolean;
             deliver?: components["schemas"]["Deliver"];
             e_invoice?: components["schemas"]["EInvoice"];
-            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
-            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u, or level A (2a, 3a: tagged, Unicode, its structure checked) — checked before it is sent. Not with protect; attachments need level 3; level A not with tagged: false, prepend or append. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u" | "2a" | "3a";
             /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
             pdf_ua?: boolean;
-            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            /** @description Extension: a tagged PDF (a structure tree from the HTML, for screen readers). Default true: every PDF is tagged; `false` opts out. */
             tagged?: boolean;
             /** @description Extension: bookmarks from the headings (turns tagged on). */
             outline?: boolean;
@@ -2276,6 +2308,8 @@ export interface components {
                 /** @description Longest wait in ms (never past the render time limit); then render_timeout */
                 timeout_ms?: number;
             };
+            /** @description Extension: check the finished PDF against the machine-checkable PDF/UA-1 conditions and report them: the `x-accessibility` header (`tagged; ua1=pass` or `ua1=fail(n)`) and the Document's `accessibility`. Not for a protected file. */
+            accessibility_report?: boolean;
         };
         /** @description Extension: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256, signing-certificate-v2, the certificate chain embedded) with a team certificate (POST /v1/certificates), the last finishing step; the PDF stays PDF/A. With the operator’s QUIRE_TSA_URL, an RFC 3161 timestamp token is added (PAdES B-T); without it the signature carries the claimed signing time only. Not with protect. */
         PdfSign: {
@@ -2631,7 +2665,7 @@ export interface components {
             /** @description True when pages holds fewer pages than page_count (the 10-page or size cap) */
             truncated: boolean;
         };
-        /** @description Page defaults and finishing options (extensions, README "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them. */
+        /** @description Page defaults and finishing options (extensions, docs/pdf-output.md "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them. */
         TemplateSettings: {
             mode?: "fast" | "print";
             format?: ("A4" | "A5" | "Letter" | "Legal") | {
@@ -2643,11 +2677,11 @@ export interface components {
             orientation?: "portrait" | "landscape";
             /** @description One to four lengths separated by single spaces, as CSS margin */
             margin?: string;
-            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u (checked before it is sent). Not with protect; attachments need level 3. */
-            pdf_a?: "2b" | "2u" | "3b" | "3u";
+            /** @description Extension: make the PDF PDF/A-2b, 2u, 3b or 3u, or level A (2a, 3a: tagged, Unicode, its structure checked) — checked before it is sent. Not with protect; attachments need level 3; level A not with tagged: false, prepend or append. */
+            pdf_a?: "2b" | "2u" | "3b" | "3u" | "2a" | "3a";
             /** @description Extension: PDF/UA — tagged, DisplayDocTitle, /Lang (from <html lang> or pdf_metadata.language, required) and pdfuaid in XMP. */
             pdf_ua?: boolean;
-            /** @description Extension: a tagged PDF (structure tree from the HTML). Default false (it costs 1.7–2.3× render time). */
+            /** @description Extension: a tagged PDF (a structure tree from the HTML, for screen readers). Default true: every PDF is tagged; `false` opts out. */
             tagged?: boolean;
             /** @description Extension: bookmarks from the headings (turns tagged on). */
             outline?: boolean;
@@ -2741,7 +2775,7 @@ export interface components {
             kind: "logo" | "font";
             /** @description Logo: a label. Font: the name templates use (letter first, then letters, digits or _, at most 64). */
             name: string;
-            /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (README: Security). */
+            /** @description The file in standard base64. Logo: PNG, JPEG or SVG (stored as PNG), at most 2 MB; an SVG may expand to at most 50,000 elements. Font: WOFF2, TTF or OTF, at most 3 MB; a WOFF2 table directory may declare at most 30 MB. Read off the main thread within time and memory limits (docs/security.md "Files clients upload"). */
             content_base64: string;
         };
         UploadCertificateRequest: {
@@ -6160,6 +6194,8 @@ export interface operations {
                     "x-blocked-resources"?: number;
                     /** @description E-invoices only: `<standard>/<profile>`, e.g. `factur-x/en16931`. */
                     "x-e-invoice"?: string;
+                    /** @description Extension, with `accessibility_report: true`: `tagged; ua1=pass`, or `ua1=fail(n)` with the failures found (`untagged` for a file without tags). */
+                    "x-accessibility"?: string;
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
