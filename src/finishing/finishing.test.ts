@@ -136,3 +136,32 @@ describe('finishing steps', () => {
     assert.equal(doc.getAuthor(), 'A & B');
   });
 });
+
+describe('the finishing step contract', () => {
+  it("every request field belongs to one step or to the structure (tagged, outline), and every step's fields are in the API", async () => {
+    const { STEPS } = await import('./steps/index.js');
+    const { FinishingFields } = await import('./schema.js');
+    const owned = STEPS.flatMap((step) => step.fields.map(String));
+    assert.equal(new Set(owned).size, owned.length, 'no field belongs to two steps');
+    assert.deepEqual(
+      [...owned, 'tagged', 'outline'].sort(),
+      Object.keys(FinishingFields).sort(),
+      'schema.ts lists exactly the steps’ fields (in the API’s order)',
+    );
+  });
+
+  it('a plan that asks nothing of any step finishes nothing; asking any one step changes the file', async () => {
+    const { finishesNothing } = await import('./plan.js');
+    assert.equal(finishesNothing(planFinishing({ tagged: true, outline: true })), true);
+    for (const options of [
+      { pdf_a: '2b' as const },
+      { pdf_ua: true },
+      { pdf_metadata: { title: 'T' } },
+      { stamp: { text: 'PAID' } },
+      { protect: { owner_password: 'x' } },
+      { sign: { certificate_id: 'c' } },
+      { append: [{ document_id: 'd' }] },
+    ])
+      assert.equal(finishesNothing(planFinishing(options)), false, JSON.stringify(options));
+  });
+});
