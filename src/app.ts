@@ -3,7 +3,6 @@ import {
   authenticate,
   createAccounts,
   createAuthHook,
-  findTeam,
   loadPlans,
   type Plan,
   type PlanId,
@@ -17,22 +16,14 @@ import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/index.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
 import { createEInvoiceInbound } from './einvoice-inbound/index.js';
-import { createEmail, createEmailSender, EMAIL_JOB, EmailDelivery, type EmailSender } from './email/index.js';
+import { createEmail, createEmailDelivery, createEmailSender, type EmailSender } from './email/index.js';
 import { PROTECT_PASSWORDS_PURPOSE } from './finishing/index.js';
+import { closeServer } from './http/close-server.js';
 import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
 import { compileRouteSchemas } from './http/schema-warm-up.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
-import {
-  type Background,
-  enqueueJob,
-  type JobDefinition,
-  JobRegistry,
-  jobInput,
-  processPools,
-  startBackground,
-  sweepFinishedJobs,
-} from './jobs/index.js';
+import { type Background, type JobDefinition, JobWorkers, sweepFinishedJobs } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
 import {
   holdsMetricsToken,
@@ -42,13 +33,13 @@ import {
   registerMetricsRoutes,
 } from './metrics/index.js';
 import { createPdf } from './pdf/index.js';
-import { createAdmission, createProduction } from './production/index.js';
+import { createAdmission, createProduction, type Production } from './production/index.js';
 import { type EarlyRenderer, makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
-import type { Capability } from './shared/capability.js';
+import { type Capability, type Lifecycle, startInOrder } from './shared/capability.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
 import { Sweeper } from './shared/sweeper.js';
-import { MemoryTeamSlots } from './shared/team-slots.js';
+import { MemoryTeamSlots, type TeamSlots } from './shared/team-slots.js';
 import { quireCommit, quireVersion } from './shared/version.js';
 import {
   type BlobStore,
@@ -122,115 +113,191 @@ export interface BuildOptions {
   liquidRenderMs?: number;
 }
 
-/** How often, while the server closes, connections that went idle are ended. */
-const IDLE_SWEEP_MS = 100;
+type AppCapability = Capability<App, JobDefinition>;
 
-/** The composition root: construct modules, inject ports, register routes — nothing else. */
+/**
+ * The composition root: construct modules, inject ports, register routes, start them — nothing else. Each
+ * layer is built from those before it: storage, engines, shared services, production, capabilities.
+ */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase(config.dataDir, config.databaseUrl);
-  const state = { publicUrl: derivePublicUrl(config) };
-  const publicUrl = () => state.publicUrl;
-  const serverSecret = loadServerSecret(config.dataDir);
-  // Several processes share one PostgreSQL, so their request budgets live there; one SQLite process counts in memory.
-  const rate: RateCounter = config.databaseUrl ? new DatabaseRateCounter(db) : new MemoryRateCounter();
-  const plans = loadPlans(config.plansFile);
-  const store = await openBlobStore(config.dataDir, config.storage);
-  const { blobs } = store;
-  const signer = new LinkSigner(serverSecret);
+  const storage = await openStorage(config);
+  const url = { current: derivePublicUrl(config) };
+  const publicUrl = () => url.current;
   const app = createServer({
     logLevel: config.logLevel,
     logFormat: config.logFormat,
     publicUrl,
     clock,
-    rate,
+    rate: storage.rate,
     ipBudgetPerMin: config.ipRateLimitPerMin,
     trustProxy: config.trustProxy,
   });
-  const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
-    app.log.error({ err, sweep: name }, 'retention sweep failed'),
-  );
+  const base: Base = { ...storage, config, options, clock, app, publicUrl, https: httpsTest(publicUrl) };
+  const engines = createEngines(base);
+  const shared = createShared(base, engines);
+  const production = composeProduction(base, engines, shared);
+  const jobs = new JobWorkers({
+    db: base.db,
+    clock,
+    log: app.log,
+    heavyWorkers: config.workers,
+    leaseMs: config.jobLeaseMs,
+    graceMs: config.shutdownGraceMs,
+    ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
+  });
+  const capabilities = createCapabilities(base, engines, shared, production, jobs.wake);
+  jobs.add(capabilities.inOrder.flatMap((capability) => capability.jobs ?? []));
+  const sweeper = createSweeper(base, shared.idempotency, capabilities.inOrder);
+  await registerRoutes(base, engines, capabilities.inOrder);
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address && typeof address === 'object') url.current = derivePublicUrl(config, address.port);
+  });
+  // Started top to bottom, closed bottom to top: a part closes only once every part below it has.
+  const close = await startInOrder([
+    storage, // every part reads or writes through the database and the blob store
+    capabilities.einvoiceInbound,
+    engines.untrusted,
+    engines.liquid,
+    engines.renderer, // before the pools: outside this process, Chromium would outlive a shutdown cut short
+    capabilities.email, // the SMTP connections: webhooks (their notices) and users send through them
+    capabilities.webhooks,
+    usageHolds(base, shared.usage), // with the next two: what requests and jobs held or may still write
+    sweeping(base, sweeper),
+    releasing(base, shared.slots),
+    intake(app, jobs, engines.renderer), // no request or job runs once it has closed
+  ]);
+  await warmUp(base, engines);
+  const { db, blobs, plans, rate } = storage;
+  const { renderer, liquid } = engines;
+  return {
+    app,
+    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer, liquid },
+    background: jobs.background,
+    close,
+  };
+}
+
+/** What every layer is built from. */
+interface Base extends Omit<Storage, 'close'> {
+  config: Config;
+  options: BuildOptions;
+  clock: Clock;
+  app: App;
+  /** Base of signed links and docs_url; known for sure only after listen when the port is 0. */
+  publicUrl(): string;
+  https: ReturnType<typeof httpsTest>;
+}
+
+type Storage = Awaited<ReturnType<typeof openStorage>>;
+
+/** The database, the blob store, and what is read once from the data directory and the plans file. */
+async function openStorage(config: Config) {
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
+  const serverSecret = loadServerSecret(config.dataDir);
+  // Several processes share one PostgreSQL, so their request budgets live there; one SQLite process counts in memory.
+  const rate: RateCounter = config.databaseUrl ? new DatabaseRateCounter(db) : new MemoryRateCounter();
+  const plans = loadPlans(config.plansFile);
+  const store = await openBlobStore(config.dataDir, config.storage);
+  const close = async () => {
+    store.close();
+    await db.destroy();
+  };
+  return { db, blobs: store.blobs, rate, plans, serverSecret, signer: new LinkSigner(serverSecret), close };
+}
+
+type Engines = ReturnType<typeof createEngines>;
+
+/** What renders and parses: Chromium (measured when metrics are on) and the worker pools. */
+function createEngines(base: Base) {
+  const { config, options, app, db } = base;
   const renderer = options.earlyRenderer?.service ?? new RenderService(config, app.log);
   options.earlyRenderer?.log.attach(app.log);
   const access = metricsAccess(config.metrics, config.metricsToken);
   const metrics = access.kind === 'off' ? null : new QuireMetrics(db, renderer);
-  if (metrics) registerMetricsRoutes(app, metrics, access);
-  const liquid = new LiquidEngine({
-    renderMs: options.liquidRenderMs,
-    onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
-  });
+  return {
+    renderer,
+    measuredRenderer: metrics ? instrumentRenderer(renderer, metrics) : renderer,
+    metrics: { access, registry: metrics },
+    liquid: new LiquidEngine({
+      renderMs: options.liquidRenderMs,
+      onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
+    }),
+    // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
+    untrusted: new UntrustedFiles({
+      onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
+    }),
+  };
+}
+
+type Shared = ReturnType<typeof createShared>;
+
+/** What production and several capabilities share. */
+function createShared(base: Base, engines: Engines) {
+  const { config, options, app, clock, db, blobs, rate, plans, serverSecret, signer, publicUrl } = base;
   const usage = new UsageService({
     db,
     plans,
     holdTtlMs: config.renderLeaseTtlMs,
     onError: (err) => app.log.error({ err }, 'usage reservation heartbeat failed'),
   });
-  // Reservations a killed process held (issue: a direct render's count leaked until the period ended).
-  await usage.recoverHolds({ everyOtherHolder: !config.databaseUrl, heartbeat: Boolean(config.databaseUrl) });
-  const documents = createDocuments({
-    db,
-    clock,
-    blobs,
-    signer,
-    publicUrl,
-    makeThumbnail,
-    usage,
-  });
-  // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
-  const untrusted = new UntrustedFiles({
-    onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
-  });
-  const brand = createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted });
-  const certificates = createCertificates({
-    db,
-    clock,
-    box: createSecretBox(serverSecret, 'quire certificate keys v1'),
-    reader: untrusted,
-    ...(config.tsaUrl ? { timestampUrl: config.tsaUrl } : {}),
-  });
-  const planOf = (teamId: string) => planOfTeam(db, plans, teamId);
   // `protect` passwords of queued requests and templates: stored only sealed (finishing/sealed-protect.ts).
   const passwords = createSecretBox(serverSecret, PROTECT_PASSWORDS_PURPOSE);
-  const delivery = new EmailDelivery({
-    db,
+  return {
+    usage,
+    passwords,
+    documents: createDocuments({ db, clock, blobs, signer, publicUrl, makeThumbnail, usage }),
+    brand: createBrand({ db, blobs, clock, rate, signer, publicUrl, untrusted: engines.untrusted }),
+    certificates: createCertificates({
+      db,
+      clock,
+      box: createSecretBox(serverSecret, 'quire certificate keys v1'),
+      reader: engines.untrusted,
+      ...(config.tsaUrl ? { timestampUrl: config.tsaUrl } : {}),
+    }),
+    planOf: (teamId: string) => planOfTeam(db, plans, teamId),
+    delivery: createEmailDelivery({ db, clock }),
+    templatePort: templatePortOf({ db, passwords }, engines.liquid),
+    // Several processes share one PostgreSQL: the team's render slots are leases in it (one process: memory).
+    slots: config.databaseUrl
+      ? new DatabaseTeamSlots(db, {
+          ttlMs: config.renderLeaseTtlMs,
+          onError: (err) => app.log.error({ err }, 'render slot lease failed'),
+        })
+      : new MemoryTeamSlots(),
+    idempotency: new IdempotencyStore({ db, clock }),
+    sender:
+      options.email ??
+      createEmailSender({
+        smtpUrl: config.smtpUrl,
+        smtpInsecure: config.smtpInsecure,
+        from: config.smtpFrom,
+        log: app.log,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+      }),
+  };
+}
+
+/** The one "make a document" use case over its ports. */
+function composeProduction(base: Base, engines: Engines, shared: Shared): Production {
+  const { config, options, clock } = base;
+  const { documents, delivery } = shared;
+  return createProduction({
     clock,
-    emailVerified: async (teamId) => (await findTeam(db, teamId))?.emailVerified ?? null,
-    enqueueSend: async (trx, input) => {
-      // No team id: an email follows a document already counted, so it is not background work of the
-      // team's own (open_jobs / test_jobs_per_day count renders only); emails have their own daily limits.
-      await enqueueJob(
-        trx,
-        clock,
-        jobInput(EMAIL_JOB, { teamId: null, test: input.test, payload: { emailId: input.emailId } }),
-      );
-    },
-  });
-  const templatePort = templatePortOf({ db, passwords }, liquid);
-  // Several processes share one PostgreSQL: the team's render slots are leases in it (one process: memory).
-  const slots = config.databaseUrl
-    ? new DatabaseTeamSlots(db, {
-        ttlMs: config.renderLeaseTtlMs,
-        onError: (err) => app.log.error({ err }, 'render slot lease failed'),
-      })
-    : new MemoryTeamSlots();
-  const production = createProduction({
-    clock,
-    renderer: metrics ? instrumentRenderer(renderer, metrics) : renderer,
-    liquid: {
-      renderSource: async (source, data) => liquid.renderSource(source, data),
-      check: async (source) => liquid.check(source),
-    },
-    templates: templatePort,
+    renderer: engines.measuredRenderer,
+    liquid: engines.liquid,
+    templates: shared.templatePort,
     pageOptions: (request, settings, fallback) => resolvePageOptions(request, settings ?? {}, fallback),
     mergeData,
-    brand: brand.port,
-    slots,
-    blobs,
+    brand: shared.brand.port,
+    slots: shared.slots,
+    blobs: base.blobs,
     ledger: documents.ledger,
     lifecycle: documents.lifecycle,
     admission: createAdmission({
       clock,
-      usage,
+      usage: shared.usage,
       ledger: documents.ledger,
       delivery,
       maxPreparing: config.maxPreparing,
@@ -239,45 +306,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.freeDiskBytes ? { freeBytes: options.freeDiskBytes } : {}),
     }),
     delivery,
-    certificates: certificates.port,
+    certificates: shared.certificates.port,
     findDocument: documents.findById,
-    storedPdfs: {
-      find: async (teamId, id) => {
-        const row = await documents.findForTeam(teamId, id);
-        return row
-          ? {
-              status: row.status,
-              test: row.test === 1,
-              contentType: row.content_type,
-              bytes: row.bytes,
-              read: () => documents.readStoredFile(row),
-            }
-          : null;
-      },
-    },
-    planOf,
-    passwords,
+    storedPdfs: documents.storedPdfs,
+    planOf: shared.planOf,
+    passwords: shared.passwords,
   });
-  const idempotency = new IdempotencyStore({ db, clock });
+}
+
+/** Every capability; `inOrder` is the OpenAPI document's order of routes (signed routes of each first). */
+function createCapabilities(
+  base: Base,
+  engines: Engines,
+  shared: Shared,
+  production: Production,
+  /** Jobs queued by a request wake this process's workers. */
+  wakeJobs: () => void,
+) {
+  const { config, options, app, clock, db, blobs, rate, signer, publicUrl, https } = base;
+  const { documents, idempotency, planOf, sender } = shared;
   const templates = createTemplates({
-    services: { db, blobs, clock, rate, publicUrl, signer, passwords },
-    engine: liquid,
+    services: { db, blobs, clock, rate, publicUrl, signer, passwords: shared.passwords },
+    engine: engines.liquid,
     production,
     planOf,
     make: makeThumbnail,
   });
-  const email =
-    options.email ??
-    createEmailSender({
-      smtpUrl: config.smtpUrl,
-      smtpInsecure: config.smtpInsecure,
-      from: config.smtpFrom,
-      log: app.log,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-    });
-  const box = createSecretBox(serverSecret);
-  // Jobs queued by a request wake this process's workers (started below, once every kind is known).
-  const wakeJobs = () => background.wake();
   const batches = createBatches({
     db,
     clock,
@@ -289,11 +343,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     planOf,
     idempotency,
     wakeJobs,
-    untrusted,
-    templates: templatePort,
+    untrusted: engines.untrusted,
+    templates: shared.templatePort,
   });
-  const mail = { sender: email, publicUrl, log: app.log };
-  const https = httpsTest(publicUrl);
   const einvoiceInbound = createEInvoiceInbound({
     rate,
     clock,
@@ -304,137 +356,143 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     clock,
     rate,
-    box,
+    box: createSecretBox(base.serverSecret),
     allowPrivate: config.allowPrivateWebhooks,
     timeoutMs: config.webhookTimeoutMs,
-    email,
+    email: sender,
     log: app.log,
     ...(options.resolveHost ? { resolve: options.resolveHost } : {}),
     wakeDeliveries: wakeJobs,
   });
-  // The order of routes in the OpenAPI document: signed routes of each, then the authenticated ones.
-  const capabilities: Capability<App, JobDefinition>[] = [
-    createAccounts({ db, clock, usage, testDocumentsPerDay: documents.ledger.testDocumentsPerDay }),
+  const email = createEmail({ clock, sender, documents: documents.attachments });
+  const mail = { sender, publicUrl, log: app.log };
+  const { testDocumentsPerDay } = documents.ledger;
+  const inOrder: AppCapability[] = [
+    createAccounts({ db, clock, usage: shared.usage, testDocumentsPerDay }),
     createUsers({ db, clock, rate, mail, https, invitationsPerDay: config.invitationsPerDay }),
     documents,
     createPdf({ production, idempotency, documents, wakeJobs }),
     templates,
-    brand,
-    certificates,
+    shared.brand,
+    shared.certificates,
     batches,
     einvoiceInbound,
     webhooks,
     // A batch item's final state may complete its batch (the render job's extension point).
     { jobs: [production.renderJob({ afterFinal: batches.afterItemFinal })] },
-    createEmail({
-      clock,
-      sender: email,
-      documents: {
-        file: async (documentId) => {
-          const row = await documents.findById(db, documentId);
-          const content = row ? await documents.readStoredFile(row) : null;
-          return row && content ? { content, filename: row.filename, contentType: row.content_type } : null;
-        },
-        setDelivery: (trx, documentId, state) => documents.lifecycle.setDelivery(trx, documentId, state),
-      },
-    }),
+    email,
   ];
-  const jobs = capabilities.flatMap((capability) => capability.jobs ?? []);
-  const registry = new JobRegistry();
-  for (const job of jobs) registry.register(job.kind, job.handler, job.options);
-  // Heavy kinds run on config.workers; light ones in every process, even with QUIRE_WORKERS=0.
-  const background = startBackground({
-    db,
-    clock,
-    registry,
-    pools: processPools({ jobs, heavyWorkers: config.workers }),
-    log: app.log,
-    leaseMs: config.jobLeaseMs,
-    ...(options.jobPollMs === undefined ? {} : { pollMs: options.jobPollMs }),
-  });
+  return { inOrder, einvoiceInbound, webhooks, email };
+}
+
+/** Every capability's retention sweep, after the job queue's and the idempotency keys'. */
+function createSweeper(base: Base, idempotency: IdempotencyStore, capabilities: AppCapability[]): Sweeper {
+  const { config, app, clock, db } = base;
+  const sweeper = new Sweeper(clock, config.sweepIntervalS * 1000, (name, err) =>
+    app.log.error({ err, sweep: name }, 'retention sweep failed'),
+  );
   sweeper.add('jobs', () => sweepFinishedJobs(db, clock));
   sweeper.add('idempotency-keys', (now) => idempotency.sweep(now));
   for (const sweep of capabilities.flatMap((capability) => capability.sweeps ?? []))
     sweeper.add(sweep.name, sweep.run);
+  return sweeper;
+}
+
+/**
+ * The server's own routes around the capabilities'. Metrics come before the OpenAPI plugin, which documents
+ * only the routes registered after it; their response hook is the whole server's.
+ */
+async function registerRoutes(base: Base, engines: Engines, capabilities: AppCapability[]): Promise<void> {
+  const { app, db, publicUrl } = base;
+  const { access, registry } = engines.metrics;
+  if (registry) registerMetricsRoutes(app, registry, access);
   await registerOpenApi(app, publicUrl);
-  registerHealthRoutes(app, db, renderer, blobs);
+  registerHealthRoutes(app, db, engines.renderer, base.blobs);
   registerVersionRoute(
     app,
     async () => ({
       version: quireVersion(),
       commit: quireCommit(),
-      chromium: (await renderer.stats())?.chromiumVersion ?? null,
+      chromium: (await engines.renderer.stats())?.chromiumVersion ?? null,
     }),
     async (authorization) =>
       holdsMetricsToken(access, authorization) || (await authenticate(db, authorization)).ok,
   );
-  await app.register(
-    async (v1) => {
-      for (const capability of capabilities) capability.signedRoutes?.(v1);
-      await v1.register(async (authed) => {
-        authed.addHook(
-          'onRequest',
-          createAuthHook({
-            db,
-            clock,
-            plans,
-            rate,
-            testKeyRatePerMin: config.testKeyRatePerMin,
-            sessions: createSessionLookup(db, clock, https),
-          }),
-        );
-        for (const capability of capabilities) capability.routes?.(authed);
-      });
-    },
-    { prefix: '/v1' },
-  );
+  await app.register(async (v1) => registerCapabilityRoutes(base, v1, capabilities), { prefix: '/v1' });
   await registerDocsRoutes(app, { publicUrl, version: quireVersion() });
   await registerWebApp(app, undefined, publicUrl);
-  app.addHook('onListen', async () => {
-    const address = app.server.address();
-    if (address && typeof address === 'object') state.publicUrl = derivePublicUrl(config, address.port);
+}
+
+/**
+ * Each capability's routes in a plugin of its own, so the hooks it adds stay its own: signed ones in the
+ * public /v1 scope, then the rest in the scope behind the API key or session, whose hook they inherit.
+ */
+async function registerCapabilityRoutes(base: Base, v1: App, capabilities: AppCapability[]): Promise<void> {
+  const { config, db, clock, plans, rate, https } = base;
+  for (const capability of capabilities) {
+    if (capability.signedRoutes) await v1.register(async (scope) => capability.signedRoutes?.(scope));
+  }
+  await v1.register(async (authed) => {
+    const sessions = createSessionLookup(db, clock, https);
+    const { testKeyRatePerMin } = config;
+    authed.addHook('onRequest', createAuthHook({ db, clock, plans, rate, testKeyRatePerMin, sessions }));
+    for (const capability of capabilities) {
+      if (capability.routes) await authed.register(async (scope) => capability.routes?.(scope));
+    }
   });
-  // Off the critical path: the main thread and a worker thread would otherwise wait for Chromium here.
-  // The routes exist only once Fastify has loaded its plugins, so that comes first (ready() before
-  // listen() is allowed; nothing is added to the server after buildApp).
+}
+
+/** Reservations a killed process held would count until the period ends; the heartbeat keeps ours alive. */
+function usageHolds(base: Base, usage: UsageService): Lifecycle {
+  const shared = Boolean(base.config.databaseUrl);
+  return {
+    start: async () => void (await usage.recoverHolds({ everyOtherHolder: !shared, heartbeat: shared })),
+    close: () => usage.stop(),
+  };
+}
+
+/** Tests run the sweeps with `services.sweeper.runOnce()` instead (startSweeper: false). */
+function sweeping(base: Base, sweeper: Sweeper): Lifecycle {
+  const start = base.options.startSweeper ?? true;
+  return { start: () => (start ? sweeper.start() : undefined), close: () => sweeper.stop() };
+}
+
+function releasing(base: Base, slots: TeamSlots): Lifecycle {
+  const log = base.app.log;
+  return {
+    close: () => slots.close().catch((err: unknown) => log.error({ err }, 'render slots not released')),
+  };
+}
+
+/**
+ * Work coming in: requests and this process's job workers. At close, readiness says "shutting down" and a
+ * lost Chromium is not relaunched; then requests and jobs drain together within the one grace period (one
+ * after the other could take twice as long, past the orchestrator's kill).
+ */
+function intake(app: App, jobs: JobWorkers, renderer: RenderService): Lifecycle {
+  return {
+    start: () => jobs.start(),
+    close: async () => {
+      renderer.beginShutdown();
+      await closeServer(app, () => jobs.close());
+    },
+  };
+}
+
+/**
+ * The first PDF request's one-time work, off the critical path: the main thread and a worker thread would
+ * otherwise wait for Chromium here. The routes exist only once Fastify has loaded its plugins, so that comes
+ * first (ready() before listen() is allowed; nothing is added to the server after buildApp).
+ */
+async function warmUp(base: Base, engines: Engines): Promise<void> {
+  const { app, options } = base;
   if (options.warmUp) {
     await app.ready();
     compileRouteSchemas('POST', '/v1/pdf');
   }
   const liquidWarm = options.warmUp
-    ? liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
+    ? engines.liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
     : null;
-  if (options.warmRenderer ?? true) await renderer.warm();
+  if (options.warmRenderer ?? true) await engines.renderer.warm();
   await liquidWarm;
-  if (options.startSweeper ?? true) sweeper.start();
-  return {
-    app,
-    services: { config, clock, db, blobs, plans, rate, publicUrl, sweeper, renderer, liquid },
-    background,
-    close: async () => {
-      renderer.beginShutdown();
-      // Closing the server ends only the connections idle at that moment: a keep-alive connection whose
-      // response finishes a moment later (a download whose last bytes the client already has) would hold
-      // the close for Fastify's 72 s keep-alive timeout, so idle ones are looked for until it is closed.
-      const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
-      // Requests and background jobs drain together within the one grace period; jobs still running at
-      // its end go back to the queue. Chromium closes only after both.
-      try {
-        await Promise.all([app.close(), background.stop(config.shutdownGraceMs)]);
-      } finally {
-        clearInterval(idle);
-      }
-      await slots.close().catch((err: unknown) => app.log.error({ err }, 'render slots not released'));
-      await sweeper.stop();
-      usage.stop();
-      await webhooks.close();
-      email.close();
-      await renderer.close();
-      await liquid.close();
-      await untrusted.close();
-      await einvoiceInbound.close();
-      store.close();
-      await db.destroy();
-    },
-  };
 }

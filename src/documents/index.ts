@@ -45,6 +45,17 @@ export interface DocumentsOptions {
   usage?: UsageLedgerPort;
 }
 
+/** A document's record and stored file, as another capability reads it. */
+export interface StoredDocument {
+  status: string;
+  test: boolean;
+  contentType: string;
+  /** Bytes of the file as recorded (null while not finished). */
+  bytes: number | null;
+  /** The stored file, or null once it is gone (retention, or never stored). */
+  read(): Promise<Buffer | null>;
+}
+
 /** The documents capability: the lifecycle, the log and its signed files, counts over its own rows. */
 export interface DocumentsModule extends Capability<App, JobDefinition> {
   lifecycle: DocumentLifecycle;
@@ -55,6 +66,13 @@ export interface DocumentsModule extends Capability<App, JobDefinition> {
   findForTeam(teamId: string, id: string): Promise<DocumentRow | null>;
   /** The stored file's bytes while it is stored, else null (expired, never stored, or gone). */
   readStoredFile(row: DocumentRow): Promise<Buffer | null>;
+  /** The team's documents as finishing merges them (`prepend`/`append` `{ document_id }`). */
+  storedPdfs: { find(teamId: string, id: string): Promise<StoredDocument | null> };
+  /** A document as the email send job attaches it: its file, and `delivery`, where the email's state is. */
+  attachments: {
+    file(documentId: string): Promise<{ content: Buffer; filename: string; contentType: string } | null>;
+    setDelivery(trx: Db, documentId: string, state: object): Promise<void>;
+  };
   /** Storage counts for plan checks (usage is counted by the usage ledger, which retention never sweeps). */
   ledger: {
     storedBytes(teamId: string, test: boolean): Promise<number>;
@@ -79,6 +97,8 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
     },
     ...(options.usage ? { usage: options.usage } : {}),
   });
+  const readStoredFile = async (row: DocumentRow) =>
+    row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null;
   const routeDeps = {
     services: { db, blobs, clock, publicUrl: options.publicUrl },
     signer,
@@ -89,8 +109,21 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
     present,
     findById: findDocumentById,
     findForTeam: (teamId, id) => findDocument(db, teamId, id, false),
-    readStoredFile: async (row) =>
-      row.blob_key && isStored(row, clock.now().getTime()) ? blobs.get(row.blob_key) : null,
+    readStoredFile,
+    storedPdfs: {
+      find: async (teamId, id) => {
+        const row = await findDocument(db, teamId, id, false);
+        return row && storedDocument(row, readStoredFile);
+      },
+    },
+    attachments: {
+      file: async (documentId) => {
+        const row = await findDocumentById(db, documentId);
+        const content = row ? await readStoredFile(row) : null;
+        return row && content ? { content, filename: row.filename, contentType: row.content_type } : null;
+      },
+      setDelivery: (trx, documentId, state) => lifecycle.setDelivery(trx, documentId, state),
+    },
     ledger: {
       storedBytes: (teamId, test) => storedBytes(db, teamId, test),
       testDocumentsPerDay: (teamId, fromDay, toDay) => testDocumentsPerDay(db, teamId, fromDay, toDay),
@@ -98,5 +131,18 @@ export function createDocuments(options: DocumentsOptions): DocumentsModule {
     sweeps: [{ name: 'documents', run: (now) => sweepDocuments({ db, blobs, lifecycle }, now) }],
     routes: (app) => registerDocumentRoutes(app, routeDeps),
     signedRoutes: (app) => registerSignedDocumentRoutes(app, routeDeps),
+  };
+}
+
+function storedDocument(
+  row: DocumentRow,
+  read: (row: DocumentRow) => Promise<Buffer | null>,
+): StoredDocument {
+  return {
+    status: row.status,
+    test: row.test === 1,
+    contentType: row.content_type,
+    bytes: row.bytes,
+    read: () => read(row),
   };
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
-import type { JobDefinition, JobRegistry } from './registry.js';
+import { type JobDefinition, JobRegistry } from './registry.js';
 import { type PoolSpec, startWorkers, type Workers } from './worker.js';
 
 /**
@@ -56,4 +56,52 @@ export function startBackground(options: BackgroundOptions): Background {
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
   });
+}
+
+export interface JobWorkersOptions extends Omit<BackgroundOptions, 'registry' | 'pools'> {
+  /** Heavy jobs at once in this process (config.workers). */
+  heavyWorkers: number;
+  /** How long jobs still running at close may go on; those running after it go back to the queue. */
+  graceMs: number;
+}
+
+/**
+ * This process's job workers with a lifecycle: built before the capabilities (whose routes wake them), given
+ * every capability's kinds, started with the process, and drained when it closes.
+ */
+export class JobWorkers {
+  private readonly registry = new JobRegistry();
+  private readonly kinds: JobDefinition[] = [];
+  private running: Background | null = null;
+
+  constructor(private readonly options: JobWorkersOptions) {}
+
+  /** Look for due jobs now (after an in-process enqueue committed); before start, the first poll does. */
+  readonly wake = (): void => this.running?.wake();
+
+  add(jobs: readonly JobDefinition[]): void {
+    for (const job of jobs) this.registry.register(job.kind, job.handler, job.options);
+    this.kinds.push(...jobs);
+  }
+
+  /** Heavy kinds run on `heavyWorkers`; light ones in every process, even with QUIRE_WORKERS=0. */
+  start(): void {
+    const { heavyWorkers, graceMs: _graceMs, ...options } = this.options;
+    this.running = startBackground({
+      ...options,
+      registry: this.registry,
+      pools: processPools({ jobs: this.kinds, heavyWorkers }),
+    });
+  }
+
+  /** The running workers (tests wake them and wait for them to be idle). */
+  get background(): Background {
+    if (!this.running) throw new Error('the job workers have not started');
+    return this.running;
+  }
+
+  /** Stops claiming; see Workers.stop for what happens to the jobs still running after the grace. */
+  async close(): Promise<void> {
+    await this.running?.stop(this.options.graceMs);
+  }
 }

@@ -1,8 +1,4 @@
-export {
-  type Background,
-  processPools,
-  startBackground,
-} from './background.js';
+export { type Background, JobWorkers } from './background.js';
 export { defineJobKind, jobInput, jobKind, type PayloadOf } from './define-kind.js';
 export { assertWithinJobLimits } from './limits.js';
 export { cancelJob, cancelJobsByKeys, type EnqueueInput, enqueueJob, enqueueJobs } from './queue.js';
@@ -11,6 +7,5 @@ export {
   type JobDefinition,
   type JobHandler,
   type JobOutcome,
-  JobRegistry,
 } from './registry.js';
 export { sweepFinishedJobs } from './retention.js';
