@@ -28,6 +28,8 @@ export class RawChromium {
         format: 'A4',
         margin: { top: '20mm', right: '20mm', bottom: '20mm', left: '20mm' },
         printBackground: true,
+        // The same work on both sides: Quire's PDFs are tagged by default (finishing/plan.ts).
+        tagged: true,
       });
     } finally {
       this.free.push(page);

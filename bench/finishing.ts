@@ -29,7 +29,8 @@ const CSV = Buffer.from('id,amount\n1,9.50\n2,12.00\n').toString('base64');
 
 /** Each option alone, then everything that can go together (protect and pdf_a cannot). */
 export const FINISHING_VARIANTS: Record<string, FinishingOptions> = {
-  plain: {},
+  // Untagged, so that `tagged` (every PDF's default) shows what the tags cost.
+  plain: { tagged: false },
   tagged: { tagged: true },
   'tagged + outline': { tagged: true, outline: true },
   pdf_ua: { pdf_ua: true, pdf_metadata: { title: 'Bench', language: 'en' } },
