@@ -181,14 +181,17 @@ function ScalarField(props: {
   );
 }
 
-/** Line items whose fields are all scalars: one table row per item, one column per field. */
-function LineItemsTable(props: {
+/** What a list of rows is given: its node in the field tree, its ids, its rows and where changes go. */
+interface ListProps {
   node: Node;
   id: string;
   prefix: string;
   rows: unknown[];
   onChange: (rows: unknown[]) => void;
-}) {
+}
+
+/** Line items whose fields are all scalars: one table row per item, one column per field. */
+function LineItemsTable(props: ListProps) {
   const { node, id, prefix, rows, onChange } = props;
   const columns = childrenOf(node);
   const label = labelOf(node);
@@ -241,13 +244,7 @@ function LineItemsTable(props: {
 }
 
 /** A list of scalars, or line items with nested fields: one block per item. */
-function ListField(props: {
-  node: Node;
-  id: string;
-  prefix: string;
-  rows: unknown[];
-  onChange: (rows: unknown[]) => void;
-}) {
+function ListField(props: ListProps) {
   const { node, id, prefix, rows, onChange } = props;
   const label = labelOf(node);
   const setRow = (i: number, v: unknown) => onChange(rows.map((r, j) => (j === i ? v : r)));
