@@ -9,7 +9,7 @@ import {
   PDFStream,
 } from '@cantoo/pdf-lib';
 import { decodedForCheck } from './capped-decode.js';
-import { contentOperations, type Operand } from './content-tokens.js';
+import { contentOperations, type Operand, PAINTING } from './content-tokens.js';
 import { listed, type Outcome } from './outcome.js';
 import { nameOf, refKey } from './pdf-values.js';
 import type { StructureTree } from './structure-tree.js';
@@ -20,9 +20,6 @@ import type { StructureTree } from './structure-tree.js';
 export const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
 /** Form XObjects nest a few levels in real files; deeper is a loop in a damaged one. */
 const MAX_FORM_DEPTH = 12;
-
-/** Text showing, path painting (not `n`, which only ends a clipping path), shadings, XObjects, inline images. */
-const PAINTING = new Set(`Tj TJ ' " S s f F f* B B* b b* sh Do BI`.split(' '));
 
 interface ContentTally {
   /** Runs of painting operators outside any tagged or artifact sequence. */
@@ -73,7 +70,7 @@ function countFailure(context: ScanContext, kind: 'untagged' | 'unreached' | 'un
 }
 
 /** A page's /Contents: one stream or an array of them, read as one stream as ISO 32000-1 §7.8.2 says. */
-function pageContents(doc: PDFDocument, contents: PDFObject | undefined): PDFStream[] {
+export function pageContents(doc: PDFDocument, contents: PDFObject | undefined): PDFStream[] {
   if (contents === undefined) return [];
   if (contents instanceof PDFStream) return [contents];
   if (!(contents instanceof PDFArray)) throw new Error('a page /Contents is neither a stream nor an array');
@@ -88,7 +85,7 @@ function pageContents(doc: PDFDocument, contents: PDFObject | undefined): PDFStr
  * A content stream's bytes: a parsed file's raw stream decoded (capped), or pdf-lib's own new one. One
  * past the cap throws an error naming `what`, which fails this check with that detail.
  */
-function contentBytes(stream: PDFStream, what: string): Uint8Array {
+export function contentBytes(stream: PDFStream, what: string): Uint8Array {
   if (stream instanceof PDFRawStream)
     return decodedForCheck(stream, MAX_CONTENT_BYTES, what) ?? new Uint8Array(0);
   // A stream pdf-lib made in this process (drawText on a loaded page) still holds its operators.
@@ -183,7 +180,7 @@ function mcidOf(properties: Operand | undefined, resources: PDFDict | undefined)
 }
 
 /** The form XObject a `Do` paints, with the key its MCRs name it by; undefined for an image or a miss. */
-function formXObject(
+export function formXObject(
   doc: PDFDocument,
   resources: PDFDict | undefined,
   operands: Operand[],

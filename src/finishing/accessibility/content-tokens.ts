@@ -11,6 +11,9 @@ export type Operand =
   | { kind: 'dict'; mcid: number | undefined }
   | { kind: 'other' };
 
+/** Text showing, path painting (not `n`, which only ends a clipping path), shadings, XObjects, inline images. */
+export const PAINTING = new Set(`Tj TJ ' " S s f F f* B B* b b* sh Do BI`.split(' '));
+
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([...'()<>[]{}/%'].map((c) => c.charCodeAt(0)));
 /** Keywords that are operands, not operators. */
@@ -58,7 +61,7 @@ type Token =
   | { kind: 'keyword'; value: string };
 
 /** The next token from `at`, and where the one after starts; undefined at the end of the bytes. */
-function nextToken(bytes: Uint8Array, at: number): { token: Token; next: number } | undefined {
+function nextToken(bytes: Uint8Array, at: number): { token: Token; start: number; next: number } | undefined {
   let i = at;
   while (i < bytes.length) {
     const byte = bytes[i] as number;
@@ -69,27 +72,28 @@ function nextToken(bytes: Uint8Array, at: number): { token: Token; next: number 
   if (i >= bytes.length) return undefined;
   const byte = bytes[i] as number;
   const pair = bytes[i + 1] === byte;
-  if (byte === 0x28) return { token: { kind: 'string' }, next: literalStringEnd(bytes, i) };
-  if (byte === 0x3c && pair) return { token: { kind: 'open' }, next: i + 2 };
-  if (byte === 0x3e && pair) return { token: { kind: 'close' }, next: i + 2 };
+  if (byte === 0x28) return { start: i, token: { kind: 'string' }, next: literalStringEnd(bytes, i) };
+  if (byte === 0x3c && pair) return { start: i, token: { kind: 'open' }, next: i + 2 };
+  if (byte === 0x3e && pair) return { start: i, token: { kind: 'close' }, next: i + 2 };
   if (byte === 0x3c) {
     const end = bytes.indexOf(0x3e, i + 1);
-    return { token: { kind: 'string' }, next: end < 0 ? bytes.length : end + 1 };
+    return { start: i, token: { kind: 'string' }, next: end < 0 ? bytes.length : end + 1 };
   }
-  if (byte === 0x5b) return { token: { kind: 'open' }, next: i + 1 };
-  if (byte === 0x5d) return { token: { kind: 'close' }, next: i + 1 };
+  if (byte === 0x5b) return { start: i, token: { kind: 'open' }, next: i + 1 };
+  if (byte === 0x5d) return { start: i, token: { kind: 'close' }, next: i + 1 };
   if (byte === 0x2f) {
     const end = regularEnd(bytes, i + 1);
     const value = latin1(bytes, i + 1, end).replace(/#([0-9A-Fa-f]{2})/g, (_, hex) =>
       String.fromCharCode(Number.parseInt(hex, 16)),
     );
-    return { token: { kind: 'name', value }, next: end };
+    return { start: i, token: { kind: 'name', value }, next: end };
   }
-  if (!isRegular(byte)) return { token: { kind: 'keyword', value: '' }, next: i + 1 }; // a stray ) > { }
+  if (!isRegular(byte)) return { start: i, token: { kind: 'keyword', value: '' }, next: i + 1 }; // a stray ) > { }
   const end = regularEnd(bytes, i);
   const text = latin1(bytes, i, end);
   const number = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : undefined;
   return {
+    start: i,
     token: number === undefined ? { kind: 'keyword', value: text } : { kind: 'number', value: number },
     next: end,
   };
@@ -134,20 +138,26 @@ function inlineImageEnd(bytes: Uint8Array, at: number): number {
 interface Operation {
   operator: string;
   operands: Operand[];
+  /** Where the operation starts (its first operand, else the operator) and where it ends, in bytes. */
+  start: number;
+  end: number;
 }
 
 /** The operators of a content stream in order, each with the operands before it (at most MAX_OPERANDS). */
 export function* contentOperations(bytes: Uint8Array): Generator<Operation> {
   let operands: Operand[] = [];
+  let start: number | undefined;
   let i = 0;
   for (let read = nextToken(bytes, i); read; read = nextToken(bytes, i)) {
     i = read.next;
     const { token } = read;
+    start ??= read.start;
     if (token.kind === 'keyword' && !OPERAND_KEYWORDS.has(token.value)) {
       if (token.value === '') continue;
       if (token.value === 'BI') i = inlineImageEnd(bytes, i);
-      yield { operator: token.value, operands };
+      yield { operator: token.value, operands, start, end: i };
       operands = [];
+      start = undefined;
       continue;
     }
     let operand: Operand = { kind: 'other' };

@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.js';
+import { markUntaggedAsArtifacts } from '../accessibility/artifacts.js';
 import type { PdfALevelName } from '../schema.js';
 import type { FinishingStep, PlanInput } from '../step.js';
 
@@ -34,6 +35,8 @@ export const pdfA: FinishingStep<'pdf_a', PdfALevelName> = {
     doc.setModificationDate(createdAt);
     const extensions = plan.xmp?.extensions ?? [];
     convertToPdfA(doc, level, plan.pdf_ua ? withPdfUaExtension(extensions) : extensions);
+    // Level A is tagged PDF in full: decoration is an artifact (a no-op after the pdf_ua step did it).
+    if (isLevelA(level)) markUntaggedAsArtifacts(doc);
   },
   // After the file is written, before protect or a signature: level A's identification, then the check.
   final: async (pdf, level) => {

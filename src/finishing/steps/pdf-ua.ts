@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.js';
+import { markUntaggedAsArtifacts } from '../accessibility/artifacts.js';
 import type { FinishingStep } from '../step.js';
 
 /** PDF/UA-1's identification is asked for (the document is tagged; the XMP steps add `pdfuaid`). */
@@ -8,7 +9,8 @@ export interface PlannedPdfUa {
 
 /**
  * `pdf_ua` (or an accessible contribution: the built-in invoice template): the title shown in the window's
- * title bar (PDF/UA §7.1); the pdf_a or xmp step writes the identification, and the document is tagged.
+ * title bar (PDF/UA §7.1), decoration outside the tags marked as artifacts (Matterhorn 01-005); the pdf_a or
+ * xmp step writes the identification, and the document is tagged.
  */
 export const pdfUa: FinishingStep<'pdf_ua', PlannedPdfUa> = {
   key: 'pdf_ua',
@@ -31,5 +33,6 @@ export const pdfUa: FinishingStep<'pdf_ua', PlannedPdfUa> = {
   },
   document: (doc) => {
     doc.setTitle(doc.getTitle() ?? 'document', { showInWindowTitleBar: true });
+    markUntaggedAsArtifacts(doc);
   },
 };
