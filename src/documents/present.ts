@@ -1,30 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { AccessibilityReportSchema } from '../finishing/index.js';
 import { DateTime, Nullable, named } from '../http/schemas.js';
 import type { DocumentRow } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
 import { documentStatusSchema } from './states.js';
-
-/** Extension `accessibility`: the report a request with `accessibility_report: true` asked for. */
-const AccessibilitySchema = Type.Object(
-  {
-    tagged: Type.Boolean(),
-    ua1: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
-    failures: Type.Integer({ description: 'Failures found over all checks' }),
-    checks: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        title: Type.String({ description: 'The condition, with its Matterhorn Protocol checkpoint' }),
-        passed: Type.Boolean(),
-        count: Type.Integer({ description: 'Failures this check found' }),
-        detail: Type.Optional(Type.String()),
-      }),
-    ),
-  },
-  {
-    description:
-      'Extension: the machine-checkable PDF/UA-1 conditions of the file (structure tree, content tagged or an artifact, figures with alternate text, table header cells, heading levels, language, title shown, fonts embedded with Unicode maps), present when the request sent `accessibility_report: true`.',
-  },
-);
 
 export const DocumentSchema = named(
   'Document',
@@ -49,7 +28,7 @@ export const DocumentSchema = named(
         description: 'Extension: present (true) when the file carries a PAdES signature (`sign`).',
       }),
     ),
-    accessibility: Type.Optional(AccessibilitySchema),
+    accessibility: Type.Optional(AccessibilityReportSchema),
   }),
 );
 
@@ -70,7 +49,7 @@ export interface DocumentJson {
   thumbnail_url?: string | null;
   delivery: Record<string, unknown> | null;
   signed?: true;
-  accessibility?: Static<typeof AccessibilitySchema>;
+  accessibility?: Static<typeof AccessibilityReportSchema>;
 }
 
 /** Whether the stored file still exists for download at `nowMs`. */
@@ -105,7 +84,7 @@ export function presentDocument(
     delivery: row.delivery_json ? (JSON.parse(row.delivery_json) as Record<string, unknown>) : null,
     ...(row.signed === 1 ? { signed: true as const } : {}),
     ...(row.accessibility_json
-      ? { accessibility: JSON.parse(row.accessibility_json) as Static<typeof AccessibilitySchema> }
+      ? { accessibility: JSON.parse(row.accessibility_json) as Static<typeof AccessibilityReportSchema> }
       : {}),
   };
   if (row.status !== 'queued') {

@@ -4,6 +4,7 @@ import type { FinishingPlan } from './plan.js';
 import { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
 
 export { type AccessibilityReport, accessibilityHeader } from './accessibility/report.js';
+export { AccessibilityReportSchema } from './accessibility/report-schema.js';
 export type { SigningKey } from './cms.js';
 export type { StoredPdfPort } from './merge-sources.js';
 export {
@@ -16,11 +17,19 @@ export {
 } from './plan.js';
 export { type ResolvedFinishing, resolveFinishing, type StepTimer } from './resolve.js';
 export {
+  AttachmentBody,
   FinishingFields,
   type FinishingOptions,
+  MAX_ATTACHMENTS,
+  MAX_MERGE_SOURCES,
+  MergeSourceBody,
+  PdfALevel,
+  PdfMetadataBody,
   ProtectBody,
   type ProtectOption,
   ShownProtectBody,
+  SignBody,
+  StampBody,
 } from './schema.js';
 export {
   isShownProtect,
@@ -70,4 +79,23 @@ export async function reportAccessibility(pdf: Buffer): Promise<AccessibilityRep
     import('./accessibility/index.js'),
   ]);
   return checkAccessibility(await PDFDocument.load(pdf, { updateMetadata: false }));
+}
+
+/**
+ * The test-document mark on every page of a PDF Quire did not render (a test key's PDF tools), as merged
+ * uploads of a test document get it.
+ */
+export async function markTestPages(pdf: Buffer): Promise<Buffer> {
+  const [{ PDFDocument }, { drawTestMark }, { WATERMARK_TEXT }] = await Promise.all([
+    import('@cantoo/pdf-lib'),
+    import('./stamp.js'),
+    import('../render/index.js'),
+  ]);
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  await drawTestMark(
+    doc,
+    doc.getPages().map((_, i) => i),
+    WATERMARK_TEXT,
+  );
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

@@ -23,6 +23,8 @@ export interface DraftPreviewRequest {
   css?: string;
   settings?: TemplateSettings;
   data?: Record<string, unknown>;
+  /** Extension: the preview's accessibility report (the editor shows it beside the layout warnings). */
+  accessibility_report?: boolean;
 }
 
 /**
@@ -51,7 +53,11 @@ export async function renderDraftPreview(
   return producePreview(
     deps,
     auth,
-    { template_id: template.id, ...(request.data === undefined ? {} : { data: request.data }) },
+    {
+      template_id: template.id,
+      ...(request.data === undefined ? {} : { data: request.data }),
+      ...(request.accessibility_report ? { accessibility_report: true } : {}),
+    },
     draftPort(deps.engine, template, draft ?? current),
   );
 }

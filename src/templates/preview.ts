@@ -1,4 +1,5 @@
 import type { AuthContext } from '../accounts/index.js';
+import type { AccessibilityReport } from '../finishing/index.js';
 import type { Production, TemplatePort } from '../production/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateCounter } from '../shared/rate-counter.js';
@@ -20,6 +21,8 @@ export interface Preview {
   pages: number;
   /** Sanitised template name plus `.pdf`, for `content-disposition: inline`. */
   filename: string;
+  /** The accessibility report, when the request asked for one. */
+  accessibility?: AccessibilityReport | null;
 }
 
 /**
@@ -46,6 +49,7 @@ export interface PreviewTemplateRequest {
   template_id: string;
   template_version?: number;
   data?: Record<string, unknown>;
+  accessibility_report?: boolean;
 }
 
 /**
@@ -66,5 +70,10 @@ export async function producePreview(
     purpose: { kind: 'preview' },
     test: auth.mode === 'test',
   });
-  return { pdf: produced.file, pages: produced.pages ?? 0, filename: produced.filename };
+  return {
+    pdf: produced.file,
+    pages: produced.pages ?? 0,
+    filename: produced.filename,
+    accessibility: produced.accessibility ?? null,
+  };
 }

@@ -104,7 +104,8 @@ function registerDraftPagesRoute(app: App, deps: TemplateRouteDeps): void {
       const { image_width: width = DEFAULT_PREVIEW_IMAGE_WIDTH, ...draft } = request.body;
       const preview = await renderDraftPreview(draftDeps(deps), authOf(request), request.params.id, draft);
       const pages = await previewPages(preview, width);
-      return reply.header('cache-control', 'no-store').send(pages);
+      const report = preview.accessibility ? { accessibility: preview.accessibility } : {};
+      return reply.header('cache-control', 'no-store').send({ ...pages, ...report });
     },
   );
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AccessibilityReportSchema } from '../finishing/index.js';
 import { DateTime, Nullable, named } from '../http/schemas.js';
 import { TemplateSettingsSchema } from './settings.js';
 
@@ -87,6 +88,12 @@ export const DraftPreviewPagesBody = named(
   Type.Object(
     {
       ...DraftPreviewBody.properties,
+      accessibility_report: Type.Optional(
+        Type.Boolean({
+          description:
+            'Extension: also check the preview PDF against the machine-checkable PDF/UA-1 conditions and answer the report as `accessibility` (the editor shows it beside the layout warnings).',
+        }),
+      ),
       image_width: Type.Optional(
         Type.Integer({
           minimum: 100,
@@ -124,6 +131,7 @@ export const DraftPreviewPagesResponse = named(
       truncated: Type.Boolean({
         description: 'True when pages holds fewer pages than page_count (the 10-page or size cap)',
       }),
+      accessibility: Type.Optional(AccessibilityReportSchema),
     },
     { additionalProperties: false },
   ),

@@ -188,4 +188,22 @@ describe('template editor: live preview as page images', { timeout: 600_000 }, (
     assert.match(await pdfText(pdf), /Second page appendix/);
     await tab.close();
   });
+
+  it('shows the draft’s accessibility report beside the preview: a skipped heading level is listed', async () => {
+    const summary = page.getByTestId('accessibility-summary');
+    await waitFor(
+      'the accessibility report',
+      async () => ((await summary.count()) > 0 ? true : null),
+      60_000,
+    );
+    assert.equal(await summary.locator('[data-check="heading_levels"]').count(), 0, 'h1 then h1: no gap yet');
+    await appendHtml(page, '<h3>Skipped a level</h3>');
+    const skipped = summary.locator('[data-check="heading_levels"]');
+    await waitFor(
+      'the skipped heading level to be listed',
+      async () => ((await skipped.count()) > 0 ? true : null),
+      60_000,
+    );
+    assert.match((await skipped.textContent()) ?? '', /heading/i);
+  });
 });

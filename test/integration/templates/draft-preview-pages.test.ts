@@ -91,6 +91,23 @@ describe('templates: draft preview as page images', () => {
     }
   });
 
+  it('answers the preview’s accessibility report when asked (extension): a figure without alt, a skipped heading', async () => {
+    const t = await createTemplate(server.base, key, { name: 'Report', html: '<p>Saved</p>' });
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const flawed = `<h1>Title</h1><h3>Skipped</h3><img src="data:image/png;base64,${png}" width="20" height="20">`;
+    const res = await pages(t.id, { html: flawed, accessibility_report: true });
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    const failed = res.json.accessibility.checks
+      .filter((c: { passed: boolean }) => !c.passed)
+      .map((c: { id: string; count: number }) => `${c.id}:${c.count}`);
+    assert.ok(failed.includes('figure_alt:1'), failed.join(', '));
+    assert.ok(failed.includes('heading_levels:1'), failed.join(', '));
+    assert.equal(res.json.accessibility.ua1, 'fail');
+    const plain = await pages(t.id, { html: flawed });
+    assert.equal(plain.json.accessibility, undefined, 'only when asked');
+  });
+
   it('answers the draft-preview errors: Liquid 422 with line, bad fields 400, unknown template 404', async () => {
     const t = await createTemplate(server.base, key, { name: 'Errs', html: '<p>x</p>' });
     assertLiquidErrorOnLine2(await pages(t.id, { html: '<p>a</p>\n{% if x %}open' }));

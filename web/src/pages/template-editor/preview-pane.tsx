@@ -1,4 +1,5 @@
 import { Busy, ErrorText } from '../../ui';
+import { AccessibilitySummary } from './accessibility-summary';
 import { PreviewPages } from './preview-pages';
 import type { PreviewState } from './use-preview';
 
@@ -24,6 +25,7 @@ export function PreviewPane({ preview, onOpenPdf }: { preview: PreviewState; onO
       {/* A fixed slot: progress appearing must not move the controls below while someone clicks them. */}
       <div class="busy-slot">{preview.busy && <Busy label="Rendering preview…" />}</div>
       <ErrorText error={preview.error} id="preview-error" />
+      <AccessibilitySummary report={preview.accessibility} />
       {preview.pages.length > 0 && <PreviewPages preview={preview} />}
     </section>
   );

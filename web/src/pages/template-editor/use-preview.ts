@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, toApiError } from '../../api';
 import { markPreviewed } from '../../onboarding';
 import { retryWhileSlotsBusy } from '../../slot-retry';
+import type { AccessibilityReport } from './accessibility-summary';
 import type { Content, Settings } from './state';
 
 const PREVIEW_DEBOUNCE_MS = 600;
@@ -30,6 +31,8 @@ export interface PreviewState {
   error?: unknown;
   /** The draft the shown pages were made from: "Open PDF" renders the same content. */
   shown?: Draft;
+  /** The shown pages' accessibility report (missing alt, skipped heading levels, no language…). */
+  accessibility?: AccessibilityReport;
 }
 
 export type Preview = PreviewState & { render: (draft: Draft) => Promise<void> };
@@ -59,7 +62,7 @@ export function usePreview(id: string): Preview {
             call(
               api.POST('/templates/{id}/draft-preview/pages', {
                 params: { path: { id } },
-                body: draft,
+                body: { ...draft, accessibility_report: true },
               }),
             ),
           { stillWanted: () => mine === seq.current },
@@ -77,6 +80,7 @@ export function usePreview(id: string): Preview {
           truncated: answer.truncated,
           busy: false,
           shown: draft,
+          ...(answer.accessibility ? { accessibility: answer.accessibility } : {}),
         });
       } catch (err) {
         if (mine === seq.current) setState((s) => ({ ...s, busy: false, error: err }));
