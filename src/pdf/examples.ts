@@ -2,21 +2,48 @@ import { type BodyExample, EXAMPLE_ID } from '../http/openapi.js';
 
 /** Request examples of POST /pdf for the OpenAPI document; each one is sent to a real server in the tests. */
 
-const INVOICE = {
+/**
+ * One invoice that the official rules accept without a warning as Factur-X/ZUGFeRD EN 16931, XRechnung (CII
+ * and UBL) and plain EN 16931: what /docs shows and what the dashboard's Generate form starts from
+ * (GET /e-invoices/example). The delivery date keeps the delivery group from being empty (PEPPOL-EN16931-R008
+ * warns otherwise); the buyer reference, electronic addresses and seller contact are XRechnung's.
+ */
+export const EINVOICE_EXAMPLE = {
   number: 'R-2026-1001',
   issue_date: '2026-01-15',
+  delivery_date: '2026-01-14',
   currency: 'EUR',
+  buyer_reference: '04011000-12345-03',
   seller: {
     name: 'Musterlieferant GmbH',
     address: { line1: 'Industriestraße 7', city: 'Köln', postal_code: '50667', country_code: 'DE' },
     vat_id: 'DE811569869',
+    electronic_address: { value: 'rechnung@musterlieferant.example', scheme: 'EM' },
+    contact: {
+      name: 'Erika Muster',
+      phone: '+49 221 1234567',
+      email: 'erika.muster@musterlieferant.example',
+    },
   },
   buyer: {
     name: 'Kunde AG',
     address: { line1: 'Hafenstraße 2', city: 'Hamburg', postal_code: '20095', country_code: 'DE' },
+    electronic_address: { value: 'einkauf@kunde.example', scheme: 'EM' },
   },
-  payment: { iban: 'DE75 5121 0800 1245 1261 99', terms: 'Payable within 14 days.' },
-  lines: [{ name: 'Consulting', quantity: 2, unit_price: '100.00', vat: { category: 'S', rate: 19 } }],
+  payment: {
+    iban: 'DE75 5121 0800 1245 1261 99',
+    terms: 'Payable within 14 days.',
+    due_date: '2026-01-29',
+  },
+  lines: [
+    {
+      name: 'Consulting',
+      quantity: 2,
+      unit_code: 'HUR',
+      unit_price: '100.00',
+      vat: { category: 'S', rate: 19 },
+    },
+  ],
 };
 
 /** A one-page blank A4 PDF (361 bytes), so the merge example can be sent as it is. */
@@ -106,6 +133,6 @@ export const PDF_EXAMPLES: Record<string, BodyExample> = {
   },
   e_invoice: {
     summary: 'A Factur-X e-invoice rendered with the built-in invoice template',
-    value: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: INVOICE } },
+    value: { e_invoice: { standard: 'factur-x', profile: 'en16931', invoice: EINVOICE_EXAMPLE } },
   },
 };

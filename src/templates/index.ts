@@ -14,7 +14,7 @@ import { createTemplatePort } from './template-port.js';
 import { registerTemplateThumbnailRoute } from './thumbnail-route.js';
 import { type TemplateThumbnailDeps, TemplateThumbnails } from './thumbnails.js';
 
-export { templateFields } from './fields.js';
+export { TemplateFieldsSchema, templateFields } from './fields.js';
 export { mergeData } from './merge-data.js';
 
 export type { TemplateEngine };

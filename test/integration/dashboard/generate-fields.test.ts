@@ -112,4 +112,34 @@ describe('dashboard: generate form fields', { timeout: 300_000 }, () => {
       );
       assert.ok(!lines.some((line) => line.includes('Brand workshop')), 'the removed row is not');
     }));
+
+  it('makes an e-invoice from the example form: an edited buyer, and Quire’s check of the official rules passes it', () =>
+    step(page, 'generate-einvoice', async () => {
+      await openGenerate();
+      await page.getByLabel('Source').selectOption('einvoice');
+      const standard = page.getByLabel('Standard');
+      await standard.waitFor({ timeout: 60_000 });
+      assert.equal(await standard.inputValue(), 'factur-x');
+      assert.equal(await page.getByLabel('Profile').inputValue(), 'en16931');
+      const buyerName = page
+        .locator('#einvoice-hint ~ .data-form')
+        .getByLabel('Name', { exact: true })
+        .nth(1);
+      await buyerName.fill('Kunde & Partner AG');
+      await assertAccessibleAndFits(page, 'generate-einvoice');
+
+      const pdf = await generatePdf(page);
+      assert.match(await pdfText(pdf), /Kunde & Partner AG/);
+      const check = await api(server.base, 'POST', '/v1/e-invoices/validate', {
+        key: team.live,
+        body: { filename: 'invoice.pdf', content_base64: pdf.toString('base64') },
+      });
+      assert.equal(check.status, 200, check.text);
+      assert.equal(check.json.valid, true, JSON.stringify(check.json.errors));
+      assert.deepEqual(check.json.warnings, [], 'no warnings either');
+      await page
+        .getByRole('status')
+        .getByText(/e-invoice factur-x\/en16931/)
+        .waitFor();
+    }));
 });

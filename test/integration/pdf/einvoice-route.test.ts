@@ -100,6 +100,38 @@ describe('POST /pdf with e_invoice', () => {
     assert.match(await file.text(), /CrossIndustryInvoice/);
   });
 
+  it('GET /v1/e-invoices/example (extension): an invoice every listed standard turns out without a warning, with its form fields', async () => {
+    const example = await api(server.base, 'GET', '/v1/e-invoices/example', { key: keys.test });
+    assert.equal(example.status, 200, example.text);
+    const paths = example.json.fields.fields.map((f: { path: string }) => f.path);
+    for (const p of ['number', 'seller.name', 'buyer.address.city', 'payment.iban', 'lines'])
+      assert.ok(paths.includes(p), `${p} in ${paths.join(', ')}`);
+    const files: string[] = [];
+    for (const standard of example.json.valid_for as string[]) {
+      const r = await api(server.base, 'POST', '/v1/pdf', {
+        key: keys.test,
+        body: { e_invoice: { standard, invoice: example.json.invoice } },
+      });
+      assert.equal(r.status, 200, `${standard}: ${r.text.slice(0, 300)}`);
+      const file = path.join(
+        outDir,
+        `example-${standard}.${r.headers.get('content-type')?.includes('xml') ? 'xml' : 'pdf'}`,
+      );
+      writeFileSync(file, r.buffer);
+      files.push(file);
+    }
+    const reports = await validateFiles(files, { reproducible: true });
+    for (const file of files) {
+      const report = reports.get(file);
+      assert.equal(report?.status, 'PASS', path.basename(file));
+      assert.deepEqual(
+        report?.findings.filter((f) => f.severity !== 'info').map((f) => f.id ?? f.text),
+        [],
+        `${path.basename(file)}: no warnings`,
+      );
+    }
+  });
+
   it('rejects invalid invoices with invalid_e_invoice paths before rendering or counting', async () => {
     const t = await server.team('growth');
     const lines = (invoice.lines as Array<Record<string, unknown>>).map((l, i) =>

@@ -7,9 +7,10 @@ import { TemplateSelect } from '../template-select';
 import { Busy, ErrorText, go, Page, useLoad } from '../ui';
 import { useAction } from '../use-action';
 import { parseWarningsHeader, WarningList } from '../warnings';
+import { EInvoiceFields, type EInvoiceValue } from './generate-einvoice';
 
 type WaitFor = NonNullable<Schemas['PdfRequest']['wait_for']>;
-type Source = 'template' | 'url';
+type Source = 'template' | 'url' | 'einvoice';
 
 /** `wait_for` (extension): what the page must show before it is printed; empty fields send nothing. */
 function WaitForFields({ value, onChange }: { value: WaitFor; onChange: (v: WaitFor) => void }) {
@@ -76,6 +77,9 @@ function filenameOf(response: Response, fallback: string): string {
 
 interface Generated {
   id: string;
+  kind: 'pdf' | 'xml';
+  /** `standard/profile` of an e-invoice (x-e-invoice), else null. */
+  eInvoice: string | null;
   pages: number;
   warnings: unknown[];
   blocked: number;
@@ -97,6 +101,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
   const [source, setSource] = useState<Source>('template');
   const [sourceUrl, setSourceUrl] = useState('');
   const [waitFor, setWaitFor] = useState<WaitFor>({});
+  const [eInvoice, setEInvoice] = useState<EInvoiceValue | null>(null);
   const [merge, setMerge] = useState<MergeValue>({ prepend: [], append: [] });
   const documents = useLoad(
     () => call(api.GET('/documents', { params: { query: { limit: 50, status: 'succeeded' } } })),
@@ -117,6 +122,16 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
     setResult(null);
   }, [form.data]);
 
+  /** The request's source: a template with its data, a page to capture, or an invoice for the built-in template. */
+  const sourceFields = () => {
+    if (source === 'url')
+      return { source_url: sourceUrl, ...(Object.keys(waitFor).length ? { wait_for: waitFor } : {}) };
+    // The standards and profiles come from the server's own list (GET /e-invoices/example).
+    if (source === 'einvoice' && eInvoice)
+      return { e_invoice: eInvoice as Schemas['PdfRequest']['e_invoice'] };
+    return { template_id: templateId ?? '', merge_data: data };
+  };
+
   const submit = async (event: Event) => {
     event.preventDefault();
     if (source === 'template' && !templateId) return;
@@ -129,9 +144,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       } = await api.POST('/pdf', {
         params: { header: { 'idempotency-key': crypto.randomUUID() } },
         body: {
-          ...(source === 'url'
-            ? { source_url: sourceUrl, ...(Object.keys(waitFor).length ? { wait_for: waitFor } : {}) }
-            : { template_id: templateId ?? '', merge_data: data }),
+          ...sourceFields(),
           response: 'binary',
           ...finishing,
           ...mergeFields(merge),
@@ -142,9 +155,12 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       const file = blob as unknown as Blob;
       const id = response.headers.get('x-document-id') ?? 'document';
       download(file, filenameOf(response, `${form.data?.template.name ?? 'document'}.pdf`));
+      const xml = response.headers.get('content-type')?.includes('xml') === true;
       setResult({
         id,
         pages: Number(response.headers.get('x-pages') ?? 0),
+        kind: xml ? 'xml' : 'pdf',
+        eInvoice: response.headers.get('x-e-invoice'),
         warnings: parseWarningsHeader(response.headers.get('x-warnings')),
         blocked: Number(response.headers.get('x-blocked-resources') ?? 0),
         bytes: file.size,
@@ -163,6 +179,7 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
         >
           <option value="template">A template</option>
           <option value="url">Capture a URL</option>
+          <option value="einvoice">An e-invoice</option>
         </select>
       </div>
       {source === 'template' && (
@@ -178,9 +195,11 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       )}
       {source === 'template' && form.loading && templateId && <Busy label="Loading the template's fields…" />}
       <ErrorText error={form.error ?? templates.error} />
-      {(source === 'url' || form.data) && (
+      {(source !== 'template' || form.data) && (
         <form onSubmit={submit} class="stack generate-form">
-          {source === 'url' ? (
+          {source === 'einvoice' ? (
+            <EInvoiceFields value={eInvoice} onChange={setEInvoice} />
+          ) : source === 'url' ? (
             <>
               <div class="field">
                 <label for="generate-url">Page URL (http or https)</label>
@@ -210,9 +229,11 @@ export function GeneratePage({ templateId }: { templateId: string | null }) {
       {result && (
         <div role="status" class="result">
           <p>
-            Generated {result.pages} page{result.pages === 1 ? '' : 's'} ({Math.round(result.bytes / 1024)}{' '}
-            KB), document <a href={`#/documents?highlight=${result.id}`}>{result.id}</a>. The download has
-            started.
+            {result.kind === 'xml'
+              ? 'Generated the XML'
+              : `Generated ${result.pages} page${result.pages === 1 ? '' : 's'}`}{' '}
+            ({Math.round(result.bytes / 1024)} KB){result.eInvoice ? `, e-invoice ${result.eInvoice}` : ''},
+            document <a href={`#/documents?highlight=${result.id}`}>{result.id}</a>. The download has started.
           </p>
           <WarningList warnings={result.warnings} />
           {result.blocked > 0 && <p>Blocked resources: {result.blocked}</p>}
