@@ -328,7 +328,13 @@ const schema = {
 } satisfies Record<string, Key<unknown>>;
 
 type Schema = typeof schema;
-export type Config = { [K in keyof Schema]: ReturnType<Schema[K]['parse']> };
+export type Config = { [K in keyof Schema]: ReturnType<Schema[K]['parse']> } & {
+  /**
+   * The OpenTelemetry SDK's standard variables (every OTEL_* of the environment; docs/observability.md),
+   * kept here so a server can be given its own rather than the process's.
+   */
+  otel?: Readonly<Record<string, string>>;
+};
 
 export const CONFIG_KEYS: ReadonlyArray<{ env: string; default: string; description: string }> =
   Object.values(schema).map((k) => ({
@@ -381,6 +387,14 @@ export function derivePublicUrl(config: Config, boundPort: number = config.port)
 }
 
 /** Reads and validates every key once; collects all problems into one error. */
+function otelVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined,
+    ),
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const out: Record<string, unknown> = {};
@@ -404,5 +418,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const config = out as Config;
   config.dataDir = path.resolve(config.dataDir);
+  config.otel = overrides.otel ?? otelVariables(env);
   return config;
 }

@@ -7,6 +7,7 @@ import {
 } from '../jobs/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Db } from '../storage/index.js';
+import { inSpan, markFailed } from '../telemetry/index.js';
 import { type DeliveryState, EMAIL_JOB } from './delivery.js';
 import type { EmailSender } from './sender.js';
 import { type EmailTransition, mayMove, movableFrom, TRANSITIONS } from './states.js';
@@ -65,13 +66,19 @@ function createEmailSendHandler(deps: SendJobDeps): JobHandler<PayloadOf<typeof 
     const file = await deps.documents.file(email.document_id);
     if (!file)
       return finish(deps, email, { move: 'fail', reason: 'not_stored', error: 'file no longer stored' });
-    const result = await deps.sender.send({
+    const message = {
       to: email.address,
       subject: email.subject,
       text: email.message,
       html: htmlOf(email.message),
       ...(email.reply_to ? { replyTo: email.reply_to } : {}),
       attachments: [{ filename: file.filename, content: file.content, contentType: file.contentType }],
+    };
+    // A span of the document's trace; the address and the text never go into it.
+    const result = await inSpan('quire.email.send', {}, async (span) => {
+      const sent = await deps.sender.send(message);
+      if (span && !sent.ok) markFailed(span, { code: sent.permanent ? 'send_refused' : 'send_failed' });
+      return sent;
     });
     if (result.ok) return finish(deps, email, { move: 'send' });
     const final = finish(deps, email, {

@@ -1,4 +1,5 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
+import { inSpan } from '../telemetry/index.js';
 import type { FinishingPlan } from './plan.js';
 import type { StepTimer } from './resolve.js';
 import type { AnyStep, ApplyContext, ResolvedSteps } from './step.js';
@@ -11,11 +12,14 @@ function planned(steps: ResolvedSteps): Array<[AnyStep, unknown]> {
     .filter(([, value]) => value !== null);
 }
 
-async function timed<T>(onStep: StepTimer | undefined, name: string, work: () => Promise<T> | T): Promise<T> {
-  const t0 = performance.now();
-  const value = await work();
-  onStep?.(name, performance.now() - t0);
-  return value;
+/** One phase of a step, timed for the answer's timings and as a `quire.finishing.<step>` span. */
+function timed<T>(onStep: StepTimer | undefined, name: string, work: () => Promise<T> | T): Promise<T> {
+  return inSpan(`quire.finishing.${name}`, {}, async () => {
+    const t0 = performance.now();
+    const value = await work();
+    onStep?.(name, performance.now() - t0);
+    return value;
+  });
 }
 
 /** Whether pdf-lib has anything to do: a merge alone (or with protect) stays qpdf's output as it is. */

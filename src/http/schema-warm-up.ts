@@ -29,6 +29,26 @@ export function deferCompile(
   }
 }
 
+/**
+ * The first PDF request's one-time work, off the critical path: the main thread and a worker thread would
+ * otherwise wait for Chromium here. The routes exist only once Fastify has loaded its plugins, so that comes
+ * first (ready() before listen() is allowed; nothing is added to the server after buildApp).
+ */
+export async function warmUpServer(
+  app: { ready(): PromiseLike<unknown>; log: { warn(fields: object, message: string): void } },
+  parts: { schemas: boolean; liquid: { warm(): Promise<void> }; renderer: { warm(): Promise<void> } | null },
+): Promise<void> {
+  if (parts.schemas) {
+    await app.ready();
+    compileRouteSchemas('POST', '/v1/pdf');
+  }
+  const liquidWarm = parts.schemas
+    ? parts.liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
+    : null;
+  if (parts.renderer) await parts.renderer.warm();
+  await liquidWarm;
+}
+
 /** Compiles every schema of one route now (request body, query, params, headers, responses). */
 export function compileRouteSchemas(method: string, url: string): void {
   const key = routeKey(method, url);

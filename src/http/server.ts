@@ -1,9 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
   type HTTPMethods,
   LogController,
 } from 'fastify';
@@ -43,6 +44,29 @@ export interface ServerOptions {
   ipBudgetPerMin: number;
   /** Fastify's trustProxy (QUIRE_TRUST_PROXY): which X-Forwarded-For hops `request.ip` may come from. */
   trustProxy?: boolean | number | string[];
+  /** Telemetry's wrapper of the HTTP server's handler (a span per request); absent while tracing is off. */
+  wrapRequest?: (handler: RequestHandler) => RequestHandler;
+  /** Fields added to every log record (the trace and span ids while tracing is on). */
+  logMixin?: () => object;
+  /** Telemetry's completion of a request's span, once its response is sent. */
+  onResponse?: (request: FastifyRequest, status: number) => void;
+}
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The HTTP server Fastify would make itself (the same timeouts), its handler wrapped by `wrap`. Only used
+ * while tracing is on, so the request's span is active from its first byte.
+ */
+function wrappedServer(wrap: (handler: RequestHandler) => RequestHandler) {
+  return (handler: RequestHandler, opts: FastifyServerOptions) => {
+    const server = http.createServer(wrap(handler));
+    if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+    if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+    server.setTimeout(opts.connectionTimeout ?? 0);
+    if (opts.maxRequestsPerSocket) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+    return server;
+  };
 }
 
 /**
@@ -76,6 +100,7 @@ export function createServer(options: ServerOptions) {
   const app = Fastify({
     logger: {
       level: options.logLevel,
+      ...(options.logMixin ? { mixin: options.logMixin } : {}),
       ...(destination ? { stream: destination } : {}),
       // API keys, signatures and secrets never reach the logs.
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
@@ -88,6 +113,7 @@ export function createServer(options: ServerOptions) {
       },
     },
     logController: new OneLinePerRequest(),
+    ...(options.wrapRequest ? { serverFactory: wrappedServer(options.wrapRequest) } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdOf(req),
     requestIdHeader: false,
@@ -133,6 +159,8 @@ export function createServer(options: ServerOptions) {
         ),
       );
   });
+  const { onResponse } = options;
+  if (onResponse) app.addHook('onResponse', async (request, reply) => onResponse(request, reply.statusCode));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     await enforceIpBudget(options, request.ip, reply);

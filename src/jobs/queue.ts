@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import { chunks, type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/index.js';
+import { currentTraceparent } from '../telemetry/index.js';
 import { type JobStatus, type JobTransition, movableFrom, TRANSITIONS } from './states.js';
 import type { JobsTable } from './tables.js';
 
@@ -23,6 +24,8 @@ export interface ClaimedJob<P = unknown> {
   maxAttempts: number | null;
   createdAt: string;
   owner: string;
+  /** The trace the job was queued in (W3C traceparent), continued by the worker; absent while tracing is off. */
+  traceparent?: string;
 }
 
 export interface EnqueueInput {
@@ -86,7 +89,7 @@ function queuedJobRow(at: Date, input: EnqueueInput) {
     kind: input.kind,
     team_id: input.teamId,
     test: input.test ? 1 : 0,
-    payload_json: JSON.stringify(input.payload),
+    payload_json: payloadJson(input.payload),
     status: TRANSITIONS.enqueue.to,
     max_attempts: input.maxAttempts ?? null,
     job_key: input.jobKey ?? null,
@@ -244,13 +247,33 @@ async function runningWithKey(db: Db, key: string, nowIso: string, except: strin
   return Number(row.n);
 }
 
+/**
+ * The payload as stored: with the current trace's `traceparent` beside the kind's own fields (under a key
+ * no payload schema has), so the trace travels with the row to whichever process claims it.
+ */
+function payloadJson(payload: unknown): string {
+  const traceparent = currentTraceparent();
+  const plain = traceparent && payload !== null && typeof payload === 'object' && !Array.isArray(payload);
+  return JSON.stringify(plain ? { ...payload, [TRACE_KEY]: traceparent } : payload);
+}
+
+const TRACE_KEY = '$traceparent';
+
+/** The stored payload with its `traceparent` taken out again (the kind's schema never sees it). */
+function claimedPayload(json: string): { payload: unknown; traceparent?: string } {
+  const payload = JSON.parse(json) as unknown;
+  if (payload === null || typeof payload !== 'object' || !(TRACE_KEY in payload)) return { payload };
+  const { [TRACE_KEY]: traceparent, ...rest } = payload as Record<string, unknown>;
+  return typeof traceparent === 'string' ? { payload: rest, traceparent } : { payload: rest };
+}
+
 function toClaimed(row: Omit<JobsTable, 'attempts'> & { attempts: number }, owner: string): ClaimedJob {
   return {
     id: row.id,
     kind: row.kind,
     teamId: row.team_id,
     test: row.test === 1,
-    payload: JSON.parse(row.payload_json) as unknown,
+    ...claimedPayload(row.payload_json),
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
     createdAt: row.created_at,

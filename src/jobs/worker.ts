@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
 import { type Db, listen } from '../storage/index.js';
+import { inSpan, spanEvent, withTraceparent } from '../telemetry/index.js';
 import { type JobError, jobErrorText } from './job-error.js';
 import { type ClaimedJob, claimJob, extendLease, finishJob, JOBS_CHANNEL, requeueJob } from './queue.js';
 import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
@@ -230,19 +231,26 @@ class Pool {
       },
       Math.max(50, Math.floor(this.leaseMs / 3)),
     );
+    const ctx = {
+      db,
+      clock,
+      signal: AbortSignal.any([lease.signal, this.hard]),
+      attemptsLeft: Math.max(0, (job.maxAttempts ?? registered.options.maxAttempts) - job.attempts),
+    };
     try {
-      await runAttempt(this.options, registered, job, {
-        db,
-        clock,
-        signal: AbortSignal.any([lease.signal, this.hard]),
-        attemptsLeft: Math.max(0, (job.maxAttempts ?? registered.options.maxAttempts) - job.attempts),
-      });
+      await inJobTrace(job, () => runAttempt(this.options, registered, job, ctx));
     } catch (err) {
       this.options.log?.error({ err, jobId: job.id, kind: job.kind }, 'job worker error');
     } finally {
       clearInterval(beat);
     }
   }
+}
+
+/** The attempt as a `quire.job <kind>` span in the trace it was queued in (a new trace without one). */
+function inJobTrace(job: ClaimedJob, work: () => Promise<void>): Promise<void> {
+  const attributes = { 'quire.job.kind': job.kind, 'quire.job.attempt': job.attempts };
+  return withTraceparent(job.traceparent, () => inSpan(`quire.job ${job.kind}`, attributes, work));
 }
 
 async function runAttempt(
@@ -261,6 +269,7 @@ async function runAttempt(
     return;
   }
   const outcome = await runHandler(registered.handler, job, ctx);
+  spanEvent('quire.job.outcome', { outcome: outcome.kind, attempt: job.attempts });
   if (ctx.signal.aborted && outcome.kind !== 'succeeded') {
     // Interrupted by shutdown (or the lease is gone, and then nothing can be recorded anyway): not the job's fault.
     await releaseJob(options, job);

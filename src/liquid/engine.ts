@@ -1,6 +1,7 @@
 import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline-pool.js';
 import { AppError } from '../shared/errors.js';
 import type { TaskDeadline } from '../shared/task-deadline.js';
+import { inSpan } from '../telemetry/index.js';
 import { HARD_LIMIT_GRACE_MS, LIQUID_LIMITS, TEMPLATE_CACHE } from './limits.js';
 import type { LiquidReply, TaskBody, WorkerSettings } from './protocol.js';
 import { assertTemplateSize, type CacheBytes, type LiquidResult } from './renderer.js';
@@ -138,18 +139,21 @@ export class LiquidEngine {
     return { html: reply.html, warnings: reply.warnings };
   }
 
-  async #run(body: TaskBody): Promise<Extract<LiquidReply, { ok: true }>> {
-    const reply = await this.#pool.run(
-      body,
-      this.#settings.renderMs + HARD_LIMIT_GRACE_MS,
-      (err, deadline) => {
-        if (deadline.expired) this.#stats.stopped += 1;
-        return workerError(err, deadline);
-      },
-    );
-    this.#record(reply);
-    if (!reply.ok) throw new AppError(reply.code, reply.message, reply.details);
-    return reply;
+  /** One task on a worker, as the `quire.liquid` span of the current trace (its kind only, never its text). */
+  #run(body: TaskBody): Promise<Extract<LiquidReply, { ok: true }>> {
+    return inSpan('quire.liquid', { 'quire.liquid.task': body.kind }, async () => {
+      const reply = await this.#pool.run(
+        body,
+        this.#settings.renderMs + HARD_LIMIT_GRACE_MS,
+        (err, deadline) => {
+          if (deadline.expired) this.#stats.stopped += 1;
+          return workerError(err, deadline);
+        },
+      );
+      this.#record(reply);
+      if (!reply.ok) throw new AppError(reply.code, reply.message, reply.details);
+      return reply;
+    });
   }
 
   #record(reply: LiquidReply): void {

@@ -1,3 +1,2 @@
-export { instrumentRenderer } from './instrument.js';
-export { QuireMetrics } from './registry.js';
-export { holdsMetricsToken, metricsAccess, registerMetricsRoutes } from './routes.js';
+export { holdsMetricsToken } from './routes.js';
+export { createMetrics } from './setup.js';

@@ -1,6 +1,6 @@
 import type { MetricsRecorder } from './registry.js';
 
-interface RenderPort<J extends { page: { mode: string } }, R> {
+export interface RenderPort<J extends { page: { mode: string } }, R> {
   render(job: J): Promise<R>;
 }
 

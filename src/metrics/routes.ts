@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { App } from '../http/server.js';
-import type { QuireMetrics } from './registry.js';
+import type { MetricsRecorder, QuireMetrics } from './registry.js';
 
 /** Who may read GET /metrics: nobody (off: 404), anyone (public), or holders of the bearer token. */
 export type MetricsAccess = { kind: 'off' } | { kind: 'public' } | { kind: 'token'; token: string };
@@ -12,14 +12,10 @@ export function metricsAccess(mode: 'off' | 'public', token: string | null): Met
 }
 
 /**
- * GET /metrics and the hook that counts every HTTP response by its route pattern (bounded labels; an
- * unmatched URL counts as `unmatched`). Registered only when metrics are on: off costs nothing.
+ * GET /metrics. Registered only when metrics are on: off costs nothing. Responses are counted by
+ * `recordHttpResponses` by their route pattern (bounded labels; an unmatched URL counts as `unmatched`).
  */
 export function registerMetricsRoutes(app: App, metrics: QuireMetrics, access: MetricsAccess): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpResponse(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-  });
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (access.kind === 'token' && !bearerMatches(request.headers.authorization, access.token)) {
       return reply
@@ -34,6 +30,14 @@ export function registerMetricsRoutes(app: App, metrics: QuireMetrics, access: M
     }
     const { contentType, body } = await metrics.scrape();
     return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
+  });
+}
+
+/** The hook that counts every HTTP response (Prometheus, OTLP or both: whichever recorder is on). */
+export function recordHttpResponses(app: App, metrics: MetricsRecorder): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpResponse(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
   });
 }
 

@@ -1,5 +1,6 @@
 import { type ProducedFile, usagePeriodOf } from '../documents/index.js';
 import { newId } from '../shared/ids.js';
+import { inSpan } from '../telemetry/index.js';
 import type { Admitted } from './admission.js';
 import type { EInvoicePlan } from './einvoice.js';
 import type { PreparedHtml } from './prepare.js';
@@ -74,41 +75,46 @@ export async function make(deps: ProduceDeps, work: Work, hold: PreparationHold)
   let checked: Checked | null = null;
   let prepared: Prepared | null = null;
   try {
-    checked = await check(work.request);
+    const checks = await traced('check', () => check(work.request));
+    checked = checks;
     step = 'admit';
-    if (work.policy.records) admitted = await admit(deps, work);
+    if (work.policy.records) admitted = await traced('admit', () => admit(deps, work));
     if (checked.einv?.kind === 'xml') {
       step = 'store';
       await startQueued(deps, work);
-      return await stored(deps, work, xmlDocument(work, checked.einv), { admitted, checked, signed: false });
+      const xml = xmlDocument(work, checked.einv);
+      return await traced('store', () =>
+        stored(deps, work, xml, { admitted, checked: checks, signed: false }),
+      );
     }
     step = 'slot';
-    const lease = await slot(deps, work);
+    const lease = await traced('slot', () => slot(deps, work));
     try {
       if (work.slotWait && !work.queued) hold.enter();
       step = 'prepare';
-      prepared = await prepare(deps, work, checked);
+      prepared = await traced('prepare', () => prepare(deps, work, checks));
       step = 'resolve';
-      const resolved = await resolve(deps, work, prepared);
+      const ready = prepared;
+      const resolved = await traced('resolve', () => resolve(deps, work, ready));
       await startQueued(deps, work);
       step = 'render';
       hold.leave();
-      const rendered = await render(deps, work, prepared, resolved).catch((err: unknown) => {
-        // A refused merge source is the request's fault found before any output, as a wrong id is.
-        if (resolved.inputRefused) step = 'resolve';
-        throw err;
-      });
+      const rendered = await traced('render', () => render(deps, work, ready, resolved)).catch(
+        (err: unknown) => {
+          // A refused merge source is the request's fault found before any output, as a wrong id is.
+          if (resolved.inputRefused) step = 'resolve';
+          throw err;
+        },
+      );
       step = 'finish';
       const createdAt = work.queued?.createdAt ?? deps.clock.now();
-      const produced = await finish(work, checked, prepared, resolved, rendered, createdAt);
+      const produced = await traced('finish', () =>
+        finish(work, checks, ready, resolved, rendered, createdAt),
+      );
       step = 'store';
-      return await stored(deps, work, produced, {
-        admitted,
-        checked,
-        prepared: prepared.html,
-        createdAt,
-        signed: prepared.finishing.sign !== null,
-      });
+      const signed = ready.finishing.sign !== null;
+      const made = { admitted, checked: checks, prepared: ready.html, createdAt, signed };
+      return await traced('store', () => stored(deps, work, produced, made));
     } finally {
       await lease.release();
     }
@@ -122,6 +128,11 @@ export async function make(deps: ProduceDeps, work: Work, hold: PreparationHold)
       einv: checked?.einv ?? null,
     };
   }
+}
+
+/** One step as a span of the current trace (`quire.<step>`): its timing, and whether it refused. */
+function traced<T>(step: StepName, work: () => Promise<T>): Promise<T> {
+  return inSpan(`quire.${step}`, {}, work);
 }
 
 /** A queued document turns `processing` once its render slot is held (an XML one: when it is made). */

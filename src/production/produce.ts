@@ -3,6 +3,7 @@ import { type ErrorCode, isAppError } from '../shared/errors.js';
 import { sanitizeFilename } from '../shared/filenames.js';
 import { newId } from '../shared/ids.js';
 import type { Db } from '../storage/index.js';
+import { inSpan } from '../telemetry/index.js';
 import { eInvoiceSummary } from './einvoice.js';
 import { type Made, make, PreparationHold, type Refused, type StepName } from './make.js';
 import type { Caller, DocumentRequest, TemplatePort } from './ports.js';
@@ -114,13 +115,15 @@ async function recordDirect(
     prepared: made.prepared,
   });
   const write = successWrite(deps, input, made.produced, file, { document });
-  return deps.lifecycle.transact(async (trx) => {
-    const recorded = await write(trx);
-    // A new row is always written (only a queued document can be gone or already final).
-    if (!recorded) throw new Error(`document ${made.id} was not recorded`);
-    await input.onRecorded?.(trx, recorded.id);
-    return recorded;
-  });
+  const transaction = () =>
+    deps.lifecycle.transact(async (trx) => {
+      const recorded = await write(trx);
+      // A new row is always written (only a queued document can be gone or already final).
+      if (!recorded) throw new Error(`document ${made.id} was not recorded`);
+      await input.onRecorded?.(trx, recorded.id);
+      return recorded;
+    });
+  return inSpan('quire.storage.transaction', {}, transaction);
 }
 
 /** Steps whose failure means the render started: a direct one leaves a failed document (spec). */

@@ -12,6 +12,7 @@ import type { AccessibilityReport } from '../finishing/index.js';
 import type { ErrorCode } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import type { BlobStore, Db } from '../storage/index.js';
+import { inSpan } from '../telemetry/index.js';
 import type { Admission } from './admission.js';
 import type { EInvoiceSummary } from './einvoice.js';
 import type { Caller, DeliveryPort, DocumentRequest } from './ports.js';
@@ -79,7 +80,8 @@ export async function storeFile(
   const blobKey = store
     ? `documents/${context.id}.${produced.contentType === 'application/xml' ? 'xml' : 'pdf'}`
     : null;
-  if (blobKey) await deps.blobs.put(blobKey, produced.file);
+  const bytes = { 'quire.bytes': produced.file.length };
+  if (blobKey) await inSpan('quire.storage.blob_write', bytes, () => deps.blobs.put(blobKey, produced.file));
   return {
     pages: produced.pages,
     bytes: produced.file.length,

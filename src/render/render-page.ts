@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
+import { inSpan } from '../telemetry/index.js';
 import { evaluateIsolated, inPagePort, loadDocument } from './in-page.js';
 import { waitForPage, watchPage } from './page-wait.js';
 import { toPrintToPdfParams } from './paper.js';
@@ -35,7 +36,7 @@ export async function renderInPage(
     const source = job.sourceUrl === undefined ? null : await fetchSourceDocument(slot, job.sourceUrl);
     const html = strategy.prepareHtml(source === null ? job : { ...job, html: source });
     await strategy.beforeLoad?.(inPagePort(slot), job);
-    await loadDocument(slot, html);
+    await inSpan('quire.chromium.load', {}, () => loadDocument(slot, html));
     if (job.waitFor) {
       // timeout_ms counts from the end of the load (the wait itself).
       const own =
@@ -51,14 +52,9 @@ export async function renderInPage(
     const t2 = performance.now();
     const params = toPrintToPdfParams(strategy.pdfOptions(job));
     // Test documents: Chromium prints the mark on every page itself (watermark.ts).
-    const pdf = await printToPdf(
-      slot.cdp,
-      job.watermark ? { ...params, ...watermarkParams(params) } : params,
-      {
-        tagged: job.tagged === true,
-        outline: job.outline === true,
-      },
-    );
+    const printed = job.watermark ? { ...params, ...watermarkParams(params) } : params;
+    const tags = { tagged: job.tagged === true, outline: job.outline === true };
+    const pdf = await inSpan('quire.chromium.print', {}, () => printToPdf(slot.cdp, printed, tags));
     const t3 = performance.now();
     return {
       pdf,

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import { isAppError } from '../shared/errors.js';
+import { inSpan, spanEvent } from '../telemetry/index.js';
 import { BrowserSupervisor } from './browser-supervisor.js';
 import { fastMode } from './fast-mode.js';
 import { type RenderLogger, silentLogger } from './logger.js';
@@ -114,6 +115,7 @@ export class Renderer {
         { tenant: job.tenant },
         'chromium went away during a render; retrying it on the relaunched one',
       );
+      spanEvent('quire.chromium.retry', { reason: 'browser_lost' });
     }
     try {
       return await this.renderOnce(job, mode);
@@ -124,7 +126,7 @@ export class Renderer {
 
   private async renderOnce(job: RenderJob, mode: ModeStrategy): Promise<RenderResult> {
     job.signal?.throwIfAborted();
-    const slot = await this.pool.acquire(job.signal, job.tenant);
+    const slot = await inSpan('quire.chromium.page', {}, () => this.pool.acquire(job.signal, job.tenant));
     slot.guard.begin(job.localResources);
     const deadline = performance.now() + this.config.renderTimeoutMs;
     const outcome = await renderWithDeadline(slot, this.config.renderTimeoutMs, job.signal, () =>

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { createGuardedAgent, RefusedAddressError, refusedHostReason } from '../net/index.js';
+import { currentTraceparent, inSpan, markFailed } from '../telemetry/index.js';
 import { checkUrlAtDelivery } from './url-policy.js';
 
 /**
@@ -60,9 +61,21 @@ export function createHttpDeliverer(options: { allowPrivate: boolean; timeoutMs:
     bodyTimeoutMs: options.timeoutMs,
   });
   return {
-    attempt: (req) => attemptDelivery(agent, req, options),
+    // The delivery is a span of the document's trace; its request says so in `traceparent` (an addition).
+    attempt: (req) =>
+      inSpan('quire.webhook.delivery', { 'quire.event_type': req.eventType }, async (span) => {
+        const result = await attemptDelivery(agent, req, options);
+        if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
+        if (span && !result.ok) markFailed(span, { code: 'webhook_not_delivered' });
+        return result;
+      }),
     close: () => agent.close(),
   };
+}
+
+function traceHeader(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
 }
 
 async function attemptDelivery(
@@ -85,6 +98,7 @@ async function attemptDelivery(
     [SIGNATURE_HEADER]: req.signature,
     [EVENT_ID_HEADER]: req.eventId,
     [EVENT_TYPE_HEADER]: req.eventType,
+    ...traceHeader(),
   };
   try {
     const response = await request(shape.url, {

@@ -1,0 +1,2 @@
+export { registerMcp } from './routes.js';
+export { runStdioMcp } from './stdio.js';
