@@ -65,6 +65,14 @@ const onConfig =
   async (args: string[], io: CliIo): Promise<void> =>
     (await load())(loadConfig(), args, io);
 
+/** `quire pdf SUB`: the PDF tools load only when one runs. */
+const onPdf =
+  (subcommand: string) =>
+  async (args: string[], io: CliIo): Promise<void> => {
+    const { pdfCommand } = await import('./pdf-commands.js');
+    return pdfCommand([subcommand, ...args], io.print);
+  };
+
 /** `quire einvoice SUB`: the e-invoice tools load only when one runs. */
 const onEinvoice =
   (subcommand: string) =>
@@ -95,6 +103,22 @@ export const COMMANDS: readonly Command[] = [
     json: false,
     examples: ['QUIRE_WORKERS=2 quire worker'],
     run: runProcess(async () => (await import('./worker.js')).runWorkerProcess),
+  },
+  {
+    name: 'mcp',
+    section: 'Run Quire',
+    summary: 'Serve the MCP tools on stdin/stdout for a desktop assistant.',
+    details:
+      'Relays the Model Context Protocol to the `/mcp` endpoint of the Quire at QUIRE_URL (default http://127.0.0.1:3000) with the API key in QUIRE_API_KEY: the tools act as that key (docs/mcp.md).',
+    args: '',
+    json: false,
+    examples: ['QUIRE_URL=https://pdf.example.com QUIRE_API_KEY=qk_test_… quire mcp'],
+    run: async () => {
+      const apiKey = process.env.QUIRE_API_KEY;
+      if (!apiKey) throw new UsageError('quire mcp needs the API key in QUIRE_API_KEY.');
+      const { runStdioMcp } = await import('../mcp/index.js');
+      return runStdioMcp({ url: process.env.QUIRE_URL || 'http://127.0.0.1:3000', apiKey });
+    },
   },
   {
     name: 'team',
@@ -292,6 +316,44 @@ export const COMMANDS: readonly Command[] = [
         summary: 'The e-invoice as the model POST /v1/pdf takes (POST /v1/e-invoices/parse).',
         examples: ['quire einvoice parse invoice.xml > invoice.json'],
         run: onEinvoice('parse'),
+      },
+    ],
+  },
+  {
+    name: 'pdf',
+    section: 'Data',
+    summary: 'Inspect, transform or split PDFs on this machine (the API’s PDF tools, docs/pdf-tools.md).',
+    details:
+      'JSON out (always), exit code 1 when a file is refused. No server needed; merging stored documents and `sign` with a team certificate are the API’s only.',
+    json: true,
+    examples: [
+      'quire pdf inspect contract.pdf --text',
+      'quire pdf transform scan.pdf --steps \'[{"op":"rotate","pages":"all","degrees":90}]\' --out turned.pdf',
+      'quire pdf split bundle.pdf --every 1 --out-dir parts/',
+    ],
+    subcommands: [
+      {
+        name: 'inspect',
+        args: 'FILE… [--password P] [--text]',
+        summary:
+          'Pages, sizes, metadata, attachments, form fields, signatures and fonts, as POST /v1/pdf/inspect answers.',
+        examples: ['quire pdf inspect received/*.pdf'],
+        run: onPdf('inspect'),
+      },
+      {
+        name: 'transform',
+        args: 'FILE --steps JSON|@steps.json [--out OUT.pdf] [--password P]',
+        summary:
+          'The steps of POST /v1/pdf/transform in order (pages, rotate, merge, fill, flatten, stamp, metadata, attach, pdf_a, protect).',
+        examples: ['quire pdf transform form.pdf --steps @fill.json --out filled.pdf'],
+        run: onPdf('transform'),
+      },
+      {
+        name: 'split',
+        args: 'FILE (--ranges "1;2-3" | --every N) [--out-dir DIR] [--password P]',
+        summary: 'One PDF per range or per N pages, named FILE-1.pdf, FILE-2.pdf…',
+        examples: ['quire pdf split bundle.pdf --ranges "1;2-last"'],
+        run: onPdf('split'),
       },
     ],
   },

@@ -32,6 +32,11 @@ export const TAG_ORDER = [
     name: 'E-invoices',
     description: 'Structured invoices (Factur-X/ZUGFeRD, XRechnung, Peppol): validating and reading them.',
   },
+  {
+    name: 'PDF tools',
+    description:
+      'Extension: work on PDFs you already have — inspect them, transform them in steps (pages, rotate, merge, fill, flatten, stamp, PDF/A, protect, sign), split them.',
+  },
   { name: 'Brand assets', description: 'Logos and fonts that templates use by name.' },
   {
     name: 'Certificates',

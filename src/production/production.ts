@@ -8,6 +8,7 @@ import {
   enqueueDocument,
   enqueueDocuments,
 } from './enqueue.js';
+import { type MadeFileInput, produceMadeFile } from './made-file.js';
 import type { Caller, DocumentRequest } from './ports.js';
 import { type ProduceInput, produceDocument, type RecordedProduced } from './produce.js';
 import type { DirectPurpose } from './purpose.js';
@@ -43,6 +44,8 @@ export interface Production {
   checkRequest(caller: Caller, request: DocumentRequest, test: boolean): Promise<CheckedRequest>;
   /** The background render job kind; `hooks` run after each queued document's final transition. */
   renderJob(hooks?: RenderHooks): JobDefinition;
+  /** A document whose file the caller makes (a transformed PDF), admitted and recorded as a direct one. */
+  produceMadeFile(input: MadeFileInput): Promise<RecordedProduced>;
 }
 
 export type ProductionDeps = RenderJobDeps;
@@ -55,5 +58,6 @@ export function createProduction(deps: ProductionDeps): Production {
     cancelQueued: (trx, ids) => cancelQueued(deps, trx, ids),
     checkRequest: (caller, request, test) => checkRequest(deps, caller, request, test),
     renderJob: (hooks) => renderJobDefinition(deps, hooks),
+    produceMadeFile: (input) => produceMadeFile(deps, input),
   };
 }

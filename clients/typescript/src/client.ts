@@ -11,6 +11,7 @@ import { Documents, type PollOptions } from './resources/documents.js';
 import { EInvoices } from './resources/e-invoices.js';
 import { Keys } from './resources/keys.js';
 import { Members } from './resources/members.js';
+import { PdfTools } from './resources/pdf-tools.js';
 import { Spreadsheets } from './resources/spreadsheets.js';
 import { Templates } from './resources/templates.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -33,7 +34,7 @@ export interface RequestOptions {
  * The Quire client. Every method throws QuireError on an error answer; lists are async iterables that page
  * through everything. `api` is the typed openapi-fetch client underneath, for what has no method yet.
  *
- *   const quire = new Quire({ baseUrl: 'https://pdf.example.com', apiKey: process.env.QUIRE_KEY! });
+ *   const quire = new Quire({ baseUrl: 'https://pdf.example.com', apiKey: process.env.QUIRE_API_KEY! });
  *   const template = await quire.templates.create({ name: 'Invoice', html: '<h1>{{ number }}</h1>' });
  *   const file = await quire.pdf({ template_id: template.id, data: { number: '1001' } });
  */
@@ -67,10 +68,23 @@ export class Quire {
     this.account = new Account(core);
     this.certificates = new Certificates(core);
     this.eInvoices = new EInvoices(core);
+    const tools = new PdfTools(core);
+    this.pdf = Object.assign((body: PdfBody, options: RequestOptions = {}) => this.#pdf(body, options), {
+      inspect: tools.inspect.bind(tools),
+      transform: tools.transform.bind(tools),
+      transformUrl: tools.transformUrl.bind(tools),
+      split: tools.split.bind(tools),
+    });
   }
 
-  /** POST /pdf answered with the file (PDF, or XML for XRechnung). */
-  async pdf(body: PdfBody, options: RequestOptions = {}): Promise<PdfFile> {
+  /**
+   * POST /pdf answered with the file (PDF, or XML for XRechnung); `quire.pdf.inspect`, `.transform` and
+   * `.split` are the PDF tools (extension) over PDFs the team already has.
+   */
+  readonly pdf: ((body: PdfBody, options?: RequestOptions) => Promise<PdfFile>) &
+    Pick<PdfTools, 'inspect' | 'transform' | 'transformUrl' | 'split'>;
+
+  async #pdf(body: PdfBody, options: RequestOptions = {}): Promise<PdfFile> {
     const { data, error, response } = await this.api.POST('/pdf', {
       body: { ...body, response: 'binary' },
       params: { header: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() } },
