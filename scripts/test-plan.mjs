@@ -96,8 +96,29 @@ export const SQLITE_ONLY = [
     reason: 'merging PDFs (qpdf, poppler): a source document is one row read by team and id',
   },
   {
+    paths: ['test/integration/pdf-tools/'],
+    reason:
+      'inspecting, transforming and splitting PDFs (qpdf, poppler, pdf-lib): a source is one row read by team and ' +
+      'id, and a transform is recorded through the same lifecycle pdf/ and documents/ run on both dialects',
+  },
+  {
+    paths: ['test/integration/telemetry/', 'test/integration/mcp/'],
+    reason:
+      'what is exported over OTLP and what the MCP tools answer: spans, metrics and REST calls, whatever the dialect',
+  },
+  {
     paths: ['test/integration/einvoice-inbound/'],
     reason: 'received e-invoices checked and read in the worker pool; the database only holds the test keys',
+  },
+  {
+    paths: ['test/integration/einvoice-ksef/'],
+    reason:
+      'KSeF FA(3) XML generated, checked and read back over HTTP; the database only holds the test keys',
+  },
+  {
+    paths: ['test/integration/einvoice-fr-hr/'],
+    reason:
+      'French EXTENDED-CTC-FR and Croatian HR-CIUS generated, checked and read back over HTTP; the database only holds the test keys',
   },
   {
     paths: ['test/integration/untrusted/'],

@@ -15,24 +15,20 @@ import { createCertificates } from './certificates/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/index.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
-import { createEInvoiceInbound } from './einvoice-inbound/index.js';
+import { createEInvoiceInbound, einvoiceRuleSets } from './einvoice-inbound/index.js';
 import { createEmail, createEmailDelivery, createEmailSender, type EmailSender } from './email/index.js';
 import { PROTECT_PASSWORDS_PURPOSE } from './finishing/index.js';
 import { closeServer } from './http/close-server.js';
 import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
-import { compileRouteSchemas } from './http/schema-warm-up.js';
+import { warmUpServer } from './http/schema-warm-up.js';
 import { type App, createServer } from './http/server.js';
 import { IdempotencyStore } from './idempotency/index.js';
 import { type Background, type JobDefinition, JobWorkers, sweepFinishedJobs } from './jobs/index.js';
 import { LiquidEngine } from './liquid/index.js';
-import {
-  holdsMetricsToken,
-  instrumentRenderer,
-  metricsAccess,
-  QuireMetrics,
-  registerMetricsRoutes,
-} from './metrics/index.js';
+import { registerMcp } from './mcp/index.js';
+import { createMetrics, holdsMetricsToken } from './metrics/index.js';
 import { createPdf } from './pdf/index.js';
+import { createPdfTools } from './pdf-tools/index.js';
 import { createAdmission, createProduction, type Production } from './production/index.js';
 import { type EarlyRenderer, makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Capability, type Lifecycle, startInOrder } from './shared/capability.js';
@@ -50,6 +46,7 @@ import {
   openBlobStore,
   openDatabase,
 } from './storage/index.js';
+import { startTelemetry, type Telemetry } from './telemetry/index.js';
 import { createTemplates, mergeData, templatePortOf } from './templates/index.js';
 import { UntrustedFiles } from './untrusted/index.js';
 import { createSessionLookup, createUsers, httpsTest } from './users/index.js';
@@ -124,7 +121,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const storage = await openStorage(config);
   const url = { current: derivePublicUrl(config) };
   const publicUrl = () => url.current;
+  const telemetry = await startTelemetry(config.otel);
   const app = createServer({
+    ...telemetry.server,
     logLevel: config.logLevel,
     logFormat: config.logFormat,
     publicUrl,
@@ -133,7 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ipBudgetPerMin: config.ipRateLimitPerMin,
     trustProxy: config.trustProxy,
   });
-  const base: Base = { ...storage, config, options, clock, app, publicUrl, https: httpsTest(publicUrl) };
+  const https = httpsTest(publicUrl);
+  const base: Base = { ...storage, config, options, clock, app, publicUrl, https, telemetry };
   const engines = createEngines(base);
   const shared = createShared(base, engines);
   const production = composeProduction(base, engines, shared);
@@ -156,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Started top to bottom, closed bottom to top: a part closes only once every part below it has.
   const close = await startInOrder([
+    telemetry, // closed last: flushes the spans of all the rest
     storage, // every part reads or writes through the database and the blob store
     capabilities.einvoiceInbound,
     engines.untrusted,
@@ -188,6 +189,7 @@ interface Base extends Omit<Storage, 'close'> {
   /** Base of signed links and docs_url; known for sure only after listen when the port is 0. */
   publicUrl(): string;
   https: ReturnType<typeof httpsTest>;
+  telemetry: Telemetry;
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
@@ -214,12 +216,11 @@ function createEngines(base: Base) {
   const { config, options, app, db } = base;
   const renderer = options.earlyRenderer?.service ?? new RenderService(config, app.log);
   options.earlyRenderer?.log.attach(app.log);
-  const access = metricsAccess(config.metrics, config.metricsToken);
-  const metrics = access.kind === 'off' ? null : new QuireMetrics(db, renderer);
+  const metrics = createMetrics(config, { db, renderer, otlp: base.telemetry.metrics });
   return {
     renderer,
-    measuredRenderer: metrics ? instrumentRenderer(renderer, metrics) : renderer,
-    metrics: { access, registry: metrics },
+    measuredRenderer: metrics.measure(renderer),
+    metrics,
     liquid: new LiquidEngine({
       renderMs: options.liquidRenderMs,
       onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
@@ -365,13 +366,14 @@ function createCapabilities(
     wakeDeliveries: wakeJobs,
   });
   const email = createEmail({ clock, sender, documents: documents.attachments });
-  const mail = { sender, publicUrl, log: app.log };
+  const mail = { sender, publicUrl, log: app.log, smtp: Boolean(config.smtpUrl || options.email) };
   const { testDocumentsPerDay } = documents.ledger;
   const inOrder: AppCapability[] = [
     createAccounts({ db, clock, usage: shared.usage, testDocumentsPerDay }),
     createUsers({ db, clock, rate, mail, https, invitationsPerDay: config.invitationsPerDay }),
     documents,
     createPdf({ production, idempotency, documents, wakeJobs }),
+    createPdfTools({ clock, production, idempotency, documents, certificates: shared.certificates.port }),
     templates,
     shared.brand,
     shared.certificates,
@@ -404,8 +406,8 @@ function createSweeper(base: Base, idempotency: IdempotencyStore, capabilities: 
  */
 async function registerRoutes(base: Base, engines: Engines, capabilities: AppCapability[]): Promise<void> {
   const { app, db, publicUrl } = base;
-  const { access, registry } = engines.metrics;
-  if (registry) registerMetricsRoutes(app, registry, access);
+  const { access } = engines.metrics;
+  engines.metrics.register(app);
   await registerOpenApi(app, publicUrl);
   registerHealthRoutes(app, db, engines.renderer, base.blobs);
   registerVersionRoute(
@@ -414,10 +416,13 @@ async function registerRoutes(base: Base, engines: Engines, capabilities: AppCap
       version: quireVersion(),
       commit: quireCommit(),
       chromium: (await engines.renderer.stats())?.chromiumVersion ?? null,
+      einvoice_rules: einvoiceRuleSets(),
     }),
     async (authorization) =>
       holdsMetricsToken(access, authorization) || (await authenticate(db, authorization)).ok,
   );
+  // Before /v1: the MCP tools' input schemas are its routes'.
+  registerMcp(app, { publicUrl, keyIsValid: async (header) => (await authenticate(db, header)).ok });
   await app.register(async (v1) => registerCapabilityRoutes(base, v1, capabilities), { prefix: '/v1' });
   await registerDocsRoutes(app, { publicUrl, version: quireVersion() });
   await registerWebApp(app, undefined, publicUrl);
@@ -479,20 +484,9 @@ function intake(app: App, jobs: JobWorkers, renderer: RenderService): Lifecycle 
   };
 }
 
-/**
- * The first PDF request's one-time work, off the critical path: the main thread and a worker thread would
- * otherwise wait for Chromium here. The routes exist only once Fastify has loaded its plugins, so that comes
- * first (ready() before listen() is allowed; nothing is added to the server after buildApp).
- */
-async function warmUp(base: Base, engines: Engines): Promise<void> {
+/** The first PDF request's one-time work, off the critical path (http/schema-warm-up.ts). */
+function warmUp(base: Base, engines: Engines): Promise<void> {
   const { app, options } = base;
-  if (options.warmUp) {
-    await app.ready();
-    compileRouteSchemas('POST', '/v1/pdf');
-  }
-  const liquidWarm = options.warmUp
-    ? engines.liquid.warm().catch((err: unknown) => app.log.warn({ err }, 'Liquid warm-up failed'))
-    : null;
-  if (options.warmRenderer ?? true) await engines.renderer.warm();
-  await liquidWarm;
+  const renderer = (options.warmRenderer ?? true) ? engines.renderer : null;
+  return warmUpServer(app, { schemas: options.warmUp === true, liquid: engines.liquid, renderer });
 }

@@ -31,6 +31,12 @@ export const SpreadsheetBody = Type.Object(
       Type.Record(Type.String(), Type.String({ maxLength: 255 }), { maxProperties: 500 }),
     ),
     email_column: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    defaults: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Extension: data every row starts from (e.g. the template sample values of fields no column fills); each mapped cell then sets its path over it, so a cell wins, an empty cell included (null).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,6 +18,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * - `mapping` column → data path: dotted paths build nested objects (`customer.name`); only mapped
  *   columns are used. Without `mapping`, every column is a top-level key named exactly as the column.
  * - cells keep the sheet's types (XLSX numbers, booleans, dates as ISO text; CSV text); empty cells are null.
+ * - `defaults` (extension): the data every row starts from; mapped cells are set over it.
  * - `email_column`: each row's address becomes that item's `deliver.email.to`, with the batch's subject,
  *   message and reply_to; a row with an empty cell gets the batch's `deliver` as is.
  */
@@ -34,7 +35,8 @@ export async function spreadsheetItems(
       ? -1
       : columnIndex(sheet, spreadsheet.email_column, 'email_column');
   return sheet.rows.map((row, r) => {
-    const data: Record<string, unknown> = {};
+    // A copy per row: setPath writes into nested objects of the defaults.
+    const data: Record<string, unknown> = spreadsheet.defaults ? structuredClone(spreadsheet.defaults) : {};
     for (const { column, path } of targets) setPath(data, path, row[column] ?? null);
     const to = emailAt < 0 ? null : emailOf(row[emailAt] ?? null, r, spreadsheet.email_column as string);
     return to === null ? { data } : { data, deliver: { email: { ...batchDeliver?.email, to } } };

@@ -141,6 +141,25 @@ describe('spreadsheet reading', () => {
       },
       { data: { number: 'A-2', customer: { name: 'Bob', address: { city: '' } } } },
     ]);
+    // Extension `defaults`: each row starts from its own copy; a mapped cell wins over a default.
+    const filled = await spreadsheetItems(
+      {
+        filename: 'x.csv',
+        content_base64: content,
+        mapping: { No: 'number', Name: 'customer.name' },
+        defaults: { number: 'sample', customer: { name: 'Sample', vat: 'DE1' }, currency: 'EUR' },
+      },
+      100,
+      undefined,
+      readSpreadsheet,
+    );
+    assert.deepEqual(
+      filled.map((item) => item.data),
+      [
+        { number: 'A-1', customer: { name: 'Ada', vat: 'DE1' }, currency: 'EUR' },
+        { number: 'A-2', customer: { name: 'Bob', vat: 'DE1' }, currency: 'EUR' },
+      ],
+    );
     const bad = (mapping: Record<string, string>, email?: string) =>
       spreadsheetItems(
         { filename: 'x.csv', content_base64: content, mapping, ...(email ? { email_column: email } : {}) },

@@ -79,7 +79,7 @@ export const CLIENT_CALLS: Record<string, string> = {
 };
 
 const CLIENT_SETUP =
-  "import { Quire } from '@quire/client';\nconst quire = new Quire({ baseUrl: process.env.QUIRE_URL!, apiKey: process.env.QUIRE_KEY! });\n\n";
+  "// @quire/client is not on the npm registry yet: install its tarball (docs/client.md).\nimport { Quire } from '@quire/client';\nconst quire = new Quire({ baseUrl: process.env.QUIRE_URL!, apiKey: process.env.QUIRE_API_KEY! });\n\n";
 
 function firstExample(operation: Json): unknown {
   const content = (operation.requestBody as { content?: Record<string, Json> } | undefined)?.content;
@@ -103,7 +103,7 @@ function answersFile(operation: Json): boolean {
 
 function curlSample(method: string, url: string, operation: Json, body: unknown): string {
   const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`];
-  if (access(operation) === 'key') lines.push('-H "Authorization: Bearer $QUIRE_KEY"');
+  if (access(operation) === 'key') lines.push('-H "Authorization: Bearer $QUIRE_API_KEY"');
   if (body !== undefined) {
     lines.push('-H "Content-Type: application/json"');
     lines.push(`-d '${JSON.stringify(body, null, 2).replaceAll("'", "'\\''")}'`);

@@ -4,12 +4,17 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Escaped text whose `backticked` parts (field and code names in the meanings) show as code. */
+function withCode(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
 /** The page every error's docs_url points at: one anchored row per code with status, meaning and retry advice. */
 export function renderErrorsPage(): string {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[])
     .map((code) => {
       const e = ERROR_CODES[code];
-      return `<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${e.status}</td><td>${escapeHtml(e.meaning)}</td><td>${escapeHtml(e.retry)}</td></tr>`;
+      return `<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${e.status}</td><td>${withCode(e.meaning)}</td><td>${withCode(e.retry)}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html>

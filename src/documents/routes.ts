@@ -12,6 +12,7 @@ import { AppError } from '../shared/errors.js';
 import { nextBefore, parseBefore } from '../shared/page-cursor.js';
 import type { BlobStore, Db } from '../storage/index.js';
 import { ActivitySchema, listActivity, presentActivity } from './activity.js';
+import { ListedDocumentSchema, withListExtras } from './list-extras.js';
 import { DocumentSchema, isStored, presentDocument } from './present.js';
 import { type DocumentRow, findDocument, findDocumentById, listDocuments } from './repository.js';
 import type { LinkSigner } from './signed-links.js';
@@ -103,7 +104,7 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
           },
           { additionalProperties: false },
         ),
-        response: { 200: BeforePage(DocumentSchema), ...COMMON_ERRORS },
+        response: { 200: BeforePage(ListedDocumentSchema), ...COMMON_ERRORS },
       },
     },
     async (request, reply) => {
@@ -122,8 +123,14 @@ export function registerDocumentRoutes(app: App, deps: DocumentRouteDeps): void 
         },
       });
       reply.header('cache-control', 'no-store');
+      const shown = rows.slice(0, limit);
+      const links = linkContext(deps);
       return {
-        data: rows.slice(0, limit).map((row) => presentDocument(row, linkContext(deps))),
+        data: await withListExtras(
+          db,
+          shown,
+          shown.map((row) => presentDocument(row, links)),
+        ),
         next_before: nextBefore(rows, limit),
       };
     },

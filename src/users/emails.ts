@@ -32,6 +32,8 @@ export interface LinkMail {
   sender: EmailSender;
   publicUrl: () => string;
   log: { warn(obj: Record<string, unknown>, msg: string): void };
+  /** Emails leave the server (QUIRE_SMTP_URL, or a sender given by the embedder); else they go to DATA_DIR/outbox. */
+  smtp?: boolean;
 }
 
 /**

@@ -90,6 +90,24 @@ const DOCS = {
     description:
       'Only the invited address may accept: a session of another email gets 403 forbidden and the invitation stays open. Errors: `unauthenticated`, `forbidden` (another address, or a wrong x-csrf-token), `invalid_token` (used, expired, withdrawn or unknown).',
   },
+  listSessions: {
+    security: SESSION_ONLY,
+    summary: 'The signed-in user’s sessions (extension)',
+    description:
+      'Extension for the dashboard’s account page: every unexpired session of the user, in any of their teams, newest first, each with when it began, its last use, when it ends, its team and whether it is this one. A session is named by the first 12 hex digits of its id’s SHA-256, never the id. Errors: `unauthenticated`.',
+  },
+  signOutOtherSessions: {
+    security: SESSION_ONLY,
+    summary: 'Sign out every other session of the user (extension)',
+    description:
+      'Extension: ends every session of the user except this one. Send the session’s x-csrf-token. Errors: `unauthenticated`, `forbidden` (a missing or wrong x-csrf-token).',
+  },
+  getEmailSetup: {
+    security: PUBLIC,
+    summary: 'Whether emails leave the server (extension)',
+    description:
+      'Extension: `smtp` is true when QUIRE_SMTP_URL is set. Without it emailed links (sign-in, reset, invitations) are written as .eml files to DATA_DIR/outbox on the server, and the dashboard says so where it would promise an email. It takes no input and needs no session. Errors: `internal_error` only.',
+  },
 } satisfies Record<string, SessionRouteDoc>;
 
 /** What a session route validates: its body, if any, and its own answers. */

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../http/server.js';
 import { AppError } from '../shared/errors.js';
+import { registerAccountRoutes } from './account-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import { hashPassword, needsRehash, passwordMatches } from './passwords.js';
 import { sessionRoute } from './route-docs.js';
@@ -87,4 +88,5 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   );
 
   registerAuthRoutes(app, deps, actions);
+  registerAccountRoutes(app, deps, actions);
 }

@@ -96,7 +96,8 @@ export async function createSession(
   return id;
 }
 
-function expiryOf(row: { created_at: string; last_seen_at: string }): Date {
+/** When a session ends: 12 idle hours after its last use, at most 7 days after it began. */
+export function expiryOf(row: { created_at: string; last_seen_at: string }): Date {
   const idle = Date.parse(row.last_seen_at) + IDLE_MS;
   const absolute = Date.parse(row.created_at) + ABSOLUTE_MS;
   return new Date(Math.min(idle, absolute));

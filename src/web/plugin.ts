@@ -82,8 +82,16 @@ export async function registerWebApp(
   });
 }
 
+/** Quire's mark (the sidebar's "Q"), as every page's icon: browsers ask for /favicon.ico on their own. */
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b5cad"/>' +
+  '<text x="16" y="23" font-family="Arial,Helvetica,sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">Q</text></svg>';
+
 async function registerDashboardRoutes(app: App, root: string): Promise<void> {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG),
+  );
   // @fastify/static's `redirect` covers folders below the prefix, not the prefix itself: /app typed by hand
   // would be a 404. The SPA's relative asset URLs need the slash.
   app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/', 301));

@@ -46,10 +46,14 @@ async function checkBatch(watch: Watch): Promise<boolean> {
   // A completed batch is announced once its ZIP exists, so the toast's link can download it.
   if (batch.status !== 'completed' || !batch.zip) return false;
   const { succeeded, failed } = batch.counts;
-  toast(`${watch.label} finished: ${succeeded} succeeded${failed ? `, ${failed} failed` : ''}.`, {
-    href: batch.zip.url,
-    label: 'Get the ZIP',
-  });
+  const text = `${watch.label} finished: ${succeeded} succeeded${failed ? `, ${failed} failed` : ''}.`;
+  // A ZIP with nothing in it is not offered: the failed items say why instead.
+  toast(
+    text,
+    succeeded === 0
+      ? { href: `#/batches?open=${batch.id}`, label: 'See why they failed' }
+      : { href: batch.zip.url, label: 'Get the ZIP' },
+  );
   return true;
 }
 

@@ -4,6 +4,7 @@ import { api, call, onUnauthenticated, type Session, setCsrfToken } from './api'
 import { resumeWatching } from './background';
 import { ConfirmHost, ToastHost } from './feedback';
 import { FirstRunChecklist } from './onboarding';
+import { AccountPage } from './pages/account';
 import { AuthTokenPage, SignInPage } from './pages/auth';
 import { BatchesPage } from './pages/batches';
 import { BrandPage } from './pages/brand';
@@ -144,9 +145,9 @@ function Sidebar({
         ))}
       </nav>
       <div class="who">
-        <span class="label who-name" title={session.user.email}>
+        <a class="label who-name" href="#/account" title={`${session.user.email}: your account`}>
           {session.user.email}
-        </span>
+        </a>
         <span class="label who-team">
           {session.team.name} · {session.role}
         </span>
@@ -243,7 +244,13 @@ function Shell({
         )}
         <main id="main" tabIndex={-1}>
           {isHome(route) && <FirstRunChecklist session={session} />}
-          <Routes session={session} route={route} />
+          {!session.user.has_password && route.path !== '/account' && (
+            <p class="email-note" role="note">
+              You have no password yet: <a href="#/account">choose one</a> to sign in again after this session
+              ends.
+            </p>
+          )}
+          <Routes session={session} route={route} onSession={onSession} />
         </main>
       </div>
       <ToastHost />
@@ -257,7 +264,15 @@ function isHome(route: Route): boolean {
   return route.path === '' || route.path === '/' || route.path === '/templates';
 }
 
-function Routes({ session, route }: { session: Session; route: Route }) {
+function Routes({
+  session,
+  route,
+  onSession,
+}: {
+  session: Session;
+  route: Route;
+  onSession: (s: Session) => void;
+}) {
   const parts = route.path.split('/').filter(Boolean);
   const [section, id] = parts;
   switch (section) {
@@ -294,6 +309,8 @@ function Routes({ session, route }: { session: Session; route: Route }) {
       return <UsagePage session={session} />;
     case 'members':
       return <MembersPage session={session} />;
+    case 'account':
+      return <AccountPage session={session} onSession={onSession} />;
     default:
       return <TemplatesPage session={session} route={route} />;
   }

@@ -43,13 +43,16 @@ async function loadProgress(): Promise<Progress> {
     orFalse(async () => (await call(api.GET('/webhooks'))).data.length > 0),
   ]);
   const templateId = templates.data[0]?.id ?? null;
+  // The steps after the first are about "it", the template: documents made from plain HTML before any
+  // template existed tick none of them.
+  const hasTemplate = templateId !== null;
   return {
     templateId,
-    templates: templateId !== null,
-    previewed: localStorage.getItem(PREVIEWED) === '1' || documents,
-    documents: documents || liveDocuments,
+    templates: hasTemplate,
+    previewed: hasTemplate && (localStorage.getItem(PREVIEWED) === '1' || documents),
+    documents: hasTemplate && (documents || liveDocuments),
     // A live key and counted live documents: the team renders from its own code.
-    apiCall: liveKey && liveDocuments,
+    apiCall: hasTemplate && liveKey && liveDocuments,
     webhook,
   };
 }

@@ -31,6 +31,7 @@ export function curlSnippet({ origin, templateId, data }: SnippetInput): string 
 export function typescriptSnippet({ origin, templateId, data }: SnippetInput): string {
   const json = JSON.stringify(data, null, 2).replace(/\n/g, '\n  ');
   return [
+    '// @quire/client is not on the npm registry yet: install its tarball (see docs/client.md).',
     "import { writeFile } from 'node:fs/promises';",
     "import { QuireClient } from '@quire/client';",
     '',

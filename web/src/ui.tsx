@@ -213,7 +213,7 @@ export function watchTableLabels(root: HTMLElement): () => void {
 }
 
 /** Statuses of documents, batches, deliveries and keys, and the colour family each is drawn in. */
-const BADGE_TONES: Record<string, 'ok' | 'bad' | 'busy' | 'off' | 'live'> = {
+const BADGE_TONES: Record<string, 'ok' | 'bad' | 'warn' | 'busy' | 'off' | 'live'> = {
   live: 'live',
   test: 'busy',
   succeeded: 'ok',
@@ -221,6 +221,7 @@ const BADGE_TONES: Record<string, 'ok' | 'bad' | 'busy' | 'off' | 'live'> = {
   active: 'ok',
   delivered: 'ok',
   failed: 'bad',
+  partial: 'warn',
   revoked: 'bad',
   expired: 'off',
   canceled: 'off',

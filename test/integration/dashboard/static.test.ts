@@ -25,6 +25,23 @@ describe('dashboard static serving (/app/)', () => {
     assert.equal((await fetch(`${server.base}/app`)).status, 200);
   });
 
+  it("answers /favicon.ico with Quire's icon, which index.html names (no 404 on every page)", async () => {
+    const res = await fetch(`${server.base}/favicon.ico`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await res.text(), /^<svg /);
+    assert.match(
+      await (await fetch(`${server.base}/app/`)).text(),
+      /<link rel="icon" type="image\/svg\+xml" href="\/favicon.ico"/,
+    );
+  });
+
+  it('shows /docs/errors without raw backticks: code names in the meanings are code', async () => {
+    const page = await (await fetch(`${server.base}/docs/errors`)).text();
+    assert.doesNotMatch(page, /`/);
+    assert.match(page, /<code>prepend<\/code>/);
+  });
+
   it('serves index.html with no-cache and hashed assets as immutable', async () => {
     const res = await fetch(`${server.base}/app/`);
     assert.equal(res.status, 200);

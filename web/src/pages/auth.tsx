@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Session } from '../api';
+import { EmailSetupNote } from '../email-setup';
 import { Busy, ErrorText, go, type Route } from '../ui';
 import { useAction } from '../use-action';
 
@@ -50,10 +51,38 @@ export function SignInPage({ onSession }: { onSession: OnSession }) {
         <button type="button" class="link" onClick={forgot}>
           Email me a password reset link
         </button>
-        {resetSent && <p role="status">If that address has an account, a reset link is on its way.</p>}
+        {resetSent && (
+          <>
+            <p role="status">If that address has an account, a reset link is on its way.</p>
+            <EmailSetupNote what="Reset links" />
+          </>
+        )}
       </form>
     </main>
   );
+}
+
+/**
+ * A reload (or a second click on the emailed link) finds the link spent; the session it started still
+ * continues the step while its user has no password, so the password form stays until it is saved.
+ */
+async function continueLinkStep(
+  linkError: unknown,
+  onSession: OnSession,
+  onContinue: () => void,
+  onError: (err: unknown) => void,
+): Promise<void> {
+  try {
+    const session = await call(api.GET('/session'));
+    if (!session.user.has_password) {
+      onSession(session);
+      onContinue();
+      return;
+    }
+  } catch {
+    // No session either: the link's own error says what to do.
+  }
+  onError(linkError);
 }
 
 const TITLES: Record<string, string> = {
@@ -80,10 +109,13 @@ export function AuthTokenPage({ route, onSession }: { route: Route; onSession: O
     }
     if (kind === 'link') {
       // The link signs in at once (single use); the password form follows.
-      call(api.POST('/auth/link', { body: { token } })).then((s) => {
-        onSession(s);
-        setLinked(true);
-      }, setError);
+      call(api.POST('/auth/link', { body: { token } })).then(
+        (s) => {
+          onSession(s);
+          setLinked(true);
+        },
+        (err) => continueLinkStep(err, onSession, () => setLinked(true), setError),
+      );
     }
   }, [kind, token, onSession]);
 

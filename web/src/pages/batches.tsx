@@ -1,4 +1,3 @@
-import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, base64Of, call, formatBytes, type Schemas } from '../api';
 import { watchInBackground } from '../background';
@@ -21,16 +20,10 @@ import {
   useLoad,
 } from '../ui';
 import { useAction } from '../use-action';
+import { type BatchChoice, ColumnMapper, type Parsed } from './batch-mapper';
+import { BatchOutcome, BatchZip } from './batch-outcome';
 
 type Batch = Schemas['Batch'];
-interface Parsed {
-  format: 'csv' | 'xlsx';
-  columns: string[];
-  row_count: number;
-  max_rows: number;
-  fields: string[];
-  mapping: Record<string, string | null>;
-}
 const POLL_MS = 1500;
 
 export function BatchesPage({ route }: { route: Route }) {
@@ -39,7 +32,7 @@ export function BatchesPage({ route }: { route: Route }) {
   const [templateId, setTemplateId] = useState('');
   const [file, setFile] = useState<{ filename: string; content_base64: string } | null>(null);
   const [parsed, setParsed] = useState<Parsed | null>(null);
-  const [mapping, setMapping] = useState<Record<string, string | null>>({});
+  const [sample, setSample] = useState<unknown>(null);
   const { busy, running, error, setError, run } = useAction();
   const [batch, setBatch] = useState<Batch | null>(null);
 
@@ -53,27 +46,31 @@ export function BatchesPage({ route }: { route: Route }) {
     await run(
       async () => {
         const upload = { filename: chosen.name, content_base64: await base64Of(chosen) };
-        const result = await call(
-          api.POST('/spreadsheets/parse', { body: { ...upload, template_id: templateId } }),
-        );
+        const [result, template] = await Promise.all([
+          call(api.POST('/spreadsheets/parse', { body: { ...upload, template_id: templateId } })),
+          call(api.GET('/templates/{id}', { params: { path: { id: templateId } } })),
+        ]);
         setFile(upload);
+        setSample(template.sample_data);
         setParsed(result);
-        setMapping(result.mapping);
       },
       { label: 'Reading the spreadsheet…' },
     );
   };
 
-  const start = async () => {
+  const start = async (choice: BatchChoice) => {
     if (!file) return;
     await run(
       async () => {
-        const chosen = Object.fromEntries(
-          Object.entries(mapping).filter((e): e is [string, string] => Boolean(e[1])),
-        );
+        // `defaults` is an extension of `spreadsheet` (docs/api-behaviours.md), unknown to the generated types.
+        const spreadsheet = { ...file, mapping: choice.mapping, defaults: choice.defaults };
         const started = await call(
           api.POST('/batches', {
-            body: { template_id: templateId, spreadsheet: { ...file, mapping: chosen } },
+            body: {
+              template_id: templateId,
+              spreadsheet,
+              ...(choice.filenamePattern ? { filename_pattern: choice.filenamePattern } : {}),
+            },
           }),
         );
         setBatch(started);
@@ -131,49 +128,36 @@ export function BatchesPage({ route }: { route: Route }) {
         {running && <Busy label={running} />}
         <ErrorText error={error} id="batch-error" />
         {parsed && (
-          <section aria-labelledby="mapping-title">
-            <h2 id="mapping-title">
-              Map columns ({parsed.row_count} rows, {parsed.format.toUpperCase()})
-            </h2>
-            {parsed.row_count > parsed.max_rows && (
-              <p class="error">The sheet has more than {parsed.max_rows} rows.</p>
-            )}
-            <div class="settings">
-              {parsed.columns.map((column, i) => (
-                <Fragment key={column}>
-                  <label for={`map-${i}`}>{column}</label>
-                  <select
-                    id={`map-${i}`}
-                    value={mapping[column] ?? ''}
-                    onChange={(e) => setMapping({ ...mapping, [column]: e.currentTarget.value || null })}
-                  >
-                    <option value="">(not used)</option>
-                    {parsed.fields.map((f) => (
-                      <option key={f} value={f}>
-                        {f}
-                      </option>
-                    ))}
-                  </select>
-                </Fragment>
-              ))}
-            </div>
-            <button type="button" class="primary" onClick={start} disabled={busy || Boolean(batch)}>
-              Start batch of {parsed.row_count} documents
-            </button>
-          </section>
+          <ColumnMapper
+            key={`${templateId}:${file?.filename}:${parsed.row_count}`}
+            parsed={parsed}
+            sample={sample}
+            templateName={names.get(templateId) ?? ''}
+            disabled={busy || Boolean(batch)}
+            onStart={start}
+          />
         )}
         {batch && (
           <section aria-labelledby="progress-title">
             <h2 id="progress-title">Batch {batch.id}</h2>
+            <p>
+              <BatchOutcome batch={batch} />
+            </p>
             <label for="batch-progress">
-              {batch.status}: {done} of {batch.counts.total} done ({batch.counts.failed} failed)
+              {done} of {batch.counts.total} done ({batch.counts.failed} failed)
             </label>
             <progress id="batch-progress" class="progress" max={batch.counts.total} value={done} />
-            {batch.status === 'completed' && !batch.zip && <Busy label="Packing the ZIP…" />}
-            {batch.zip && (
+            {batch.status === 'completed' && !batch.zip && batch.counts.succeeded > 0 && (
+              <Busy label="Packing the ZIP…" />
+            )}
+            <p>
+              <BatchZip batch={batch} label="Download the ZIP" />
+            </p>
+            {batch.counts.failed > 0 && finished(batch) === batch.counts.total && (
               <p>
-                <a href={batch.zip.url} download>
-                  Download the ZIP
+                <a href={`#/batches?open=${batch.id}`}>
+                  See why{' '}
+                  {batch.counts.failed === 1 ? 'an item' : `${formatCount(batch.counts.failed)} items`} failed
                 </a>
               </p>
             )}
@@ -205,6 +189,10 @@ function BatchList({
   const pages = useCursorPages();
   const before = pages.cursor;
   const [shown, setShown] = useState<string | null>(open);
+  // A link to #/batches?open=<id> on this page opens that batch's items.
+  useEffect(() => {
+    if (open) setShown(open);
+  }, [open]);
   const list = useLoad(
     () =>
       call(api.GET('/batches', { params: { query: { limit: LIST_SIZE, ...(before ? { before } : {}) } } })),
@@ -232,7 +220,7 @@ function BatchList({
               </td>
               <td>{names.get(b.template_id) ?? 'deleted template'}</td>
               <td>
-                <Badge status={b.status} />
+                <BatchOutcome batch={b} />
                 {b.test && ' test'}
               </td>
               <td>
@@ -240,15 +228,7 @@ function BatchList({
                 {b.counts.failed > 0 && `, ${formatCount(b.counts.failed)} failed`}
               </td>
               <td>
-                {b.zip ? (
-                  <a href={b.zip.url} download>
-                    Download ZIP <span class="sr-only">of batch {b.id}</span>
-                  </a>
-                ) : b.status === 'completed' ? (
-                  'packing…'
-                ) : (
-                  '—'
-                )}
+                <BatchZip batch={b} label="Download ZIP" inList />
               </td>
               <td>
                 <button
@@ -308,10 +288,19 @@ function BatchItems({ id }: { id: string }) {
               <td>{item.filename ?? '—'}</td>
               <td>{item.pages ?? '—'}</td>
               <td>{item.bytes === null ? '—' : formatBytes(item.bytes)}</td>
-              <td>{item.error_code ? `${item.error_code}: ${item.error_message ?? ''}` : '—'}</td>
+              <td class="item-error">
+                {item.error_code ? (
+                  <>
+                    {item.error_message ?? item.error_code} <code class="code">{item.error_code}</code>
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>
                 <a href={`#/documents/${item.id}`}>
-                  Details <span class="sr-only">of row {item.index + 1}</span>
+                  {item.status === 'failed' ? 'Why it failed' : 'Details'}{' '}
+                  <span class="sr-only">of row {item.index + 1}</span>
                 </a>
                 {item.url && (
                   <>

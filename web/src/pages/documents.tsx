@@ -17,6 +17,37 @@ import {
 } from '../ui';
 
 type Doc = Schemas['Document'];
+/** A row of the log: the Document plus the list's extensions (src/documents/list-extras.ts). */
+type Listed = Doc & { warning_count?: number; e_invoice?: { standard: string; profile: string | null } };
+
+const STANDARD_NAMES: Record<string, string> = {
+  'factur-x': 'Factur-X',
+  zugferd: 'ZUGFeRD',
+  'xrechnung-cii': 'XRechnung (CII)',
+  'xrechnung-ubl': 'XRechnung (UBL)',
+  peppol: 'Peppol BIS',
+  'en16931-ubl': 'EN 16931 (UBL)',
+  'en16931-cii': 'EN 16931 (CII)',
+  'hr-cius': 'HR-CIUS',
+  ksef: 'KSeF FA(3)',
+};
+
+/** What made the document: an e-invoice by its standard, a template by name (and version when known), HTML. */
+function sourceOf(d: Listed, names: Map<string, string>): string {
+  if (d.e_invoice) {
+    const standard = STANDARD_NAMES[d.e_invoice.standard] ?? d.e_invoice.standard;
+    return `E-invoice: ${standard}${d.e_invoice.profile ? ` ${d.e_invoice.profile}` : ''}`;
+  }
+  if (!d.template_id) return 'HTML';
+  const name = names.get(d.template_id) ?? d.template_id;
+  return d.template_version === null ? name : `${name} v${d.template_version}`;
+}
+
+/** The file cell without a link: still coming, never made (a failed or canceled document), or expired. */
+function noFile(d: Doc): string {
+  if (d.status === 'queued' || d.status === 'processing') return '—';
+  return d.expires_at === null ? 'no file' : 'expired';
+}
 const PAGE_SIZE = 25;
 const STATUSES: Doc['status'][] = ['succeeded', 'failed', 'queued', 'processing', 'canceled'];
 
@@ -60,7 +91,7 @@ export function DocumentsPage({ route }: { route: Route }) {
   const templates = useLoad(templateChoices, []);
   const highlight = route.query.get('highlight');
   const names = new Map(templates.data?.data.map((t) => [t.id, t.name]) ?? []);
-  const rows = page.data?.data ?? [];
+  const rows: Listed[] = page.data?.data ?? [];
 
   return (
     <Page
@@ -178,16 +209,28 @@ export function DocumentsPage({ route }: { route: Route }) {
               <td>
                 <Badge status={d.status} />
                 {d.test && ' test'}
+                {d.warning_count !== undefined && (
+                  <>
+                    {' '}
+                    <Badge status="partial">
+                      {d.warning_count} {d.warning_count === 1 ? 'warning' : 'warnings'}
+                    </Badge>
+                  </>
+                )}
               </td>
-              <td>
-                {d.template_id
-                  ? `${names.get(d.template_id) ?? d.template_id} v${d.template_version ?? '?'}`
-                  : 'HTML'}
-              </td>
+              <td>{sourceOf(d, names)}</td>
               <td>{d.pages ?? '—'}</td>
               <td>{d.bytes === null ? '—' : formatBytes(d.bytes)}</td>
-              <td>
-                {d.error_code ? `${d.error_code}: ${d.error_message ?? ''}` : d.delivery ? 'emailed' : ''}
+              <td class="notes">
+                {d.error_code ? (
+                  <>
+                    {d.error_message ?? 'Failed.'} <code class="code">{d.error_code}</code>
+                  </>
+                ) : d.delivery ? (
+                  'emailed'
+                ) : (
+                  ''
+                )}
               </td>
               <td>
                 {d.url ? (
@@ -201,7 +244,7 @@ export function DocumentsPage({ route }: { route: Route }) {
                     <CopyButton text={d.url} label={`the signed link of ${d.id}`} />
                   </>
                 ) : (
-                  'expired'
+                  noFile(d)
                 )}
               </td>
             </tr>

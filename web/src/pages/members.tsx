@@ -108,8 +108,12 @@ function InviteForm({ roles, busy, act }: { roles: Role[]; busy: boolean; act: A
   );
 }
 
+const LAST_OWNER = 'The team’s only owner: make another member owner before removing or demoting them.';
+
 interface MemberRowProps {
   member: Member;
+  /** The team has no other owner: removing or demoting this one would be refused. */
+  lastOwner: boolean;
   session: Session;
   roles: Role[];
   /** The member's active keys (keysMadeBy); empty for someone who cannot manage. */
@@ -117,9 +121,11 @@ interface MemberRowProps {
   act: Act;
 }
 
-function MemberRow({ member: m, session, roles, keys, act }: MemberRowProps) {
+function MemberRow({ member: m, lastOwner, session, roles, keys, act }: MemberRowProps) {
   const manage = canManage(session);
   const ownerOnly = m.role === 'owner' && session.role !== 'owner';
+  // What the server would refuse is not offered: a team keeps at least one owner.
+  const locked = ownerOnly || lastOwner;
 
   const changeRole = async (select: HTMLSelectElement) => {
     const to = select.value as Role;
@@ -169,7 +175,7 @@ function MemberRow({ member: m, session, roles, keys, act }: MemberRowProps) {
     <tr data-member={m.email}>
       <td>{m.email}</td>
       <td>
-        {manage && !ownerOnly ? (
+        {manage && !locked ? (
           <>
             <label class="sr-only" for={`role-${m.user_id}`}>
               Role of {m.email}
@@ -189,16 +195,22 @@ function MemberRow({ member: m, session, roles, keys, act }: MemberRowProps) {
       <td>{formatDate(m.created_at)}</td>
       {manage && (
         <td>
-          <button
-            type="button"
-            class="danger"
-            disabled={ownerOnly}
-            title={ownerOnly ? OWNERS_ONLY : undefined}
-            onClick={remove}
-          >
-            Remove {m.email}
-          </button>
-          {ownerOnly && <span class="hint"> {OWNERS_ONLY}</span>}
+          {lastOwner ? (
+            <span class="hint">{LAST_OWNER}</span>
+          ) : (
+            <>
+              <button
+                type="button"
+                class="danger"
+                disabled={ownerOnly}
+                title={ownerOnly ? OWNERS_ONLY : undefined}
+                onClick={remove}
+              >
+                Remove {m.email}
+              </button>
+              {ownerOnly && <span class="hint"> {OWNERS_ONLY}</span>}
+            </>
+          )}
         </td>
       )}
     </tr>
@@ -253,6 +265,7 @@ export function MembersPage({ session }: { session: Session }) {
   const [note, setNote] = useState<string | null>(null);
   // Only owners give or take the owner role (contract: Roles).
   const roles = session.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner');
+  const owners = members.data?.data.filter((m) => m.role === 'owner').length ?? 0;
 
   const act: Act = (what, done, ask) =>
     run(
@@ -289,6 +302,7 @@ export function MembersPage({ session }: { session: Session }) {
           <MemberRow
             key={m.user_id}
             member={m}
+            lastOwner={m.role === 'owner' && owners === 1}
             session={session}
             roles={roles}
             keys={keysMadeBy(keys.data?.data ?? [], m.user_id)}

@@ -8,6 +8,13 @@ import { useAction } from '../use-action';
 type Endpoint = Schemas['WebhookEndpoint'];
 type EventType = Schemas['EventType'];
 const EVENTS: EventType[] = ['pdf.created', 'pdf.failed', 'batch.completed'];
+/** The receiver's status and the attempt's error in full, the error left out when it only restates the status. */
+function responseText(status: number | null, error: string | null): string {
+  const extra = error && error !== `HTTP ${status}` ? error : null;
+  if (status === null) return extra ?? '—';
+  return extra ? `${status} · ${extra}` : String(status);
+}
+
 /** How often the delivery log refreshes while a delivery is pending. */
 const PENDING_REFRESH_MS = 2_000;
 
@@ -275,9 +282,17 @@ function EndpointCard({
               {d.event_type}
               {d.test_event && ' (test)'}
             </td>
-            <td class="delivery-status">{d.status}</td>
+            <td>
+              <span class="delivery-status">{d.status}</span>
+              {d.status === 'pending' && d.next_attempt_at && (
+                <span class="hint next-attempt">
+                  {' '}
+                  next attempt <time dateTime={d.next_attempt_at}>{formatDate(d.next_attempt_at)}</time>
+                </span>
+              )}
+            </td>
             <td>{d.attempts}</td>
-            <td>{d.response_status ?? d.last_error ?? '—'}</td>
+            <td class="delivery-response">{responseText(d.response_status, d.last_error)}</td>
             <td>{formatDate(d.last_attempt_at ?? d.created_at)}</td>
             <td>
               <DeliveryExchange detail={d.last_attempt_detail} />
