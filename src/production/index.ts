@@ -5,7 +5,6 @@
 export { createAdmission } from './admission.js';
 export { CaptureFields, checkCaptureRules } from './capture.js';
 export type { BulkItem } from './enqueue.js';
-export type { MadeFileInput } from './made-file.js';
 export type {
   BrandKit,
   BrandPort,
