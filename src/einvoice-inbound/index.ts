@@ -8,6 +8,7 @@ import { ReceivedEInvoices, type ReceivedEInvoicesOptions } from './pool.js';
 import { registerEInvoiceInboundRoutes } from './routes.js';
 
 export { ReceivedEInvoices } from './pool.js';
+export { ruleSetList as einvoiceRuleSets } from './rule-sets.js';
 
 export interface EInvoiceInboundOptions extends ReceivedEInvoicesOptions {
   rate: RateCounter;

@@ -1,4 +1,4 @@
-import type { Profile, Standard } from '../einvoice/index.js';
+import { type Profile, readKsef, type Standard } from '../einvoice/index.js';
 import type { ValidationPlan } from './plan.js';
 import { standardOf } from './plan.js';
 import { readCii } from './read-cii.js';
@@ -16,9 +16,13 @@ export interface ParseReport {
 }
 
 /** The `profile` POST /v1/pdf takes for what the document declares (Peppol and plain EN 16931 are en16931). */
-function modelProfile(profile: ValidationPlan['profile']): Profile {
+function modelProfile(plan: ValidationPlan): Profile {
+  const { profile } = plan;
+  if (profile === 'fr-ctc') return frenchProfile(plan.base);
+  if (profile === 'hr-cius') return 'en16931';
   if (profile === 'xrechnung-extension') return 'xrechnung';
   if (profile === 'peppol' || profile === 'unknown') return 'en16931';
+  if (profile === 'fa3') return 'fa3';
   return profile;
 }
 
@@ -26,7 +30,12 @@ function modelProfile(profile: ValidationPlan['profile']): Profile {
 export async function parseReceived(bytes: Uint8Array): Promise<ParseReport> {
   const received = await readReceived(bytes);
   const { plan } = planOf(received);
-  const read = received.syntax === 'cii' ? readCii(received.root) : readUbl(received.root);
+  const read =
+    received.syntax === 'ksef'
+      ? readKsef(received.root)
+      : received.syntax === 'cii'
+        ? readCii(received.root)
+        : readUbl(received.root);
   const warnings = [...plan.notes, ...read.warnings];
   if (plan.profile === 'xrechnung-extension')
     warnings.push(
@@ -34,9 +43,16 @@ export async function parseReceived(bytes: Uint8Array): Promise<ParseReport> {
     );
   return {
     standard: standardOf(plan, received.pdf?.facts.attachment.name),
-    profile: modelProfile(plan.profile),
+    profile: modelProfile(plan),
     invoice: read.invoice,
     totals: read.totals,
     warnings,
   };
+}
+
+/** A French document's profile for POST /v1/pdf: EXTENDED-CTC-FR, or the Factur-X/EN 16931 profile underneath. */
+function frenchProfile(base: string | undefined): Profile {
+  if (base === 'extended-ctc-fr') return 'extended-ctc-fr';
+  if (base === 'basic-wl' || base === 'extended' || base === 'basic' || base === 'minimum') return base;
+  return 'en16931';
 }

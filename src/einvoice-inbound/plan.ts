@@ -1,4 +1,5 @@
 import type { Standard } from '../einvoice/index.js';
+import { frenchStandard } from './plan-national.js';
 
 /**
  * Which official artefacts check a received e-invoice (the same choice as tools/einvoice-validate, the
@@ -7,7 +8,8 @@ import type { Standard } from '../einvoice/index.js';
  * CustomizationID), and KoSIT's severity overrides for XRechnung. Pure: no I/O.
  */
 
-export type Syntax = 'cii' | 'ubl';
+/** `ksef`: Poland's national FA(3) structure (not EN 16931), checked against its XML schema alone. */
+export type Syntax = 'cii' | 'ubl' | 'ksef';
 
 /** Profiles the validator tells apart; `peppol` is Peppol BIS Billing 3.0 (UBL only). */
 export const INBOUND_PROFILES = [
@@ -19,6 +21,9 @@ export const INBOUND_PROFILES = [
   'xrechnung',
   'xrechnung-extension',
   'peppol',
+  // National profiles (plan-national.ts): France's CTC rules, Croatia's HR-CIUS.
+  'fr-ctc',
+  'hr-cius',
 ] as const;
 export type InboundProfile = (typeof INBOUND_PROFILES)[number];
 
@@ -31,7 +36,8 @@ export interface Schematron {
 
 export interface ValidationPlan {
   syntax: Syntax;
-  profile: InboundProfile | 'unknown';
+  /** `fa3`: KSeF FA(3), whose only official artefact is its schema. */
+  profile: InboundProfile | 'unknown' | 'fa3';
   /** Main XSD, under the artefacts directory. */
   xsd: string;
   schematrons: Schematron[];
@@ -39,6 +45,10 @@ export interface ValidationPlan {
   customLevels: Record<string, Severity>;
   /** Said once as a warning (e.g. an unrecognised guideline id). */
   notes: string[];
+  /** A national profile's underlying profile (fr-ctc: en16931, basic-wl, extended-ctc-fr, …). */
+  base?: string;
+  /** The Factur-X XMP level a PDF must declare when the profile's own name is not one (fr-ctc). */
+  conformanceLevel?: string;
 }
 
 export type Severity = 'error' | 'warning' | 'information';
@@ -52,9 +62,14 @@ const CEN_CII: Schematron = { name: 'EN16931-CII', artefact: 'en16931/EN16931-CI
 const CEN_UBL: Schematron = { name: 'EN16931-UBL', artefact: 'en16931/EN16931-UBL-validation.xslt' };
 const XR_CII: Schematron = { name: 'XRECHNUNG-CII', artefact: 'xrechnung/XRechnung-CII-validation.xsl' };
 const XR_UBL: Schematron = { name: 'XRECHNUNG-UBL', artefact: 'xrechnung/XRechnung-UBL-validation.xsl' };
-const PEPPOL_UBL: Schematron = { name: 'PEPPOL-EN16931-UBL', artefact: 'peppol/PEPPOL-EN16931-UBL.xslt' };
+const PEPPOL_UBL: Schematron = {
+  name: 'PEPPOL-EN16931-UBL',
+  artefact: 'peppol/3.0.21/PEPPOL-EN16931-UBL.xslt',
+};
 const XSD_D16B = 'xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd';
 const XSD_UBL_INVOICE = 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd';
+/** The Ministry of Finance's FA(3) schema, unmodified (its base types resolve locally: xsd.ts). */
+export const XSD_KSEF_FA3 = 'ksef/FA3/schemat_FA(3)_v1-0E.xsd';
 const XSD_UBL_CREDIT_NOTE = 'xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd';
 
 /** What most received invoices need (CEN rules and schemas of both syntaxes): a pool worker loads it first. */
@@ -63,7 +78,11 @@ export const COMMON_RULES = {
   schemas: [XSD_UBL_INVOICE, XSD_D16B],
 };
 
-/** Factur-X profiles: directory, file stem and schematron name. */
+/**
+ * Factur-X profiles: directory, XSD file stem and schematron name (also the schematron's file stem). The
+ * schematrons are release 1.09.2 (tools/einvoice-validate/artefacts/facturx-1.09.2/); the XSDs keep the
+ * 1.09 file names under facturx/ (their content is 1.09.2's).
+ */
 const FACTURX = {
   minimum: { dir: 'minimum', stem: 'MINIMUM', name: 'FACTUR-X_MINIMUM', cen: false },
   'basic-wl': { dir: 'basicwl', stem: 'BASICWL', name: 'FACTUR-X_BASIC-WL', cen: false },
@@ -71,6 +90,7 @@ const FACTURX = {
   en16931: { dir: 'en16931', stem: 'EN16931', name: 'FACTUR-X_EN16931', cen: true },
   extended: { dir: 'extended', stem: 'EXTENDED', name: 'FACTUR-X_EXTENDED', cen: false },
 } as const;
+const FACTURX_RULES_DIR = 'facturx-1.09.2';
 
 /** The profile a CII guideline id declares, or undefined when none is recognised. */
 export function ciiProfileOf(guidelineId: string): InboundProfile | 'en16931-cius' | undefined {
@@ -97,14 +117,28 @@ export function ciiProfileOf(guidelineId: string): InboundProfile | 'en16931-ciu
 }
 
 /**
- * The profile a UBL CustomizationID declares. Only BT-24 decides, as in the official validators: a plain
- * EN 16931 invoice with Peppol's ProfileID (CEN's own examples have one) is a valid EN 16931 invoice. A
- * Peppol invoice with a wrong BT-24 is caught by asking for `profile: "peppol"` (PEPPOL-EN16931-R004).
+ * The business processes (BT-23, UBL ProfileID) of Peppol BIS Billing 3.0.21: billing 01 (with the two
+ * French Peppol profiles, which the rules treat as 01) and 02, billing with response.
  */
-export function ublProfileOf(customizationId: string): InboundProfile {
+const PEPPOL_PROFILE_IDS: ReadonlySet<string> = new Set([
+  'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+  'urn:peppol:france:billing:regulated',
+  'urn:peppol:france:billing:non-regulated',
+  'urn:peppol:bis:billing_with_response',
+]);
+
+/**
+ * The profile a UBL document declares: BT-24 (CustomizationID), and BT-23 (ProfileID) for Peppol. A
+ * document sent in Peppol's billing process is a Peppol BIS document whatever its CustomizationID says, as
+ * Peppol's validators treat it, so a plain EN 16931 CustomizationID beside Peppol's ProfileID meets
+ * PEPPOL-EN16931-R004. XRechnung keeps its own rules: German invoices travel over Peppol in Peppol's
+ * billing process with XRechnung's CustomizationID, and KoSIT's rules are the ones that apply to them.
+ */
+export function ublProfileOf(customizationId: string, profileId = ''): InboundProfile {
   if (customizationId === XR_EXT) return 'xrechnung-extension';
   if (customizationId.startsWith(XR_CIUS)) return 'xrechnung';
   if (customizationId.startsWith(PEPPOL_CIUS)) return 'peppol';
+  if (PEPPOL_PROFILE_IDS.has(profileId)) return 'peppol';
   return 'en16931';
 }
 
@@ -142,11 +176,12 @@ export function planCii(guidelineId: string, forced?: InboundProfile): Validatio
     if (guidelineId.startsWith(XR_CVD_PREFIX)) result.customLevels['BR-CL-13'] = 'information';
     return result;
   }
-  if (profile !== undefined && profile !== 'en16931-cius' && profile !== 'peppol') {
+  const national = profile === 'fr-ctc' || profile === 'hr-cius';
+  if (profile !== undefined && profile !== 'en16931-cius' && profile !== 'peppol' && !national) {
     const fx = FACTURX[profile];
-    const dir = `facturx/${fx.dir}`;
-    const schematron = { name: fx.name, artefact: `${dir}/Factur-X_1.09_${fx.stem}.xsl` };
-    return plan(profile, `${dir}/Factur-X_${fx.stem}.xsd`, fx.cen ? [CEN_CII, schematron] : [schematron]);
+    const schematron = { name: fx.name, artefact: `${FACTURX_RULES_DIR}/${fx.dir}/${fx.name}.xslt` };
+    const xsd = `facturx/${fx.dir}/Factur-X_${fx.stem}.xsd`;
+    return plan(profile, xsd, fx.cen ? [CEN_CII, schematron] : [schematron]);
   }
   notes.push(
     detected === undefined
@@ -161,8 +196,9 @@ export function planUbl(
   creditNote: boolean,
   customizationId: string,
   forced?: InboundProfile,
+  profileId = '',
 ): ValidationPlan {
-  const declared = ublProfileOf(customizationId);
+  const declared = ublProfileOf(customizationId, profileId);
   const wanted = forced ?? declared;
   const profile: InboundProfile =
     wanted === 'xrechnung' || wanted === 'xrechnung-extension' || wanted === 'peppol' ? wanted : 'en16931';
@@ -197,9 +233,20 @@ export function planUbl(
   };
 }
 
+/**
+ * The checks for a KSeF FA(3) document: the official schema only (the Ministry of Finance publishes no
+ * business rules besides it; KSeF itself checks the rest on submission).
+ */
+export function planKsef(): ValidationPlan {
+  return { syntax: 'ksef', profile: 'fa3', xsd: XSD_KSEF_FA3, schematrons: [], customLevels: {}, notes: [] };
+}
+
 /** Quire's standard for a checked document; `pdfName` is the attachment's name when it came in a PDF. */
 export function standardOf(plan: ValidationPlan, pdfName: string | undefined): Standard {
   const { syntax, profile } = plan;
+  if (profile === 'hr-cius') return 'hr-cius';
+  if (profile === 'fr-ctc') return frenchStandard(plan, pdfName);
+  if (syntax === 'ksef') return 'ksef';
   if (profile === 'xrechnung' || profile === 'xrechnung-extension')
     return pdfName === undefined ? (syntax === 'ubl' ? 'xrechnung-ubl' : 'xrechnung-cii') : 'zugferd';
   if (syntax === 'ubl') return profile === 'peppol' ? 'peppol' : 'en16931-ubl';

@@ -1,7 +1,8 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
+import { ciiNational } from './read-national.js';
 import { endpointAt, type LineSyntax, lineAt, syntaxParts, warnOfPaymentMeans } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, date102, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
+import { all, at, attr, compact, date102, decimal, text, textsAt } from './xml-path.js';
 
 /** Where CII keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
 const CII = syntaxParts({
@@ -74,7 +75,7 @@ export function readCii(root: XmlNode): ReadResult {
         })
       : undefined,
     ...deliveryInformation(delivery, settlement, warnings),
-    notes: nonBlankTexts(doc, 'ram:IncludedNote/ram:Content'),
+    ...ciiNational(root, doc),
     seller: party(at(agreement, 'ram:SellerTradeParty'), true),
     buyer: party(at(agreement, 'ram:BuyerTradeParty'), false),
     payment: payment(settlement, warnings),
@@ -215,6 +216,7 @@ const LINE: LineSyntax = {
     buyer_item_id: `${PRODUCT}/ram:BuyerAssignedID`,
   },
   standardItem: `${PRODUCT}/ram:GlobalID`,
+  classification: `${PRODUCT}/ram:DesignatedProductClassification/ram:ClassCode`,
   orderLineReference: 'ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID',
   period: `${LINE_SETTLEMENT}/ram:BillingSpecifiedPeriod`,
   dates: CII.paths.period,

@@ -119,6 +119,8 @@ export interface LineSyntax {
   vat: VatPaths;
   texts: Readonly<Record<'description' | 'note' | 'id' | 'seller_item_id' | 'buyer_item_id', string>>;
   standardItem: string;
+  /** BT-158 item classification, its scheme in `listID`. */
+  classification: string;
   orderLineReference: string;
   /** The line's period element (BG-26), its ends read through `dates`. */
   period: string;
@@ -139,6 +141,8 @@ export function lineAt(node: XmlNode, syntax: LineSyntax) {
     standard_item_id: text(node, syntax.standardItem),
     standard_item_scheme: attr(node, syntax.standardItem, 'schemeID'),
     order_line_reference: text(node, syntax.orderLineReference),
+    classification_code: text(node, syntax.classification),
+    classification_scheme: attr(node, syntax.classification, 'listID'),
     period: start || end ? compact({ start, end }) : undefined,
     allowances: syntax.allowanceCharges(node, false),
     charges: syntax.allowanceCharges(node, true),

@@ -1,7 +1,8 @@
 import type { ParsedInvoice, ReadResult } from './read-model.js';
+import { ublNational } from './read-national.js';
 import { endpointAt, type LineSyntax, lineAt, syntaxParts, warnOfPaymentMeans } from './read-parts.js';
 import type { XmlNode } from './xml-dom.js';
-import { all, at, attr, compact, decimal, nonBlankTexts, text, textsAt } from './xml-path.js';
+import { all, at, attr, compact, decimal, text, textsAt } from './xml-path.js';
 
 /** Where UBL keeps the parts both syntaxes hold alike (read-parts.ts reads them). */
 const UBL = syntaxParts({
@@ -59,7 +60,7 @@ export function readUbl(root: XmlNode): ReadResult {
     buyer_reference: text(root, 'cbc:BuyerReference'),
     ...references(root),
     ...deliveryInformation(root, warnings),
-    notes: nonBlankTexts(root, 'cbc:Note'),
+    ...ublNational(root),
     seller: party(at(root, 'cac:AccountingSupplierParty/cac:Party'), true),
     buyer: party(at(root, 'cac:AccountingCustomerParty/cac:Party'), false),
     payment: payment(root, creditNote, warnings),
@@ -203,6 +204,7 @@ const INVOICE_LINE: LineSyntax = {
     buyer_item_id: 'cac:Item/cac:BuyersItemIdentification/cbc:ID',
   },
   standardItem: 'cac:Item/cac:StandardItemIdentification/cbc:ID',
+  classification: 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode',
   orderLineReference: 'cac:OrderLineReference/cbc:LineID',
   period: 'cac:InvoicePeriod',
   dates: UBL.paths.period,

@@ -16,7 +16,7 @@ export const EINVOICE_CHECKS_PER_MIN = 30;
 const content = Type.String({
   minLength: 1,
   description:
-    'The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found.',
+    'The received e-invoice in standard base64: a CII, UBL or KSeF FA(3) XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found.',
 });
 const filename = Type.String({
   minLength: 1,
@@ -33,7 +33,7 @@ const ValidateBody = Type.Object(
         INBOUND_PROFILES.map((p) => Type.Literal(p)),
         {
           description:
-            'Check as this profile instead of the one the document declares (e.g. `peppol` to catch a wrong CustomizationID).',
+            "Check as this profile instead of the one the document declares (e.g. `peppol` for a Peppol invoice that declares neither Peppol's CustomizationID nor its ProfileID).",
         },
       ),
     ),
@@ -116,7 +116,7 @@ export function registerEInvoiceInboundRoutes(app: App, deps: InboundRouteDeps):
     operationId: 'validateEInvoice',
     summary: 'Validate a received e-invoice with the official rules (extension)',
     description:
-      'Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).',
+      "Extension. XSD plus the official schematron rules (CEN EN 16931 1.3.16 for CII and UBL, KoSIT XRechnung 2.5.0, Factur-X 1.09.2 profiles, OpenPeppol BIS Billing 3.0.21) run in process with the rule ids the official validators report; `rules` names the rule sets and releases that ran. A UBL document in Peppol's billing process (ProfileID) is checked with the Peppol rules whatever its CustomizationID says. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: `invalid_request` (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), `rate_limited` (30 checks a minute per team and mode).",
     body: ValidateBody,
     answer: ValidationAnswer,
     check: (team, bytes, body) => deps.einvoices.validate(team, bytes, body.profile),

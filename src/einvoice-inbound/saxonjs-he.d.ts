@@ -3,6 +3,8 @@ declare module 'saxonjs-he' {
   interface TransformOptions {
     stylesheetInternal: unknown;
     stylesheetBaseURI?: string;
+    /** Documents doc()/document() read, by absolute URI, instead of loading them. */
+    documentPool?: Record<string, unknown>;
     sourceNode?: unknown;
     destination: 'raw' | 'serialized' | 'document';
   }

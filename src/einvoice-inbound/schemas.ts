@@ -34,24 +34,41 @@ const PdfFacts = Type.Object({
   }),
 });
 
+/** One official rule set and its release (extension). */
+const RuleSetVersion = named(
+  'EInvoiceRuleSet',
+  Type.Object({
+    name: Type.String({
+      description: "The rule set's name as its publisher gives it, e.g. OpenPeppol BIS Billing 3.0",
+    }),
+    version: Type.String({ description: 'The release checked against, e.g. 3.0.21' }),
+  }),
+);
+
 const Standard = Type.String({
   description:
-    'The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl or en16931-cii',
+    'The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl, en16931-cii, or the extensions hr-cius and ksef (a KSeF FA(3) Faktura)',
 });
 
 export const ValidationAnswer = named(
   'EInvoiceValidation',
   Type.Object({
     valid: Type.Boolean(),
-    syntax: Type.Union([Type.Literal('cii'), Type.Literal('ubl')]),
+    syntax: Type.Union([Type.Literal('cii'), Type.Literal('ubl'), Type.Literal('ksef')], {
+      description: 'ksef (extension): a KSeF FA(3) Faktura, checked against the FA(3) schema alone',
+    }),
     standard: Standard,
     profile: Type.String({
       description:
-        'Profile checked: minimum, basic-wl, basic, en16931, extended, xrechnung, xrechnung-extension, peppol, or unknown (generic EN 16931 rules only)',
+        'Profile checked: minimum, basic-wl, basic, en16931, extended, xrechnung, xrechnung-extension, peppol, fa3 (KSeF FA(3), its schema only), fr-ctc (France: the document profile plus the FNFE-MPE BR-FR rules; EXTENDED-CTC-FR documents with its own rules), hr-cius (Croatia HR-CIUS 2025), or unknown (generic EN 16931 rules only)',
     }),
     guideline_id: Type.String({ description: 'BT-24 as the document states it' }),
     errors: Type.Array(Finding),
     warnings: Type.Array(Finding),
+    rules: Type.Array(RuleSetVersion, {
+      description:
+        'Extension: the official rule sets (XML schema and schematron) this check ran, each with its release, so a verdict says which rules it stands on',
+    }),
     pdf: Type.Optional(PdfFacts),
   }),
 );

@@ -15,26 +15,63 @@ export interface Finding {
 
 const SVRL = 'http://purl.oclc.org/dsdl/svrl';
 
-/** Compiled stylesheets by artefact, loaded once per worker thread (each SEF is a few MB of JSON). */
-const loaded = new Map<string, unknown>();
-
-function stylesheetOf(artefact: string): unknown {
-  let sef = loaded.get(artefact);
-  if (sef === undefined) {
-    sef = JSON.parse(readFileSync(sefPathOf(artefact), 'utf8'));
-    // SaxonJS prepares a stylesheet on its first run: do that on a one-element document, so the cost
-    // (about a second per stylesheet) is paid here, outside any invoice's time budget.
-    transform(sef, artefact, parseXml('<warm-up/>'));
-    loaded.set(artefact, sef);
-  }
-  return sef;
+/** A compiled stylesheet, with the files it reads through document() already parsed. */
+interface LoadedStylesheet {
+  sef: Record<string, unknown>;
+  baseUri: string;
+  documents: Record<string, XmlNode>;
 }
 
-function transform(sef: unknown, artefact: string, doc: XmlNode): XmlNode {
+/** Compiled stylesheets by artefact, loaded once per worker thread (each SEF is a few MB of JSON). */
+const loaded = new Map<string, LoadedStylesheet>();
+
+/**
+ * The SEF's SHA-256 checksum property. SaxonJS on Node checks it on every transform by serialising the
+ * whole stylesheet tree and hashing it: for the CEN UBL rules that was most of a validation's CPU and
+ * garbage. It is checked once, on the warm-up run, then dropped from this thread's in-memory copy.
+ */
+const SEF_CHECKSUM = `${String.fromCharCode(931)}2`;
+
+function stylesheetOf(artefact: string): LoadedStylesheet {
+  let stylesheet = loaded.get(artefact);
+  if (stylesheet === undefined) {
+    const baseUri = pathToFileURL(artefactPath(artefact)).href;
+    stylesheet = {
+      sef: JSON.parse(readFileSync(sefPathOf(artefact), 'utf8')) as Record<string, unknown>,
+      baseUri,
+      documents: documentsOf(artefact, baseUri),
+    };
+    // SaxonJS prepares a stylesheet on its first run: do that on a one-element document, so the cost
+    // (about a second per stylesheet) is paid here, outside any invoice's time budget.
+    transform(stylesheet, parseXml('<warm-up/>'));
+    delete stylesheet.sef[SEF_CHECKSUM];
+    loaded.set(artefact, stylesheet);
+  }
+  return stylesheet;
+}
+
+/**
+ * The official files a stylesheet reads with document('…') (the Factur-X code lists, up to 270 KB each),
+ * parsed once: SaxonJS's document pool of a transform starts empty, so without this every check parsed
+ * them again.
+ */
+function documentsOf(artefact: string, baseUri: string): Record<string, XmlNode> {
+  const source = readFileSync(artefactPath(artefact), 'utf8');
+  const names = new Set([...source.matchAll(/document\('([^'$]+)'\)/g)].map((m) => m[1] as string));
+  const documents: Record<string, XmlNode> = {};
+  for (const name of names) {
+    const url = new URL(name, baseUri);
+    documents[url.href] = parseXml(readFileSync(url, 'utf8'));
+  }
+  return documents;
+}
+
+function transform(stylesheet: LoadedStylesheet, doc: XmlNode): XmlNode {
   const result = SaxonJS.transform(
     {
-      stylesheetInternal: sef,
-      stylesheetBaseURI: pathToFileURL(artefactPath(artefact)).href,
+      stylesheetInternal: stylesheet.sef,
+      stylesheetBaseURI: stylesheet.baseUri,
+      documentPool: stylesheet.documents,
       sourceNode: doc,
       destination: 'raw',
     },
@@ -59,7 +96,7 @@ export function runSchematron(
   schematron: Schematron,
   customLevels: Record<string, Severity>,
 ): Finding[] {
-  const output = transform(stylesheetOf(schematron.artefact), schematron.artefact, doc);
+  const output = transform(stylesheetOf(schematron.artefact), doc);
   // 'raw' gives the SVRL root element itself (a document node in some SaxonJS releases).
   const report = output.nodeType === 1 ? output : childElements(output)[0];
   if (report === undefined) return [noReport(schematron)];

@@ -1,15 +1,18 @@
-import { FACTURX_CONFORMANCE_LEVELS, type Standard } from '../einvoice/index.js';
+import { FA3_NAMESPACE, FACTURX_CONFORMANCE_LEVELS, type Standard } from '../einvoice/index.js';
 import { type PdfFacts, type PdfInvoice, readPdfInvoice } from './pdf-invoice.js';
 import {
   type InboundProfile,
   planCii,
+  planKsef,
   planUbl,
   type Schematron,
   type Syntax,
   standardOf,
   type ValidationPlan,
 } from './plan.js';
+import { baseForced, withNationalRules } from './plan-national.js';
 import { InboundRefusal } from './refusal.js';
+import { type AppliedRuleSet, ruleSetsOf } from './rule-sets.js';
 import { type Finding, preloadSchematron, runSchematron } from './schematron.js';
 import { childElements, parseXml, rootOf, type XmlNode } from './xml-dom.js';
 import { checkXsd, preloadXsd } from './xsd.js';
@@ -23,6 +26,8 @@ export interface ValidationReport {
   guideline_id: string;
   errors: Finding[];
   warnings: Finding[];
+  /** The official rule sets and releases the check ran (extension). */
+  rules: AppliedRuleSet[];
   pdf?: PdfFacts;
 }
 
@@ -32,7 +37,11 @@ export const NS = {
   ublInvoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   ublCreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+  ksefFa3: FA3_NAMESPACE,
 } as const;
+
+/** KSeF's previous structure FA(2), in use until 31 January 2026. */
+const KSEF_FA2_NAMESPACE = 'http://crd.gov.pl/wzor/2023/06/29/12648/';
 
 /** A received document: its XML text, parsed tree, root element and (for a PDF) the PDF around it. */
 export interface ReceivedInvoice {
@@ -76,9 +85,13 @@ export async function readReceived(bytes: Uint8Array): Promise<ReceivedInvoice> 
   }
   const root = rootOf(doc);
   const syntax = root ? syntaxOf(root) : undefined;
+  if (root?.localName === 'Faktura' && root.namespaceURI === KSEF_FA2_NAMESPACE)
+    throw new InboundRefusal(
+      'the XML is a KSeF FA(2) invoice, a structure replaced by FA(3) on 1 February 2026: Quire reads FA(3) (namespace http://crd.gov.pl/wzor/2025/06/25/13775/)',
+    );
   if (root === undefined || syntax === undefined)
     throw new InboundRefusal(
-      `the XML's root element is {${root?.namespaceURI ?? ''}}${root?.localName ?? ''}, which is neither a CII CrossIndustryInvoice nor a UBL Invoice or CreditNote`,
+      `the XML's root element is {${root?.namespaceURI ?? ''}}${root?.localName ?? ''}, which is neither a CII CrossIndustryInvoice, a UBL Invoice or CreditNote, nor a KSeF FA(3) Faktura`,
     );
   return { xml, doc, root, syntax, pdf };
 }
@@ -87,6 +100,7 @@ function syntaxOf(root: XmlNode): Syntax | undefined {
   if (root.namespaceURI === NS.rsm && root.localName === 'CrossIndustryInvoice') return 'cii';
   if (root.namespaceURI === NS.ublInvoice && root.localName === 'Invoice') return 'ubl';
   if (root.namespaceURI === NS.ublCreditNote && root.localName === 'CreditNote') return 'ubl';
+  if (root.namespaceURI === NS.ksefFa3 && root.localName === 'Faktura') return 'ksef';
   return undefined;
 }
 
@@ -103,6 +117,18 @@ export function planOf(
   forced?: InboundProfile,
 ): { plan: ValidationPlan; guidelineId: string } {
   const { root, syntax } = received;
+  if (syntax === 'ksef') {
+    if (forced !== undefined)
+      throw new InboundRefusal(
+        `this document is a KSeF FA(3) invoice, checked against the FA(3) schema: profile "${forced}" does not apply`,
+      );
+    const form = childElements(root).find((c) => c.localName === 'Naglowek');
+    const code = form && childElements(form).find((c) => c.localName === 'KodFormularza');
+    // FA(3) has no BT-24: the form code and schema version it declares stand in for it ("FA (3) 1-0E").
+    const guidelineId =
+      `${code?.getAttribute('kodSystemowy') ?? ''} ${code?.getAttribute('wersjaSchemy') ?? ''}`.trim();
+    return { plan: planKsef(), guidelineId };
+  }
   if (syntax === 'cii') {
     const guidelineId = pathText(
       root,
@@ -110,15 +136,23 @@ export function planOf(
       'GuidelineSpecifiedDocumentContextParameter',
       'ID',
     );
-    if (forced === 'peppol')
+    if (forced === 'peppol' || forced === 'hr-cius')
       throw new InboundRefusal(
-        'Peppol BIS Billing 3.0 is UBL only: this document is CII, so profile "peppol" does not apply',
+        `${forced === 'peppol' ? 'Peppol BIS Billing 3.0' : 'HR-CIUS'} is UBL only: this document is CII, so profile "${forced}" does not apply`,
       );
-    return { plan: planCii(guidelineId, forced), guidelineId };
+    const businessProcess = pathText(
+      root,
+      'ExchangedDocumentContext',
+      'BusinessProcessSpecifiedDocumentContextParameter',
+      'ID',
+    );
+    const plan = planCii(guidelineId, baseForced(forced));
+    return { plan: withNationalRules(plan, { guidelineId, businessProcess, forced }), guidelineId };
   }
   const guidelineId = pathText(root, 'CustomizationID');
-  const plan = planUbl(root.localName === 'CreditNote', guidelineId, forced);
-  return { plan, guidelineId };
+  const profileId = pathText(root, 'ProfileID');
+  const plan = planUbl(root.localName === 'CreditNote', guidelineId, baseForced(forced), profileId);
+  return { plan: withNationalRules(plan, { guidelineId, businessProcess: profileId, forced }), guidelineId };
 }
 
 /** Checks the PDF around a Factur-X/ZUGFeRD XML can make without veraPDF: how the XML is attached and declared. */
@@ -141,7 +175,7 @@ function pdfFindings(facts: PdfFacts, plan: ValidationPlan): Finding[] {
     );
   if (attachment.relationship === null) error('PDFA-6.8', `${attachment.name} has no /AFRelationship.`);
   const level = attachment.conformance_level;
-  const expected = CONFORMANCE_LEVELS[plan.profile];
+  const expected = plan.conformanceLevel ?? CONFORMANCE_LEVELS[plan.profile];
   if (level === null)
     error('FX-XMP', 'The XMP metadata has no fx:ConformanceLevel (Factur-X extension schema).');
   else if (expected !== undefined && level.toUpperCase() !== expected)
@@ -203,6 +237,7 @@ export async function validateReceived(
     guideline_id: guidelineId,
     errors,
     warnings: findings.filter((f) => f.severity !== 'error'),
+    rules: ruleSetsOf([plan.xsd, ...plan.schematrons.map((s) => s.artefact)]),
     ...(received.pdf ? { pdf: received.pdf.facts } : {}),
   };
 }

@@ -31,6 +31,25 @@ xmlRegisterInputProvider({
 });
 
 /**
+ * The KSeF FA(3) schema imports its base types by an absolute crd.gov.pl URL. Those files are vendored
+ * unmodified beside it (ksef/FA3/bazowe/, as the reference validator's XML catalog maps them), so the URL
+ * is answered from there and nothing is fetched.
+ */
+const KSEF_BASE_TYPES_URL = 'http://crd.gov.pl/xml/schematy/dziedzinowe/mf/2022/01/05/eD/DefinicjeTypy/';
+
+export function ksefBaseTypeFile(url: string): string | undefined {
+  if (!url.startsWith(KSEF_BASE_TYPES_URL)) return undefined;
+  const name = url.slice(KSEF_BASE_TYPES_URL.length);
+  return /^[A-Za-z0-9_-]+\.xsd$/.test(name) ? artefactPath(`ksef/FA3/bazowe/${name}`) : undefined;
+}
+
+xmlRegisterInputProvider({
+  ...fsInputProviders,
+  match: (url) => ksefBaseTypeFile(url) !== undefined,
+  open: (url) => fsInputProviders.open(ksefBaseTypeFile(url) ?? ''),
+});
+
+/**
  * Compiled schemas by artefact, kept for the thread's life: compiling the UBL or CII set takes about half
  * a second, checking a document against it a few milliseconds.
  */

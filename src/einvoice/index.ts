@@ -1,8 +1,15 @@
+// Extension: Poland's KSeF FA(3), read and written (light: no PDF library behind it).
+export { readKsef } from './ksef/read.js';
+export { buildKsef, FA3_NAMESPACE } from './ksef/write.js';
 export * from './model.js';
 export { BUILT_IN_INVOICE_TEMPLATE } from './template/built-in-template.js';
 export { invoiceTemplateData } from './template/data.js';
 export { validateEInvoice } from './validate/validate.js';
+// Extensions: France's EXTENDED-CTC-FR and Croatia's HR-CIUS identifiers and codes (light: no writer behind them).
+export { EXTENDED_CTC_FR_ID } from './xml/cii-profile.js';
 export { embeddedXmlName, xmlFilename } from './xml/filenames.js';
+export { FR_BILLING_MODES, splitUblNote } from './xml/fr-ctc.js';
+export { HR_CIUS_ID } from './xml/hr-cius.js';
 
 type Output = typeof import('./xml/cii.js') &
   typeof import('./xml/ubl.js') &

@@ -15,34 +15,54 @@ export const STANDARDS = [
   'peppol',
   'en16931-ubl',
   'en16931-cii',
+  // Extension: Croatia's HR-CIUS 2025 (Fiscalization 2.0), UBL.
+  'hr-cius',
+  // Extension: Poland's national structure FA(3) for KSeF (not EN 16931), src/einvoice/ksef/.
+  'ksef',
 ] as const;
 export type Standard = (typeof STANDARDS)[number];
 
 /** Standards whose result is the XML itself (nothing is rendered), and the syntax each one writes. */
-export const XML_STANDARDS: Readonly<Partial<Record<Standard, 'cii' | 'ubl'>>> = {
+export const XML_STANDARDS: Readonly<Partial<Record<Standard, 'cii' | 'ubl' | 'ksef'>>> = {
   'xrechnung-cii': 'cii',
   'xrechnung-ubl': 'ubl',
   peppol: 'ubl',
   'en16931-ubl': 'ubl',
   'en16931-cii': 'cii',
+  ksef: 'ksef',
+  'hr-cius': 'ubl',
 };
 
-export const PROFILES = ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'] as const;
+export const PROFILES = [
+  'minimum',
+  'basic-wl',
+  'basic',
+  'en16931',
+  'extended',
+  'xrechnung',
+  // Extension: France's FNFE-MPE EXTENDED-CTC-FR (the 2026 reform), with the BR-FR rules.
+  'extended-ctc-fr',
+  // Extension: KSeF's FA(3) structure.
+  'fa3',
+] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** Which profiles each standard offers (SPEC "E-invoices", field `profile`). */
 export const PROFILES_BY_STANDARD: Readonly<Record<Standard, readonly Profile[]>> = {
-  'factur-x': ['minimum', 'basic-wl', 'basic', 'en16931', 'extended'],
+  ksef: ['fa3'],
+  'factur-x': ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'extended-ctc-fr'],
   zugferd: ['minimum', 'basic-wl', 'basic', 'en16931', 'extended', 'xrechnung'],
   'xrechnung-cii': ['xrechnung'],
   'xrechnung-ubl': ['xrechnung'],
   // Peppol BIS is a CIUS of EN 16931 (it restricts, never extends): its semantic level is en16931.
   peppol: ['en16931'],
-  'en16931-ubl': ['en16931'],
-  'en16931-cii': ['en16931'],
+  'en16931-ubl': ['en16931', 'extended-ctc-fr'],
+  'en16931-cii': ['en16931', 'extended-ctc-fr'],
+  'hr-cius': ['en16931'],
 };
 
 export const DEFAULT_PROFILE: Readonly<Record<Standard, Profile>> = {
+  ksef: 'fa3',
   'factur-x': 'en16931',
   zugferd: 'en16931',
   'xrechnung-cii': 'xrechnung',
@@ -50,11 +70,35 @@ export const DEFAULT_PROFILE: Readonly<Record<Standard, Profile>> = {
   peppol: 'en16931',
   'en16931-ubl': 'en16931',
   'en16931-cii': 'en16931',
+  'hr-cius': 'en16931',
 };
 
 /** UNTDID 5305 VAT category codes the spec accepts. */
 export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
 export type VatCategory = (typeof VAT_CATEGORIES)[number];
+
+/**
+ * Extension `invoice.ksef`: FA(3) fields EN 16931 has no term for. The flags are Adnotacje markers whose
+ * default (absent) is "no".
+ */
+export interface KsefInvoiceFields {
+  /** PLN per unit of `currency` (KursWaluty); required when the currency is not PLN. */
+  exchange_rate?: Decimal;
+  /** P_1M, place of issue. */
+  place_of_issue?: string;
+  /** P_16 metoda kasowa. */
+  cash_accounting?: boolean;
+  /** P_17 samofakturowanie. */
+  self_billing?: boolean;
+  /** P_18A mechanizm podzielonej płatności. */
+  split_payment?: boolean;
+  /** KOR: the corrected invoice's KSeF number (NrKSeFFaKorygowanej); absent = issued outside KSeF. */
+  corrected_ksef_number?: string;
+  /** KOR: PrzyczynaKorekty. */
+  correction_reason?: string;
+  /** KOR: TypKorekty 1, 2 or 3 (when the correction takes effect). */
+  correction_type?: 1 | 2 | 3;
+}
 
 /** Dates are kept as validated `YYYY-MM-DD` strings. */
 export type IsoDate = string;
@@ -169,6 +213,9 @@ export interface Line {
   standard_item_id?: string;
   standard_item_scheme?: string;
   order_line_reference?: string;
+  /** BT-158 item classification (e.g. the Croatian KPD, scheme `CG`) with its UNTDID 7143 scheme. */
+  classification_code?: string;
+  classification_scheme?: string;
   period?: LinePeriod;
   allowances: LineAllowanceCharge[];
   charges: LineAllowanceCharge[];
@@ -216,7 +263,18 @@ export interface Invoice {
   preceding_invoice?: PrecedingInvoice;
   delivery_date?: IsoDate;
   billing_period?: Period;
+  /** Extension: what only Poland's KSeF FA(3) output carries (src/einvoice/ksef/fields.ts). */
+  ksef?: KsefInvoiceFields;
+  /** BG-1 note texts (BT-22). */
   notes: string[];
+  /** BT-21 subject code of each note (same index as `notes`; undefined where a note has none). */
+  note_subjects?: (string | undefined)[];
+  /** BT-23 business process: the French billing mode (S1, B1, M1…) or the Croatian process (P1–P12). */
+  billing_mode?: string;
+  /** HR-BT-2 issue time `HH:MM:SS` (HR-CIUS). */
+  issue_time?: string;
+  /** HR-BT-4/HR-BT-5: the operator who issued the invoice and their OIB (HR-CIUS). */
+  operator?: { name: string; id: string };
   seller: Party;
   buyer: Party;
   delivery?: Delivery;
@@ -305,6 +363,10 @@ export const FACTURX_CONFORMANCE_LEVELS = {
   en16931: 'EN 16931',
   extended: 'EXTENDED',
   xrechnung: 'XRECHNUNG',
+  // EXTENDED-CTC-FR is a Factur-X EXTENDED document in the PDF's XMP.
+  'extended-ctc-fr': 'EXTENDED',
+  // FA(3) is never embedded in a Factur-X PDF: the name is only the label's.
+  fa3: 'FA(3)',
 } as const satisfies Record<Profile, string>;
 
 /** Human label for the template's `e_invoice.label`, e.g. "Factur-X EN 16931". */
@@ -317,11 +379,21 @@ export function eInvoiceLabel(standard: Standard, profile: Profile): string {
     peppol: 'Peppol BIS Billing 3.0',
     'en16931-ubl': 'EN 16931',
     'en16931-cii': 'EN 16931',
+    'hr-cius': 'HR-CIUS',
   };
+  if (standard === 'ksef') return 'KSeF FA(3)';
   if (standard === 'xrechnung-cii') return 'XRechnung 3.0 (CII)';
   if (standard === 'xrechnung-ubl') return 'XRechnung 3.0 (UBL)';
   if (standard === 'peppol') return std.peppol;
+  if (standard === 'hr-cius') return 'HR-CIUS 2025 (UBL)';
+  if (profile === 'extended-ctc-fr') return frenchLabel(standard);
   if (standard === 'en16931-ubl') return 'EN 16931 (UBL)';
   if (standard === 'en16931-cii') return 'EN 16931 (CII)';
   return `${std[standard]} ${FACTURX_CONFORMANCE_LEVELS[profile]}`;
+}
+
+function frenchLabel(standard: Standard): string {
+  if (standard === 'en16931-ubl') return 'EXTENDED-CTC-FR (UBL)';
+  if (standard === 'en16931-cii') return 'EXTENDED-CTC-FR (CII)';
+  return 'Factur-X EXTENDED-CTC-FR';
 }

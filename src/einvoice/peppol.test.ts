@@ -107,8 +107,27 @@ describe('peppol: Peppol BIS Billing 3.0 rules checked before output', () => {
     assert.ok(validateEInvoice({ standard: 'peppol', invoice: inv }).ok);
   });
 
-  it('refuses currencies missing from Peppol’s ISO 4217 list (CL007)', () => {
-    rejectedAt({ ...crossBorder(), currency: 'CNH' }, `${I}.currency`, 'PEPPOL-EN16931-CL007');
+  it('refuses currencies missing from Peppol’s ISO 4217 list (CL007, release 3.0.21)', () => {
+    rejectedAt({ ...crossBorder(), currency: 'STD' }, `${I}.currency`, 'PEPPOL-EN16931-CL007');
+    // 3.0.21 added CNH and XCG to its list.
+    assert.ok(validateEInvoice({ standard: 'peppol', invoice: { ...crossBorder(), currency: 'XCG' } }).ok);
+  });
+
+  it('follows release 3.0.21: withdrawn endpoint schemes, Danish identifier formats (CL008, COMMON-R052/R053)', () => {
+    const withEndpoint = (value: string, scheme: string) => {
+      const inv = crossBorder();
+      Object.assign(inv.buyer as Json, { electronic_address: { value, scheme } });
+      return inv;
+    };
+    rejectedAt(
+      withEndpoint('12345678', '0037'),
+      `${I}.buyer.electronic_address.scheme`,
+      'PEPPOL-EN16931-CL008',
+    );
+    rejectedAt(withEndpoint('12345', '0096'), `${I}.buyer.electronic_address.value`, 'PEPPOL-COMMON-R052');
+    rejectedAt(withEndpoint('12345678', '0198'), `${I}.buyer.electronic_address.value`, 'PEPPOL-COMMON-R053');
+    assert.ok(validateEInvoice({ standard: 'peppol', invoice: withEndpoint('DK12345678', '0198') }).ok);
+    assert.ok(validateEInvoice({ standard: 'peppol', invoice: withEndpoint('1234567890', '0096') }).ok);
   });
 
   it('needs the mandate reference of a direct debit (R061)', () => {
@@ -207,6 +226,31 @@ describe('peppol: Peppol BIS Billing 3.0 rules checked before output', () => {
     );
     rejectedAt(withSeller('IS', { vat_id: 'IS12345' }), `${I}.seller.legal_registration_id`, 'IS-R-002');
   });
+
+  it('between Danish parties: the buyer’s CVR scheme and no UNSPSC without its version (DK-R-017, DK-R-003)', () => {
+    const inv = crossBorder();
+    const dk = (party: Json): Json => ({
+      ...party,
+      address: { ...(party.address as Json), country_code: 'DK' },
+    });
+    inv.seller = {
+      ...dk(inv.seller as Json),
+      vat_id: 'DK13585628',
+      legal_registration_id: '13585628',
+      legal_registration_scheme: '0184',
+    };
+    inv.buyer = {
+      ...dk(inv.buyer as Json),
+      legal_registration_id: '12345678',
+      legal_registration_scheme: '0002',
+    };
+    const lines = inv.lines as Json[];
+    lines[0] = { ...lines[0], classification_code: '43211503', classification_scheme: 'TST' };
+    const found = issues('peppol', inv);
+    const at = (path: string) => found.find((i) => i.path === `${I}.${path}`)?.message ?? '';
+    assert.match(at('buyer.legal_registration_scheme'), /DK-R-017/);
+    assert.match(at('lines[0].classification_scheme'), /DK-R-003/);
+  });
 });
 
 describe('peppol, en16931-ubl, en16931-cii: what is written', () => {
@@ -244,7 +288,7 @@ describe('property: random combinations of Peppol defects', () => {
     ],
     [`${I}.buyer_reference`, (inv) => delete inv.buyer_reference],
     [`${I}.notes`, (inv) => Object.assign(inv, { notes: ['one', 'two', 'three'] })],
-    [`${I}.currency`, (inv) => Object.assign(inv, { currency: 'XCG' })],
+    [`${I}.currency`, (inv) => Object.assign(inv, { currency: 'STD' })],
     [`${I}.type_code`, (inv) => Object.assign(inv, { type_code: '389' })],
     [
       `${I}.seller.id`,

@@ -42,12 +42,14 @@ export interface VersionInfo {
   version: string;
   commit: string | null;
   chromium: string | null;
+  /** Extension: the official e-invoice rule sets and releases received invoices are checked with. */
+  einvoice_rules: { name: string; version: string }[];
 }
 
 /**
- * GET /version: Quire's version to anyone; the commit and the running Chromium's version only to a caller
- * with an API key or the metrics token — an exact browser build tells an attacker which renderer exploits
- * apply.
+ * GET /version: Quire's version and its e-invoice rule sets to anyone (both are published facts of the
+ * release); the commit and the running Chromium's version only to a caller with an API key or the metrics
+ * token — an exact browser build tells an attacker which renderer exploits apply.
  */
 export function registerVersionRoute(
   app: App,
@@ -58,6 +60,8 @@ export function registerVersionRoute(
     const info = await version();
     // The answer depends on the Authorization header: no shared cache may keep one for another caller.
     reply.header('cache-control', 'no-store').header('vary', 'authorization');
-    return (await mayReadDetails(request.headers.authorization)) ? info : { version: info.version };
+    return (await mayReadDetails(request.headers.authorization))
+      ? info
+      : { version: info.version, einvoice_rules: info.einvoice_rules };
   });
 }

@@ -1,4 +1,5 @@
 import {
+  buildKsef,
   embeddedXmlName,
   invoiceTemplateData,
   loadEInvoiceOutput,
@@ -33,7 +34,12 @@ export async function planEInvoice(input: unknown): Promise<EInvoicePlan> {
   const defaultName = prepared.invoice.number;
   const syntax = XML_STANDARDS[prepared.standard];
   if (syntax) {
-    const xml = syntax === 'ubl' ? buildUbl(prepared) : buildCii(prepared, prepared.profile);
+    const xml =
+      syntax === 'ksef'
+        ? buildKsef(prepared)
+        : syntax === 'ubl'
+          ? buildUbl(prepared)
+          : buildCii(prepared, prepared.profile);
     return { prepared, kind: 'xml', xml, xmlFilename: xmlFilename(prepared), defaultName };
   }
   return {
@@ -59,9 +65,12 @@ export async function eInvoiceFinishing(
   builtInTemplate: boolean,
 ): Promise<FinishingContribution> {
   const { prepared } = plan;
+  const { profile } = prepared;
+  // KSeF FA(3) is XML only (planEInvoice never makes it a PDF).
+  if (profile === 'fa3') throw new Error('A KSeF FA(3) invoice has no PDF to finish.');
   const { facturXFinishing } = await loadEInvoiceOutput();
   const contribution = facturXFinishing(plan.xml, {
-    profile: prepared.profile,
+    profile,
     attachmentName: plan.xmlFilename === 'xrechnung.xml' ? 'xrechnung.xml' : 'factur-x.xml',
     title: `Invoice ${prepared.invoice.number}`,
     author: prepared.invoice.seller.name,

@@ -2,7 +2,14 @@ import { AFRelationship, type FacturXConformanceLevel } from '@cantoo/pdf-lib';
 import { FACTURX_CONFORMANCE_LEVELS } from '../model.js';
 
 /** Profiles a Factur-X/ZUGFeRD PDF can carry (SPEC "E-invoices": standard `factur-x`/`zugferd`). */
-export type PdfProfile = 'minimum' | 'basic-wl' | 'basic' | 'en16931' | 'extended' | 'xrechnung';
+export type PdfProfile =
+  | 'minimum'
+  | 'basic-wl'
+  | 'basic'
+  | 'en16931'
+  | 'extended'
+  | 'xrechnung'
+  | 'extended-ctc-fr';
 
 export interface FacturXXmp {
   conformanceLevel: FacturXConformanceLevel;

@@ -1,5 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { CURRENCY_CODES, INVOICE_TYPE_CODES } from '../codes.js';
+import { parseKsefFields } from '../ksef/fields.js';
 import type {
   Invoice,
   InvoiceTotals,
@@ -11,6 +12,7 @@ import type {
 import { sum, ZERO } from '../totals/money.js';
 import { parseDocAllowanceCharge, parseSentTotals, parseTaxExemptions } from './parse-document.js';
 import { parseLine } from './parse-line.js';
+import { parseNationalFields, parseNotes } from './parse-national.js';
 import { dropUndefined, parseDelivery, parseParty } from './parse-party.js';
 import { parsePayment } from './parse-payment.js';
 import { array, code, date, decimal, Fields, object, optionalObject, requiredText, text } from './reader.js';
@@ -52,7 +54,10 @@ export function parseInvoice(f: Fields): ParsedInvoice {
     preceding_invoice: precedingInvoice(f),
     delivery_date: date(f, 'delivery_date'),
     billing_period: billingPeriod(f),
-    notes: notes(f),
+    // Extension: FA(3)-only fields (src/einvoice/ksef/), checked against the standard in validate.ts.
+    ksef: optionalObject(f, 'ksef', parseKsefFields),
+    ...parseNotes(f),
+    ...parseNationalFields(f),
     seller: parseParty(seller ?? emptyAt(f, 'seller'), 'seller'),
     buyer: parseParty(buyer ?? emptyAt(f, 'buyer'), 'buyer'),
     delivery: delivery ? parseDelivery(delivery) : undefined,
@@ -89,14 +94,4 @@ function billingPeriod(f: Fields): Period | undefined {
     if (start && end && end < start) sub.issue('end', 'must not be before start');
     return { start, end };
   });
-}
-
-function notes(f: Fields): string[] {
-  const result: string[] = [];
-  for (const item of array(f, 'notes')) {
-    if (typeof item.value !== 'string') f.issues.add(item.path, 'must be a string');
-    else if (item.value.trim().length > 5000) f.issues.add(item.path, 'must be at most 5000 characters');
-    else if (item.value.trim() !== '') result.push(item.value.trim());
-  }
-  return result;
 }

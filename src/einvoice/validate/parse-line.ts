@@ -43,6 +43,7 @@ export function parseLine(item: ArrayItem, position: number, issues: Fields['iss
     buyer_item_id: text(f, 'buyer_item_id'),
     ...standardItem(f),
     order_line_reference: text(f, 'order_line_reference'),
+    ...classification(f),
     period: linePeriod(f),
     allowances,
     charges,
@@ -51,6 +52,18 @@ export function parseLine(item: ArrayItem, position: number, issues: Fields['iss
   };
   f.finish();
   return dropUndefined(line);
+}
+
+/** BT-158 item classification with its UNTDID 7143 scheme (e.g. `CG` for the Croatian KPD). */
+function classification(f: Fields): Pick<Line, 'classification_code' | 'classification_scheme'> {
+  const code = text(f, 'classification_code', { max: 100 });
+  const scheme = text(f, 'classification_scheme', { max: 3 });
+  if (scheme !== undefined && !/^[A-Z]{1,3}$/.test(scheme))
+    f.issue('classification_scheme', 'must be a UNTDID 7143 code such as CG, STI or HS');
+  // A code without its scheme is completed (HR-CIUS: CG) or reported in rules-national.ts.
+  else if (scheme !== undefined && code === undefined)
+    f.issue('classification_code', 'is required with classification_scheme');
+  return { classification_code: code, classification_scheme: scheme };
 }
 
 /** BR-64: the item standard identifier carries its scheme (ISO 6523 ICD, BR-CL-21). */

@@ -4,7 +4,7 @@ import { isSeOrg, mod11 } from './peppol-identifiers.js';
 
 /**
  * OpenPeppol's national rules for sellers in Norway, Denmark, Italy, Sweden and Iceland (PEPPOL-EN16931-UBL.sch
- * 3.0.19, the `fatal` ones a Quire invoice can break). The Dutch and German ones are in rules-peppol.ts; the
+ * 3.0.21, the `fatal` ones a Quire invoice can break). The Dutch and German ones are in rules-peppol.ts; the
  * Greek ones (GR-R-*) need fields the model does not have (MARK number, invoice URL) and are not pre-checked.
  */
 
@@ -52,6 +52,16 @@ function checkDenmark(invoice: Invoice, totals: InvoiceTotals, add: Add): void {
   for (const role of ['seller', 'buyer'] as const)
     if (invoice[role].id && !invoice[role].id_scheme)
       add(`${role}.id_scheme`, 'is required with id between Danish parties (DK-R-013)');
+  if (buyer.legal_registration_id && buyer.legal_registration_scheme !== '0184')
+    add('buyer.legal_registration_scheme', 'must be 0184 (CVR) for a Danish buyer (DK-R-017)');
+  invoice.lines.forEach((line, i) => {
+    // DK-R-003 wants the UNSPSC release (listVersionID 19.05.01 or 26.08.01), which the model does not carry.
+    if (line.classification_code && line.classification_scheme === 'TST')
+      add(
+        `lines[${i}].classification_scheme`,
+        'UNSPSC (TST) needs its list version between Danish parties, which Quire cannot write; leave the classification out (DK-R-003)',
+      );
+  });
   const p = invoice.payment;
   if (!p) return;
   if (!DK_MEANS.has(p.means_code))

@@ -6,8 +6,8 @@ import { checkPeppolNational } from './rules-peppol-national.js';
 import { checkXRechnung, PEPPOL_GERMAN_RULES } from './rules-xrechnung.js';
 
 /**
- * Peppol BIS Billing 3.0 (OpenPeppol's PEPPOL-EN16931-UBL.sch, release 3.0.19, kept in
- * tools/einvoice-validate/artefacts/peppol): the rules an invoice made from Quire's model can break, checked
+ * Peppol BIS Billing 3.0 (OpenPeppol's PEPPOL-EN16931-UBL.sch, release 3.0.21, kept in
+ * tools/einvoice-validate/artefacts/peppol/3.0.21): the rules an invoice made from Quire's model can break, checked
  * before anything is written so a request fails with `invalid_e_invoice` instead of producing XML a Peppol
  * access point rejects. Rule ids are in every message so a user can look them up.
  */
@@ -21,19 +21,21 @@ const PEPPOL_INVOICE_TYPES = new Set(
 const PEPPOL_CREDIT_NOTE_TYPES = new Set(['381', '396', '81', '83', '532']);
 
 /**
- * PEPPOL-EN16931-CL008: the Peppol Electronic Address Identifier Scheme list. It is the EN 16931 EAS list
- * without `EM` (e-mail), the AN/AQ/AS/AU codes and the ICDs added after the Peppol release.
+ * PEPPOL-EN16931-CL008: the Peppol Electronic Address Identifier Scheme list of release 3.0.21 (its `eaid`
+ * list: 3.0.21 dropped 0037 0147 0154 0158 0170 0177 0193 0194 0202 0203 0205 0212 0213 0215 0217 and
+ * added 0242 0244 0245 0246 0248). Narrower than the EN 16931 EAS list: no `EM` (e-mail), no AN/AQ/AS/AU.
  */
 const PEPPOL_EAS = new Set(
-  `0002 0007 0009 0037 0060 0088 0096 0097 0106 0130 0135 0142 0151 0177 0183 0184 0188 0190 0191 0192 0193
-  0195 0196 0198 0199 0200 0201 0202 0204 0208 0209 0210 0211 0212 0213 0215 0216 0218 0221 0230 0235 9910
+  `0002 0007 0009 0060 0088 0096 0097 0106 0130 0135 0142 0151 0183 0184 0188 0190 0191 0192 0195 0196 0198
+  0199 0200 0201 0204 0208 0209 0210 0211 0216 0218 0221 0225 0230 0235 0240 0242 0244 0245 0246 0248 9910
   9913 9914 9915 9918 9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936
-  9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959 0147 0154
-  0158 0170 0194 0203 0205 0217 0225 0240`.split(/\s+/),
+  9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959`.split(
+    /\s+/,
+  ),
 );
 
-/** PEPPOL-EN16931-CL007: ISO 4217 as Peppol lists it; these EN 16931 codes are not on it. */
-const NON_PEPPOL_CURRENCIES = new Set(['CNH', 'STD', 'XCG']);
+/** PEPPOL-EN16931-CL007: ISO 4217 as Peppol 3.0.21 lists it; these EN 16931 codes are not on it. */
+const NON_PEPPOL_CURRENCIES = new Set(['STD']);
 
 /** PEPPOL-EN16931-P0104…P0111: a VATEX code names the one VAT category it may be used with. */
 const VATEX_CATEGORY: Readonly<Record<string, { category: string; rule: string }>> = {
@@ -131,7 +133,7 @@ interface IdentifierRule {
   valid: (value: string) => boolean;
 }
 
-/** PEPPOL-COMMON-R040…R050 (the ones flagged fatal), by ICD scheme. */
+/** PEPPOL-COMMON-R040…R053 (the ones flagged fatal), by ICD scheme. */
 const IDENTIFIER_RULES: Readonly<Record<string, IdentifierRule>> = {
   '0088': { rule: 'PEPPOL-COMMON-R040', what: 'a GLN (digits with a valid GS1 check digit)', valid: isGln },
   '0192': {
@@ -155,6 +157,16 @@ const IDENTIFIER_RULES: Readonly<Record<string, IdentifierRule>> = {
     valid: isSeOrg,
   },
   '0151': { rule: 'PEPPOL-COMMON-R050', what: 'an Australian Business Number (11 digits)', valid: isAbn },
+  '0096': {
+    rule: 'PEPPOL-COMMON-R052',
+    what: 'a Danish P number (10 digits)',
+    valid: (v) => /^[0-9]{10}$/.test(v),
+  },
+  '0198': {
+    rule: 'PEPPOL-COMMON-R053',
+    what: 'a Danish SE number (DK and 8 digits)',
+    valid: (v) => /^DK[0-9]{8}$/.test(v),
+  },
 };
 
 function checkIdentifier(value: string, scheme: string, path: string, add: Add): void {

@@ -1,7 +1,12 @@
 import type { Invoice, InvoiceTotals, Profile } from '../model.js';
 import type { Issues } from './issues.js';
 
-const ROUNDING_PROFILES: ReadonlySet<Profile> = new Set(['en16931', 'extended', 'xrechnung']);
+const ROUNDING_PROFILES: ReadonlySet<Profile> = new Set([
+  'en16931',
+  'extended',
+  'xrechnung',
+  'extended-ctc-fr',
+]);
 
 /**
  * SPEC "invoice": prepaid_amount is not in the minimum profile; rounding_amount only in en16931,

@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors.js';
+import { checkKsef } from '../ksef/rules.js';
 import {
   DEFAULT_PROFILE,
   PROFILES,
@@ -13,6 +14,7 @@ import { computeTotals, computeVatBreakdown } from '../totals/compute.js';
 import { Issues, invalidEInvoice } from './issues.js';
 import { parseInvoice } from './parse-invoice.js';
 import { Fields, isPlainObject } from './reader.js';
+import { checkNational } from './rules-national.js';
 import { checkPeppol } from './rules-peppol.js';
 import { checkAmountDue, checkProfileFields } from './rules-profile.js';
 import { checkSellerIdentification, checkVatCategories, resolveExemptions, vatUses } from './rules-vat.js';
@@ -104,7 +106,9 @@ function prepare(f: Fields, standard: Standard, profile: Profile, issues: Issues
   checkProfileFields(invoice, profile, BASE, issues);
   if (profile === 'xrechnung') checkXRechnung(invoice, BASE, issues);
   if (standard === 'peppol') checkPeppol(invoice, totals, BASE, issues);
+  checkNational(invoice, totals, standard, profile, BASE, issues);
   checkAmountDue(invoice, totals, profile, BASE, issues);
+  checkKsef(invoice, standard, BASE, issues);
   if (sentTotals && !TOTAL_INPUTS.some((k) => issues.hasAt(`${BASE}.${k}`)))
     checkSentTotals(sentTotals, totals, `${BASE}.totals`, issues);
   return {

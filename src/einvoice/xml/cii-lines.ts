@@ -15,7 +15,7 @@ export function ciiLine(parent: Node, line: Line, rules: CiiProfileRules): void 
   settlement(item, line, rules.level);
 }
 
-/** TradeProductType: GlobalID, SellerAssignedID, BuyerAssignedID, Name, Description (ids EN 16931+). */
+/** TradeProductType: GlobalID, SellerAssignedID, BuyerAssignedID, Name, Description, classification (EN 16931+). */
 function product(item: Node, line: Line, level: CiiLevel): void {
   const p = child(item, 'ram:SpecifiedTradeProduct');
   if (line.standard_item_id && line.standard_item_scheme) {
@@ -26,7 +26,13 @@ function product(item: Node, line: Line, level: CiiLevel): void {
     leaf(p, 'ram:BuyerAssignedID', line.buyer_item_id);
   }
   leaf(p, 'ram:Name', line.name);
-  if (level >= CiiLevel.Comfort) leaf(p, 'ram:Description', line.description);
+  if (level < CiiLevel.Comfort) return;
+  leaf(p, 'ram:Description', line.description);
+  if (line.classification_code) {
+    const c = child(p, 'ram:DesignatedProductClassification');
+    const scheme = line.classification_scheme;
+    leaf(c, 'ram:ClassCode', line.classification_code, scheme ? { listID: scheme } : undefined);
+  }
 }
 
 /** BT-132 order line reference (EN 16931+), BT-146 net price with BT-149/150 base quantity. */

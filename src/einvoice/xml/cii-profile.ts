@@ -12,7 +12,7 @@ export interface CiiProfileRules {
   level: CiiLevel;
   /** BT-24 specification identifier. */
   guidelineId: string;
-  /** BT-23 business process, XRechnung only (as KoSIT's examples). */
+  /** BT-23 business process fixed by the profile, XRechnung only (as KoSIT's examples). */
   businessProcess?: string;
   /** BR-DE-14: the VAT breakdown of category O states rate 0. */
   xrechnung: boolean;
@@ -24,8 +24,13 @@ export const XRECHNUNG_3_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de
 export const EN16931_ID = 'urn:cen.eu:en16931:2017';
 /** Peppol BIS Billing 3.0 (PEPPOL-EN16931-R004). */
 export const PEPPOL_BIS_3_ID = `${EN16931_ID}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0`;
+/**
+ * France's EXTENDED-CTC-FR (FNFE-MPE): no French rule file checks BT-24, so this is the value in common use
+ * in FNFE-MPE's documents and the validators that recognise the profile.
+ */
+export const EXTENDED_CTC_FR_ID = `${EN16931_ID}#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr`;
 
-const RULES: Record<Profile, CiiProfileRules> = {
+const RULES: Record<Exclude<Profile, 'fa3'>, CiiProfileRules> = {
   minimum: { level: CiiLevel.Minimum, guidelineId: 'urn:factur-x.eu:1p0:minimum', xrechnung: false },
   'basic-wl': { level: CiiLevel.BasicWl, guidelineId: 'urn:factur-x.eu:1p0:basicwl', xrechnung: false },
   basic: {
@@ -45,8 +50,11 @@ const RULES: Record<Profile, CiiProfileRules> = {
     businessProcess: PEPPOL_BILLING_PROCESS,
     xrechnung: true,
   },
+  'extended-ctc-fr': { level: CiiLevel.Comfort, guidelineId: EXTENDED_CTC_FR_ID, xrechnung: false },
 };
 
 export function ciiRules(profile: Profile): CiiProfileRules {
+  // KSeF FA(3) is its own structure (src/einvoice/ksef/), never CII.
+  if (profile === 'fa3') throw new Error('FA(3) has no CII profile');
   return RULES[profile];
 }

@@ -19,7 +19,7 @@ const NAMESPACES = {
 export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
   const rules = ciiRules(profile);
   const root = xmlRoot('rsm:CrossIndustryInvoice', NAMESPACES);
-  context(root, rules);
+  context(root, rules, prepared.invoice.billing_mode);
   exchangedDocument(root, prepared, rules);
   const tx = child(root, 'rsm:SupplyChainTradeTransaction');
   if (rules.level >= CiiLevel.Basic) for (const line of prepared.lines) ciiLine(tx, line, rules);
@@ -29,11 +29,11 @@ export function buildCii(prepared: PreparedEInvoice, profile: Profile): string {
   return xmlText(root);
 }
 
-function context(root: Node, rules: CiiProfileRules): void {
+/** BT-23 is the profile's fixed process (XRechnung) or the invoice's own (the French billing mode). */
+function context(root: Node, rules: CiiProfileRules, billingMode: string | undefined): void {
   const ctx = child(root, 'rsm:ExchangedDocumentContext');
-  if (rules.businessProcess) {
-    leaf(child(ctx, 'ram:BusinessProcessSpecifiedDocumentContextParameter'), 'ram:ID', rules.businessProcess);
-  }
+  const process = rules.businessProcess ?? billingMode;
+  if (process) leaf(child(ctx, 'ram:BusinessProcessSpecifiedDocumentContextParameter'), 'ram:ID', process);
   leaf(child(ctx, 'ram:GuidelineSpecifiedDocumentContextParameter'), 'ram:ID', rules.guidelineId);
 }
 
@@ -44,7 +44,11 @@ function exchangedDocument(root: Node, p: PreparedEInvoice, rules: CiiProfileRul
   leaf(d, 'ram:TypeCode', p.invoice.type_code);
   dateTime(d, 'ram:IssueDateTime', p.invoice.issue_date);
   if (rules.level < CiiLevel.BasicWl) return;
-  for (const note of p.invoice.notes) leaf(child(d, 'ram:IncludedNote'), 'ram:Content', note);
+  p.invoice.notes.forEach((note, i) => {
+    const n = child(d, 'ram:IncludedNote');
+    leaf(n, 'ram:Content', note);
+    leaf(n, 'ram:SubjectCode', p.invoice.note_subjects?.[i]);
+  });
 }
 
 /**

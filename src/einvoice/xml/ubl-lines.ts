@@ -2,7 +2,13 @@ import type { DocAllowanceCharge, Line, LineAllowanceCharge, Vat } from '../mode
 import { amount, child, leaf, type Node, plain } from './xml-text.js';
 
 /** cac:InvoiceLine / cac:CreditNoteLine (BG-25) in InvoiceLineType order. */
-export function ublLine(parent: Node, line: Line, currency: string, creditNote: boolean): void {
+export function ublLine(
+  parent: Node,
+  line: Line,
+  currency: string,
+  creditNote: boolean,
+  taxCategory?: TaxCategoryExtra,
+): void {
   const el = child(parent, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   leaf(el, 'cbc:ID', line.id);
   leaf(el, 'cbc:Note', line.note);
@@ -18,7 +24,7 @@ export function ublLine(parent: Node, line: Line, currency: string, creditNote: 
     leaf(child(el, 'cac:OrderLineReference'), 'cbc:LineID', line.order_line_reference);
   for (const a of line.allowances) ublAllowanceCharge(el, a, false, currency); // line ones carry no VAT of their own
   for (const c of line.charges) ublAllowanceCharge(el, c, true, currency);
-  item(el, line);
+  item(el, line, taxCategory);
   const price = child(el, 'cac:Price');
   leaf(price, 'cbc:PriceAmount', plain(line.unit_price), { currencyID: currency });
   if (!line.price_base_quantity.eq(1)) {
@@ -26,8 +32,11 @@ export function ublLine(parent: Node, line: Line, currency: string, creditNote: 
   }
 }
 
-/** ItemType order: Description, Name, Buyers-, Sellers-, StandardItemIdentification, ClassifiedTaxCategory. */
-function item(el: Node, line: Line): void {
+/**
+ * ItemType order: Description, Name, Buyers-, Sellers-, StandardItemIdentification, CommodityClassification,
+ * ClassifiedTaxCategory.
+ */
+function item(el: Node, line: Line, taxCategory: TaxCategoryExtra | undefined): void {
   const it = child(el, 'cac:Item');
   leaf(it, 'cbc:Description', line.description);
   leaf(it, 'cbc:Name', line.name);
@@ -37,11 +46,23 @@ function item(el: Node, line: Line): void {
     const std = child(it, 'cac:StandardItemIdentification');
     leaf(std, 'cbc:ID', line.standard_item_id, { schemeID: line.standard_item_scheme });
   }
-  ublTaxCategory(it, 'cac:ClassifiedTaxCategory', line.vat, false);
+  if (line.classification_code) {
+    const scheme = line.classification_scheme;
+    const c = child(it, 'cac:CommodityClassification');
+    leaf(c, 'cbc:ItemClassificationCode', line.classification_code, scheme ? { listID: scheme } : undefined);
+  }
+  ublTaxCategory(it, 'cac:ClassifiedTaxCategory', line.vat, false, taxCategory);
+}
+
+/** What a tax category may carry besides its category and rate: a national name (HR-CIUS), an exemption. */
+export interface TaxCategoryExtra {
+  name?: string;
+  code?: string;
+  reason?: string;
 }
 
 /**
- * TaxCategoryType: ID, Percent, exemption code/reason, TaxScheme. Category O has no rate (BR-O-05),
+ * TaxCategoryType: ID, Name, Percent, exemption code/reason, TaxScheme. Category O has no rate (BR-O-05),
  * except in the XRechnung VAT breakdown, which must state 0 (BR-DE-14).
  */
 export function ublTaxCategory(
@@ -49,10 +70,11 @@ export function ublTaxCategory(
   name: string,
   vat: Vat,
   zeroRateForO: boolean,
-  exemption?: { code?: string; reason?: string },
+  exemption?: TaxCategoryExtra,
 ): void {
   const t = child(parent, name);
   leaf(t, 'cbc:ID', vat.category);
+  leaf(t, 'cbc:Name', exemption?.name);
   if (vat.rate !== null) leaf(t, 'cbc:Percent', plain(vat.rate));
   else if (zeroRateForO) leaf(t, 'cbc:Percent', '0');
   leaf(t, 'cbc:TaxExemptionReasonCode', exemption?.code);

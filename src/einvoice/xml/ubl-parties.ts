@@ -5,10 +5,12 @@ type Role = 'seller' | 'buyer';
 
 /**
  * cac:Party (BG-4 / BG-7) in PartyType order: EndpointID, PartyIdentification*, PartyName,
- * PostalAddress, PartyTaxScheme*, PartyLegalEntity, Contact.
+ * PostalAddress, PartyTaxScheme*, PartyLegalEntity, Contact. Returns the wrapper, which national
+ * extensions add to after the party (HR-CIUS's SellerContact).
  */
-export function ublParty(parent: Node, wrapper: string, party: Party, role: Role, creditorId?: string): void {
-  const el = child(child(parent, wrapper), 'cac:Party');
+export function ublParty(parent: Node, wrapper: string, party: Party, role: Role, creditorId?: string): Node {
+  const outer = child(parent, wrapper);
+  const el = child(outer, 'cac:Party');
   if (party.electronic_address) {
     leaf(el, 'cbc:EndpointID', party.electronic_address.value, { schemeID: party.electronic_address.scheme });
   }
@@ -28,6 +30,7 @@ export function ublParty(parent: Node, wrapper: string, party: Party, role: Role
   if (role === 'seller' && party.tax_number) taxScheme(el, party.tax_number, 'FC');
   legalEntity(el, party, role);
   contact(el, party);
+  return outer;
 }
 
 function taxScheme(el: Node, companyId: string, scheme: string): void {

@@ -1,6 +1,14 @@
 import { CREDIT_NOTE_TYPE_CODES } from '../codes.js';
-import type { PreparedEInvoice, Standard } from '../model.js';
-import { EN16931_ID, PEPPOL_BILLING_PROCESS, PEPPOL_BIS_3_ID, XRECHNUNG_3_ID } from './cii-profile.js';
+import type { PreparedEInvoice } from '../model.js';
+import {
+  EN16931_ID,
+  EXTENDED_CTC_FR_ID,
+  PEPPOL_BILLING_PROCESS,
+  PEPPOL_BIS_3_ID,
+  XRECHNUNG_3_ID,
+} from './cii-profile.js';
+import { ublNoteText } from './fr-ctc.js';
+import { HR_CIUS_ID, HR_DEFAULT_PROCESS, hrLineTaxCategory, hrSellerContact } from './hr-cius.js';
 import { paymentGroups } from './payment-groups.js';
 import { ublLine } from './ubl-lines.js';
 import { ublDelivery, ublParty } from './ubl-parties.js';
@@ -18,11 +26,18 @@ const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-
 
 /**
  * BT-24 specification identifier and BT-23 business process of each UBL standard: XRechnung 3.0 and Peppol
- * BIS Billing 3.0 (both in the Peppol billing process), plain EN 16931 without a process.
+ * BIS Billing 3.0 (both in the Peppol billing process), HR-CIUS (its process type, P1 unless sent), plain
+ * EN 16931 or France's EXTENDED-CTC-FR with the invoice's own process (the French billing mode).
  */
-function ublContext(standard: Standard): { customizationId: string; profileId?: string } {
-  if (standard === 'peppol') return { customizationId: PEPPOL_BIS_3_ID, profileId: PEPPOL_BILLING_PROCESS };
-  if (standard === 'en16931-ubl') return { customizationId: EN16931_ID };
+function ublContext(p: PreparedEInvoice): { customizationId: string; profileId?: string } {
+  const mode = p.invoice.billing_mode;
+  if (p.standard === 'peppol') return { customizationId: PEPPOL_BIS_3_ID, profileId: PEPPOL_BILLING_PROCESS };
+  if (p.standard === 'hr-cius') return { customizationId: HR_CIUS_ID, profileId: mode ?? HR_DEFAULT_PROCESS };
+  if (p.standard === 'en16931-ubl')
+    return {
+      customizationId: p.profile === 'extended-ctc-fr' ? EXTENDED_CTC_FR_ID : EN16931_ID,
+      profileId: mode,
+    };
   return { customizationId: XRECHNUNG_3_ID, profileId: PEPPOL_BILLING_PROCESS };
 }
 
@@ -48,21 +63,26 @@ export function buildUbl(prepared: PreparedEInvoice): string {
   for (const c of prepared.docCharges) ublDocAllowanceCharge(root, c, true, currency);
   ublTaxTotal(root, prepared);
   ublMonetaryTotal(root, prepared);
-  for (const line of prepared.lines) ublLine(root, line, currency, creditNote);
+  const hr = prepared.standard === 'hr-cius';
+  for (const line of prepared.lines)
+    ublLine(root, line, currency, creditNote, hr ? hrLineTaxCategory(line.vat, prepared.invoice) : undefined);
   return xmlText(root);
 }
 
 /** CustomizationID … BuyerReference, InvoicePeriod in the Invoice/CreditNote sequence. */
 function header(root: Node, p: PreparedEInvoice, creditNote: boolean): void {
   const inv = p.invoice;
-  const context = ublContext(p.standard);
+  const context = ublContext(p);
   leaf(root, 'cbc:CustomizationID', context.customizationId);
   leaf(root, 'cbc:ProfileID', context.profileId);
   leaf(root, 'cbc:ID', inv.number);
   leaf(root, 'cbc:IssueDate', inv.issue_date);
+  leaf(root, 'cbc:IssueTime', inv.issue_time);
   if (!creditNote) leaf(root, 'cbc:DueDate', inv.payment?.due_date);
   leaf(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', inv.type_code);
-  for (const note of inv.notes) leaf(root, 'cbc:Note', note);
+  inv.notes.forEach((note, i) => {
+    leaf(root, 'cbc:Note', ublNoteText(note, inv.note_subjects?.[i]));
+  });
   leaf(root, 'cbc:DocumentCurrencyCode', inv.currency);
   leaf(root, 'cbc:BuyerReference', inv.buyer_reference);
   if (inv.billing_period) {
@@ -103,7 +123,8 @@ function parties(root: Node, p: PreparedEInvoice): void {
   const inv = p.invoice;
   const creditorId =
     inv.payment && paymentGroups(inv.payment).directDebit ? inv.payment.creditor_id : undefined;
-  ublParty(root, 'cac:AccountingSupplierParty', inv.seller, 'seller', creditorId);
+  const supplier = ublParty(root, 'cac:AccountingSupplierParty', inv.seller, 'seller', creditorId);
+  hrSellerContact(supplier, inv);
   ublParty(root, 'cac:AccountingCustomerParty', inv.buyer, 'buyer');
   ublDelivery(root, inv.delivery, inv.delivery_date);
 }

@@ -40,17 +40,22 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
 
   const errorRules = (report: { errors: { rule: string }[] }) => report.errors.map((e) => e.rule).sort();
 
-  it('every official Peppol BIS Billing 3.0 example is valid, checked with the CEN and OpenPeppol rules', async () => {
-    const examples = readdirSync(sample('peppol')).filter((f) => f.endsWith('.xml'));
-    assert.equal(examples.length, 9);
+  it('every official Peppol BIS Billing 3.0.21 example is valid, checked with the CEN 1.3.16 and OpenPeppol 3.0.21 rules', async () => {
+    const examples = readdirSync(sample('peppol', '3.0.21')).filter((f) => f.endsWith('.xml'));
+    assert.equal(examples.length, 10);
     for (const file of examples) {
-      const report = await validateFile(sample('peppol', file));
+      const report = await validateFile(sample('peppol', '3.0.21', file));
       assert.deepEqual(report.errors, [], file);
       assert.equal(report.valid, true, file);
       assert.equal(report.syntax, 'ubl');
       assert.equal(report.standard, 'peppol');
       assert.equal(report.profile, 'peppol');
       assert.match(report.guideline_id, /poacc:billing:3\.0$/);
+      assert.deepEqual(report.rules, [
+        { name: 'OASIS UBL schema', version: '2.1' },
+        { name: 'CEN EN 16931 validation artefacts', version: '1.3.16' },
+        { name: 'OpenPeppol BIS Billing 3.0', version: '3.0.21' },
+      ]);
     }
   });
 
@@ -65,32 +70,47 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
       sample('peppol', 'broken', 'base-creditnote-correction.changed-total.xml'),
     );
     assert.deepEqual(errorRules(wrongTotal), ['BR-CO-15', 'BR-CO-16']);
+  });
 
-    // BT-24 alone decides the rules (as in the official validator): declared plain EN 16931, the file is a
-    // valid EN 16931 invoice; a receiver expecting Peppol asks for the Peppol rules and gets R004.
-    const declared = await validateFile(
-      sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'),
-    );
-    assert.equal(declared.valid, true);
-    assert.equal(declared.profile, 'en16931');
-    const wrongId = await validateFile(
-      sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'),
-      'peppol',
-    );
+  it('a Peppol BIS ProfileID with a plain EN 16931 CustomizationID is checked with the Peppol rules: R004', async () => {
+    // Peppol's billing process in BT-23, plain EN 16931 in BT-24: Peppol's validators apply the Peppol rules.
+    const wrongId = await validateFile(sample('peppol', 'broken', 'base-example.wrong-customization-id.xml'));
     assert.equal(wrongId.valid, false);
     assert.deepEqual(errorRules(wrongId), ['PEPPOL-EN16931-R004']);
+    assert.equal(wrongId.profile, 'peppol');
+    assert.equal(wrongId.standard, 'peppol');
     assert.equal(wrongId.guideline_id, 'urn:cen.eu:en16931:2017');
+    assert.ok(wrongId.rules.some((r: { version: string }) => r.version === '3.0.21'));
+    // The reference validator picks by BT-24 only; asked for the Peppol rules, it reports the same.
+    const file = sample('peppol', 'broken', 'base-example.wrong-customization-id.xml');
+    const official = (await validateFiles([file], { profile: 'peppol' })).get(file);
+    assert.ok(official);
+    assert.equal(official.status, 'FAIL');
+    assert.ok(official.findings.some((f) => f.id === 'PEPPOL-EN16931-R004'));
+    // Release 3.0.21's R004 also refuses a doubled colon after the Peppol prefix.
+    const xml = readFileSync(sample('peppol', '3.0.21', 'base-example.xml'), 'utf8');
+    const doubled = await validate(
+      xml.replace('poacc:billing:3.0</cbc:CustomizationID>', 'poacc:billing:3.0::x</cbc:CustomizationID>'),
+      'doubled.xml',
+    );
+    assert.deepEqual(errorRules(doubled.json), ['PEPPOL-EN16931-R004'], doubled.text);
   });
 
   it('`profile` checks a document as another profile than it declares', async () => {
     const xml = readFileSync(sample('peppol', 'base-example.xml'), 'utf8');
-    const plain = xml.replace(
-      'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
-      'urn:cen.eu:en16931:2017',
-    );
+    const plain = xml
+      .replace(
+        'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+        'urn:cen.eu:en16931:2017',
+      )
+      .replace(/<cbc:ProfileID>[^<]*<\/cbc:ProfileID>/, '');
     const asDeclared = await validate(plain, 'plain.xml');
     assert.equal(asDeclared.json.profile, 'en16931');
     assert.equal(asDeclared.json.standard, 'en16931-ubl');
+    assert.deepEqual(asDeclared.json.rules, [
+      { name: 'OASIS UBL schema', version: '2.1' },
+      { name: 'CEN EN 16931 validation artefacts', version: '1.3.16' },
+    ]);
     const asPeppol = await validate(plain, 'plain.xml', 'peppol');
     assert.equal(asPeppol.json.profile, 'peppol');
     assert.ok(errorRules(asPeppol.json).includes('PEPPOL-EN16931-R004'), asPeppol.text);
@@ -112,7 +132,12 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
 
     const changed = await validateFile(sample('broken', 'zf24_EN16931_Einfach_fx.changed-total.pdf'));
     assert.equal(changed.valid, false);
-    assert.deepEqual(errorRules(changed), ['BR-CO-15', 'BR-CO-16', 'FX-SCH-A-000121', 'FX-SCH-A-000122']);
+    // CEN's rules and Factur-X 1.09.2's (whose compiled rules report the EN 16931 rule ids) both fail it.
+    assert.deepEqual(errorRules(changed), ['BR-CO-15', 'BR-CO-15', 'BR-CO-16', 'BR-CO-16']);
+    assert.deepEqual(changed.rules, [
+      { name: 'CEN EN 16931 validation artefacts', version: '1.3.16' },
+      { name: 'Factur-X / ZUGFeRD', version: '1.09.2' },
+    ]);
   });
 
   it('a Factur-X PDF whose XMP declares another profile than its XML fails FX-XMP', async () => {
@@ -151,7 +176,18 @@ describe('POST /v1/e-invoices/validate: the official rules in process', () => {
       sample('broken', 'zf24_EN16931_Einfach.changed-total.xml'),
       sample('broken', 'zf24_MINIMUM_Rechnung.xsd-invalid.xml'),
     ];
-    const reference = await validateFiles(files, { reproducible: true });
+    // A document in Peppol's billing process (BT-23) is checked with the Peppol rules (CEN's credit note
+    // example is one); the reference validator picks by BT-24 only, so it is asked for them.
+    const peppolProcess = (file: string) =>
+      /<cbc:ProfileID>urn:fdc:peppol\.eu:2017:poacc:billing:01:1\.0</.test(readFileSync(file, 'latin1')) &&
+      !/xrechnung/.test(readFileSync(file, 'latin1'));
+    const reference = new Map([
+      ...(await validateFiles(
+        files.filter((f) => !peppolProcess(f)),
+        { reproducible: true },
+      )),
+      ...(await validateFiles(files.filter(peppolProcess), { reproducible: true, profile: 'peppol' })),
+    ]);
     for (const file of files) {
       const official = reference.get(file);
       assert.ok(official, file);

@@ -37,6 +37,7 @@ export class InvoicePdfHarness {
       invoiceTemplateData(prepared),
     );
     const rendered = await this.renderer.render({ html, page: resolvePageOptions({}), watermark });
+    if (profile === 'fa3') throw new Error('KSeF FA(3) is XML only: no Factur-X PDF');
     const xml = buildCii(prepared, profile);
     const contribution = facturXFinishing(xml, {
       profile,

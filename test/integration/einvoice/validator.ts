@@ -107,9 +107,9 @@ function cacheKeyBytes(file: string): Buffer {
   return Buffer.from(blanked, 'latin1');
 }
 
-function cachePath(file: string): string {
+function cachePath(file: string, profile: string | undefined): string {
   const digest = createHash('sha256').update(cacheKeyBytes(file)).digest('hex');
-  return path.join(CACHE_ROOT, validatorVersion(), `${digest}.json`);
+  return path.join(CACHE_ROOT, validatorVersion(), `${digest}${profile ? `.${profile}` : ''}.json`);
 }
 
 /**
@@ -120,18 +120,18 @@ function cachePath(file: string): string {
  */
 export async function validateFiles(
   files: string[],
-  { reproducible = false }: { reproducible?: boolean } = {},
+  { reproducible = false, profile }: { reproducible?: boolean; profile?: string } = {},
 ): Promise<Map<string, ValidatorReport>> {
-  if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files);
+  if (process.env.QUIRE_TEST_VALIDATOR_CACHE === '0') return runValidator(files, profile);
   const reports = new Map<string, ValidatorReport>();
   const missing = new Map<string, string>();
   for (const file of files) {
-    const cached = cachePath(file);
+    const cached = cachePath(file, profile);
     if (existsSync(cached)) reports.set(file, { ...JSON.parse(readFileSync(cached, 'utf8')), file });
     else missing.set(file, cached);
   }
   if (missing.size === 0) return reports;
-  const fresh = await runValidator([...missing.keys()]);
+  const fresh = await runValidator([...missing.keys()], profile);
   for (const [file, report] of fresh) {
     reports.set(file, report);
     const cached = missing.get(file);
@@ -147,12 +147,12 @@ export async function validateFiles(
   return reports;
 }
 
-/** Runs the validator once for many files (one JVM: the schematron compile dominates). */
-function runValidator(files: string[]): Promise<Map<string, ValidatorReport>> {
+/** Runs the validator once for many files (one JVM: the schematron compile dominates); `profile` is its --profile. */
+function runValidator(files: string[], profile?: string): Promise<Map<string, ValidatorReport>> {
   return new Promise((resolve, reject) => {
     execFile(
       VALIDATOR,
-      ['--json', '--warnings', ...files],
+      ['--json', '--warnings', ...(profile ? ['--profile', profile] : []), ...files],
       { maxBuffer: 64 * 1024 * 1024, timeout: 150_000 },
       (err, stdout, stderr) => {
         // Exit code 1 means "at least one FAIL": the report still comes on stdout.

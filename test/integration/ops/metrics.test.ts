@@ -72,10 +72,15 @@ describe('GET /metrics and GET /version', () => {
     await api(server.base, 'POST', '/v1/pdf', { key: team.live, body: { html: '<p>x</p>' } });
     const anonymous = await api(server.base, 'GET', '/version');
     assert.equal(anonymous.status, 200);
-    assert.deepEqual(Object.keys(anonymous.json), ['version']);
+    assert.deepEqual(Object.keys(anonymous.json), ['version', 'einvoice_rules']);
     assert.match(anonymous.json.version, /^\d+\.\d+\.\d+/);
+    // The e-invoice rule sets are the release's published facts: listed to anyone (extension).
+    assert.deepEqual(
+      anonymous.json.einvoice_rules.find((r: { name: string }) => r.name === 'OpenPeppol BIS Billing 3.0'),
+      { name: 'OpenPeppol BIS Billing 3.0', version: '3.0.21' },
+    );
     const wrong = await api(server.base, 'GET', '/version', { headers: { authorization: 'Bearer nope' } });
-    assert.deepEqual(Object.keys(wrong.json), ['version'], 'a wrong token is anonymous');
+    assert.deepEqual(Object.keys(wrong.json), ['version', 'einvoice_rules'], 'a wrong token is anonymous');
     assert.equal(anonymous.headers.get('vary'), 'authorization');
     const withKey = await api(server.base, 'GET', '/version', { key: team.test });
     const withToken = await api(server.base, 'GET', '/version', {

@@ -136,8 +136,9 @@ export function EInvoiceCheckPage() {
   return (
     <Page title="E-invoice check">
       <p>
-        Check an e-invoice you received — CII or UBL XML (EN 16931, XRechnung, Peppol BIS 3.0) or a
-        Factur-X/ZUGFeRD PDF — with the official rules, and read it into Quire's invoice model.
+        Check an e-invoice you received — CII or UBL XML (EN 16931, XRechnung, Peppol BIS 3.0), a Polish KSeF
+        FA(3) invoice, or a Factur-X/ZUGFeRD PDF — with the official rules, and read it into Quire's invoice
+        model.
       </p>
       <section
         aria-label="Drop zone for the e-invoice file"
