@@ -252,6 +252,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/session/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user’s sessions (extension)
+         * @description Extension for the dashboard’s account page: every unexpired session of the user, in any of their teams, newest first, each with when it began, its last use, when it ends, its team and whether it is this one. A session is named by the first 12 hex digits of its id’s SHA-256, never the id. Errors: [`unauthenticated`](/docs/errors#unauthenticated).
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out every other session of the user (extension)
+         * @description Extension: ends every session of the user except this one. Send the session’s x-csrf-token. Errors: [`unauthenticated`](/docs/errors#unauthenticated), [`forbidden`](/docs/errors#forbidden) (a missing or wrong x-csrf-token).
+         */
+        delete: operations["signOutOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether emails leave the server (extension)
+         * @description Extension: `smtp` is true when QUIRE_SMTP_URL is set. Without it emailed links (sign-in, reset, invitations) are written as .eml files to DATA_DIR/outbox on the server, and the dashboard says so where it would promise an email. It takes no input and needs no session. Errors: [`internal_error`](/docs/errors#internal_error) only.
+         */
+        get: operations["getEmailSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/usage/daily": {
         parameters: {
             query?: never;
@@ -558,6 +618,86 @@ export interface paths {
          * @description Renders a PDF from a stored template (`template_id` with `data`) or from raw `html`, in `fast` (screen layout) or `print` mode (paged media: running headers, page numbers). `response: binary` (default) answers with the file, its document id and page count in headers; `response: url` with the Document and a signed link; `async: true` queues it (202) and announces the result with `pdf.created` / `pdf.failed` webhooks. Send an `Idempotency-Key` so that a retry never renders or counts twice. Test keys render watermarked and are not counted. Errors: [`invalid_request`](/docs/errors#invalid_request) (details.field names the field), [`template_not_found`](/docs/errors#template_not_found), [`template_render_error`](/docs/errors#template_render_error) (the Liquid fails with this data; with `async: true` only a Liquid that does not parse is answered here, what fails while rendering fails the queued document with `pdf.failed`), [`render_timeout`](/docs/errors#render_timeout), [`document_too_large`](/docs/errors#document_too_large), [`payload_too_large`](/docs/errors#payload_too_large), [`plan_limit_reached`](/docs/errors#plan_limit_reached), [`spending_cap_reached`](/docs/errors#spending_cap_reached), [`idempotency_conflict`](/docs/errors#idempotency_conflict), [`idempotency_mismatch`](/docs/errors#idempotency_mismatch), [`service_busy`](/docs/errors#service_busy) (retry after Retry-After).
          */
         post: operations["createPdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e-invoices/example": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An example invoice for e_invoice, with its form fields (extension)
+         * @description Extension: an `e_invoice.invoice` that Factur-X/ZUGFeRD EN 16931, XRechnung (CII and UBL) and plain EN 16931 accept without a warning, with the form fields of its shape. Peppol needs Peppol participant identifiers as electronic addresses instead of e-mail. Errors: `unauthorized`, [`rate_limited`](/docs/errors#rate_limited).
+         */
+        get: operations["getEInvoiceExample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdf/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inspect a PDF
+         * @description Extension: what a PDF is and holds — pages and their sizes, version, encryption, tags, PDF/A and PDF/UA identification, metadata, attachments, form fields, signatures (checked), fonts and, with `text: true`, the text of each page. The source is a stored document of the key’s mode or the file itself. Not counted as a document. Errors: [`invalid_request`](/docs/errors#invalid_request) (a damaged file names `source.pdf_base64`; a missing or wrong password names `password`), [`document_not_found`](/docs/errors#document_not_found), [`file_expired`](/docs/errors#file_expired).
+         */
+        post: operations["inspectPdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdf/transform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transform a PDF
+         * @description Extension: runs `steps` in order over a PDF — keep and reorder `pages`, `rotate`, `merge`, `fill` and `flatten` a form, and the finishing of POST /v1/pdf (`stamp`, `metadata`, `attach`, `pdf_a`, `protect`, `sign`, same shapes and rules) — and answers the result as POST /v1/pdf answers a document: recorded in the log, counted, stored with a signed link (`response: url`), `pdf.created` sent to webhooks; an `Idempotency-Key` works as there. Not `async`. Errors: [`invalid_request`](/docs/errors#invalid_request) (`details.field` names the source, `password` or `steps[i]…`), [`document_not_found`](/docs/errors#document_not_found), [`file_expired`](/docs/errors#file_expired), [`document_too_large`](/docs/errors#document_too_large), [`plan_limit_reached`](/docs/errors#plan_limit_reached), [`spending_cap_reached`](/docs/errors#spending_cap_reached), [`idempotency_conflict`](/docs/errors#idempotency_conflict), [`idempotency_mismatch`](/docs/errors#idempotency_mismatch).
+         */
+        post: operations["transformPdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdf/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a PDF
+         * @description Extension: a ZIP of PDFs named `{name}-{n}.pdf`, one per entry of `ranges` (e.g. `["1", "2-3"]`) or per `every` pages. Not recorded or counted as documents. Errors: [`invalid_request`](/docs/errors#invalid_request) (`details.field` names the source, `password`, `ranges[i]` or `every`), [`document_not_found`](/docs/errors#document_not_found), [`file_expired`](/docs/errors#file_expired).
+         */
+        post: operations["splitPdf"];
         delete?: never;
         options?: never;
         head?: never;
@@ -959,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a received e-invoice with the official rules (extension)
-         * @description Extension. XSD plus the official schematron rules (CEN EN 16931 for CII and UBL, KoSIT XRechnung, Factur-X profiles, OpenPeppol BIS Billing 3.0) run in process with the rule ids the official validators report. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: [`invalid_request`](/docs/errors#invalid_request) (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), [`rate_limited`](/docs/errors#rate_limited) (30 checks a minute per team and mode).
+         * @description Extension. XSD plus the official schematron rules (CEN EN 16931 1.3.16 for CII and UBL, KoSIT XRechnung 2.5.0, Factur-X 1.09.2 profiles, OpenPeppol BIS Billing 3.0.21) run in process with the rule ids the official validators report; `rules` names the rule sets and releases that ran. A UBL document in Peppol's billing process (ProfileID) is checked with the Peppol rules whatever its CustomizationID says. `valid` is false when any finding has severity error; warnings and information messages never fail. For a PDF, `pdf` tells how the XML is attached and whether the PDF claims PDF/A-3 (structural checks only, no veraPDF). An invalid invoice is a 200 with `valid: false`. Errors: [`invalid_request`](/docs/errors#invalid_request) (not base64, or not an XML e-invoice or a PDF with one; the message says what was found; or a file whose check passes its time or memory limit), [`rate_limited`](/docs/errors#rate_limited) (30 checks a minute per team and mode).
          */
         post: operations["validateEInvoice"];
         delete?: never;
@@ -1169,7 +1309,7 @@ export interface paths {
         };
         /**
          * Versions of the service and its Chromium (optional: on servers that have it)
-         * @description The running version, for support requests and compatibility checks. Without credentials only `version`. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: [`not_found`](/docs/errors#not_found) (not on this server), [`rate_limited`](/docs/errors#rate_limited).
+         * @description The running version, for support requests and compatibility checks, and (extension) `einvoice_rules`, the official e-invoice rule sets and their releases. Without credentials only these. With an API key or the metrics token (`Authorization: Bearer …`) also `commit` and `chromium`: the exact browser build is not shown to anyone. Errors: [`not_found`](/docs/errors#not_found) (not on this server), [`rate_limited`](/docs/errors#rate_limited).
          */
         get: operations["getVersion"];
         put?: never;
@@ -1483,6 +1623,10 @@ export interface components {
                     [key: string]: string;
                 };
                 email_column?: string;
+                /** @description Extension: data every row starts from (e.g. the template sample values of fields no column fills); each mapped cell then sets its path over it, so a cell wins, an empty cell included (null). */
+                defaults?: {
+                    [key: string]: unknown;
+                };
             };
             filename_pattern?: string;
             mode?: "fast" | "print";
@@ -1728,10 +1872,10 @@ export interface components {
             };
         };
         EInvoice: {
-            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B) */
-            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl" | "peppol" | "en16931-ubl" | "en16931-cii";
+            /** @description factur-x/zugferd: PDF/A-3b with CII XML; xrechnung-cii/xrechnung-ubl: the XML itself. Extensions (XML itself, profile en16931): peppol = Peppol BIS Billing 3.0 (UBL 2.1 Invoice/CreditNote; both parties need an electronic_address with a Peppol EAS scheme, and buyer_reference or purchase_order_reference; the PEPPOL-EN16931 rules are checked before output), en16931-ubl and en16931-cii = EN 16931 without a CIUS (UBL 2.1 / CII D16B); hr-cius = Croatia HR-CIUS 2025 (UBL 2.1, Fiscalization 2.0). Profile extended-ctc-fr (factur-x, en16931-cii, en16931-ubl): France EXTENDED-CTC-FR with the BR-FR rules; ksef = Poland KSeF FA(3) XML (profile fa3; seller NIP, Polish rates, see invoice.ksef and docs/e-invoices.md) */
+            standard: "factur-x" | "zugferd" | "xrechnung-cii" | "xrechnung-ubl" | "peppol" | "en16931-ubl" | "en16931-cii" | "hr-cius" | "ksef";
             /** @description Default: the standard's */
-            profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung";
+            profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung" | "extended-ctc-fr" | "fa3";
             invoice: components["schemas"]["EInvoiceInvoice"];
         };
         EInvoiceAddress: {
@@ -1821,7 +1965,42 @@ export interface components {
                  */
                 end: string;
             };
-            notes?: string[];
+            notes?: (string | {
+                /** @description Note (BT-22) */
+                text: string;
+                /** @description Extension: BT-21 subject code (UNTDID 4451), e.g. PMT, PMD, AAB (required by extended-ctc-fr) */
+                subject_code?: string;
+            })[];
+            /** @description Extension: BT-23 business process. extended-ctc-fr: the French billing mode (B1, S1, M1, …; required, BR-FR-08); hr-cius: the process type P1–P12 (default P1). Not for xrechnung/peppol (fixed) */
+            billing_mode?: string;
+            /** @description Extension, hr-cius (required): HR-BT-2 issue time HH:MM:SS */
+            issue_time?: string;
+            /** @description Extension, hr-cius (required): who issued the invoice */
+            operator?: {
+                /** @description HR-BT-4 operator name */
+                name: string;
+                /** @description HR-BT-5 operator OIB (11 digits) */
+                id: string;
+            };
+            /** @description Extension, standard ksef only: Poland KSeF FA(3) fields. The Adnotacje markers default to "no"; reverse charge (P_18) and exemption (P_19) follow from the VAT categories */
+            ksef?: {
+                /** @description PLN per 1 unit of currency (KursWaluty, up to 6 decimals); required when currency is not PLN */
+                exchange_rate?: number | string;
+                /** @description P_1M place of issue */
+                place_of_issue?: string;
+                /** @description P_16 metoda kasowa (default false) */
+                cash_accounting?: boolean;
+                /** @description P_17 samofakturowanie (default false) */
+                self_billing?: boolean;
+                /** @description P_18A mechanizm podzielonej płatności (default false) */
+                split_payment?: boolean;
+                /** @description KOR: the corrected invoice KSeF number; absent = the corrected invoice was issued outside KSeF */
+                corrected_ksef_number?: string;
+                /** @description KOR: PrzyczynaKorekty */
+                correction_reason?: string;
+                /** @description KOR: TypKorekty (1 in the corrected period, 2 in the correction period, 3 other) */
+                correction_type?: 1 | 2 | 3;
+            };
             seller: components["schemas"]["EInvoiceParty"];
             buyer: components["schemas"]["EInvoiceParty"];
             delivery?: {
@@ -1876,6 +2055,10 @@ export interface components {
             standard_item_scheme?: string;
             /** @description Order line reference */
             order_line_reference?: string;
+            /** @description Extension: BT-158 item classification, e.g. the KPD code required by hr-cius */
+            classification_code?: string;
+            /** @description Extension: UNTDID 7143 scheme of classification_code (hr-cius default CG) */
+            classification_scheme?: string;
             period?: {
                 /**
                  * Format: date
@@ -1903,7 +2086,7 @@ export interface components {
             reason_code?: string;
         };
         EInvoiceParse: {
-            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl or en16931-cii */
+            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl, en16931-cii, or the extensions hr-cius and ksef (a KSeF FA(3) Faktura) */
             standard: string;
             /** @description The `e_invoice.profile` for POST /pdf */
             profile: string;
@@ -1979,6 +2162,12 @@ export interface components {
             /** @description IBAN debited (direct debit) */
             debited_iban?: string;
         };
+        EInvoiceRuleSet: {
+            /** @description The rule set's name as its publisher gives it, e.g. OpenPeppol BIS Billing 3.0 */
+            name: string;
+            /** @description The release checked against, e.g. 3.0.21 */
+            version: string;
+        };
         /** @description Sent totals are checked against the computed ones */
         EInvoiceTotals: {
             /** @description A JSON number or a decimal string (exact) */
@@ -2002,15 +2191,18 @@ export interface components {
         };
         EInvoiceValidation: {
             valid: boolean;
-            syntax: "cii" | "ubl";
-            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl or en16931-cii */
+            /** @description ksef (extension): a KSeF FA(3) Faktura, checked against the FA(3) schema alone */
+            syntax: "cii" | "ubl" | "ksef";
+            /** @description The `e_invoice.standard` the document corresponds to: factur-x, zugferd, xrechnung-cii, xrechnung-ubl, peppol, en16931-ubl, en16931-cii, or the extensions hr-cius and ksef (a KSeF FA(3) Faktura) */
             standard: string;
-            /** @description Profile checked: minimum, basic-wl, basic, en16931, extended, xrechnung, xrechnung-extension, peppol, or unknown (generic EN 16931 rules only) */
+            /** @description Profile checked: minimum, basic-wl, basic, en16931, extended, xrechnung, xrechnung-extension, peppol, fa3 (KSeF FA(3), its schema only), fr-ctc (France: the document profile plus the FNFE-MPE BR-FR rules; EXTENDED-CTC-FR documents with its own rules), hr-cius (Croatia HR-CIUS 2025), or unknown (generic EN 16931 rules only) */
             profile: string;
             /** @description BT-24 as the document states it */
             guideline_id: string;
             errors: components["schemas"]["EInvoiceFinding"][];
             warnings: components["schemas"]["EInvoiceFinding"][];
+            /** @description Extension: the official rule sets (XML schema and schematron) this check ran, each with its release, so a verdict says which rules it stands on */
+            rules: components["schemas"]["EInvoiceRuleSet"][];
             pdf?: {
                 pdf_a: {
                     /** @description XMP pdfaid part + conformance, e.g. 3b */
@@ -2089,6 +2281,54 @@ export interface components {
             /** @description Email address */
             email: string;
             role: "owner" | "admin" | "member";
+        };
+        ListedDocument: {
+            id: string;
+            status: "queued" | "processing" | "succeeded" | "failed" | "canceled";
+            pages: number | null;
+            bytes: number | null;
+            mode: ("fast" | "print") | null;
+            test: boolean;
+            template_id: string | null;
+            template_version: number | null;
+            error_code: string | null;
+            error_message?: string;
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            url: string | null;
+            thumbnail_url?: string | null;
+            delivery: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Extension: present (true) when the file carries a PAdES signature (`sign`).
+             * @enum {boolean}
+             */
+            signed?: true;
+            /** @description Extension: the machine-checkable PDF/UA-1 conditions of the file (structure tree, content tagged or an artifact, figures with alternate text, table header cells, heading levels, language, title shown, fonts embedded with Unicode maps), present when the request sent `accessibility_report: true`. */
+            accessibility?: {
+                tagged: boolean;
+                ua1: "pass" | "fail";
+                /** @description Failures found over all checks */
+                failures: number;
+                checks: {
+                    id: string;
+                    /** @description The condition, with its Matterhorn Protocol checkpoint */
+                    title: string;
+                    passed: boolean;
+                    /** @description Failures this check found */
+                    count: number;
+                    detail?: string;
+                }[];
+            };
+            /** @description Extension: how many render warnings the document’s activity holds (e.g. missing variables); absent when none or when the 30-day activity is gone. */
+            warning_count?: number;
+            /** @description Extension: the e-invoice standard and profile, for e-invoice documents. */
+            e_invoice?: {
+                standard: string;
+                profile: string | null;
+            };
         };
         /**
          * @example {
@@ -2180,6 +2420,70 @@ export interface components {
             mime_type: string;
             description?: string;
             relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "Unspecified";
+        };
+        PdfInspection: {
+            pages: number;
+            page_sizes: {
+                width_pt: number;
+                height_pt: number;
+                rotation: number;
+            }[];
+            pdf_version: string | null;
+            encrypted: boolean;
+            tagged: boolean;
+            pdf_a: {
+                part: number;
+                conformance: string | null;
+            } | null;
+            pdf_ua: {
+                part: number;
+            } | null;
+            metadata: {
+                title: string | null;
+                author: string | null;
+                subject: string | null;
+                keywords: string | null;
+                creator: string | null;
+                producer: string | null;
+                created_at: string | null;
+                modified_at: string | null;
+                language: string | null;
+            };
+            attachments: {
+                filename: string;
+                mime_type: string | null;
+                size: number | null;
+                relationship: string | null;
+            }[];
+            form_fields: {
+                name: string;
+                /** @description text, checkbox, radio, choice, signature or button */
+                type: string;
+                value: string | boolean | string[] | null;
+                options?: string[];
+            }[];
+            signatures: {
+                field: string;
+                signer: string | null;
+                signed_at: string | null;
+                reason: string | null;
+                covers_whole_document: boolean;
+                /** @description The signature matches the bytes it covers (the signer's trust is not judged) */
+                valid: boolean;
+            }[];
+            fonts: {
+                name: string;
+                embedded: boolean;
+            }[];
+            /** @description With `text: true`: each page’s text */
+            text?: string[];
+        };
+        PdfInspectRequest: {
+            source: components["schemas"]["PdfToolSource"];
+            /** @description Opens an encrypted source (its user or owner password). Never logged or returned */
+            password?: string;
+            /** @description Also return the text of each page */
+            text?: boolean;
         };
         /** @description Extension: one PDF merged into the document — a stored document by id, or the file itself. */
         PdfMergeSource: {
@@ -2335,6 +2639,15 @@ export interface components {
                 height: string;
             };
         };
+        /** @description Send `ranges` or `every`. */
+        PdfSplitRequest: {
+            source: components["schemas"]["PdfToolSource"];
+            /** @description Opens an encrypted source (its user or owner password). Never logged or returned */
+            password?: string;
+            ranges?: string[];
+            /** @description Parts of this many pages */
+            every?: number;
+        };
         /** @description Extension: a text watermark on the chosen pages (the test-mode mark is drawn as well). */
         PdfStamp: {
             text: string;
@@ -2348,6 +2661,137 @@ export interface components {
             color?: string;
             /** @description Default all */
             pages?: "all" | "first" | "rest";
+        };
+        /** @description Extension: the PDF to work on — a stored document by id, or the file itself. */
+        PdfToolSource: {
+            /** @description One of your team's stored, succeeded PDF documents of the key's mode */
+            document_id: string;
+        } | {
+            /** @description The PDF, base64 (within the 5 MB request body) */
+            pdf_base64: string;
+        };
+        PdfTransformRequest: {
+            source: components["schemas"]["PdfToolSource"];
+            /** @description Opens an encrypted source (its user or owner password). Never logged or returned */
+            password?: string;
+            /** @description Run in order */
+            steps: components["schemas"]["PdfTransformStep"][];
+            /** @description The file name; default the source’s */
+            filename?: string;
+            /** @description `binary` (default): the file; `url`: the Document JSON with a signed link */
+            response?: "binary" | "url";
+            /** @description Your key-values, kept on the document */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Extension: one step of a transform, by `op`. */
+        PdfTransformStep: {
+            /** @enum {string} */
+            op: "pages";
+            /** @description Pages to keep, in this order: `3,1-2,5-` (1-based; `5-` to the end; `last`) */
+            select: string;
+        } | {
+            /** @enum {string} */
+            op: "rotate";
+            pages: "all" | string;
+            /** @description Clockwise */
+            degrees: 90 | 180 | 270;
+        } | {
+            /** @enum {string} */
+            op: "merge";
+            prepend?: components["schemas"]["PdfMergeSource"][];
+            append?: components["schemas"]["PdfMergeSource"][];
+        } | {
+            /** @enum {string} */
+            op: "fill";
+            /** @description AcroForm fields by full name: text for text fields, true/false for check boxes, an option for radio groups and choices (several for a multi-select list) */
+            fields: {
+                [key: string]: string | boolean | string[];
+            };
+        } | {
+            /** @enum {string} */
+            op: "flatten";
+        } | {
+            /** @enum {string} */
+            op: "stamp";
+            text: string;
+            /** @description Default 0.25 */
+            opacity?: number;
+            /** @description Degrees; default 45 */
+            angle?: number;
+            /** @description Points; default 48 */
+            font_size?: number;
+            /** @description #rrggbb; default #888888 */
+            color?: string;
+            /** @description Default all */
+            pages?: "all" | "first" | "rest";
+        } | {
+            /** @enum {string} */
+            op: "metadata";
+            /** @description Info /Title and XMP dc:title; default the <title>, else the file name */
+            title?: string;
+            /** @description Info /Author and XMP dc:creator */
+            author?: string;
+            /** @description Info /Subject and XMP dc:description */
+            subject?: string;
+            keywords?: string[];
+            /** @description BCP 47 tag (catalog /Lang, XMP dc:language); default <html lang> */
+            language?: string;
+            /** @description Info /Creator and XMP xmp:CreatorTool; default Quire */
+            creator?: string;
+        } | {
+            /** @enum {string} */
+            op: "attach";
+            attachments: components["schemas"]["PdfAttachment"][];
+        } | {
+            /** @enum {string} */
+            op: "pdf_a";
+            level: "2b" | "2u" | "3b" | "3u" | "2a" | "3a";
+        } | {
+            /** @enum {string} */
+            op: "protect";
+            /** @description Needed to change the permissions. Never logged or returned; kept only sealed where a request or template is stored */
+            owner_password: string;
+            /** @description Needed to open the file; absent or empty: it opens without one */
+            user_password?: string;
+            permissions?: {
+                print?: "none" | "low" | "high";
+                /** @description Default true */
+                copy?: boolean;
+                /** @description Default true */
+                modify?: boolean;
+                /** @description Default true */
+                annotate?: boolean;
+                /** @description Default true */
+                fill_forms?: boolean;
+                /** @description Default true */
+                assemble?: boolean;
+            };
+        } | {
+            /** @enum {string} */
+            op: "sign";
+            /** @description One of the team's certificates (POST /v1/certificates) */
+            certificate_id: string;
+            /** @description The signature's /Reason, e.g. "Invoice issued" */
+            reason?: string;
+            /** @description The signature's /Location */
+            location?: string;
+            /** @description The signature's /ContactInfo */
+            contact?: string;
+            /** @description Draw the signature: a framed box with the signer, the time and the reason. Absent: an invisible signature. */
+            visible?: {
+                /** @description Page number, from 1 */
+                page: number;
+                /** @description From the left edge of the page, e.g. 20mm */
+                x: string;
+                /** @description From the top edge of the page, e.g. 20mm */
+                y: string;
+                /** @description Width, e.g. 20mm */
+                width: string;
+                /** @description Height, e.g. 20mm */
+                height: string;
+            };
         };
         /**
          * @example {
@@ -2480,6 +2924,8 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Extension: also check the preview PDF against the machine-checkable PDF/UA-1 conditions and answer the report as `accessibility` (the editor shows it beside the layout warnings). */
+            accessibility_report?: boolean;
             /** @description Width of each page image in pixels (100 to 1000; default 1000) */
             image_width?: number;
         };
@@ -2664,6 +3110,22 @@ export interface components {
             }[];
             /** @description True when pages holds fewer pages than page_count (the 10-page or size cap) */
             truncated: boolean;
+            /** @description Extension: the machine-checkable PDF/UA-1 conditions of the file (structure tree, content tagged or an artifact, figures with alternate text, table header cells, heading levels, language, title shown, fonts embedded with Unicode maps), present when the request sent `accessibility_report: true`. */
+            accessibility?: {
+                tagged: boolean;
+                ua1: "pass" | "fail";
+                /** @description Failures found over all checks */
+                failures: number;
+                checks: {
+                    id: string;
+                    /** @description The condition, with its Matterhorn Protocol checkpoint */
+                    title: string;
+                    passed: boolean;
+                    /** @description Failures this check found */
+                    count: number;
+                    detail?: string;
+                }[];
+            };
         };
         /** @description Page defaults and finishing options (extensions, docs/pdf-output.md "Finishing options") of renders from this template; options sent with POST /pdf or POST /batches override them. */
         TemplateSettings: {
@@ -4336,6 +4798,315 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "cache-control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The first 12 hex digits of the SHA-256 of the session id */
+                            id: string;
+                            team: {
+                                id: string;
+                                name: string;
+                            };
+                            mode: "live" | "test";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            last_seen_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOutOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False: emails are written to DATA_DIR/outbox on the server; set QUIRE_SMTP_URL to send them */
+                        smtp: boolean;
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,7 +6861,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Document"][];
+                        data: components["schemas"]["ListedDocument"][];
                         next_before: string | null;
                     };
                 };
@@ -6385,6 +7156,589 @@ export interface operations {
             };
             /** @description The error object (see /docs/errors) */
             504: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEInvoiceExample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A standard the invoice is valid for as it is */
+                        standard: string;
+                        profile: string;
+                        /** @description Every standard whose official rules accept the invoice without a warning */
+                        valid_for: string[];
+                        /** @description The `e_invoice.invoice` of POST /pdf */
+                        invoice: {
+                            [key: string]: unknown;
+                        };
+                        fields: components["schemas"]["TemplateFields"];
+                        /** @description Every standard POST /pdf takes in e_invoice, with its profiles and what it answers */
+                        standards: {
+                            standard: string;
+                            profiles: string[];
+                            default_profile: string;
+                            output: "pdf" | "xml";
+                        }[];
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inspectPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PdfInspectRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PdfInspection"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    transformPdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters without spaces. The same key and body within 24 hours return the first result. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PdfTransformRequest"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or with `response: url` the Document JSON with a signed link */
+            200: {
+                headers: {
+                    /** @description attachment or inline, with the file name. */
+                    "content-disposition"?: string;
+                    /** @description Id of the document record (GET /pdf/{id}). */
+                    "x-document-id"?: string;
+                    /** @description Page count of the PDF. */
+                    "x-pages"?: number;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["Document"] & {
+                        filename: string;
+                        metadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        warnings: unknown[];
+                        blocked_resources: string[];
+                    };
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    splitPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Send `ranges` or `every`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PdfSplitRequest"];
+            };
+        };
+        responses: {
+            /** @description A ZIP of the parts */
+            200: {
+                headers: {
+                    /** @description attachment or inline, with the file name. */
+                    "content-disposition"?: string;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The error object (see /docs/errors) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error object (see /docs/errors) */
+            500: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -9218,10 +10572,10 @@ export interface operations {
                 "application/json": {
                     /** @description The file name, shown back in messages */
                     filename: string;
-                    /** @description The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
+                    /** @description The received e-invoice in standard base64: a CII, UBL or KSeF FA(3) XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
                     content_base64: string;
-                    /** @description Check as this profile instead of the one the document declares (e.g. `peppol` to catch a wrong CustomizationID). */
-                    profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung" | "xrechnung-extension" | "peppol";
+                    /** @description Check as this profile instead of the one the document declares (e.g. `peppol` for a Peppol invoice that declares neither Peppol's CustomizationID nor its ProfileID). */
+                    profile?: "minimum" | "basic-wl" | "basic" | "en16931" | "extended" | "xrechnung" | "xrechnung-extension" | "peppol" | "fr-ctc" | "hr-cius";
                 };
             };
         };
@@ -9320,7 +10674,7 @@ export interface operations {
                 "application/json": {
                     /** @description The file name, shown back in messages */
                     filename: string;
-                    /** @description The received e-invoice in standard base64: a CII or UBL XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
+                    /** @description The received e-invoice in standard base64: a CII, UBL or KSeF FA(3) XML, or a Factur-X/ZUGFeRD PDF with its XML attached. Read off the main thread within 10 s; anything else is invalid_request with details.field = content_base64 and a message saying what was found. */
                     content_base64: string;
                 };
             };
@@ -10703,6 +12057,11 @@ export interface operations {
                         version: string;
                         chromium?: string | null;
                         commit?: string | null;
+                        /** @description Extension: the official e-invoice rule sets and releases POST /v1/e-invoices/validate checks with */
+                        einvoice_rules: {
+                            name: string;
+                            version: string;
+                        }[];
                     };
                 };
             };
