@@ -24,14 +24,6 @@ export function at(node: XmlNode | undefined, path: string): XmlNode | undefined
   return all(node, path)[0];
 }
 
-/** The text of every element at `path` that is not blank, as written (notes keep their own spacing). */
-export function nonBlankTexts(node: XmlNode | undefined, path: string): string[] | undefined {
-  const values = all(node, path)
-    .map((n) => n.textContent ?? '')
-    .filter((v) => v.trim() !== '');
-  return values.length > 0 ? values : undefined;
-}
-
 /** Trimmed text of the first element at `path`; undefined when absent or empty. */
 export function text(node: XmlNode | undefined, path: string): string | undefined {
   const value = at(node, path)?.textContent?.trim();
