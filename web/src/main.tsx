@@ -16,6 +16,7 @@ import { GalleryPage } from './pages/gallery';
 import { GeneratePage } from './pages/generate';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
+import { PdfToolsPage } from './pages/pdf-tools';
 import { TemplateEditorPage } from './pages/template-editor';
 import { TemplatesPage } from './pages/templates';
 import { UsagePage } from './pages/usage';
@@ -30,6 +31,7 @@ import './editor.css';
 import './chart-bars.css';
 import './narrow.css';
 import './einvoice-check.css';
+import './pdf-tools.css';
 import { Icon } from './icons';
 import { currentItem, NAV, NAV_SECTIONS } from './nav';
 import { Busy, confirmLeave, ErrorText, go, type Route, useRoute, watchTableLabels } from './ui';
@@ -297,6 +299,9 @@ function Routes({
       return <BatchesPage key={session.mode} route={route} />;
     case 'einvoice-check':
       return <EInvoiceCheckPage />;
+    // Its documents to pick from are the session mode's.
+    case 'pdf-tools':
+      return <PdfToolsPage key={session.mode} />;
     case 'webhooks':
       return <WebhooksPage session={session} />;
     case 'brand':

@@ -24,6 +24,7 @@ export const NAV: readonly NavItem[] = [
   { path: '/documents', label: 'Documents', icon: 'documents', section: 'Create' },
   { path: '/batches', label: 'Batches', icon: 'batches', section: 'Create' },
   { path: '/einvoice-check', label: 'E-invoice check', icon: 'check', section: 'Create' },
+  { path: '/pdf-tools', label: 'PDF tools', icon: 'documents', section: 'Create' },
   { path: '/webhooks', label: 'Webhooks', icon: 'webhooks', section: 'Deliver' },
   { path: '/brand', label: 'Brand', icon: 'brand', section: 'Deliver' },
   { path: '/certificates', label: 'Certificates', icon: 'certificate', section: 'Deliver' },
