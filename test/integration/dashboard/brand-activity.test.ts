@@ -60,7 +60,7 @@ describe('dashboard: brand assets, certificates and document activity', { timeou
       await signInNewOwner(page, server, team.team.id, OWNER_EMAIL, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
 
-      await page.getByRole('link', { name: 'Brand' }).click();
+      await page.getByRole('link', { name: 'Brand', exact: true }).click();
       await page.getByRole('heading', { name: 'Brand assets', level: 1 }).waitFor();
       await page.getByRole('heading', { name: 'No logo or fonts yet' }).waitFor();
       await page.getByRole('radio', { name: 'Test' }).check();
