@@ -50,6 +50,8 @@ export interface ServerOptions {
   logMixin?: () => object;
   /** Telemetry's completion of a request's span, once its response is sent. */
   onResponse?: (request: FastifyRequest, status: number) => void;
+  /** Telemetry's look at a serialized response before it is sent (refusals as span events). */
+  onSend?: (request: FastifyRequest, status: number, payload: unknown) => void;
 }
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -161,6 +163,12 @@ export function createServer(options: ServerOptions) {
   });
   const { onResponse } = options;
   if (onResponse) app.addHook('onResponse', async (request, reply) => onResponse(request, reply.statusCode));
+  const { onSend } = options;
+  if (onSend)
+    app.addHook('onSend', async (request, reply, payload) => {
+      onSend(request, reply.statusCode, payload);
+      return payload;
+    });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     await enforceIpBudget(options, request.ip, reply);

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { newId } from '../shared/ids.js';
 import { chunks, type Db, isPostgres, lockKey, notify, skipLocked } from '../storage/index.js';
-import { currentTraceparent } from '../telemetry/index.js';
+import { currentTraceparent, tracingActive } from '../telemetry/index.js';
+import { traceEnqueued } from './queue-events.js';
 import { type JobStatus, type JobTransition, movableFrom, TRANSITIONS } from './states.js';
 import type { JobsTable } from './tables.js';
 
@@ -62,6 +63,7 @@ export async function enqueueJob(db: Db, clock: Clock, input: EnqueueInput): Pro
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 || input.jobKey === undefined) {
     // Delivered when the enqueueing transaction commits (at once outside one); a no-op on SQLite.
     await notify(db, JOBS_CHANNEL);
+    await traceEnqueued(db, input.kind, 1);
     return { id: row.id, created: true };
   }
   const existing = await findJobByKey(db, input.kind, input.jobKey);
@@ -79,7 +81,14 @@ export async function enqueueJobs(db: Db, clock: Clock, inputs: readonly Enqueue
   const rows = inputs.map((input) => queuedJobRow(now, input));
   for (const chunk of chunks(rows)) await db.insertInto('jobs').values(chunk).execute();
   if (rows.length > 0) await notify(db, JOBS_CHANNEL);
+  if (tracingActive()) for (const [kind, added] of countByKind(rows)) await traceEnqueued(db, kind, added);
   return rows.map((row) => row.id);
+}
+
+function countByKind(rows: ReadonlyArray<{ kind: string }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { kind } of rows) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
 }
 
 function queuedJobRow(at: Date, input: EnqueueInput) {

@@ -4,6 +4,7 @@ import { type Db, listen } from '../storage/index.js';
 import { inSpan, spanEvent, withTraceparent } from '../telemetry/index.js';
 import { type JobError, jobErrorText } from './job-error.js';
 import { type ClaimedJob, claimJob, extendLease, finishJob, JOBS_CHANNEL, requeueJob } from './queue.js';
+import { traceClaimed } from './queue-events.js';
 import type { JobContext, JobHandler, JobOutcome, JobRegistry, RegisteredKind } from './registry.js';
 
 /**
@@ -238,7 +239,10 @@ class Pool {
       attemptsLeft: Math.max(0, (job.maxAttempts ?? registered.options.maxAttempts) - job.attempts),
     };
     try {
-      await inJobTrace(job, () => runAttempt(this.options, registered, job, ctx));
+      await inJobTrace(job, async () => {
+        await traceClaimed(db, clock, job);
+        await runAttempt(this.options, registered, job, ctx);
+      });
     } catch (err) {
       this.options.log?.error({ err, jobId: job.id, kind: job.kind }, 'job worker error');
     } finally {
@@ -319,6 +323,10 @@ async function recordOutcome(
       const commit = outcome.commit;
       const withDecision = commit ? (trx: Db) => commit(trx, { retryAt }) : undefined;
       if (retryAt) {
+        spanEvent('quire.job.retry', {
+          attempt: job.attempts,
+          'quire.retry.delay_ms': retryAt.getTime() - now,
+        });
         await requeueJob(
           db,
           clock,

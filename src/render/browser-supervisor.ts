@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
+import { spanEvent } from '../telemetry/index.js';
 import { classifyLaunchFailure, type LaunchFailure } from './launch-failure.js';
 import type { RenderLogger } from './logger.js';
 
@@ -307,10 +308,16 @@ export class BrowserSupervisor {
       try {
         const browser = await this.launch();
         this.relaunches++;
+        // On the span of the render (or request) that found Chromium gone, when one started the relaunch.
+        spanEvent('quire.chromium.relaunched', {
+          'quire.chromium.attempt': attempt + 1,
+          'quire.chromium.relaunches': this.relaunches,
+        });
         for (const listener of this.relaunchListeners) listener(browser);
         return browser;
       } catch (err) {
         this.log.error({ err, attempt }, 'chromium relaunch failed');
+        spanEvent('quire.chromium.relaunch_failed', { 'quire.chromium.attempt': attempt + 1 });
       }
     }
   }

@@ -82,3 +82,29 @@ export function finishServerSpan(request: RespondedRequest, status: number): voi
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
 }
+
+/** The spec's refusals: the service or the plan said no (busy, rate, plan, cap, quota), not the request. */
+const REFUSALS = new Set([
+  'service_busy',
+  'rate_limited',
+  'plan_limit_reached',
+  'spending_cap_reached',
+  'feature_not_available',
+  'storage_limit_reached',
+  'email_limit_reached',
+]);
+const REFUSAL_STATUSES = new Set([402, 429, 503]);
+/** The error body's code, first in the serialized spec error object (src/http/error-body.ts). */
+const ERROR_CODE = /^\{"error":\{"code":"([a-z_]{1,40})"/;
+
+/**
+ * A `quire.refused` event on the server span when the response is one of the refusals, with the error's
+ * code only. Reads the serialized body of 402, 429 and 503 answers alone; every other response passes.
+ */
+export function noteRefusal(request: { raw: IncomingMessage }, status: number, payload: unknown): void {
+  if (!REFUSAL_STATUSES.has(status) || typeof payload !== 'string') return;
+  const span = serverSpans.get(request.raw);
+  const code = span ? ERROR_CODE.exec(payload)?.[1] : undefined;
+  if (!span || !code || !REFUSALS.has(code)) return;
+  span.addEvent('quire.refused', { 'quire.error.code': code, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status });
+}

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Lifecycle } from '../shared/capability.js';
 import { quireVersion } from '../shared/version.js';
 import { type OtelVariables, telemetrySettings } from './config.js';
-import { finishServerSpan, type RespondedRequest, traceRequests } from './http.js';
+import { finishServerSpan, noteRefusal, type RespondedRequest, traceRequests } from './http.js';
 import { traceFields } from './spans.js';
 
 export {
@@ -10,6 +10,7 @@ export {
   inSpan,
   markFailed,
   spanEvent,
+  tracingActive,
   withTraceparent,
 } from './spans.js';
 
@@ -25,6 +26,8 @@ export interface Telemetry extends Lifecycle {
     wrapRequest?: (handler: Handler) => Handler;
     logMixin?: () => object;
     onResponse?: (request: RespondedRequest, status: number) => void;
+    /** Sees each serialized response before it is sent (refusals become span events). */
+    onSend?: (request: RespondedRequest, status: number, payload: unknown) => void;
   };
   /** Metrics are exported over OTLP (the recorder is built on the global meter). */
   metrics: boolean;
@@ -47,7 +50,14 @@ export async function startTelemetry(vars: OtelVariables = {}): Promise<Telemetr
   const sdk = startSdk(settings, quireVersion());
   const traces = settings.traces !== null;
   return {
-    server: traces ? { wrapRequest: traceRequests, logMixin: traceFields, onResponse: finishServerSpan } : {},
+    server: traces
+      ? {
+          wrapRequest: traceRequests,
+          logMixin: traceFields,
+          onResponse: finishServerSpan,
+          onSend: noteRefusal,
+        }
+      : {},
     metrics: settings.metrics !== null,
     flush: () => sdk.flush(),
     close: () => sdk.shutdown(),

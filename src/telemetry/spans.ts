@@ -52,6 +52,14 @@ function codeOf(err: unknown): string {
   return err instanceof Error ? err.name : 'error';
 }
 
+/**
+ * Whether the current span records: a seam checks this before computing an event's attributes costs a
+ * query (the queue depth), so nothing extra runs while tracing is off or the trace is not sampled.
+ */
+export function tracingActive(): boolean {
+  return tracing.on && trace.getSpan(context.active())?.isRecording() === true;
+}
+
 /** An event on the current span (a retry, a refusal, a relaunch), with bounded attributes only. */
 export function spanEvent(name: string, attributes: Attributes = {}): void {
   if (!tracing.on) return;

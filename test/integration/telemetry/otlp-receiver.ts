@@ -12,6 +12,8 @@ export interface ExportedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  /** The span's events (retries, refusals, queue depth), in the order they were added. */
+  events: Array<{ name: string; attributes: Record<string, unknown> }>;
   resource: Record<string, unknown>;
 }
 
@@ -53,6 +55,7 @@ interface TraceRequest {
         name: string;
         kind: number;
         attributes?: KeyValue[];
+        events?: Array<{ name: string; attributes?: KeyValue[] }>;
       }>;
     }>;
   }>;
@@ -81,6 +84,7 @@ function decodeTraces(body: TraceRequest, into: ExportedSpan[]): void {
           name: span.name,
           kind: span.kind,
           attributes: attributesOf(span.attributes),
+          events: (span.events ?? []).map((e) => ({ name: e.name, attributes: attributesOf(e.attributes) })),
           resource,
         });
   }

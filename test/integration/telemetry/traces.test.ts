@@ -5,7 +5,7 @@ import { quireVersion } from '../../../src/shared/version.js';
 import { api, startTestServer, type TestServer, type TestTeam } from '../../helpers/server.js';
 import { waitFor, waitUntil } from '../../helpers/wait.js';
 import { type Receiver, startReceiver } from '../../helpers/webhook-receiver.js';
-import { type OtlpReceiver, startOtlpReceiver } from './otlp-receiver.js';
+import { type ExportedSpan, type OtlpReceiver, startOtlpReceiver } from './otlp-receiver.js';
 
 /** What must never reach a span, a metric or a log record. */
 const SECRET_DATA = `secret-data-${randomBytes(6).toString('hex')}`;
@@ -64,6 +64,8 @@ describe('OpenTelemetry: traces, metrics and logs over OTLP http/json', () => {
   });
 
   const spansOf = (traceId: string) => otlp.spans.filter((s) => s.traceId === traceId);
+  const eventsOf = (spans: ExportedSpan[], name: string) =>
+    spans.flatMap((s) => s.events.filter((e) => e.name === name));
 
   it('a direct render is one trace continuing the incoming traceparent: server span, Liquid, Chromium, finishing, storage', async () => {
     const incoming = traceparent();
@@ -137,6 +139,39 @@ describe('OpenTelemetry: traces, metrics and logs over OTLP http/json', () => {
     const names = new Set(spansOf(incoming.traceId).map((s) => s.name));
     for (const name of ['POST /v1/pdf', 'quire.job render', 'quire.chromium.print', 'quire.webhook.delivery'])
       assert.ok(names.has(name), `${name} in ${[...names].join(', ')}`);
+    // The queue's depth when the render was queued (in the POST's part of the trace) and when it was claimed.
+    const spans = spansOf(incoming.traceId);
+    const enqueued = eventsOf(spans, 'quire.queue.enqueued').find(
+      (e) => e.attributes['quire.job.kind'] === 'render',
+    );
+    assert.ok(enqueued, 'a quire.queue.enqueued event for the render job');
+    assert.ok(Number(enqueued.attributes['quire.queue.depth']) >= 1, 'the depth counts the job just queued');
+    const job = spans.find((s) => s.name === 'quire.job render');
+    const claimed = job?.events.find((e) => e.name === 'quire.queue.claimed');
+    assert.ok(claimed, 'the job span has a quire.queue.claimed event');
+    assert.equal(claimed.attributes['quire.job.kind'], 'render');
+    assert.equal(typeof claimed.attributes['quire.queue.depth'], 'number');
+    assert.ok(Number(claimed.attributes['quire.job.age_ms']) >= 0);
+  });
+
+  it('a refusal is an event on the server span, with its error code', async () => {
+    const free = await server.team('free');
+    const incoming = traceparent();
+    const refused = await api(server.base, 'POST', '/v1/webhooks', {
+      key: free.live,
+      headers: { traceparent: incoming.header },
+      body: { url: hooks.url('/refused'), events: ['pdf.created'] },
+    });
+    assert.equal(refused.status, 402, refused.text);
+    assert.equal(refused.json.error.code, 'feature_not_available');
+    const span = await waitFor(
+      'the refused request exported',
+      async () => spansOf(incoming.traceId).find((s) => s.name === 'POST /v1/webhooks') ?? null,
+    );
+    const event = span.events.find((e) => e.name === 'quire.refused');
+    assert.ok(event, `a quire.refused event among ${span.events.map((e) => e.name).join(', ')}`);
+    assert.equal(event.attributes['quire.error.code'], 'feature_not_available');
+    assert.equal(event.attributes['http.response.status_code'], 402);
   });
 
   it('exports the render-duration histogram by mode and outcome, and the queue and pool gauges', async () => {
