@@ -109,7 +109,12 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     thumbnail_url:
       'https://pdf.example.com/v1/thumbnails/templates/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f.png?v=4&exp=1798276443&sig=0b2e…',
   },
-  TemplateVersion: { version: 4, created_at: '2026-11-20T16:45:12.000Z' },
+  TemplateVersion: {
+    version: 4,
+    created_at: '2026-11-20T16:45:12.000Z',
+    message: 'Bigger logo',
+    author: 'ada@example.com',
+  },
   TemplatePreviewPages: {
     page_count: 2,
     pages: [

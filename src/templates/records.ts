@@ -27,11 +27,20 @@ export function contentOf(row: VersionRow): VersionContent {
   };
 }
 
+/** Extension: the note a version was saved with and who saved it (both null when unknown). */
+export interface VersionNote {
+  message: string | null;
+  author: string | null;
+}
+
+const NO_NOTE: VersionNote = { message: null, author: null };
+
 export function versionRow(
   templateId: string,
   version: number,
   content: VersionContent,
   at: string,
+  note: VersionNote = NO_NOTE,
 ): VersionRow {
   return {
     template_id: templateId,
@@ -42,6 +51,8 @@ export function versionRow(
     settings_json: JSON.stringify(content.settings),
     created_at: at,
     thumbnail_key: null,
+    message: note.message,
+    author: note.author,
   };
 }
 

@@ -51,10 +51,10 @@ export function listTemplates(db: Db, teamId: string, limit: number, offset: num
 export function listVersions(
   db: Db,
   templateId: string,
-): Promise<Array<{ version: number; created_at: string }>> {
+): Promise<Array<{ version: number; created_at: string; message: string | null; author: string | null }>> {
   return db
     .selectFrom('template_versions')
-    .select(['version', 'created_at'])
+    .select(['version', 'created_at', 'message', 'author'])
     .where('template_id', '=', templateId)
     .orderBy('version', 'desc')
     .execute();

@@ -9,7 +9,7 @@ import { presentSummary, presentTemplate, TemplateSchema, TemplateSummarySchema 
 import { readTemplate } from './records.js';
 import { listTemplates, type TemplateRow, type VersionRow } from './repository.js';
 import { CreateTemplateBody, ListQuery, UpdateTemplateBody, VersionQuery } from './schemas.js';
-import { createTemplate, deleteTemplate, updateTemplate } from './service.js';
+import { authorOf, createTemplate, deleteTemplate, updateTemplate } from './service.js';
 
 const TAGS = ['Templates'];
 const NOT_FOUND = { 404: ErrorResponse };
@@ -146,12 +146,10 @@ export function registerTemplateCrudRoutes(app: App, deps: TemplateRouteDeps): v
     async (request, reply) => {
       const auth = authOf(request);
       await beginChange(deps, auth);
-      const { template, version } = await updateTemplate(
-        storeDeps(deps),
-        auth.team.id,
-        request.params.id,
-        request.body,
-      );
+      const { template, version } = await updateTemplate(storeDeps(deps), auth.team.id, request.params.id, {
+        ...request.body,
+        author: authorOf(auth),
+      });
       return presentUncached(reply, deps, template, version);
     },
   );

@@ -12,6 +12,11 @@ const SampleData = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Example data for previews, thumbnails and default renders; at most 1 MB as JSON',
 });
 const VersionNumber = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Message = Type.String({
+  maxLength: 500,
+  description:
+    'Extension: a note on the version this request makes (plain text, at most 500 characters), shown as the version’s `message`. Ignored when no version is made.',
+});
 
 export const CreateTemplateBody = named(
   'TemplateCreate',
@@ -22,6 +27,7 @@ export const CreateTemplateBody = named(
       css: Type.Optional(Css),
       sample_data: Type.Optional(SampleData),
       settings: Type.Optional(TemplateSettingsSchema),
+      message: Type.Optional(Message),
     },
     { additionalProperties: false },
   ),
@@ -36,6 +42,7 @@ export const UpdateTemplateBody = named(
       css: Type.Optional(Nullable(Css)),
       sample_data: Type.Optional(SampleData),
       settings: Type.Optional(TemplateSettingsSchema),
+      message: Type.Optional(Message),
     },
     {
       additionalProperties: false,
@@ -154,7 +161,22 @@ export const VersionList = named(
   'TemplateVersionList',
   Type.Object({
     data: Type.Array(
-      named('TemplateVersion', Type.Object({ version: Type.Integer(), created_at: DateTime })),
+      named(
+        'TemplateVersion',
+        Type.Object({
+          version: Type.Integer(),
+          created_at: DateTime,
+          message: Nullable(
+            Type.String({ description: 'Extension: the note it was saved with (`message`), or null' }),
+          ),
+          author: Nullable(
+            Type.String({
+              description:
+                'Extension: who saved it, the dashboard user’s email or the API key’s name and prefix; null for versions saved before this was recorded',
+            }),
+          ),
+        }),
+      ),
     ),
   }),
 );

@@ -12,6 +12,7 @@ import {
   notFound,
   readTemplate,
   type TemplateAtVersion,
+  type VersionNote,
   versionNotFound,
   versionRow,
 } from './records.js';
@@ -43,10 +44,31 @@ export interface CreateTemplateInput {
   css?: string;
   sample_data?: Record<string, unknown>;
   settings?: TemplateSettings;
+  /** Extension: a note on the version this makes. */
+  message?: string;
 }
 
 export interface UpdateTemplateInput extends ContentPatch {
   name?: string;
+  /** Extension: a note on the version this makes (ignored when no version is made). */
+  message?: string;
+  /** Who makes the version (see authorOf); null when unknown. */
+  author?: string | null;
+}
+
+/**
+ * The identity a request carries, as a version's author: the signed-in user's email, or the API key's name
+ * and prefix (the prefix is what the dashboard's key list shows; the key itself is never stored).
+ */
+export function authorOf(auth: AuthContext): string | null {
+  if (auth.session) return auth.session.email;
+  return auth.key ? `${auth.key.name} (${auth.key.prefix}…)` : null;
+}
+
+/** The note a version is saved with: a blank message is no message. */
+function noteOf(message: string | undefined, author: string | null | undefined): VersionNote {
+  const text = message?.trim();
+  return { message: text ? text : null, author: author ?? null };
 }
 
 /** POST /templates: parsed on save, quota checked and row written in one transaction (spec: version 1). */
@@ -56,7 +78,7 @@ export async function createTemplate(
   input: CreateTemplateInput,
 ): Promise<TemplateAtVersion> {
   await checkContent(deps.engine, input);
-  const { template, version } = firstVersion(deps, auth.team.id, input);
+  const { template, version } = firstVersion(deps, auth.team.id, input, authorOf(auth));
   await teamTemplatesTransaction(deps.db, auth.team.id, async (trx) => {
     assertTemplateQuota(await countTemplates(trx, auth.team.id), auth.plan);
     await insertTemplate(trx, template, version);
@@ -69,6 +91,7 @@ function firstVersion(
   deps: Pick<TemplateStoreDeps, 'clock' | 'passwords'>,
   teamId: string,
   input: CreateTemplateInput,
+  author: string | null,
 ): TemplateAtVersion {
   const at = deps.clock.now().toISOString();
   const template: TemplateRow = {
@@ -87,7 +110,7 @@ function firstVersion(
     sampleData: input.sample_data ?? null,
     settings: settingsToStore(deps.passwords, input.settings ?? {}, null),
   };
-  return { template, version: versionRow(template.id, 1, content, at) };
+  return { template, version: versionRow(template.id, 1, content, at, noteOf(input.message, author)) };
 }
 
 /** Deletes thumbnails of pruned versions once their rows are gone (a leftover file is harmless). */
@@ -129,7 +152,8 @@ export async function updateTemplate(
     const renamed = input.name !== undefined && input.name !== template.name;
     let dropped: string[] = [];
     if (next) {
-      version = versionRow(id, template.current_version + 1, next, at);
+      const note = noteOf(input.message, input.author);
+      version = versionRow(id, template.current_version + 1, next, at, note);
       await insertVersion(trx, version);
       template = { ...template, current_version: version.version };
       dropped = await prune(trx, template);

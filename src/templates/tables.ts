@@ -24,6 +24,10 @@ export interface TemplateVersionsTable {
   created_at: string;
   /** Blob key of the cached 480 px page-1 PNG, made on first request. */
   thumbnail_key: string | null;
+  /** Extension: the note sent as `message` when this version was saved. */
+  message: string | null;
+  /** Extension: who saved it, the dashboard user's email or the API key's name and prefix. */
+  author: string | null;
 }
 
 export interface TemplatesTables {

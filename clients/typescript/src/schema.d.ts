@@ -2900,6 +2900,8 @@ export interface components {
                 [key: string]: unknown;
             };
             settings?: components["schemas"]["TemplateSettings"];
+            /** @description Extension: a note on the version this request makes (plain text, at most 500 characters), shown as the version’s `message`. Ignored when no version is made. */
+            message?: string;
         };
         /** @description Unsaved editor content, rendered as a preview and never saved. Omitted css and settings are the current version's; data defaults to its sample_data. Limits and the Liquid parse are those of saving. */
         TemplateDraftPreview: {
@@ -3208,17 +3210,23 @@ export interface components {
                 [key: string]: unknown;
             };
             settings?: components["schemas"]["TemplateSettings"];
+            /** @description Extension: a note on the version this request makes (plain text, at most 500 characters), shown as the version’s `message`. Ignored when no version is made. */
+            message?: string;
         };
         /**
          * @example {
          *       "version": 4,
-         *       "created_at": "2026-11-20T16:45:12.000Z"
+         *       "created_at": "2026-11-20T16:45:12.000Z",
+         *       "message": "Bigger logo",
+         *       "author": "ada@example.com"
          *     }
          */
         TemplateVersion: {
             version: number;
             /** Format: date-time */
             created_at: string;
+            message: string | null;
+            author: string | null;
         };
         TemplateVersionList: {
             data: components["schemas"]["TemplateVersion"][];

@@ -22,6 +22,7 @@ import { migration0020WebhookAttemptDetail } from './0020_webhook_attempt_detail
 import { migration0021TeamStoredBytes } from './0021_team_stored_bytes.js';
 import { migration0022DocumentErrorMessage } from './0022_document_error_message.js';
 import { migration0023DocumentAccessibility } from './0023_document_accessibility.js';
+import { migration0024TemplateVersionNote } from './0024_template_version_note.js';
 
 /**
  * Forward-only migrations, applied in name order at start. Each capability adds its own file and one line here.
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_team_stored_bytes': migration0021TeamStoredBytes,
   '0022_document_error_message': migration0022DocumentErrorMessage,
   '0023_document_accessibility': migration0023DocumentAccessibility,
+  '0024_template_version_note': migration0024TemplateVersionNote,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

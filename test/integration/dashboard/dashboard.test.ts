@@ -164,13 +164,18 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
         .or(page.locator('#save-error'))
         .waitFor({ timeout: 90_000 });
       assert.equal(await page.locator('#save-error').count(), 0, 'pin refused');
-      await page.getByLabel('From').selectOption('1');
-      await page.getByLabel('To').selectOption('2');
-      await page.getByRole('button', { name: 'Compare' }).click();
-      const result = page.getByTestId('diff-result').filter({ hasText: '% of pixels differ' });
+      // One compare view: v1 against the current v2, as text, then visually with the changed areas outlined.
+      await page.getByRole('button', { name: 'Compare v1' }).click();
+      assert.equal(await page.getByLabel('From').inputValue(), '1');
+      assert.equal(await page.getByLabel('To').inputValue(), '2');
+      await page
+        .getByTestId('version-source')
+        .getByText(/^HTML: \d+ removed, \d+ added/)
+        .waitFor();
+      await page.getByRole('button', { name: 'Visual' }).click();
+      const result = page.getByTestId('diff-result').filter({ hasText: /changed region|No visible change/ });
       await result.waitFor({ timeout: 60_000 });
-      const percent = Number.parseFloat((await result.textContent()) ?? '');
-      assert.ok(percent > 0, `versions 1 and 2 differ: ${percent}`);
+      assert.match((await result.textContent()) ?? '', /v2: \d+ changed regions? outlined/);
       await checkPage(page, 'template-editor', DYNAMIC);
       await page.goto(`${server.base}/app/#/templates`);
       await page.locator('.card img').first().waitFor();

@@ -229,8 +229,20 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
       expected[pane.name] =
         pane.start.slice(0, cut) + TYPED.slice(0, TYPED.length - erased) + pane.start.slice(cut);
     }
+    await page.getByLabel('Note for this version').fill('Typed at full speed');
     await page.getByRole('button', { name: 'Save new version' }).click();
     await page.getByText('Saved as version 2.').waitFor({ timeout: 60_000 });
+    // The versions list shows the note with who saved it, and marks v2 as the current version.
+    const row = page.locator('tr[data-version="2"]');
+    await row.getByText('Typed at full speed').waitFor();
+    await row.getByText('owner@example.com').waitFor();
+    await row.getByTestId('current-marker').waitFor();
+    assert.equal(await page.locator('tr[data-version="1"]').getByTestId('current-marker').count(), 0);
+    assert.equal(
+      await page.getByLabel('Note for this version').inputValue(),
+      '',
+      'the note went with the save',
+    );
     const saved = await api(server.base, 'GET', `/v1/templates/${templateId}`, { key: liveKey });
     const t = saved.json as { html: string; css: string; sample_data: unknown };
     assert.equal(t.html, expected.HTML);

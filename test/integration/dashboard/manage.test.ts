@@ -151,7 +151,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
   it("shows an old version's source against the current one and restores it as a new version", () =>
     step(page, 'manage-restore', async () => {
       await page.goto(`${server.base}/app/#/templates/${invoiceId}`);
-      await page.getByRole('button', { name: 'View v1' }).click();
+      await page.getByRole('button', { name: 'Compare v1' }).click();
       const view = page.getByTestId('version-source');
       await view.getByText('HTML: 1 removed, 1 added').waitFor();
       const removed = (await view.locator('.text-diff .del').allTextContents()).map((t) => t.trim());
@@ -172,7 +172,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
       assert.match(restored.html, /Total due/);
       assert.doesNotMatch(restored.html, /Amount payable/);
       // The editor now holds the restored text, and the history lists v3.
-      await page.getByRole('button', { name: 'View v3' }).waitFor();
+      await page.getByRole('button', { name: 'Compare v3' }).waitFor();
       await waitFor('the editor to show the restored HTML', async () =>
         /Total due/.test((await page.locator('[data-editor="html-pane"] .cm-content').textContent()) ?? '')
           ? true
@@ -337,7 +337,7 @@ describe('dashboard: management, safety and layout', { timeout: 600_000 }, () =>
         // axe's colour-contrast rule (serious) covers text, badges and links in the dark scheme too.
         await checkPage(page, 'batches-dark', DYNAMIC);
         await page.goto(`${server.base}/app/#/templates/${invoiceId}`);
-        await page.getByRole('button', { name: 'View v1' }).click();
+        await page.getByRole('button', { name: 'Compare v1' }).click();
         await page.getByTestId('version-source').getByText('HTML:').waitFor();
         await previewShown(page);
         await scrollToTop(page.getByTestId('version-source'));

@@ -76,7 +76,12 @@ describe('templates: versions', () => {
     assert.equal(renamed.current_version, 1);
     assert.equal(renamed.updated_at, clock.now().toISOString());
     const versions = await ok(server.base, 'GET', path(t.id, '/versions'), key);
-    assert.deepEqual(versions.data, [{ version: 1, created_at: t.updated_at }]);
+    // The spec's fields; `message` and `author` are the extension's (asserted below).
+    const spec = versions.data.map(({ version, created_at }: { version: number; created_at: string }) => ({
+      version,
+      created_at,
+    }));
+    assert.deepEqual(spec, [{ version: 1, created_at: t.updated_at }]);
   });
 
   it('a PUT that changes nothing makes no version and keeps updated_at', async () => {
@@ -113,6 +118,47 @@ describe('templates: versions', () => {
       versions.data.map((v: { version: number }) => v.version),
       [2, 1],
     );
+  });
+
+  it('extension message: a note and the author on each version; the spec fields unchanged', async () => {
+    const t = await ok(
+      server.base,
+      'POST',
+      '/v1/templates',
+      key,
+      { ...INVOICE, message: 'First draft' },
+      201,
+    );
+    assert.equal('message' in t, false, 'the Template answer keeps the spec fields only');
+    await ok(server.base, 'PUT', path(t.id), key, { html: '<p>two</p>', message: '  Shorter heading  ' });
+    await ok(server.base, 'PUT', path(t.id), key, { html: '<p>three</p>' });
+    // No content change makes no version, so the note goes nowhere.
+    await ok(server.base, 'PUT', path(t.id), key, { message: 'nothing changed' });
+    const versions = (await ok(server.base, 'GET', path(t.id, '/versions'), key)).data;
+    assert.deepEqual(
+      versions.map((v: { version: number; message: string | null }) => [v.version, v.message]),
+      [
+        [3, null],
+        [2, 'Shorter heading'],
+        [1, 'First draft'],
+      ],
+    );
+    assert.deepEqual(Object.keys(versions[0]).sort(), ['author', 'created_at', 'message', 'version']);
+    const prefix = key.slice(0, 12);
+    for (const v of versions) {
+      assert.ok(v.author.endsWith(`(${prefix}…)`), `author names the key by its prefix: ${v.author}`);
+      assert.equal(v.author.includes(key), false, 'never the key itself');
+    }
+    const long = await api(server.base, 'PUT', path(t.id), {
+      key,
+      body: { html: 'x', message: 'n'.repeat(501) },
+    });
+    assertError(long, 400, 'invalid_request');
+    const created = await api(server.base, 'POST', '/v1/templates', {
+      key,
+      body: { ...INVOICE, message: 7 },
+    });
+    assertError(created, 400, 'invalid_request');
   });
 
   it('pin sets pinned_version (summary answer), null unpins, a missing version is template_not_found', async () => {

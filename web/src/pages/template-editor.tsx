@@ -76,6 +76,8 @@ export function TemplateEditorPage({ id, session }: { id: string; session: Sessi
           saving={state.saving}
           renaming={state.renaming}
           reason={reason}
+          note={state.note}
+          onNote={(text) => dispatch({ type: 'note-edited', text })}
           onRenameToggle={() => dispatch({ type: 'renaming', open: !state.renaming })}
           actions={actions}
         />

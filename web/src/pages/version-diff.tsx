@@ -1,9 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api';
 import { toast } from '../feedback';
+import { type Box, changedRegions } from '../image-diff';
 import { type DiffLine, diffCounts, diffLines } from '../text-diff';
 import { Busy, ErrorText, Reason, Skeleton, useLoad } from '../ui';
 import { useAction } from '../use-action';
+
+type Template = Schemas['Template'];
+type Mode = 'text' | 'visual';
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -25,125 +29,76 @@ function pixelsOf(img: HTMLImageElement, width: number, height: number): ImageDa
   return ctx.getImageData(0, 0, width, height);
 }
 
-/**
- * Paints `out` with the difference of two page images: changed pixels in red, the rest as a faint copy of
- * the first image. Returns how many pixels changed. A per-channel tolerance ignores anti-aliasing noise.
- */
-export function paintDifference(a: ImageData, b: ImageData, out: ImageData, tolerance = 32): number {
-  let changed = 0;
-  for (let i = 0; i < out.data.length; i += 4) {
-    const delta = Math.max(
-      Math.abs(a.data[i]! - b.data[i]!),
-      Math.abs(a.data[i + 1]! - b.data[i + 1]!),
-      Math.abs(a.data[i + 2]! - b.data[i + 2]!),
-    );
-    if (delta > tolerance) {
-      changed++;
-      out.data.set([220, 0, 0, 255], i);
-    } else {
-      const grey = 255 - (255 - a.data[i]!) * 0.25;
-      out.data.set([grey, grey, grey, 255], i);
-    }
+/** The newer page as it is, with each changed region outlined (the rest of the page stays untouched). */
+function paintRegions(canvas: HTMLCanvasElement, page: HTMLImageElement, boxes: Box[]): void {
+  canvas.width = page.naturalWidth;
+  canvas.height = page.naturalHeight;
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(page, 0, 0);
+  ctx.lineWidth = 2;
+  for (const box of boxes) {
+    ctx.fillStyle = 'rgba(220, 38, 38, 0.08)';
+    ctx.fillRect(box.x - 2, box.y - 2, box.width + 4, box.height + 4);
+    ctx.strokeStyle = '#dc2626';
+    ctx.strokeRect(box.x - 2, box.y - 2, box.width + 4, box.height + 4);
   }
-  return changed;
 }
 
-/** Page 1 of two versions side by side (their stored thumbnails) and their pixel difference. */
-export function VersionDiff({ id, versions }: { id: string; versions: number[] }) {
-  const [a, setA] = useState(versions[1] ?? versions[0] ?? 1);
-  const [b, setB] = useState(versions[0] ?? 1);
-  const [images, setImages] = useState<{ a: string; b: string } | null>(null);
+function regionWords(count: number): string {
+  if (count === 0) return 'No visible change on page 1';
+  return count === 1 ? '1 changed region outlined' : `${count} changed regions outlined`;
+}
+
+/**
+ * Page 1 of two versions (their stored preview images) compared pixel by pixel: the newer one is shown with
+ * the bounding box of each changed area outlined, so one added line marks one line, not the whole page.
+ */
+function VisualCompare({ older, newer }: { older: Template; newer: Template }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [regions, setRegions] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [changed, setChanged] = useState<number | null>(null);
-  const diff = useRef<HTMLCanvasElement>(null);
-
-  const compare = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setChanged(null);
-    try {
-      const [ta, tb] = await Promise.all(
-        [a, b].map((version) =>
-          call(api.GET('/templates/{id}', { params: { path: { id }, query: { version } } })),
-        ),
-      );
-      setImages({ a: ta!.thumbnail_url, b: tb!.thumbnail_url });
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
-
   useEffect(() => {
-    if (!images) return;
-    Promise.all([loadImage(images.a), loadImage(images.b)])
-      .then(([ia, ib]) => {
-        const width = Math.max(ia.naturalWidth, ib.naturalWidth);
-        const height = Math.max(ia.naturalHeight, ib.naturalHeight);
-        const canvas = diff.current!;
-        canvas.width = width;
-        canvas.height = height;
-        const ctx = canvas.getContext('2d')!;
-        const out = ctx.createImageData(width, height);
-        const count = paintDifference(pixelsOf(ia, width, height), pixelsOf(ib, width, height), out);
-        ctx.putImageData(out, 0, 0);
-        setChanged(count / (width * height));
+    let live = true;
+    setRegions(null);
+    Promise.all([loadImage(older.thumbnail_url), loadImage(newer.thumbnail_url)])
+      .then(([a, b]) => {
+        if (!live) return;
+        const width = Math.max(a.naturalWidth, b.naturalWidth);
+        const height = Math.max(a.naturalHeight, b.naturalHeight);
+        const boxes = changedRegions(pixelsOf(a, width, height), pixelsOf(b, width, height));
+        paintRegions(canvas.current!, b, boxes);
+        setRegions(boxes.length);
       })
-      .catch(setError)
-      .finally(() => setBusy(false));
-  }, [images]);
-
+      .catch((err: unknown) => live && setError(err));
+    return () => {
+      live = false;
+    };
+  }, [older.thumbnail_url, newer.thumbnail_url]);
   return (
-    <section aria-labelledby="diff-title" class="diff">
-      <h2 id="diff-title">Compare versions</h2>
-      <form class="inline" onSubmit={compare}>
-        <label for="diff-a">From</label>
-        <select id="diff-a" value={a} onChange={(e) => setA(Number(e.currentTarget.value))}>
-          {versions.map((v) => (
-            <option key={v} value={v}>
-              v{v}
-            </option>
-          ))}
-        </select>
-        <label for="diff-b">To</label>
-        <select id="diff-b" value={b} onChange={(e) => setB(Number(e.currentTarget.value))}>
-          {versions.map((v) => (
-            <option key={v} value={v}>
-              v{v}
-            </option>
-          ))}
-        </select>
-        <button type="submit" disabled={busy}>
-          Compare
-        </button>
-      </form>
-      {busy && <Busy label="Comparing page images…" />}
+    <>
+      {regions === null && !error && <Busy label="Comparing page images…" />}
       <ErrorText error={error} />
-      {images && (
-        <div class="diff-grid">
-          <figure>
-            <img src={images.a} alt={`Page 1 of version ${a}`} />
-            <figcaption>v{a}</figcaption>
-          </figure>
-          <figure>
-            <img src={images.b} alt={`Page 1 of version ${b}`} />
-            <figcaption>v{b}</figcaption>
-          </figure>
-          <figure>
-            <canvas ref={diff} role="img" aria-label="Pixel difference: changed pixels in red" />
-            <figcaption data-testid="diff-result">
-              {changed === null ? 'Difference' : `${(changed * 100).toFixed(2)} % of pixels differ`}
-            </figcaption>
-          </figure>
-        </div>
-      )}
-    </section>
+      <div class="diff-grid">
+        <figure>
+          <img src={older.thumbnail_url} alt={`Page 1 of version ${older.version}`} />
+          <figcaption>v{older.version}</figcaption>
+        </figure>
+        <figure>
+          <canvas
+            ref={canvas}
+            role="img"
+            aria-label={`Page 1 of version ${newer.version}, changed regions outlined`}
+          />
+          <figcaption data-testid="diff-result">
+            v{newer.version}: {regions === null ? 'comparing…' : regionWords(regions)}
+          </figcaption>
+        </figure>
+      </div>
+    </>
   );
 }
-
-type Template = Schemas['Template'];
 
 /** The parts of a version that make its PDF, as text to compare line by line. */
 function sourcesOf(t: Template): { name: string; text: string }[] {
@@ -174,41 +129,80 @@ function DiffView({ lines, label }: { lines: DiffLine[]; label: string }) {
   );
 }
 
-/**
- * An old version's source (HTML, CSS, sample data, settings) as a line diff against the current version,
- * and "Restore as a new version": the old content saved again, so history only grows (spec: versions).
- */
-export function VersionSource({
+/** HTML, CSS, sample data and settings of two versions as line diffs. */
+function TextCompare({ older, newer }: { older: Template; newer: Template }) {
+  const after = sourcesOf(newer);
+  return (
+    <>
+      <p class="hint">
+        Lines marked − are only in v{older.version}; lines marked + are only in v{newer.version}.
+      </p>
+      {sourcesOf(older).map((part, i) => {
+        const lines = diffLines(part.text, after[i]!.text);
+        const { added, removed } = diffCounts(lines);
+        return (
+          <details key={part.name} open={i === 0}>
+            <summary>
+              {part.name}: {added === 0 && removed === 0 ? 'unchanged' : `${removed} removed, ${added} added`}
+            </summary>
+            <DiffView lines={lines} label={`${part.name} of v${older.version} against v${newer.version}`} />
+          </details>
+        );
+      })}
+    </>
+  );
+}
+
+function VersionSelect({
   id,
-  version,
-  current,
-  readOnlyReason,
-  dirty,
-  onRestored,
-  onClose,
+  label,
+  value,
+  versions,
+  onChange,
 }: {
   id: string;
-  version: number;
-  current: number;
-  /** Why restoring is off (test mode), or null. */
-  readOnlyReason: string | null;
-  /** The editor has unsaved changes, which a restore replaces. */
-  dirty: boolean;
-  onRestored: (template: Template) => void;
-  onClose: () => void;
+  label: string;
+  value: number;
+  versions: number[];
+  onChange: (version: number) => void;
 }) {
-  const pair = useLoad(
-    () =>
-      Promise.all(
-        [version, current].map((v) =>
-          call(api.GET('/templates/{id}', { params: { path: { id }, query: { version: v } } })),
-        ),
-      ),
-    [id, version, current],
+  return (
+    <>
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(Number(e.currentTarget.value))}>
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            v{v}
+          </option>
+        ))}
+      </select>
+    </>
   );
+}
+
+function ModeToggle({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a two-button toggle, not a form fieldset
+    <div class="segmented" role="group" aria-label="Compare as">
+      {(['text', 'visual'] as const).map((m) => (
+        <button key={m} type="button" aria-pressed={mode === m} onClick={() => onChange(m)}>
+          {m === 'text' ? 'Text' : 'Visual'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Saves an old version's content again as the newest version, so history only grows (spec: versions). */
+function useRestore(
+  id: string,
+  version: number,
+  current: number,
+  dirty: boolean,
+  onDone: (t: Template) => void,
+) {
   const { busy, error, run } = useAction();
-  const restore = async () => {
-    const old = pair.data?.[0];
+  const restore = async (old: Template | undefined) => {
     if (!old) return;
     await run(
       async () => {
@@ -220,11 +214,12 @@ export function VersionSource({
               css: old.css,
               sample_data: old.sample_data ?? {},
               settings: old.settings,
+              message: `Restored from v${version}`,
             },
           }),
         );
         toast(`Version ${version} restored as version ${saved.current_version}.`);
-        onRestored(saved);
+        onDone(saved);
       },
       {
         ask: {
@@ -238,23 +233,64 @@ export function VersionSource({
       },
     );
   };
-  const [older, newer] = pair.data ?? [];
+  return { busy, error, restore };
+}
+
+/**
+ * The one compare view: two versions (by default the chosen one against the current one) as text (line
+ * diffs of their sources) or visually (page 1, changed regions outlined), and "Restore as a new version".
+ */
+export function VersionCompare({
+  id,
+  version,
+  current,
+  versions,
+  readOnlyReason,
+  dirty,
+  onRestored,
+  onClose,
+}: {
+  id: string;
+  /** The version the user chose to compare. */
+  version: number;
+  current: number;
+  /** Every version still kept, newest first. */
+  versions: number[];
+  /** Why restoring is off (test mode), or null. */
+  readOnlyReason: string | null;
+  /** The editor has unsaved changes, which a restore replaces. */
+  dirty: boolean;
+  onRestored: (template: Template) => void;
+  onClose: () => void;
+}) {
+  const [from, setFrom] = useState(version);
+  const [to, setTo] = useState(current);
+  const [mode, setMode] = useState<Mode>('text');
+  const pair = useLoad(
+    () =>
+      Promise.all(
+        [from, to].map((v) =>
+          call(api.GET('/templates/{id}', { params: { path: { id }, query: { version: v } } })),
+        ),
+      ),
+    [id, from, to],
+  );
+  const restoring = useRestore(id, from, current, dirty, onRestored);
+  const [older, newer] = pair.data?.[0]?.version === from && pair.data[1]?.version === to ? pair.data : [];
   return (
     <section class="panel" aria-labelledby="version-source-title" data-testid="version-source">
       <div class="page-head">
-        <h2 id="version-source-title">
-          Version {version} compared with the current version {current}
-        </h2>
+        <h2 id="version-source-title">Compare versions</h2>
         <div class="actions">
-          {version !== current && (
+          {from !== current && (
             <button
               type="button"
               class="primary"
-              onClick={restore}
-              disabled={busy || !older || readOnlyReason !== null}
+              onClick={() => restoring.restore(older)}
+              disabled={restoring.busy || !older || readOnlyReason !== null}
               aria-describedby={readOnlyReason ? 'restore-reason' : undefined}
             >
-              {busy ? 'Restoring…' : `Restore v${version} as a new version`}
+              {restoring.busy ? 'Restoring…' : `Restore v${from} as a new version`}
             </button>
           )}
           <button type="button" onClick={onClose}>
@@ -262,27 +298,16 @@ export function VersionSource({
           </button>
         </div>
       </div>
+      <div class="inline compare-controls">
+        <VersionSelect id="diff-a" label="From" value={from} versions={versions} onChange={setFrom} />
+        <VersionSelect id="diff-b" label="To" value={to} versions={versions} onChange={setTo} />
+        <ModeToggle mode={mode} onChange={setMode} />
+      </div>
       <Reason id="restore-reason" text={readOnlyReason} />
-      <ErrorText error={error ?? pair.error} />
-      {pair.loading && !pair.data && <Skeleton label="Loading both versions…" rows={4} />}
-      {older && newer && (
-        <>
-          <p class="hint">Lines marked − are only in v{version}; lines marked + were added since.</p>
-          {sourcesOf(older).map((part, i) => {
-            const lines = diffLines(part.text, sourcesOf(newer)[i]!.text);
-            const { added, removed } = diffCounts(lines);
-            return (
-              <details key={part.name} open={i === 0}>
-                <summary>
-                  {part.name}:{' '}
-                  {added === 0 && removed === 0 ? 'unchanged' : `${removed} removed, ${added} added`}
-                </summary>
-                <DiffView lines={lines} label={`${part.name} of v${version} against v${current}`} />
-              </details>
-            );
-          })}
-        </>
-      )}
+      <ErrorText error={restoring.error ?? pair.error} />
+      {!older && !pair.error && <Skeleton label="Loading both versions…" rows={4} />}
+      {older && newer && mode === 'text' && <TextCompare older={older} newer={newer} />}
+      {older && newer && mode === 'visual' && <VisualCompare older={older} newer={newer} />}
     </section>
   );
 }

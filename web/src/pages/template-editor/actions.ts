@@ -38,12 +38,19 @@ export function editorActions(ctx: EditorContext) {
       return;
     }
     const sent = state.content;
+    const message = state.note.trim();
     dispatch({ type: 'save-started' });
     try {
       const t = await call(
         api.PUT('/templates/{id}', {
           params: { path: { id } },
-          body: { html: sent.html, css: sent.css || null, sample_data: ctx.data, settings: sent.settings },
+          body: {
+            html: sent.html,
+            css: sent.css || null,
+            sample_data: ctx.data,
+            settings: sent.settings,
+            ...(message ? { message } : {}),
+          },
         }),
       );
       dispatch({ type: 'saved', sent, version: t.current_version });

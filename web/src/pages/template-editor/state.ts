@@ -39,6 +39,8 @@ export interface EditorState {
   renaming: boolean;
   /** The old version whose source is shown against the current one. */
   viewed: number | null;
+  /** The note typed for the next saved version (extension `message`); cleared once a save makes one. */
+  note: string;
 }
 
 export type EditorAction =
@@ -56,7 +58,8 @@ export type EditorAction =
   | { type: 'renaming'; open: boolean }
   | { type: 'renamed'; name: string }
   | { type: 'version-toggled'; version: number }
-  | { type: 'version-closed' };
+  | { type: 'version-closed' }
+  | { type: 'note-edited'; text: string };
 
 export const initialEditorState: EditorState = {
   content: { html: '', css: '', data: '{}', settings: {} },
@@ -71,6 +74,7 @@ export const initialEditorState: EditorState = {
   name: null,
   renaming: false,
   viewed: null,
+  note: '',
 };
 
 /** Settings compared by value whatever the key order (the form and the server build them differently). */
@@ -137,7 +141,7 @@ function draftRestored(state: EditorState): EditorState {
 
 /** What was sent is now the saved version; anything typed while it was saving stays unsaved. */
 function saved(state: EditorState, sent: Content, version: number): EditorState {
-  return { ...state, saving: false, savedVersion: version, baseline: sent, baseVersion: version };
+  return { ...state, saving: false, savedVersion: version, baseline: sent, baseVersion: version, note: '' };
 }
 
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
@@ -172,5 +176,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, viewed: state.viewed === action.version ? null : action.version };
     case 'version-closed':
       return { ...state, viewed: null };
+    case 'note-edited':
+      return { ...state, note: action.text };
   }
 }

@@ -12,6 +12,8 @@ export function EditorToolbar({
   saving,
   renaming,
   reason,
+  note,
+  onNote,
   onRenameToggle,
   actions,
 }: {
@@ -20,6 +22,9 @@ export function EditorToolbar({
   saving: boolean;
   renaming: boolean;
   reason: string | null;
+  /** The note for the next version, saved with it (extension `message`). */
+  note: string;
+  onNote: (text: string) => void;
   onRenameToggle: () => void;
   actions: Pick<EditorActions, 'save' | 'duplicate' | 'remove'>;
 }) {
@@ -37,6 +42,18 @@ export function EditorToolbar({
       <ChangeButton onClick={actions.duplicate} reason={reason}>
         Duplicate
       </ChangeButton>
+      <label for="version-note">Note for this version</label>
+      <input
+        id="version-note"
+        class="version-note-input"
+        type="text"
+        maxLength={500}
+        placeholder="Optional, e.g. Bigger logo"
+        value={note}
+        disabled={reason !== null}
+        aria-describedby={reason ? 'save-reason' : undefined}
+        onInput={(e) => onNote(e.currentTarget.value)}
+      />
       <ChangeButton
         class="primary"
         onClick={actions.save}
