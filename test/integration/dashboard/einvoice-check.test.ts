@@ -30,7 +30,7 @@ describe('dashboard: E-invoice check', { timeout: 300_000 }, () => {
     });
     await page.getByRole('heading', { name: 'Invalid: 1 failed rule(s)' }).waitFor({ timeout: 120_000 });
     const failed = page.getByRole('table', { name: 'Failed rules' });
-    await failed.getByRole('cell', { name: 'PEPPOL-EN16931-R010' }).waitFor();
+    await failed.getByRole('cell', { name: 'PEPPOL-EN16931-R010', exact: true }).waitFor();
     await failed.getByRole('cell', { name: 'Buyer electronic address MUST be provided' }).waitFor();
     assert.match((await failed.locator('tbody tr td').nth(2).textContent()) ?? '', /AccountingCustomerParty/);
     await page.getByRole('heading', { name: /^Invoice Snippet1 of 2017-11-13/ }).waitFor();
