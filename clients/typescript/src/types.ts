@@ -29,6 +29,8 @@ export type ApiKey = Schemas['ApiKey'];
 export type CreatedApiKey = Schemas['CreatedApiKey'];
 export type CreateApiKeyRequest = Schemas['CreateApiKeyRequest'];
 export type Member = Schemas['Member'];
+/** A member as a role change or removal left them, with the API keys they made (and which were revoked). */
+export type MemberChange = Schemas['MemberChange'];
 export type Invitation = Schemas['Invitation'];
 export type InvitationRequest = Schemas['InvitationRequest'];
 export type Account = Schemas['Account'];

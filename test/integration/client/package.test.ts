@@ -125,6 +125,7 @@ function checkTour(seen: any): void {
   assert.ok(seen.keyNames.includes('from the tour'));
   assert.equal(seen.keyRevoked, true);
   assert.equal(seen.memberRole, 'admin');
+  assert.equal(seen.removedMember, true);
   assert.equal(seen.membersAfterRemove, seen.memberCount - 1);
   assert.deepEqual(seen.invitations, ['new@tour.example']);
   assert.equal(seen.invitationsAfterDelete, 0);

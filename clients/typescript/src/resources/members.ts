@@ -1,6 +1,6 @@
 import { unwrap } from '../core.js';
 import { type PagedList, singlePage } from '../pagination.js';
-import type { Body, Invitation, InvitationRequest, Member } from '../types.js';
+import type { Body, Invitation, InvitationRequest, Member, MemberChange } from '../types.js';
 import { Resource } from './resource.js';
 
 /** The team's people: /members… */
@@ -12,16 +12,23 @@ export class Members extends Resource {
     return singlePage(() => unwrap(this.core.api.GET('/members')));
   }
 
-  /** PUT /members/{user}: a new role. */
-  async setRole(userId: string, role: Body<'setMemberRole'>['role']): Promise<Member> {
-    return unwrap(
-      this.core.api.PUT('/members/{user}', { params: { path: { user: userId } }, body: { role } }),
-    );
+  /**
+   * PUT /members/{user}: a new role. `revokeKeys` also revokes the API keys the member made (listed in the
+   * answer's `created_api_keys`); without it they keep working with their own role.
+   */
+  async setRole(
+    userId: string,
+    role: Body<'setMemberRole'>['role'],
+    options: { revokeKeys?: boolean } = {},
+  ): Promise<MemberChange> {
+    const body = options.revokeKeys === undefined ? { role } : { role, revoke_keys: options.revokeKeys };
+    return unwrap(this.core.api.PUT('/members/{user}', { params: { path: { user: userId } }, body }));
   }
 
-  /** DELETE /members/{user}. */
-  async remove(userId: string): Promise<void> {
-    await unwrap(this.core.api.DELETE('/members/{user}', { params: { path: { user: userId } } }));
+  /** DELETE /members/{user}: the member as they were; `revokeKeys` as for setRole. */
+  async remove(userId: string, options: { revokeKeys?: boolean } = {}): Promise<MemberChange> {
+    const query = options.revokeKeys === undefined ? {} : { revoke_keys: options.revokeKeys };
+    return unwrap(this.core.api.DELETE('/members/{user}', { params: { path: { user: userId }, query } }));
   }
 }
 

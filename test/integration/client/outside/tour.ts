@@ -58,7 +58,8 @@ async function members() {
   const target = process.env.QUIRE_MEMBER_ID ?? '';
   seen.memberCount = (await quire.members.list().toArray()).length;
   seen.memberRole = (await quire.members.setRole(target, 'admin')).role;
-  await quire.members.remove(target);
+  // revokeKeys reaches the server as ?revoke_keys=true; the answer is the member as they were.
+  seen.removedMember = (await quire.members.remove(target, { revokeKeys: true })).user_id === target;
   seen.membersAfterRemove = (await quire.members.list().toArray()).length;
   const invitation = await quire.members.invitations.create({ email: 'new@tour.example', role: 'member' });
   seen.invitations = (await quire.members.invitations.list().toArray()).map((i) => i.email);
