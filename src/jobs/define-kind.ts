@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import type { Db } from '../storage/index.js';
 import type { JobError } from './job-error.js';
 import type { ClaimedJob, EnqueueInput } from './queue.js';
 import {
@@ -52,6 +53,11 @@ interface JobKindSpec<S extends TSchema>
   /** The wait after each failed attempt in turn; the last one again once the table runs out (backoffTable). */
   retryDelaysMs: readonly number[];
   abandon?: AbandonJob<Static<S>>;
+  /**
+   * What to record when a claimed job's payload does not match its schema, from the raw payload (e.g. the
+   * queued document it names fails instead of staying queued for ever); runs in the transaction that fails it.
+   */
+  unreadable?: (trx: Db, payload: unknown, error: JobError) => Promise<void>;
 }
 
 /**
@@ -60,13 +66,17 @@ interface JobKindSpec<S extends TSchema>
  * the job for good with `invalid_payload` instead of reaching a handler that trusts its type.
  */
 export function defineJobKind<S extends TSchema>(spec: JobKindSpec<S>): JobDefinition {
-  const { kind, handler, abandon } = spec;
+  const { kind, handler, abandon, unreadable } = spec;
   return {
     kind: kind.name,
     pool: spec.pool,
     handler: async (job, ctx) => {
       const checked = checkPayload(kind, job.payload);
-      if (!checked.ok) return { kind: 'failed', error: checked.error, retryable: false };
+      if (!checked.ok) {
+        const { error } = checked;
+        const commit = unreadable && ((trx: Db) => unreadable(trx, job.payload, error));
+        return { kind: 'failed', error, retryable: false, ...(commit ? { commit } : {}) };
+      }
       return handler({ ...job, payload: checked.payload }, ctx);
     },
     options: {

@@ -40,15 +40,28 @@ export function renderJobDefinition(deps: RenderJobDeps, hooks: RenderHooks = {}
     handler: renderJobHandler(deps, hooks),
     maxAttempts: MAX_RENDER_ATTEMPTS,
     retryDelaysMs: RETRY_DELAYS_MS,
-    abandon: async (trx, job) => {
-      const row = await deps.lifecycle.finish(
-        trx,
-        { id: job.payload.documentId },
-        { status: 'failed', code: 'render_failed', delivery: null },
-      );
-      if (row) await hooks.afterFinal?.(trx, { id: row.id, batchId: row.batch_id });
+    abandon: (trx, job) => failDocument(deps, hooks, trx, job.payload.documentId),
+    // A payload written by older code or by hand: the document it names fails rather than staying queued.
+    unreadable: async (trx, payload) => {
+      const documentId = (payload as { documentId?: unknown } | null)?.documentId;
+      if (typeof documentId === 'string') await failDocument(deps, hooks, trx, documentId);
     },
   });
+}
+
+/** A queued document given up without an outcome of its own: failed with render_failed, hooks told. */
+async function failDocument(
+  deps: RenderJobDeps,
+  hooks: RenderHooks,
+  trx: Db,
+  documentId: string,
+): Promise<void> {
+  const row = await deps.lifecycle.finish(
+    trx,
+    { id: documentId },
+    { status: 'failed', code: 'render_failed', delivery: null },
+  );
+  if (row) await hooks.afterFinal?.(trx, { id: row.id, batchId: row.batch_id });
 }
 
 /**

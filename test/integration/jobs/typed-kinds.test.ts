@@ -27,9 +27,10 @@ describe('typed job kinds (real database)', () => {
   });
 
   /** Runs COUNT_JOB's due jobs once; returns the payloads its handler and its abandon received. */
-  async function runKind(): Promise<{ handled: unknown[]; abandoned: unknown[] }> {
+  async function runKind(): Promise<{ handled: unknown[]; abandoned: unknown[]; unreadable: unknown[] }> {
     const handled: unknown[] = [];
     const abandoned: unknown[] = [];
+    const unreadable: unknown[] = [];
     const definition = defineJobKind({
       kind: COUNT_JOB,
       pool: 'light',
@@ -41,6 +42,7 @@ describe('typed job kinds (real database)', () => {
       maxAttempts: 3,
       retryDelaysMs: [1_000],
       abandon: async (_trx, job) => void abandoned.push(job.payload),
+      unreadable: async (_trx, payload, error) => void unreadable.push([payload, error.code]),
     });
     const registry = new JobRegistry();
     registry.register(definition.kind, definition.handler, definition.options);
@@ -53,7 +55,7 @@ describe('typed job kinds (real database)', () => {
     });
     workers.wake();
     await workers.idle();
-    return { handled, abandoned };
+    return { handled, abandoned, unreadable };
   }
 
   const row = (id: string) =>
@@ -79,9 +81,11 @@ describe('typed job kinds (real database)', () => {
       test: false,
       payload: { label: 'no n' },
     });
-    const { handled, abandoned } = await runKind();
+    const { handled, abandoned, unreadable } = await runKind();
     assert.deepEqual(handled, [41], 'the handler ran for the good payload only');
-    assert.deepEqual(abandoned, [], 'the kind has nothing of its own to record without its payload');
+    assert.deepEqual(abandoned, [], 'abandon is for typed payloads only');
+    // The kind records what it can from the raw payload (the render job fails the document it names).
+    assert.deepEqual(unreadable, [[{ label: 'no n' }, 'invalid_payload']]);
     assert.equal((await row(good.id)).status, 'succeeded');
     const failed = await row(bad.id);
     assert.equal(failed.status, 'failed');
