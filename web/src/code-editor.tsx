@@ -9,7 +9,12 @@ import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
 
-const LANGUAGES = { html, css, json };
+/**
+ * No automatic close tags: they were inserted ahead of where people then typed their own (`<p>` … `</p>`),
+ * leaving a stray duplicate, and Liquid blocks confuse which element is open. Close tags are still offered
+ * by completion.
+ */
+const LANGUAGES = { html: () => html({ autoCloseTags: false }), css, json };
 
 /** Marks a transaction that loads the app's text (not the user's edit): not reported through onChange. */
 const LOADED = Annotation.define<boolean>();

@@ -67,6 +67,7 @@ interface Step {
   title: string;
   href: string;
   action: string;
+  hint?: string;
 }
 
 function steps(p: Progress): Step[] {
@@ -101,6 +102,8 @@ function steps(p: Progress): Step[] {
       title: 'Add a webhook for finished documents',
       href: '#/webhooks',
       action: 'Add a webhook',
+      // Webhook targets on loopback or private networks are refused unless the server allows them.
+      hint: 'To receive it on this machine or a private network, start the server with QUIRE_ALLOW_PRIVATE_WEBHOOKS=true (development only).',
     },
   ];
 }
@@ -143,6 +146,7 @@ export function FirstRunChecklist({ session }: { session: Session }) {
             <span class="title">
               {step.title}
               <span class="sr-only">{step.done ? ' (done)' : ' (to do)'}</span>
+              {!step.done && step.hint && <small class="hint">{step.hint}</small>}
             </span>
             {!step.done && <a href={step.href}>{step.action}</a>}
           </li>

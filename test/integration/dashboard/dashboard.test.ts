@@ -125,6 +125,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
     step(page, 'step3', async () => {
       await page.locator('img.preview-page').first().waitFor({ timeout: 60_000 });
       const first = await firstPageSrc(page);
+      await page.getByRole('tab', { name: 'Sample data (JSON)' }).click();
       await page.getByRole('textbox', { name: 'Sample data JSON' }).click();
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(
@@ -133,6 +134,7 @@ describe('dashboard end to end', { timeout: 600_000 }, () => {
       await previewChanged(page, first);
       // An unsaved HTML edit re-renders too (the draft-preview route), and the new text is in the PDF.
       const afterData = await firstPageSrc(page);
+      await page.getByRole('tab', { name: 'HTML (Liquid)' }).click();
       await caretToEnd(page, 'Template HTML');
       await page.keyboard.insertText('\n<p>Unsaved draft line</p>');
       await previewChanged(page, afterData);

@@ -166,6 +166,8 @@ async function typeAndErase(page: Page): Promise<number> {
 
 interface Pane {
   name: string;
+  /** The pane's tab: one pane shows at a time. */
+  tab: string;
   label: string;
   /** Put into the pane first; the caret then goes `back` characters before its end. */
   start: string;
@@ -173,9 +175,9 @@ interface Pane {
 }
 
 const PANES: Pane[] = [
-  { name: 'HTML', label: 'Template HTML', start: '<p>Hello </p>', back: 4 },
-  { name: 'CSS', label: 'Template CSS', start: 'p { color: #123; } /*  */', back: 3 },
-  { name: 'data', label: 'Sample data JSON', start: '{"note": ""}', back: 2 },
+  { name: 'HTML', tab: 'HTML (Liquid)', label: 'Template HTML', start: '<p>Hello </p>', back: 4 },
+  { name: 'CSS', tab: 'CSS', label: 'Template CSS', start: 'p { color: #123; } /*  */', back: 3 },
+  { name: 'data', tab: 'Sample data (JSON)', label: 'Sample data JSON', start: '{"note": ""}', back: 2 },
 ];
 
 // A backstop only (a frozen key fails in KEY_FROZEN_MS): beside a CPU hog and the whole suite the typing test alone
@@ -203,6 +205,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     await page.getByRole('heading', { name: 'Typing', level: 1 }).waitFor();
     const expected: Record<string, string> = {};
     for (const pane of PANES) {
+      await page.getByRole('tab', { name: pane.tab }).click();
       await page.getByRole('textbox', { name: pane.label }).click();
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(pane.start);
@@ -229,6 +232,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
       expected[pane.name] =
         pane.start.slice(0, cut) + TYPED.slice(0, TYPED.length - erased) + pane.start.slice(cut);
     }
+    await page.getByRole('tab', { name: 'HTML (Liquid)' }).click();
     await page.getByLabel('Note for this version').fill('Typed at full speed');
     await page.getByRole('button', { name: 'Save new version' }).click();
     await page.getByText('Saved as version 2.').waitFor({ timeout: 60_000 });
@@ -332,5 +336,51 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     await page.locator('.toast').filter({ hasText: 'Template Used deleted.' }).waitFor();
     const gone = await api(server.base, 'GET', `/v1/templates/${usedId}`, { key: liveKey });
     assert.equal(gone.status, 404);
+  });
+
+  it('shows one pane per tab (arrow keys move), goes full screen until Escape, and adds no stray close tag', async () => {
+    const made = await api(server.base, 'POST', '/v1/templates', {
+      key: liveKey,
+      body: { name: 'Tabs', html: '<h1>Tabs</h1>', css: 'h1 { color: #123; }' },
+    });
+    await page.goto(`${server.base}/app/#/templates/${(made.json as { id: string }).id}`);
+    await page.getByRole('heading', { name: 'Tabs', level: 1 }).waitFor();
+    const tab = (name: string) => page.getByRole('tab', { name });
+    const shown = async () =>
+      Promise.all(
+        PANES.map(async (p) => (await page.getByRole('textbox', { name: p.label }).isVisible()) && p.name),
+      );
+    assert.equal(await tab('HTML (Liquid)').getAttribute('aria-selected'), 'true');
+    assert.deepEqual(await shown(), ['HTML', false, false]);
+    await tab('HTML (Liquid)').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tab('CSS').getAttribute('aria-selected'), 'true');
+    assert.equal(await tab('CSS').evaluate((el) => el === document.activeElement), true, 'focus moved along');
+    assert.deepEqual(await shown(), [false, 'CSS', false]);
+    await page.keyboard.press('End');
+    assert.deepEqual(await shown(), [false, false, 'data']);
+    await page.keyboard.press('Home');
+    assert.deepEqual(await shown(), ['HTML', false, false]);
+
+    // Typing a paragraph and its close tag by hand, then an open tag and `</`, leaves exactly what was typed.
+    await caretToEnd(page, 'Template HTML');
+    await page.keyboard.type('<p>One</p><p>Two</', { delay: KEY_DELAY_MS });
+    const html = page.getByRole('textbox', { name: 'Template HTML' });
+    assert.equal(await html.textContent(), '<h1>Tabs</h1><p>One</p><p>Two</');
+
+    const full = page.getByRole('button', { name: 'Full screen' });
+    await full.click();
+    assert.equal(await full.getAttribute('aria-pressed'), 'true');
+    const box = (await page.locator('.panes').boundingBox())!;
+    const viewport = page.viewportSize()!;
+    // The whole window but a possible scrollbar.
+    assert.ok(
+      box.x === 0 && box.y === 0 && box.width > viewport.width - 20 && box.height > viewport.height - 20,
+      `the editor covers the window: ${JSON.stringify(box)} in ${JSON.stringify(viewport)}`,
+    );
+    // From the button: in the editor, Escape first closes CodeMirror's completion list if one is open.
+    await full.focus();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Full screen', pressed: false }).waitFor();
   });
 });

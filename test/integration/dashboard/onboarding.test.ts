@@ -93,6 +93,7 @@ describe('dashboard: gallery, first run, true numbers, webhooks you can develop 
         ['true', 'true', 'true', 'true', 'false'],
         'only the webhook is left',
       );
+      await checklist.getByText('QUIRE_ALLOW_PRIVATE_WEBHOOKS=true').waitFor();
     }));
 
   it('shows the document with its template’s name, grouped numbers and no raw warnings', () =>

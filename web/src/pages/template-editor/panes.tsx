@@ -1,4 +1,4 @@
-import { type Dispatch, useCallback } from 'preact/hooks';
+import { type Dispatch, useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import { CodeEditor, type Marker } from '../../code-editor';
 import { type Finishing, FinishingForm } from '../../finishing-form';
@@ -36,19 +36,48 @@ export function EditorPanes({
     [dispatch],
   );
   const editing = { content, loads, dispatch };
+  const [tab, setTab] = useState<Pane>('html');
+  const [full, setFull] = useState(false);
+  useEffect(() => {
+    if (!full) return;
+    const leave = (e: KeyboardEvent) => {
+      // CodeMirror's own Escape (closing a completion or the search panel) comes first.
+      if (e.key === 'Escape' && !e.defaultPrevented) setFull(false);
+    };
+    document.addEventListener('keydown', leave);
+    return () => document.removeEventListener('keydown', leave);
+  }, [full]);
+  const panel = (pane: Pane) => ({
+    id: `${pane}-panel`,
+    role: 'tabpanel' as const,
+    'aria-labelledby': `${pane}-tab`,
+    hidden: tab !== pane,
+  });
   return (
-    <div class="panes">
+    <div class={full ? 'panes full-screen' : 'panes'}>
       <div class="pane-head">
-        <h2 id="html-label">HTML (Liquid)</h2>
+        <PaneTabs tab={tab} onSelect={setTab} />
+        <button type="button" aria-pressed={full} onClick={() => setFull(!full)}>
+          Full screen
+        </button>
         <a href="/docs/liquid" target="_blank" rel="noopener">
           Liquid filters
         </a>
       </div>
-      <TextPane pane="html" label="Template HTML" markers={renderErrors.flatMap(markersOf)} {...editing} />
-      <h2>CSS</h2>
-      <TextPane pane="css" label="Template CSS" markers={[]} {...editing} />
-      <h2>Sample data (JSON)</h2>
-      <TextPane pane="data" label="Sample data JSON" markers={dataMarker ? [dataMarker] : []} {...editing} />
+      <div {...panel('html')}>
+        <TextPane pane="html" label="Template HTML" markers={renderErrors.flatMap(markersOf)} {...editing} />
+      </div>
+      <div {...panel('css')}>
+        <TextPane pane="css" label="Template CSS" markers={[]} {...editing} />
+      </div>
+      <div {...panel('data')}>
+        <TextPane
+          pane="data"
+          label="Sample data JSON"
+          markers={dataMarker ? [dataMarker] : []}
+          {...editing}
+        />
+      </div>
       {dataMarker && <p class="error">{dataMarker.message}</p>}
       <SettingsForm settings={content.settings} onChange={setSettings} />
       <FinishingForm
@@ -62,6 +91,47 @@ export function EditorPanes({
 }
 
 const LANGUAGE_OF = { html: 'html', css: 'css', data: 'json' } as const;
+type Pane = keyof typeof LANGUAGE_OF;
+const TAB_NAMES: Record<Pane, string> = { html: 'HTML (Liquid)', css: 'CSS', data: 'Sample data (JSON)' };
+const PANE_ORDER: Pane[] = ['html', 'css', 'data'];
+
+/** The next tab for an arrow, Home or End key (WAI-ARIA tabs, automatic activation), or undefined. */
+function tabFor(key: string, current: Pane): Pane | undefined {
+  const at = PANE_ORDER.indexOf(current);
+  const last = PANE_ORDER.length - 1;
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last }[key];
+  if (to === undefined) return undefined;
+  return PANE_ORDER[(to + PANE_ORDER.length) % PANE_ORDER.length];
+}
+
+/** One tab per pane; only the selected one is in the Tab order, arrows move between them. */
+function PaneTabs({ tab, onSelect }: { tab: Pane; onSelect: (pane: Pane) => void }) {
+  return (
+    <div role="tablist" aria-label="Template source" class="pane-tabs">
+      {PANE_ORDER.map((pane) => (
+        <button
+          key={pane}
+          type="button"
+          role="tab"
+          id={`${pane}-tab`}
+          aria-selected={tab === pane}
+          aria-controls={`${pane}-panel`}
+          tabIndex={tab === pane ? 0 : -1}
+          onClick={() => onSelect(pane)}
+          onKeyDown={(e) => {
+            const next = tabFor(e.key, pane);
+            if (!next) return;
+            e.preventDefault();
+            onSelect(next);
+            document.getElementById(`${next}-tab`)?.focus();
+          }}
+        >
+          {TAB_NAMES[pane]}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /**
  * One pane's editor. `loads` counts the texts the app put into the editors (a version loaded, a draft
@@ -75,7 +145,7 @@ function TextPane({
   loads,
   dispatch,
 }: {
-  pane: keyof typeof LANGUAGE_OF;
+  pane: Pane;
   label: string;
   markers: Marker[];
   content: Content;
