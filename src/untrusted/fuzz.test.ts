@@ -65,8 +65,12 @@ describe('fuzz: untrusted-file parsers on random and damaged bytes', () => {
   it('stops a parse past its wall-clock limit by terminating the worker, refused with the limit; the next file is read', async () => {
     const hurried = new UntrustedFiles({ threads: 1, timeMs: { logo: 1 } });
     try {
-      // Rasterising even this small SVG (resvg loads the installed fonts first) takes far more than 1 ms.
-      const err = await settle(hurried.logo(TEAM, SVG, 'content_base64'));
+      // Rasterising even this small SVG (resvg loads the installed fonts first) takes far more than 1 ms. A
+      // file that waited over half its 1 ms for the thread is not blamed (service_busy, retry): on a loaded
+      // machine that happens, so ask again until the file had its limit to itself.
+      let err = await settle(hurried.logo(TEAM, SVG, 'content_base64'));
+      for (let i = 0; i < 10 && isAppError(err) && err.code === 'service_busy'; i++)
+        err = await settle(hurried.logo(TEAM, SVG, 'content_base64'));
       assert.ok(isAppError(err), String(err));
       assert.equal(err.code, 'invalid_request');
       assert.match(err.message, /took longer than 0\.001 s/);
