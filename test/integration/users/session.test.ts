@@ -151,6 +151,32 @@ describe('dashboard sessions: sign-in, cookie, CSRF, expiry, modes, sign-in link
     assert.equal(apiRoute.json.error.code, 'invalid_api_key');
   });
 
+  it('lists only the user’s own sessions and signs out the others (extensions), for sessions only', async () => {
+    await makeUser(server, team.team.id, 'admin', 'sessions-a@example.com');
+    await makeUser(server, team.team.id, 'admin', 'sessions-b@example.com');
+    const first = await signIn(server, 'sessions-a@example.com');
+    const second = await signIn(server, 'sessions-a@example.com');
+    const other = await signIn(server, 'sessions-b@example.com');
+    const listed = await first.call('GET', '/v1/session/list');
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.json.data.length, 2, 'the two sessions of this user, not the other user’s');
+    assert.deepEqual(listed.json.data.map((s: { current: boolean }) => s.current).sort(), [false, true]);
+    for (const s of listed.json.data) assert.match(s.id, /^[0-9a-f]{12}$/, 'a hash prefix, never the id');
+    // An API key (even an admin one) and no session at all are refused.
+    const byKey = await api(server.base, 'GET', '/v1/session/list', { key: team.live });
+    assert.equal(byKey.status, 401);
+    assert.equal((await api(server.base, 'GET', '/v1/session/list')).json.error.code, 'unauthenticated');
+    const withoutCsrf = await api(server.base, 'DELETE', '/v1/session/others', {
+      headers: { cookie: first.cookie },
+    });
+    assert.equal(withoutCsrf.status, 403, 'a state change needs the CSRF token');
+
+    assert.equal((await first.call('DELETE', '/v1/session/others')).status, 204);
+    assert.equal((await first.call('GET', '/v1/session')).status, 200, 'this session stays');
+    assert.equal((await second.call('GET', '/v1/session')).status, 401, 'the user’s other session ended');
+    assert.equal((await other.call('GET', '/v1/session')).status, 200, 'another user’s session is untouched');
+  });
+
   it('expires a session after 12 idle hours and after 7 days however active', async () => {
     await makeUser(server, team.team.id, 'member', 'idle@example.com');
     const idle = await signIn(server, 'idle@example.com');
