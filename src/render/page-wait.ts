@@ -26,52 +26,70 @@ function shorten(text: string): string {
   return line.length > MESSAGE_MAX_CHARS ? `${line.slice(0, MESSAGE_MAX_CHARS - 1)}…` : line;
 }
 
-/** Starts listening to the page before the document loads, so its first requests and errors count. */
-export function watchPage(page: Page): PageWatch {
-  const errors: Warning[] = [];
-  const inFlight = new Set<Request>();
-  let lastActivity = performance.now();
-  const addError = (message: string) => {
-    if (errors.length < MAX_SCRIPT_ERRORS) errors.push({ code: 'script_error', message: shorten(message) });
-  };
-  const onConsole = (msg: ConsoleMessage) => {
-    // Chromium's own report of a resource that did not load is not the page's script: the resource guard
-    // reports those as blocked_resources (spec), and a spec document must not gain a warning for them.
-    if (msg.type() === 'error' && !CHROMIUM_LOAD_FAILURE.test(msg.text())) addError(msg.text());
-  };
-  const onPageError = (error: Error) => addError(`Uncaught ${error.name}: ${error.message}`);
-  const onRequest = (request: Request) => {
-    inFlight.add(request);
-    lastActivity = performance.now();
-  };
-  const onDone = (request: Request) => {
-    inFlight.delete(request);
-    lastActivity = performance.now();
-  };
-  page.on('console', onConsole);
-  page.on('pageerror', onPageError);
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  page.on('requestfailed', onDone);
-  return {
-    scriptErrors: () => [...errors],
-    networkIdle: async (quietMs, until) => {
-      for (;;) {
-        const now = performance.now();
-        const quietFor = now - lastActivity;
-        if (inFlight.size === 0 && quietFor >= quietMs) return true;
-        if (now >= until) return false;
-        await sleep(Math.min(inFlight.size === 0 ? quietMs - quietFor : 50, until - now));
-      }
-    },
-    stop: () => {
-      page.off('console', onConsole);
-      page.off('pageerror', onPageError);
-      page.off('request', onRequest);
-      page.off('requestfinished', onDone);
-      page.off('requestfailed', onDone);
-    },
-  };
+/** One render's share of a page's watcher: what happened between `begin` and `stop`. */
+interface WatchSession {
+  errors: Warning[];
+  inFlight: Set<Request>;
+  lastActivity: number;
+}
+
+/**
+ * Listens to a pool page for its whole life; each render takes a session (`begin`) before its document
+ * loads, so its first requests and errors count. The listeners are added once per page, not per render:
+ * with playwright, the first listener of an event and the removal of the last are each a round trip to its
+ * server side (`updateSubscription`), ten per document when they were added and removed around every render.
+ * Events outside a session (the blank page between documents) are ignored.
+ */
+export class PageWatcher {
+  private session: WatchSession | null = null;
+
+  constructor(page: Page) {
+    page.on('console', (msg: ConsoleMessage) => {
+      // Chromium's own report of a resource that did not load is not the page's script: the resource guard
+      // reports those as blocked_resources (spec), and a spec document must not gain a warning for them.
+      if (msg.type() === 'error' && !CHROMIUM_LOAD_FAILURE.test(msg.text())) this.addError(msg.text());
+    });
+    page.on('pageerror', (error: Error) => this.addError(`Uncaught ${error.name}: ${error.message}`));
+    page.on('request', (request: Request) => {
+      if (!this.session) return;
+      this.session.inFlight.add(request);
+      this.session.lastActivity = performance.now();
+    });
+    const onDone = (request: Request) => {
+      if (!this.session) return;
+      this.session.inFlight.delete(request);
+      this.session.lastActivity = performance.now();
+    };
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+  }
+
+  private addError(message: string): void {
+    const errors = this.session?.errors;
+    if (errors && errors.length < MAX_SCRIPT_ERRORS)
+      errors.push({ code: 'script_error', message: shorten(message) });
+  }
+
+  /** Starts one render's watch, before its document loads. */
+  begin(): PageWatch {
+    const session: WatchSession = { errors: [], inFlight: new Set(), lastActivity: performance.now() };
+    this.session = session;
+    return {
+      scriptErrors: () => [...session.errors],
+      networkIdle: async (quietMs, until) => {
+        for (;;) {
+          const now = performance.now();
+          const quietFor = now - session.lastActivity;
+          if (session.inFlight.size === 0 && quietFor >= quietMs) return true;
+          if (now >= until) return false;
+          await sleep(Math.min(session.inFlight.size === 0 ? quietMs - quietFor : 50, until - now));
+        }
+      },
+      stop: () => {
+        if (this.session === session) this.session = null;
+      },
+    };
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { blankDocument, clearWindowName, loadDocument } from './in-page.js';
+import { PageWatcher } from './page-wait.js';
 import { toPrintToPdfParams } from './paper.js';
 import { printToPdf } from './print-to-pdf.js';
 import type { ResourceFetcher } from './resource-fetcher.js';
@@ -30,6 +31,8 @@ export interface PoolSlot {
   readonly page: Page;
   readonly cdp: CDPSession;
   readonly guard: ResourceGuard;
+  /** The page's script errors and requests, listened to once for the page's life (page-wait.ts). */
+  readonly watcher: PageWatcher;
   /** The page's main frame (for an isolated world of Quire's own scripts). */
   readonly frameId: string;
   /** Quire's isolated world in the current document, made on first use. */
@@ -81,6 +84,7 @@ export async function createSlot(
       page,
       cdp,
       guard,
+      watcher: new PageWatcher(page),
       frameId: frameTree.frame.id,
       world: null,
       scriptRan: false,
@@ -150,17 +154,19 @@ async function warmUp(slot: PoolSlot): Promise<void> {
  * without script there is no state in the Window to leak. What survives a same-page navigation is
  * undone here too: the name again (a surviving timer may have set it), the session history
  * (`history.length` would count earlier documents) and the print emulation. Cookies and the HTTP cache
- * of the context are cleared every time. Storage needs nothing: the document's about:blank origin is
- * opaque (localStorage, sessionStorage, IndexedDB, Cache API, cookies and service workers are all
- * refused), and documents that reached other origins get their context replaced
- * (GuardReport.usedOtherOrigins). test/integration/render/isolation.test.ts reads every one back.
+ * of the context are cleared after every render that made a request (nothing else can change them).
+ * Storage needs nothing: the document's about:blank origin is opaque (localStorage, sessionStorage,
+ * IndexedDB, Cache API, cookies and service workers are all refused), and documents that reached other
+ * origins get their context replaced (GuardReport.usedOtherOrigins).
+ * test/integration/render/isolation.test.ts reads every one back.
  */
 export async function resetSlot(slot: PoolSlot): Promise<void> {
-  await Promise.all([
-    withTimeout(blankDocument(slot), RESET_TIMEOUT_MS, 'blanking the page'),
-    slot.context.clearCookies(),
-    slot.cdp.send('Network.clearBrowserCache'),
-  ]);
+  // Cookies and the cache change only through requests (ResourceGuard.takeNetworkUse): a document that made
+  // none, as most invoices (inline CSS, data: images), saves the two calls and the browser's clearing work.
+  const storage = slot.guard.takeNetworkUse()
+    ? [slot.context.clearCookies(), slot.cdp.send('Network.clearBrowserCache')]
+    : [];
+  await Promise.all([withTimeout(blankDocument(slot), RESET_TIMEOUT_MS, 'blanking the page'), ...storage]);
   // Checked after the blanking was answered: CDP delivers the session's events in order, so every
   // script the document compiled before it was blanked has been reported by now.
   if (slot.scriptRan) {

@@ -2,7 +2,7 @@ import { AppError, isAppError } from '../shared/errors.js';
 import type { Warning } from '../shared/warnings.js';
 import { inSpan } from '../telemetry/index.js';
 import { evaluateIsolated, inPagePort, loadDocument } from './in-page.js';
-import { waitForPage, watchPage } from './page-wait.js';
+import { waitForPage } from './page-wait.js';
 import { toPrintToPdfParams } from './paper.js';
 import type { PoolSlot } from './pool-slot.js';
 import { printToPdf } from './print-to-pdf.js';
@@ -30,7 +30,7 @@ export async function renderInPage(
 ): Promise<PageWork> {
   const t0 = performance.now();
   // Listening starts before the load, so the page's first requests and errors count.
-  const watch = watchPage(slot.page);
+  const watch = slot.watcher.begin();
   try {
     // No own timeout: the render deadline (renderWithDeadline) governs, even for `while(true){}`.
     const source = job.sourceUrl === undefined ? null : await fetchSourceDocument(slot, job.sourceUrl);

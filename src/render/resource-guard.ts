@@ -55,6 +55,8 @@ function isNavigationAway(request: Request, page: Page): boolean {
  */
 export class ResourceGuard {
   private session: Session | null = null;
+  /** A request reached the guard (or failed in the browser) since the last `takeNetworkUse`. */
+  private networkUsed = false;
 
   private constructor(
     private readonly page: Page,
@@ -121,11 +123,23 @@ export class ResourceGuard {
     return this.fetcher.fetch(url, 'GET', headers, session.abort.signal, session.budget);
   }
 
+  /**
+   * Whether any request was made since the last call (and forgets it): cookies and the HTTP cache can only
+   * change through a request (the document's opaque origin refuses `document.cookie`), so the page reset
+   * clears them only after a render that made one (pool-slot.ts).
+   */
+  takeNetworkUse(): boolean {
+    const used = this.networkUsed;
+    this.networkUsed = false;
+    return used;
+  }
+
   private markOtherOrigins(): void {
     if (this.session) this.session.usedOtherOrigins = true;
   }
 
   private async handle(route: Route): Promise<void> {
+    this.networkUsed = true;
     const request = route.request();
     const session = this.session;
     if (!session) return route.abort('aborted').catch(() => undefined);
@@ -169,6 +183,7 @@ export class ResourceGuard {
   }
 
   private onRequestFailed(request: Request): void {
+    this.networkUsed = true;
     const session = this.session;
     if (!session || session.routed.has(request)) return;
     const url = request.url();
