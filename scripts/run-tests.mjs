@@ -17,8 +17,10 @@
 //
 // A run gets one Chromium server (playwright's launchServer, with the arguments Quire launches Chromium
 // with) whose endpoint goes to the tests as QUIRE_CHROMIUM_WS_ENDPOINT: test servers and renderers connect to
-// it instead of launching a Chromium each (test/helpers/chromium.ts). Set QUIRE_TEST_SHARED_CHROMIUM=0 to
-// have each launch its own.
+// it instead of launching a Chromium each (test/helpers/chromium.ts). When the dashboard's browser tests run, a
+// second Chromium server (without the renderer's network lock-down) is their browser: each file connects and
+// opens a context (QUIRE_TEST_BROWSER_WS_ENDPOINT, test/helpers/browser-server.ts). Set
+// QUIRE_TEST_SHARED_CHROMIUM=0 to have each launch its own.
 //
 // Every pass writes each file's wall time to .tmp/test-timings/<pass>.json (sqlite, postgres) and ends with the count of tests
 // and the slowest files; a file over FILE_BUDGET_MS is named as over budget.
@@ -74,16 +76,38 @@ const runnable = (file) => (compiled ? compiled.file(file) : file);
 const reported = (file) =>
   compiled ? path.relative(compiled.root, file).replace(/\.js$/, '.ts') : path.relative(root, file);
 
+let tsxLoader;
+
+/** A TypeScript module of the repository, through tsx's loader (registered once in this process). */
+async function importTs(specifier) {
+  tsxLoader ??= import('tsx/esm/api').then(({ register }) => register());
+  await tsxLoader;
+  return import(specifier);
+}
+
 /** The pass's shared Chromium server, or null for unit tests only or QUIRE_TEST_SHARED_CHROMIUM=0. */
 async function startChromiumServer(list) {
   if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || list.every((f) => unit.includes(f))) return null;
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { loadConfig } = await import('../src/config/config.ts');
-  const { launchChromiumServer } = await import('../src/render/index.ts');
+  const { loadConfig } = await importTs('../src/config/config.ts');
+  const { launchChromiumServer } = await importTs('../src/render/index.ts');
   return launchChromiumServer(
     loadConfig({ QUIRE_CHROMIUM_PATH: process.env.QUIRE_CHROMIUM_PATH }).chromiumPath,
   );
+}
+
+/** Files that open the dashboard in a browser (test/integration/dashboard/browser.ts). */
+const BROWSER_TESTS = `${path.sep}test${path.sep}integration${path.sep}dashboard${path.sep}`;
+
+/**
+ * The run's browser for the browser tests, or null when none runs or QUIRE_TEST_SHARED_CHROMIUM=0: one Chromium
+ * server (test/helpers/browser-server.ts) in which each dashboard test file opens a context of its own, instead
+ * of launching and ending a Chromium per file. Not the renderers' shared Chromium: that one has no network.
+ */
+async function startBrowserTestServer(list) {
+  if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || !list.some((f) => f.includes(BROWSER_TESTS)))
+    return null;
+  const { launchBrowserTestServer } = await importTs('../test/helpers/browser-server.ts');
+  return launchBrowserTestServer();
 }
 
 /** One test process's command line: node's runner on one entry, its spec output and its timings JSON. */
@@ -141,11 +165,13 @@ async function runPasses(passes, { slots, limits = {} }) {
   }
   const started = Date.now();
   const chromium = await startChromiumServer(passes.flatMap((p) => p.list));
+  const browser = await startBrowserTestServer(passes.flatMap((p) => p.list));
   const baseEnv = {
     ...process.env,
     NODE_ENV: 'test',
     QUIRE_LOG_LEVEL: process.env.QUIRE_LOG_LEVEL ?? 'silent',
     ...(chromium ? { QUIRE_CHROMIUM_WS_ENDPOINT: chromium.wsEndpoint() } : {}),
+    ...(browser ? { QUIRE_TEST_BROWSER_WS_ENDPOINT: browser.wsEndpoint() } : {}),
   };
   const statuses = await runScheduled(jobs, {
     slots,
@@ -155,6 +181,8 @@ async function runPasses(passes, { slots, limits = {} }) {
   });
   const chromiumCpu = chromium ? processTreeCpuSeconds(chromium.process().pid) : 0;
   await chromium?.close();
+  const browserCpu = browser ? processTreeCpuSeconds(browser.process().pid) : 0;
+  await browser?.close();
   const wallMs = Date.now() - started;
   let status = 0;
   for (const { pass, list } of passes) {
@@ -178,6 +206,7 @@ async function runPasses(passes, { slots, limits = {} }) {
     if (failedProcesses.length > 0) status ||= 1;
   }
   if (chromium) console.log(`# CPU ${chromiumCpu.toFixed(0)} s in the run's shared Chromium`);
+  if (browser) console.log(`# CPU ${browserCpu.toFixed(1)} s in the run's browser for the dashboard tests`);
   rmSync(jobDir, { recursive: true, force: true });
   for (const [name, value] of specCounts) console.log(`ℹ ${name} ${value}`);
   console.log(`ℹ duration_ms ${wallMs}`);

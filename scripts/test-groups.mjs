@@ -16,7 +16,8 @@ import path from 'node:path';
 export const UNGROUPED = [
   {
     paths: ['test/integration/dashboard/', 'test/visual/'],
-    reason: 'a browser of its own per file, and long: grouping saves nothing and would stack browsers',
+    reason:
+      "long, each with a browser context of its own in the run's browser (the editor a Chromium of its own): grouping saves nothing",
   },
   {
     paths: ['test/integration/render/'],

@@ -13,7 +13,7 @@ import type { Clock } from '../../src/shared/clock.js';
 import type { Db } from '../../src/storage/db.js';
 import { createSignInLink, type SignInLink } from '../../src/users/index.js';
 import { PAGE_ECONOMY, SHARED_CHROMIUM } from './chromium.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase, seedMigratedSqlite } from './database.js';
 import { type Rng, rng } from './random.js';
 
 export interface TestTeam {
@@ -54,16 +54,24 @@ export interface TestAppConfig {
 }
 
 /**
- * The config of a test's own app: a fresh data directory (named after `dirPrefix`) and a fresh database
- * (SQLite in it, or PostgreSQL under QUIRE_TEST_DATABASE_URL, see database.ts), loopback on a free port,
- * silent logs; `settings` on top.
+ * The config of a test's own app: a fresh data directory (named after `dirPrefix`) and a fresh database with
+ * every migration applied (SQLite in it, or PostgreSQL under QUIRE_TEST_DATABASE_URL; copies of a migrated
+ * template, see database.ts), loopback on a free port, silent logs; `settings` on top. A `databaseUrl` or
+ * `dataDir` among the settings is used as given, and the app migrates it.
  */
 export async function createTestAppConfig(
   dirPrefix: string,
   settings: Partial<Config> = {},
 ): Promise<TestAppConfig> {
   const dataDir = mkdtempSync(path.join(tmpdir(), dirPrefix));
-  const database = await createTestDatabase();
+  // A database or a data directory the test names (a migration's, one Quire is to create) is used as named,
+  // and the app migrates it.
+  const database =
+    settings.databaseUrl !== undefined
+      ? { url: null, drop: async () => {} }
+      : await createMigratedTestDatabase();
+  if (!database.url && settings.databaseUrl === undefined && settings.dataDir === undefined)
+    await seedMigratedSqlite(dataDir);
   const config = loadConfig(
     {},
     {

@@ -11,9 +11,17 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
-import { DISABLED_FEATURES } from '../../../src/render/browser-supervisor.js';
+import {
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Download,
+  type Locator,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import type { Clock } from '../../../src/shared/clock.js';
+import { BROWSER_TEST_ARGS, BROWSER_TEST_EXECUTABLE } from '../../helpers/browser-server.js';
 import { assertLooksLikeReference } from '../../helpers/images.js';
 import { api, createTestSignInLink, startTestServer, type TestServer } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -29,8 +37,11 @@ export interface Browser {
   page: Page;
   /** The page's uncaught errors and what the dashboard's Content-Security-Policy blocked: a test ends with none. */
   errors: string[];
-  /** The browser's own profile directory: it names the browser process (`--user-data-dir`) among the machine's. */
-  profile: string;
+  /**
+   * A browser of the test's own (`own`): its profile directory, which names the browser process
+   * (`--user-data-dir`) among the machine's. Null in the run's shared browser.
+   */
+  profile: string | null;
   close(): Promise<void>;
 }
 
@@ -49,39 +60,82 @@ export function referenceClock(): Clock {
   return { now: () => new Date(Date.now() + offset) };
 }
 
-/** One Chromium (Debian's) with its own profile directory, as the brief and the render service run it. */
-export async function openBrowser(options: { clock?: Clock } = {}): Promise<Browser> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'quire-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.QUIRE_CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // The features Quire's renderer switches off: the omnibox popups cost two renderer processes per window.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      `--disable-features=${DISABLED_FEATURES}`,
-    ],
-    viewport: DESKTOP,
-    acceptDownloads: true,
-    locale: 'en-GB',
-    timezoneId: 'UTC',
-  });
+/** The context every test's browser gets: a desktop window, downloads, British English, UTC. */
+const CONTEXT: BrowserContextOptions = {
+  viewport: DESKTOP,
+  acceptDownloads: true,
+  locale: 'en-GB',
+  timezoneId: 'UTC',
+};
+
+/**
+ * A browser context with one page in Debian's Chromium: a context of its own in the run's shared browser
+ * (scripts/run-tests.mjs starts one for the browser tests, QUIRE_TEST_BROWSER_WS_ENDPOINT), which spares a
+ * Chromium launched and ended per test file; or, with `own` or no shared browser (a file run by hand), a
+ * Chromium of its own with a profile directory, for a test that reads its browser's processes (rendererPids).
+ * A context starts as empty as a new profile: no cookies, no storage.
+ */
+export async function openBrowser(options: { clock?: Clock; own?: boolean } = {}): Promise<Browser> {
+  const shared = process.env.QUIRE_TEST_BROWSER_WS_ENDPOINT;
+  const opened = shared && !options.own ? await sharedContext(shared) : await ownContext();
+  const { context } = opened;
   context.setDefaultTimeout(30_000);
   // The server's time in the page too: the page asks for date ranges that end on the server's today.
   if (options.clock) await context.clock.install({ time: options.clock.now() });
   context.on('page', trackRequests);
   const page = context.pages()[0] ?? (await context.newPage());
   if (!inFlight.has(page)) trackRequests(page);
+  return { ...opened, page, errors: pageErrors(page) };
+}
+
+type Opened = Pick<Browser, 'context' | 'profile' | 'close'>;
+
+/** A new context in the run's shared browser; closing it disconnects (the browser runs on for other files). */
+async function sharedContext(wsEndpoint: string): Promise<Opened> {
+  const browser = await chromium.connect(wsEndpoint);
+  try {
+    const context = await browser.newContext(CONTEXT);
+    return {
+      context,
+      profile: null,
+      close: async () => {
+        await context.close();
+        await browser.close();
+      },
+    };
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
+
+/** A Chromium of the test's own, with a profile directory that names its processes. */
+async function ownContext(): Promise<Opened> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'quire-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: BROWSER_TEST_EXECUTABLE,
+    args: [...BROWSER_TEST_ARGS],
+    ...CONTEXT,
+  });
   return {
     context,
-    page,
-    errors: pageErrors(page),
     profile,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A finished download's bytes. Read through the protocol, not from `download.path()`: a browser the test
+ * connected to keeps its downloads on its own side, and Playwright refuses their path.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 interface ProcEntry {
@@ -116,6 +170,8 @@ function listProcesses(): ProcEntry[] {
 
 /** The renderer processes of this browser (and only this one: the server under test runs its own Chromium). */
 export function rendererPids(browser: Browser): number[] {
+  if (!browser.profile)
+    throw new Error('rendererPids needs a browser of its own: openBrowser({ own: true })');
   const processes = listProcesses();
   const root = processes.find(
     (p) => p.cmdline.includes(`--user-data-dir=${browser.profile}`) && !p.cmdline.includes('--type='),
@@ -448,8 +504,7 @@ export async function startCsvBatch(
 export async function generatePdf(page: Page): Promise<Buffer> {
   const download = page.waitForEvent('download', { timeout: 60_000 });
   await page.getByRole('button', { name: 'Generate PDF' }).click();
-  const file = await (await download).path();
-  return readFileSync(file);
+  return downloadedBytes(await download);
 }
 
 /** Switches the signed-in dashboard to live mode unless it is there already. */
@@ -504,7 +559,7 @@ export async function openSignedInBrowser(
   teamId: string,
   email?: string,
   password?: string,
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; own?: boolean } = {},
 ): Promise<Browser> {
   const browser = await openBrowser(options);
   try {
@@ -528,17 +583,22 @@ export interface EditorSetUp {
 
 /**
  * A server (one render worker), a team with `template` made through the API, and a browser signed in as the
- * team's owner and switched to Live mode, where the template is. What started is closed again if a later
- * step fails: the caller has nothing to close yet.
+ * team's owner and switched to Live mode, where the template is (`ownBrowser`: a Chromium of the test's own, see
+ * openBrowser). What started is closed again if a later step fails: the caller has nothing to close yet.
  */
-export async function openEditorSetUp(template: Record<string, unknown>): Promise<EditorSetUp> {
+export async function openEditorSetUp(
+  template: Record<string, unknown>,
+  options: { ownBrowser?: boolean } = {},
+): Promise<EditorSetUp> {
   const server = await startTestServer({ workers: 1 });
   let browser: Browser | undefined;
   try {
     const team = await server.team('growth');
     const created = await api(server.base, 'POST', '/v1/templates', { key: team.live, body: template });
     assert.equal(created.status, 201);
-    browser = await openSignedInBrowser(server, team.team.id);
+    browser = await openSignedInBrowser(server, team.team.id, undefined, undefined, {
+      own: options.ownBrowser,
+    });
     await useLiveMode(browser.page);
     return { server, liveKey: team.live, templateId: (created.json as { id: string }).id, browser };
   } catch (err) {

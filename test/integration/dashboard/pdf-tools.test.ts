@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { pdfInfo, pdfInfoFields } from '../../helpers/pdf.js';
 import { api, serverWithTeam, type TestServer, type TestTeam } from '../../helpers/server.js';
-import { assertAccessibleAndFits, type Browser, closeAll, openSignedInBrowser, step } from './browser.js';
+import {
+  assertAccessibleAndFits,
+  type Browser,
+  closeAll,
+  downloadedBytes,
+  openSignedInBrowser,
+  step,
+} from './browser.js';
 
 /**
  * The PDF tools page (web/src/pages/pdf-tools.tsx) against a real server: a 2-page PDF made with the API is
@@ -70,7 +76,7 @@ describe('dashboard: PDF tools', { timeout: 300_000 }, () => {
 
       const download = page.waitForEvent('download', { timeout: 60_000 });
       await page.getByRole('button', { name: 'Transform', exact: true }).click();
-      const pdf = readFileSync(await (await download).path());
+      const pdf = await downloadedBytes(await download);
       const info = await pdfInfo(pdf);
       assert.equal(info.pages, 1, 'only page 2 is kept');
       assert.equal((await pdfInfoFields(pdf))['Page rot'], '90', 'the kept page is turned');

@@ -164,7 +164,11 @@ describe('npm install -g of the packed server (quire-pdf)', () => {
         QUIRE_HOST: '127.0.0.1',
         QUIRE_WORKERS: '0',
         QUIRE_LOG_LEVEL: 'warn',
+        // Its own Chromium, launched by the installed playwright-core; one page, not warmed (a pool page and its
+        // two warm-up prints are configuration, not packaging: this serves one PDF).
         QUIRE_CHROMIUM_WS_ENDPOINT: '',
+        QUIRE_RENDER_POOL_SIZE: '1',
+        QUIRE_RENDER_PAGE_WARM_UP: '0',
         QUIRE_FROM_SOURCE: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
