@@ -8,8 +8,8 @@ import { type PoolSpec, startWorkers, type Workers } from './worker.js';
  * handlers come from the capabilities (app.ts registers them); each kind declares its pool, and this module
  * only decides how a process splits its workers between the two:
  *
- * - heavy kinds (renders) use Chromium and CPU: `QUIRE_WORKERS` of them in the server (0 = none, left to
- *   `quire worker` processes);
+ * - heavy kinds (renders) use Chromium and CPU: `QUIRE_WORKERS` of them in the server, and one ahead
+ *   (HEAVY_POOL_AHEAD; 0 workers = none, left to `quire worker` processes);
  * - light kinds (webhook deliveries, emails, batch ZIPs) mostly wait on the network or copy stored files:
  *   every process always runs a small pool of them, so a server with `QUIRE_WORKERS=0` keeps delivering
  *   webhooks as it always did.
@@ -25,11 +25,22 @@ export interface ProcessPools {
 /** Light jobs in flight per process (the old webhook dispatcher's 8; per-endpoint caps apply on top). */
 export const LIGHT_POOL_CONCURRENCY = 8;
 
+/**
+ * Heavy jobs run beyond `QUIRE_WORKERS` (PoolSpec.ahead): one job is claimed and prepared (its document,
+ * plan, Liquid) or stores its file and records its outcome while the workers' documents render, so
+ * Chromium's pages do not wait between background documents. With none ahead, a batch on 2 workers and 2
+ * pages kept its pages busy about 80 % of the time (bench/batches.ts, issue 54). It takes a team render
+ * slot like any render, so the team's limit holds; a team whose slots are all taken is not claimed again
+ * until one of its jobs ends (worker.ts, `saturated`). Two ahead deferred 60 % more attempts than items
+ * (Scale's 3 background slots) and was no faster.
+ */
+export const HEAVY_POOL_AHEAD = 1;
+
 export function processPools(input: ProcessPools): PoolSpec[] {
   const kindsIn = (pool: JobDefinition['pool']) =>
     input.jobs.filter((j) => j.pool === pool).map((j) => j.kind);
   return [
-    { name: 'heavy', kinds: kindsIn('heavy'), concurrency: input.heavyWorkers },
+    { name: 'heavy', kinds: kindsIn('heavy'), concurrency: input.heavyWorkers, ahead: HEAVY_POOL_AHEAD },
     { name: 'light', kinds: kindsIn('light'), concurrency: input.lightWorkers ?? LIGHT_POOL_CONCURRENCY },
   ];
 }

@@ -135,6 +135,11 @@ interface ClaimOptions {
   owner: string;
   leaseMs: number;
   kinds: readonly string[];
+  /**
+   * Teams whose jobs are passed over this time (their render slots are all taken: claiming one would only
+   * put it back); the service's own jobs (no team) are never passed over.
+   */
+  excludedTeams?: readonly string[];
 }
 
 /**
@@ -149,7 +154,7 @@ export async function claimJob(db: Db, clock: Clock, options: ClaimOptions): Pro
   const row = await db
     .updateTable('jobs')
     .set(claimSet(clock, options))
-    .where('id', '=', dueJobs(db, clock.now().toISOString(), options.kinds, []).select('j.id'))
+    .where('id', '=', dueJobs(db, clock.now().toISOString(), options, []).select('j.id'))
     .returningAll()
     .executeTakeFirst();
   return row ? toClaimed(row, options.owner) : null;
@@ -173,11 +178,7 @@ async function claimJobLocked(db: Db, clock: Clock, options: ClaimOptions): Prom
       const nowIso = clock.now().toISOString();
       const candidate = await skipLocked(
         trx,
-        dueJobs(trx, nowIso, options.kinds, lost).select([
-          'j.id',
-          'j.concurrency_key',
-          'j.concurrency_limit',
-        ]),
+        dueJobs(trx, nowIso, options, lost).select(['j.id', 'j.concurrency_key', 'j.concurrency_limit']),
       ).executeTakeFirst();
       if (!candidate) return null;
       if (candidate.concurrency_key !== null) {
@@ -212,12 +213,24 @@ function claimSet(clock: Clock, options: ClaimOptions) {
   };
 }
 
-/** The due jobs of these kinds, oldest first, whose concurrency key (if any) has a free slot. */
-function dueJobs(db: Db, nowIso: string, kinds: readonly string[], excluded: readonly string[]) {
+/**
+ * The due jobs of these kinds, oldest first, whose concurrency key (if any) has a free slot, but for the
+ * excluded teams' jobs.
+ */
+function dueJobs(
+  db: Db,
+  nowIso: string,
+  options: Pick<ClaimOptions, 'kinds' | 'excludedTeams'>,
+  excluded: readonly string[],
+) {
+  const teams = options.excludedTeams ?? [];
   return db
     .selectFrom('jobs as j')
-    .where('j.kind', 'in', kinds)
+    .where('j.kind', 'in', options.kinds)
     .$if(excluded.length > 0, (q) => q.where('j.id', 'not in', excluded))
+    .$if(teams.length > 0, (q) =>
+      q.where((eb) => eb.or([eb('j.team_id', 'is', null), eb('j.team_id', 'not in', teams)])),
+    )
     .where((eb) =>
       eb.or([
         eb.and([eb('j.status', 'in', movableFrom('claim')), eb('j.run_at', '<=', nowIso)]),

@@ -18,6 +18,12 @@ export interface PoolSpec {
   kinds: readonly string[];
   /** Jobs of this pool running at once in this process (0: the pool does not run). */
   concurrency: number;
+  /**
+   * Jobs run beyond `concurrency` (when it is above 0): the next job is claimed and prepared while the
+   * others run, so a render worker's Chromium page does not wait between documents for the claim, the
+   * preparation and the previous document's store and record. Its render then waits for a page.
+   */
+  ahead?: number;
 }
 
 export interface WorkerOptions {
@@ -132,6 +138,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class Pool {
   private readonly running = new Map<Promise<void>, ClaimedJob>();
+  /**
+   * Teams whose last job here was deferred (every render slot of the team taken): how many of their jobs
+   * ran here then (`cap`) and when the deferral ends (the clock's ms). Until then their jobs are claimed
+   * only while fewer than `cap` run here, that is once one of them ended and freed its slot. Without it,
+   * a pool with more places than a team has slots claimed the team's next job and put it back at every
+   * turn (two writes each), while other teams' jobs waited behind it.
+   */
+  private readonly saturated = new Map<string, { cap: number; until: number }>();
+  private readonly limit: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private stopped = false;
@@ -148,6 +163,7 @@ class Pool {
   ) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.limit = spec.concurrency + (spec.ahead ?? 0);
   }
 
   start(): void {
@@ -195,16 +211,18 @@ class Pool {
     try {
       do {
         this.again = false;
-        while (!this.stopped && this.running.size < this.spec.concurrency) {
+        while (!this.stopped && this.running.size < this.limit) {
           const job = await claimJob(this.options.db, this.options.clock, {
             // One owner per claim: a job this pool lost and claimed again cannot be finished by the old run.
             owner: `${this.owner}:${++this.claims}`,
             leaseMs: this.leaseMs,
             kinds: this.spec.kinds,
+            excludedTeams: this.saturatedTeams(),
           });
           if (!job) break;
-          const task = this.run(job).finally(() => {
+          const task = this.run(job).then((outcome) => {
             this.running.delete(task);
+            this.noteTeam(job, outcome);
             void this.fill();
           });
           this.running.set(task, job);
@@ -217,9 +235,34 @@ class Pool {
     }
   }
 
-  private async run(job: ClaimedJob): Promise<void> {
+  /** Teams whose slots are all taken (see `saturated`); the ones whose deferral ended are forgotten. */
+  private saturatedTeams(): string[] {
+    const now = this.options.clock.now().getTime();
+    const teams: string[] = [];
+    for (const [team, { cap, until }] of this.saturated) {
+      if (until <= now) this.saturated.delete(team);
+      else if (this.runningOf(team) >= cap) teams.push(team);
+    }
+    return teams;
+  }
+
+  private runningOf(teamId: string): number {
+    let n = 0;
+    for (const job of this.running.values()) if (job.teamId === teamId) n += 1;
+    return n;
+  }
+
+  /** A deferred job (no free slot of its team) caps its team's jobs here at those still running. */
+  private noteTeam(job: ClaimedJob, outcome: JobOutcome | null): void {
+    if (job.teamId === null || outcome?.kind !== 'defer') return;
+    const until = this.options.clock.now().getTime() + outcome.delayMs;
+    this.saturated.set(job.teamId, { cap: this.runningOf(job.teamId), until });
+  }
+
+  /** Runs one claimed job; never rejects. Its handler's outcome, or null when there was none. */
+  private async run(job: ClaimedJob): Promise<JobOutcome | null> {
     const registered = this.options.registry.get(job.kind);
-    if (!registered) return;
+    if (!registered) return null;
     const { db, clock } = this.options;
     const lease = new AbortController();
     const beat = setInterval(
@@ -239,12 +282,13 @@ class Pool {
       attemptsLeft: Math.max(0, (job.maxAttempts ?? registered.options.maxAttempts) - job.attempts),
     };
     try {
-      await inJobTrace(job, async () => {
+      return await inJobTrace(job, async () => {
         await traceClaimed(db, clock, job);
-        await runAttempt(this.options, registered, job, ctx);
+        return runAttempt(this.options, registered, job, ctx);
       });
     } catch (err) {
       this.options.log?.error({ err, jobId: job.id, kind: job.kind }, 'job worker error');
+      return null;
     } finally {
       clearInterval(beat);
     }
@@ -252,7 +296,7 @@ class Pool {
 }
 
 /** The attempt as a `quire.job <kind>` span in the trace it was queued in (a new trace without one). */
-function inJobTrace(job: ClaimedJob, work: () => Promise<void>): Promise<void> {
+function inJobTrace<T>(job: ClaimedJob, work: () => Promise<T>): Promise<T> {
   const attributes = { 'quire.job.kind': job.kind, 'quire.job.attempt': job.attempts };
   return withTraceparent(job.traceparent, () => inSpan(`quire.job ${job.kind}`, attributes, work));
 }
@@ -262,7 +306,7 @@ async function runAttempt(
   registered: RegisteredKind,
   job: ClaimedJob,
   ctx: JobContext,
-): Promise<void> {
+): Promise<JobOutcome | null> {
   const maxAttempts = job.maxAttempts ?? registered.options.maxAttempts;
   if (job.attempts > maxAttempts) {
     // Only reachable when workers died during every attempt (a normal attempt ends before the limit).
@@ -270,16 +314,17 @@ async function runAttempt(
       code: 'worker_lost',
       message: 'attempts used up: the worker stopped during every attempt',
     });
-    return;
+    return null;
   }
   const outcome = await runHandler(registered.handler, job, ctx);
   spanEvent('quire.job.outcome', { outcome: outcome.kind, attempt: job.attempts });
   if (ctx.signal.aborted && outcome.kind !== 'succeeded') {
     // Interrupted by shutdown (or the lease is gone, and then nothing can be recorded anyway): not the job's fault.
     await releaseJob(options, job);
-    return;
+    return outcome;
   }
   await recordOutcome(options, registered, job, maxAttempts, outcome);
+  return outcome;
 }
 
 async function runHandler(handler: JobHandler, job: ClaimedJob, ctx: JobContext): Promise<JobOutcome> {

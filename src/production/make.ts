@@ -111,11 +111,16 @@ export async function make(deps: ProduceDeps, work: Work, hold: PreparationHold)
       const produced = await traced('finish', () =>
         finish(work, checks, ready, resolved, rendered, createdAt),
       );
+      // The team's slot counts documents rendering (spec): storing the file (an fsync) is not, so the
+      // team's next document may start meanwhile. Background work holds a slot from its preparation on,
+      // and a batch's items kept theirs through the store, pages waiting for it (bench/batches.ts).
+      await lease.release();
       step = 'store';
       const signed = ready.finishing.sign !== null;
       const made = { admitted, checked: checks, prepared: ready.html, createdAt, signed };
       return await traced('store', () => stored(deps, work, produced, made));
     } finally {
+      // Released above once finished; here when a step before that refused (a second release is a no-op).
       await lease.release();
     }
   } catch (error) {

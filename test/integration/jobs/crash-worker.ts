@@ -39,7 +39,9 @@ startBackground({
   db,
   clock: systemClock,
   registry,
-  pools: processPools({ jobs: [renderJob, ...webhookJobs.jobs], heavyWorkers: 2 }),
+  // One worker and the one job it runs ahead (HEAVY_POOL_AHEAD): two renders at once, the growth plan's two
+  // background slots, so the renders start in queue order (none deferred) and the hanging ones are the last.
+  pools: processPools({ jobs: [renderJob, ...webhookJobs.jobs], heavyWorkers: 1 }),
   log,
   leaseMs: 1_500,
   pollMs: 100,

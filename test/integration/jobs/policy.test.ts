@@ -14,6 +14,7 @@ import { startWorkers, type Workers } from '../../../src/jobs/worker.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import type { Db } from '../../../src/storage/db.js';
 import { databaseForBlock, openTestDatabase } from '../../helpers/database.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 /** Retry policy, deduplication, concurrency caps, cancel and shutdown of the job queue, on a real SQLite file. */
 describe('job queue policy (real SQLite)', () => {
@@ -260,6 +261,56 @@ describe('job queue policy (real SQLite)', () => {
     assert.equal(max, 2, 'never more than 2 at once, though 8 workers were free');
     const rows = await db.selectFrom('jobs').select('status').where('kind', '=', kind).execute();
     assert.deepEqual(new Set(rows.map((r) => r.status)), new Set(['succeeded']));
+  });
+
+  it('runs `ahead` jobs beyond its concurrency, and claims a team whose job was deferred (no free slot) only once one of its jobs ends', async () => {
+    kindCounter += 1;
+    const kind = `k${kindCounter}`;
+    // Team A may run 2 at once, as a team's render slots; a third is deferred, as the render job defers.
+    const runningOf = new Map<string, number>();
+    const started: string[] = [];
+    const release: Array<() => void> = [];
+    let deferrals = 0;
+    const handler: JobHandler = async (job) => {
+      const team = job.teamId as string;
+      if (team === 'A' && (runningOf.get(team) ?? 0) >= 2) {
+        deferrals += 1;
+        return { kind: 'defer', delayMs: 60_000 };
+      }
+      runningOf.set(team, (runningOf.get(team) ?? 0) + 1);
+      started.push(team);
+      await new Promise<void>((resolve) => release.push(resolve));
+      runningOf.set(team, (runningOf.get(team) ?? 1) - 1);
+      return { kind: 'succeeded' };
+    };
+    const registry = new JobRegistry();
+    registry.register(kind, handler, { maxAttempts: 1, backoff: () => 0 });
+    const pool = startWorkers({
+      db,
+      clock,
+      registry,
+      // Three places: two workers and one ahead.
+      pools: [{ name: 'p', kinds: [kind], concurrency: 2, ahead: 1 }],
+      pollMs: 60_000,
+    });
+    workers = pool;
+    const byTeam = (teamId: string) => queue(kind, { teamId });
+    for (let i = 0; i < 5; i += 1) await byTeam('A');
+    await byTeam('B');
+    pool.wake();
+    // A's first two run, its third is deferred, and the third place goes to B's job behind A's others.
+    await waitUntil('A, A and B running', async () => started.join() === 'A,A,B');
+    assert.equal(deferrals, 1);
+    await byTeam('B');
+    release[2]?.();
+    // B's job ended: its place goes past A's two older due jobs (both A's slots are still held) to B's next.
+    await waitUntil('B started again', async () => started.join() === 'A,A,B,B');
+    assert.equal(deferrals, 1, "A's jobs were not claimed (and deferred) while its slots were taken");
+    release[0]?.();
+    // One of A's jobs ended: A's next due job is claimed and runs.
+    await waitUntil("A's next job running", async () => started.join() === 'A,A,B,B,A');
+    assert.equal(deferrals, 1);
+    for (const done of release) done();
   });
 
   it('cancels queued jobs by id or key, never a running one', async () => {
