@@ -78,18 +78,19 @@ const reported = (file) =>
 
 let tsxLoader;
 
-/** A TypeScript module of the repository, through tsx's loader (registered once in this process). */
-async function importTs(specifier) {
+/** tsx's loader in this process (once), so that the repository's TypeScript modules can be imported. */
+function registerTsx() {
   tsxLoader ??= import('tsx/esm/api').then(({ register }) => register());
-  await tsxLoader;
-  return import(specifier);
+  return tsxLoader;
 }
 
 /** The pass's shared Chromium server, or null for unit tests only or QUIRE_TEST_SHARED_CHROMIUM=0. */
 async function startChromiumServer(list) {
   if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || list.every((f) => unit.includes(f))) return null;
-  const { loadConfig } = await importTs('../src/config/config.ts');
-  const { launchChromiumServer } = await importTs('../src/render/index.ts');
+  await registerTsx();
+  // Literal specifiers: knip follows them to the exports they use.
+  const { loadConfig } = await import('../src/config/config.ts');
+  const { launchChromiumServer } = await import('../src/render/index.ts');
   return launchChromiumServer(
     loadConfig({ QUIRE_CHROMIUM_PATH: process.env.QUIRE_CHROMIUM_PATH }).chromiumPath,
   );
@@ -106,7 +107,8 @@ const BROWSER_TESTS = `${path.sep}test${path.sep}integration${path.sep}dashboard
 async function startBrowserTestServer(list) {
   if (process.env.QUIRE_TEST_SHARED_CHROMIUM === '0' || !list.some((f) => f.includes(BROWSER_TESTS)))
     return null;
-  const { launchBrowserTestServer } = await importTs('../test/helpers/browser-server.ts');
+  await registerTsx();
+  const { launchBrowserTestServer } = await import('../test/helpers/browser-server.ts');
   return launchBrowserTestServer();
 }
 

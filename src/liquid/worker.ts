@@ -1,6 +1,7 @@
 import { workerData } from 'piscina';
 import { AppError } from '../shared/errors.js';
 import { markStarted } from '../shared/task-deadline.js';
+import { shareDateTimeFormats } from './intl-cache.js';
 import type { LiquidReply, LiquidTask, TaskFacts, WorkerSettings } from './protocol.js';
 import { LiquidRenderer, type LiquidResult } from './renderer.js';
 
@@ -9,6 +10,7 @@ import { LiquidRenderer, type LiquidResult } from './renderer.js';
  * caches of parsed templates, date patterns and Intl formatters. Tasks are synchronous, so the
  * main thread's hard limit can only stop one by terminating this thread.
  */
+shareDateTimeFormats();
 const settings = workerData as WorkerSettings;
 const renderer = new LiquidRenderer({
   locale: settings.locale,
