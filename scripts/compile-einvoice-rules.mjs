@@ -1,20 +1,43 @@
 #!/usr/bin/env node
 // Compiles the official e-invoice schematron stylesheets (XSLT 2, tools/einvoice-validate/artefacts/) to
 // SaxonJS SEF files in dist/einvoice-rules/, which POST /v1/e-invoices/validate runs in process
-// (src/einvoice-inbound/rules.ts). Idempotent: a stylesheet is compiled again only when its bytes or the
-// compiler's version changed (a .stamp file beside each SEF). Called by the bootstrap and the Dockerfile;
-// about 15 s per stylesheet on a loaded machine, two at a time. `--check` exits 1 when any SEF is stale.
+// (src/einvoice-inbound/schematron.ts). Idempotent: a stylesheet is compiled again only when its bytes or the
+// compiler's version changed (a .stamp file beside each SEF). Called by `npm test`'s bootstrap, the
+// Dockerfile and, in the background after it listens, `quire serve` started from a checkout
+// (src/cli/einvoice-rules.ts); about 15 s per stylesheet on a loaded machine, two at a time.
+//   --check       exits 1 when any SEF is stale (names them on stderr);
+//   --out DIR     writes the SEF files to DIR instead of dist/einvoice-rules (QUIRE_EINVOICE_RULES_DIR);
+//   --lanes N     stylesheets compiled at once (default: 2, or 1 on one core);
+//   --progress    one JSON line on stdout first with the stale stylesheets in compile order
+//                 ({"pending":[…]}), then one per stylesheet compiled ({"compiled":"…","ms":…}).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ARTEFACTS = path.join(root, 'tools', 'einvoice-validate', 'artefacts');
-const OUT = path.join(root, 'dist', 'einvoice-rules');
 const COMPILER = path.join(root, 'node_modules', 'xslt3-he', 'xslt3.js');
+/** npm rewrites it at every install (the server compares stamps with its date). */
+const INSTALLED = path.join(root, 'node_modules', '.package-lock.json');
+
+/** The value of `--NAME VALUE` on the command line, else `fallback`. */
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 || process.argv[at + 1] === undefined ? fallback : process.argv[at + 1];
+}
+
+const OUT = path.resolve(option('out', path.join(root, 'dist', 'einvoice-rules')));
 
 /**
  * Every schematron stylesheet the validator runs, by path under tools/einvoice-validate/artefacts/: one line
@@ -61,9 +84,24 @@ function isFresh(rel) {
   return existsSync(sefPathOf(rel)) && existsSync(stamp) && readFileSync(stamp, 'utf8') === stampOf(rel);
 }
 
+/**
+ * The server's start looks at dates only (src/einvoice-inbound/artefacts.ts, mayBeOutdated: a stamp older
+ * than its stylesheet or the last npm install): a fresh SEF whose stamp looks older (a checkout or install
+ * that changed no byte that counts) gets a new date, so the next start need not start this script.
+ */
+function touchStamp(rel) {
+  const stamp = `${sefPathOf(rel)}.stamp`;
+  const installed = statSync(INSTALLED, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const newest = Math.max(statSync(path.join(ARTEFACTS, rel)).mtimeMs, installed);
+  if (statSync(stamp).mtimeMs >= newest) return;
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
+
 function compile(rel) {
   const target = sefPathOf(rel);
-  const partial = `${target}.partial`;
+  // Per process: two servers started together on one checkout may compile the same stylesheet at once.
+  const partial = `${target}.${process.pid}.partial`;
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -84,17 +122,30 @@ function compile(rel) {
   });
 }
 
+/** A JSON line on stdout for `--progress` (the server reads it), nothing otherwise. */
+const progress = process.argv.includes('--progress')
+  ? (fields) => process.stdout.write(`${JSON.stringify(fields)}\n`)
+  : () => {};
+
 /** Compiles the stale stylesheets; returns how many were compiled. */
 export async function compileRules(log = (msg) => process.stderr.write(`${msg}\n`)) {
   const stale = STYLESHEETS.filter((rel) => !isFresh(rel));
+  for (const rel of STYLESHEETS) if (!stale.includes(rel)) touchStamp(rel);
+  progress({ pending: stale });
   if (stale.length === 0) return 0;
   mkdirSync(OUT, { recursive: true });
-  log(`e-invoice rules: compiling ${stale.length} schematron stylesheet(s) to SEF (about 15 s each)…`);
+  const lanes = Math.max(1, Number(option('lanes', Math.min(2, availableParallelism()))) || 1);
+  log(
+    `e-invoice rules: compiling ${stale.length} schematron stylesheet(s) to SEF in ${OUT} (about 15 s each, ${lanes} at a time)…`,
+  );
   const queue = [...stale];
-  const lanes = Math.max(1, Math.min(2, availableParallelism()));
   await Promise.all(
     Array.from({ length: lanes }, async () => {
-      for (let rel = queue.shift(); rel !== undefined; rel = queue.shift()) await compile(rel);
+      for (let rel = queue.shift(); rel !== undefined; rel = queue.shift()) {
+        const started = Date.now();
+        await compile(rel);
+        progress({ compiled: rel, ms: Date.now() - started });
+      }
     }),
   );
   return stale.length;

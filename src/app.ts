@@ -15,7 +15,7 @@ import { createCertificates } from './certificates/index.js';
 import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/index.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
-import { createEInvoiceInbound, einvoiceRuleSets } from './einvoice-inbound/index.js';
+import { CompiledRules, createEInvoiceInbound, einvoiceRuleSets } from './einvoice-inbound/index.js';
 import { createEmail, createEmailDelivery, createEmailSender, type EmailSender } from './email/index.js';
 import { PROTECT_PASSWORDS_PURPOSE } from './finishing/index.js';
 import { closeServer } from './http/close-server.js';
@@ -86,6 +86,13 @@ export interface BuiltApp {
 
 export interface BuildOptions {
   clock?: Clock;
+  /**
+   * The compiled e-invoice rules and which are still being compiled (`quire serve` from a checkout compiles
+   * outdated ones after it listens, src/cli/einvoice-rules.ts). Default: QUIRE_EINVOICE_RULES_DIR, all ready.
+   */
+  einvoiceRules?: CompiledRules;
+  /** Told when start-up reaches a phase (`quire serve`'s startup_ms, src/cli/startup-phases.ts). */
+  onStartupPhase?: (phase: 'migrations' | 'built') => void;
   /** Start Chromium now rather than on the first render (the server does; most tests need not). */
   warmRenderer?: boolean;
   /** A renderer already starting (`quire serve` launches Chromium before it loads the service). */
@@ -119,6 +126,7 @@ type AppCapability = Capability<App, JobDefinition>;
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
   const storage = await openStorage(config);
+  options.onStartupPhase?.('migrations');
   const url = { current: derivePublicUrl(config) };
   const publicUrl = () => url.current;
   const telemetry = await startTelemetry(config.otel);
@@ -169,6 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     releasing(base, shared.slots),
     intake(app, jobs, engines.renderer), // no request or job runs once it has closed
   ]);
+  options.onStartupPhase?.('built');
   await warmUp(base, engines);
   const { db, blobs, plans, rate } = storage;
   const { renderer, liquid } = engines;
@@ -351,6 +360,7 @@ function createCapabilities(
     rate,
     clock,
     timeMs: config.einvoiceCheckTimeoutMs,
+    rules: options.einvoiceRules ?? new CompiledRules(config.einvoiceRulesDir),
     onWorkerError: (err) => app.log.error({ err }, 'E-invoice worker failed outside a task'),
   });
   const webhooks = createWebhooks({

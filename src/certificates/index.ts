@@ -7,8 +7,9 @@ import type { Db } from '../storage/index.js';
 import { registerCertificateRoutes } from './routes.js';
 import { type CertificateReader, type KeyBox, openSigningKey } from './service.js';
 
+// readPkcs12 runs on the untrusted-file pool's threads (untrusted/worker.ts imports pkcs12.ts itself): not
+// re-exported here, so the server's main thread does not load node-forge at start (issue 54).
 export type { ReadPkcs12 } from './pkcs12.js';
-export { readPkcs12 } from './pkcs12.js';
 export type { CertificateReader, KeyBox } from './service.js';
 
 export interface CertificatesOptions {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ReceivedEInvoices } from '../einvoice-inbound/index.js';
+import path from 'node:path';
+import { CompiledRules, ReceivedEInvoices } from '../einvoice-inbound/index.js';
 import { AppError } from '../shared/errors.js';
 import { NO_TENANT } from '../shared/fair-queue.js';
 import { UsageError } from './usage-error.js';
@@ -28,6 +29,12 @@ async function checkFile(
   }
 }
 
+/** QUIRE_EINVOICE_RULES_DIR, the one setting the command reads (it needs no server and no other setting). */
+function rulesDirOf(env: NodeJS.ProcessEnv): string | null {
+  const dir = env.QUIRE_EINVOICE_RULES_DIR?.trim();
+  return dir ? path.resolve(dir) : null;
+}
+
 /**
  * `quire einvoice validate FILE…` and `quire einvoice parse FILE` (README "Received e-invoices"): the
  * API's checks for operators and CI pipelines, on this machine, without a server. JSON on stdout (one
@@ -44,7 +51,11 @@ export async function einvoiceCommand(rest: string[], print: Print): Promise<voi
         : 'quire einvoice validate needs at least one FILE.',
     );
   // An operator's own files on their own machine: no other team to protect, so a generous limit.
-  const einvoices = new ReceivedEInvoices({ threads: 1, timeMs: CLI_TIME_LIMIT_MS });
+  const einvoices = new ReceivedEInvoices({
+    threads: 1,
+    timeMs: CLI_TIME_LIMIT_MS,
+    rules: new CompiledRules(rulesDirOf(process.env)),
+  });
   try {
     const results = [];
     for (const file of files) results.push(await checkFile(einvoices, file, sub));

@@ -1,9 +1,11 @@
 import type { PlanId } from '../accounts/index.js';
 import type { BuiltApp } from '../app.js';
 import type { Config } from '../config/config.js';
+import type { RenderLogger } from '../render/index.js';
 import { type Announce, logProcessWarnings } from '../shared/log-output.js';
 import { recordServerState, withKeyLock } from '../storage/index.js';
 import type { SignInLink } from '../users/index.js';
+import { StartupPhases } from './startup-phases.js';
 import { checkPlansFile, explainStartupFailure } from './startup-problem.js';
 
 /**
@@ -102,11 +104,28 @@ function printOwnerLink(link: SignInLink, announce: Announce, note = ''): void {
  */
 export async function serve(config: Config, announce: Announce): Promise<void> {
   const started = Date.now();
+  const phases = new StartupPhases();
+  phases.mark('cli');
   checkPlansFile(config);
   const { startRendererEarly } = await import('../render/early-start.js');
   const earlyRenderer = await startRendererEarly(config);
-  const built = await import('../app.js')
-    .then(({ buildApp }) => buildApp(config, { earlyRenderer, warmUp: true }))
+  markChromiumStarted(earlyRenderer.log, phases);
+  earlyRenderer.service.warm().then(
+    () => phases.mark('first_page'),
+    () => undefined,
+  );
+  const { built, rulesCompiler } = await Promise.all([import('../app.js'), prepareRules(config)])
+    .then(async ([{ buildApp }, { rules, compiler }]) => {
+      phases.mark('modules');
+      const built = await buildApp(config, {
+        earlyRenderer,
+        warmUp: true,
+        einvoiceRules: rules,
+        onStartupPhase: (phase) => phases.mark(phase),
+      });
+      phases.mark('warm');
+      return { built, rulesCompiler: compiler };
+    })
     .catch(async (err: unknown) => {
       await earlyRenderer.service.close().catch(() => undefined);
       throw explainStartupFailure(err, config, 'build');
@@ -115,6 +134,7 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
     await built.close().catch(() => undefined);
     throw explainStartupFailure(err, config, 'listen');
   });
+  phases.mark('listening');
   logProcessWarnings(built.app.log);
   warnAboutWildcardLinks(config, (message) => built.app.log.warn(message));
   warnAboutTrustingEveryHop(config, (message) => built.app.log.warn(message));
@@ -123,11 +143,15 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
   await announceAccess(built, config, announce);
   const base = built.services.publicUrl();
   const readyMs = Date.now() - started;
+  phases.mark('serving');
   announce('serving', [`Quire is serving ${base}/v1 (API docs: ${base}/docs) — ready in ${readyMs} ms`], {
     api_url: `${base}/v1`,
     docs_url: `${base}/docs`,
     ready_ms: readyMs,
+    startup_ms: phases.report(),
   });
+  // Only now: nothing a first PDF does not need runs before it (issue 54).
+  rulesCompiler?.start(built.app.log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -137,6 +161,32 @@ export async function serve(config: Config, announce: Announce): Promise<void> {
   // `once`: a second SIGINT/SIGTERM gets Node's default and ends the process at once.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Chromium's launch is logged by its supervisor into the renderer's early log (render/early-start.ts),
+ * which holds lines until the server's logger exists: the phase is taken as the line is written. A launch
+ * done before serve began (its line already held) leaves the phase out.
+ */
+function markChromiumStarted(log: RenderLogger, phases: StartupPhases): void {
+  const info = log.info.bind(log);
+  log.info = (fields, message) => {
+    if (message === 'chromium started') phases.mark('chromium');
+    info(fields, message);
+  };
+}
+
+/**
+ * The e-invoice rules this server checks with, and the compile of those that may be outdated (a checkout
+ * after a clone, pull or install), which starts once the server listens.
+ */
+async function prepareRules(config: Config) {
+  const [{ CompiledRules, mayBeOutdated }, { RulesCompiler }] = await Promise.all([
+    import('../einvoice-inbound/index.js'),
+    import('./einvoice-rules.js'),
+  ]);
+  const rules = new CompiledRules(config.einvoiceRulesDir);
+  return { rules, compiler: RulesCompiler.prepare(rules, mayBeOutdated) };
 }
 
 /**

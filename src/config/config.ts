@@ -240,6 +240,13 @@ const schema = {
       'Time one received e-invoice may take to be read and checked (POST /v1/e-invoices/validate and /parse), counted once the rules it needs are loaded; past it: 400 invalid_request.',
     parse: int(1_000, 300_000),
   },
+  einvoiceRulesDir: {
+    env: 'QUIRE_EINVOICE_RULES_DIR',
+    default: null,
+    description:
+      "Directory of the compiled e-invoice rules (SEF files; default dist/einvoice-rules in Quire's directory). Started from a checkout, the server compiles missing or outdated ones there in the background after it listens; meanwhile the checks that need them answer 503 service_busy with Retry-After.",
+    parse: optionalPath,
+  },
   webhookTimeoutMs: {
     env: 'QUIRE_WEBHOOK_TIMEOUT_MS',
     default: 10_000,
@@ -418,6 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const config = out as Config;
   config.dataDir = path.resolve(config.dataDir);
+  if (config.einvoiceRulesDir !== null) config.einvoiceRulesDir = path.resolve(config.einvoiceRulesDir);
   config.otel = overrides.otel ?? otelVariables(env);
   return config;
 }

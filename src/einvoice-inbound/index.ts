@@ -7,6 +7,7 @@ import type { RateCounter } from '../shared/rate-counter.js';
 import { ReceivedEInvoices, type ReceivedEInvoicesOptions } from './pool.js';
 import { registerEInvoiceInboundRoutes } from './routes.js';
 
+export { CompiledRules, mayBeOutdated } from './artefacts.js';
 export { ReceivedEInvoices } from './pool.js';
 export { ruleSetList as einvoiceRuleSets } from './rule-sets.js';
 

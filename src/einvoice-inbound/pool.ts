@@ -2,6 +2,7 @@ import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline
 import { AppError } from '../shared/errors.js';
 import { FairPool, type QueueBounds } from '../shared/fair-pool.js';
 import { NO_TENANT } from '../shared/fair-queue.js';
+import { CompiledRules } from './artefacts.js';
 import type { ParseReport } from './parse.js';
 import type { InboundProfile } from './plan.js';
 import type { InboundBody, InboundReply } from './protocol.js';
@@ -26,6 +27,8 @@ export interface ReceivedEInvoicesOptions {
   /** Tasks allowed to wait for a thread (default QUEUE_BOUNDS). Changed only in tests. */
   queue?: QueueBounds;
   onWorkerError?: (err: unknown) => void;
+  /** The compiled rules and which are still being compiled (default: dist/einvoice-rules, all ready). */
+  rules?: CompiledRules;
 }
 
 /**
@@ -38,9 +41,11 @@ export interface ReceivedEInvoicesOptions {
 export class ReceivedEInvoices {
   readonly #timeMs: number;
   readonly #pool: FairPool<InboundBody, InboundReply>;
+  readonly #rules: CompiledRules;
 
   constructor(options: ReceivedEInvoicesOptions = {}) {
     this.#timeMs = options.timeMs ?? EINVOICE_LIMITS.timeMs;
+    this.#rules = options.rules ?? new CompiledRules();
     const threads = threadCount(options.threads, 2);
     const workers = new DeadlinePool<InboundBody, InboundReply>({
       compiled: new URL('./einvoice-worker.js', import.meta.url),
@@ -58,7 +63,8 @@ export class ReceivedEInvoices {
 
   /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
   async validate(team: string, bytes: Uint8Array, profile?: InboundProfile): Promise<ValidationReport> {
-    return (await this.#run(team, { kind: 'validate', bytes, profile })) as ValidationReport;
+    const rules = this.#rules.location();
+    return (await this.#run(team, { kind: 'validate', bytes, profile, rules })) as ValidationReport;
   }
 
   /** The document as Quire's e-invoice model. */
@@ -68,7 +74,7 @@ export class ReceivedEInvoices {
 
   /** Starts a worker and loads the common rules (the first validation after start then takes ≤ 2 s). */
   async warm(): Promise<void> {
-    await this.#run(NO_TENANT, { kind: 'warm' });
+    await this.#run(NO_TENANT, { kind: 'warm', rules: this.#rules.location() });
   }
 
   close(): Promise<void> {
@@ -79,6 +85,7 @@ export class ReceivedEInvoices {
     const reply = await this.#pool.run(team, body, this.#timeMs, (err, deadline) =>
       this.#refusalOf(err, deadline.expired),
     );
+    if (!reply.ok && 'rulesNotReady' in reply) throw this.#rules.refusal(reply.rulesNotReady);
     if (!reply.ok)
       throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });
     return reply.value;

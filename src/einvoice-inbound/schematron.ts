@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import SaxonJS from 'saxonjs-he';
-import { artefactPath, sefPathOf } from './artefacts.js';
+import {
+  artefactPath,
+  DEFAULT_RULES_DIR,
+  type RulesLocation,
+  RulesNotReady,
+  sefPathOf,
+} from './artefacts.js';
 import { type Schematron, type Severity, severityOf, simplifyLocation } from './plan.js';
 import { childElements, parseXml, type XmlNode } from './xml-dom.js';
 
@@ -32,12 +38,32 @@ const loaded = new Map<string, LoadedStylesheet>();
  */
 const SEF_CHECKSUM = `${String.fromCharCode(931)}2`;
 
+/** Where this thread's SEF files are and which are still being compiled: set by each task (worker.ts). */
+let rules: RulesLocation = { dir: DEFAULT_RULES_DIR, pending: [] };
+
+export function useRules(location: RulesLocation): void {
+  rules = location;
+}
+
+/** The stylesheet's SEF, unless it is missing or still being compiled (RulesNotReady: service_busy). */
+function readSef(artefact: string): Record<string, unknown> {
+  if (rules.pending.includes(artefact)) throw new RulesNotReady(artefact);
+  let text: string;
+  try {
+    text = readFileSync(sefPathOf(artefact, rules.dir), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new RulesNotReady(artefact);
+    throw err;
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 function stylesheetOf(artefact: string): LoadedStylesheet {
   let stylesheet = loaded.get(artefact);
   if (stylesheet === undefined) {
     const baseUri = pathToFileURL(artefactPath(artefact)).href;
     stylesheet = {
-      sef: JSON.parse(readFileSync(sefPathOf(artefact), 'utf8')) as Record<string, unknown>,
+      sef: readSef(artefact),
       baseUri,
       documents: documentsOf(artefact, baseUri),
     };

@@ -1,8 +1,6 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../http/error-body.js';
 import type { App } from '../http/server.js';
-import { createMcpServer } from './server.js';
 import type { ApiCall, RouteSchemas } from './tools.js';
 
 interface McpDeps {
@@ -28,7 +26,9 @@ export function registerMcp(app: App, deps: McpDeps): void {
         .header('www-authenticate', 'Bearer')
         .send(errorBody(deps.publicUrl(), 'invalid_api_key', message));
     }
-    return answerMcp(request, reply, createMcpServer(routes, inProcess(app, request, authorization)));
+    // The MCP SDK (and zod under it) loads on the first MCP request, not at every server start (issue 54).
+    const { answerMcp } = await import('./exchange.js');
+    return answerMcp(request, reply, routes, inProcess(app, request, authorization));
   });
   // Stateless: no server-to-client stream (GET) and no session to end (DELETE).
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
@@ -83,37 +83,5 @@ function parseJson(text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     return null;
-  }
-}
-
-/** Runs one MCP exchange through the SDK's web-standard transport and sends its answer. */
-async function answerMcp(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  server: ReturnType<typeof createMcpServer>,
-): Promise<FastifyReply> {
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  try {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const web = new Request(`http://localhost${request.url}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(request.body ?? null),
-    });
-    const response = await transport.handleRequest(web, { parsedBody: request.body });
-    reply.code(response.status);
-    response.headers.forEach((value, name) => {
-      reply.header(name, value);
-    });
-    return reply.send(await response.text());
-  } finally {
-    await server.close();
   }
 }
