@@ -52,6 +52,8 @@ export interface QuireProcess {
   /** performance.now() of the spawn, so a caller can time start to first PDF as one figure. */
   spawnedAt: number;
   startToListenMs: number;
+  /** What it wrote on stderr until it served: the start-up announcements, JSON records (no terminal). */
+  startupOutput?: string;
   close(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ export async function startQuire(
     dataDir,
     spawnedAt: t0,
     startToListenMs: performance.now() - t0,
+    startupOutput: out,
     close: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { readPkcs12 } from '../src/certificates/index.js';
+import { readPkcs12 } from '../src/certificates/pkcs12.js';
 import { loadConfig } from '../src/config/config.js';
 import { type FinishingOptions, finishPdf, planFinishing, type SigningKey } from '../src/finishing/index.js';
 import { htmlLanguage, Renderer, resolvePageOptions } from '../src/render/index.js';

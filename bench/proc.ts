@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const CLOCK_TICKS = 100;
 
@@ -66,19 +67,66 @@ export function openFds(pid: number): number {
   }
 }
 
+/** One process's proportional set size in MB (0 once it has ended). */
+export function processPssMb(pid: number): number {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return Number(match?.[1] ?? 0) / 1024;
+  } catch {
+    // The process ended between the listing and the read.
+    return 0;
+  }
+}
+
 /**
  * Proportional set size of a process tree in MB: each shared page counted once across the processes that
  * map it, split between them. Fairer than summed RSS for multi-process contenders (several Chromiums).
  */
 export function treePssMb(rootPid: number): number {
-  let kb = 0;
-  for (const { pid } of processTree(rootPid)) {
-    try {
-      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      kb += Number(match?.[1] ?? 0);
-    } catch {
-      // The process ended between the listing and the read.
-    }
+  return processTree(rootPid).reduce((sum, { pid }) => sum + processPssMb(pid), 0);
+}
+
+/** CPU of this process's children that have ended and been reaped (cutime + cstime), ms. */
+export function reapedChildrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+}
+
+export interface ProcessMemory {
+  pid: number;
+  ppid: number;
+  /** What the process is: `node`, or Chromium's `--type=` (browser, renderer, gpu-process, zygote, utility…). */
+  kind: string;
+  rssMb: number;
+  pssMb: number;
+}
+
+/** Chromium names its helpers' role in `--type=`; the browser has none; Node is named by its executable. */
+function processKind(pid: number): string {
+  try {
+    // Chromium's helpers rewrite their command line into one string with spaces (their process title).
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/).filter(Boolean);
+    const type = argv.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
+    const utility = argv
+      .find((arg) => arg.startsWith('--utility-sub-type='))
+      ?.split('.')
+      .at(-1);
+    const exe = path.basename(argv[0] ?? '?');
+    if (type) return utility ? `${type} (${utility})` : type;
+    return /chrom/i.test(exe) ? 'browser' : exe;
+  } catch {
+    return '?';
   }
-  return kb / 1024;
+}
+
+/** Every process of a tree with its RSS and PSS: what holds the memory, process by process. */
+export function treeMemory(rootPid: number): ProcessMemory[] {
+  return processTree(rootPid).map((s) => ({
+    pid: s.pid,
+    ppid: s.ppid,
+    kind: processKind(s.pid),
+    rssMb: s.rssBytes / (1024 * 1024),
+    pssMb: processPssMb(s.pid),
+  }));
 }

@@ -17,17 +17,23 @@
  *   merge      the invoice with a 2-page PDF appended vs the plain invoice (bench/merge.ts);
  *   einvoice   a Factur-X EN 16931 e-invoice vs the same invoice rendered plainly;
  *   print      print mode vs fast, and the Paged.js polyfill;
- *   soak       RSS, fds and processes after 200 and 2,000 invoices;
+ *   soak       RSS, PSS, fds and processes after 1,000 and 10,000 invoices at c=2 (QUIRE_BENCH_SOAK sets the
+ *              checkpoints, comma-separated, e.g. 50,100; quick: 200,600);
+ *   idle       memory of a fresh server after its first PDF and 10 s idle: PSS and summed RSS of the server and
+ *              its Chromium processes, process by process, and the Node heap (a diagnostic report);
  *   liquid     the Liquid worker pool's overhead per document (bench/liquid-pool.ts);
  *   batches    bench/batches.ts;
  *   scale      bench/scale.ts (PostgreSQL; skipped when it does not answer);
  *   jsreport   jsreport 4 (bench/jsreport.ts, installed on first use) beside Quire and raw Chromium: start to
  *              first PDF, p50/p95 and CPU per document at c=1, throughput at c=1/2/4, RSS;
+ *   weasyprint WeasyPrint (bench/weasyprint.ts, Debian's package installed on first use) beside Quire and raw
+ *              Chromium, the same figures; chosen with jsreport, all three peers and raw share one table;
  *   growth     bench/growth.ts: POST /v1/pdf with 0, 10,000 and 100,000 documents in the team's log (SQLite
  *              and PostgreSQL), the storage check alone, memory idle and after N renders.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
@@ -39,12 +45,12 @@ import { runBatchBenches } from './batches.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
 import { finishingCost, finishingReport, signingCost, signingReport } from './finishing.js';
 import { runGrowthBenches } from './growth.js';
-import { versusJsreport } from './jsreport-section.js';
+import { versusPeers } from './jsreport-section.js';
 import { liquidPoolOverhead, liquidPoolReport } from './liquid-pool.js';
 import { alternatingThroughput, type LatencyResult, latency, throughput } from './measure.js';
 import { mergeCost, mergeReport } from './merge.js';
 import { pageCost, pageCostReport } from './pages.js';
-import { openFds, processTree, treeCpuMs, treeRssMb } from './proc.js';
+import { openFds, type ProcessMemory, treeCpuMs, treeMemory } from './proc.js';
 import { runScaleBenches } from './scale.js';
 import { watermarkCost, watermarkReport } from './watermark.js';
 
@@ -62,10 +68,12 @@ const SECTIONS = [
   'einvoice',
   'print',
   'soak',
+  'idle',
   'liquid',
   'batches',
   'scale',
   'jsreport',
+  'weasyprint',
   'growth',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -137,8 +145,9 @@ if (wants('batches'))
   results.batches = await runBatchBenches({ root, quick, invoiceLiquid, invoiceData, log });
 if (wants('scale'))
   results.scale = await runScaleBenches({ root, quick, invoiceLiquid, invoiceHtml, invoiceData, log });
-if (wants('jsreport'))
-  results.jsreport = await versusJsreport({
+if (wants('idle')) await idleMemory();
+if (wants('jsreport') || wants('weasyprint'))
+  results.peers = await versusPeers({
     root,
     fixtures,
     quick,
@@ -146,6 +155,7 @@ if (wants('jsreport'))
     invoiceHtml,
     report,
     invoiceData,
+    peers: { jsreport: wants('jsreport'), weasyprint: wants('weasyprint') },
     log,
   });
 if (wants('growth'))
@@ -155,19 +165,26 @@ if (wants('growth'))
  * Start to first PDF as users see it: spawn `quire serve` on a fresh data directory (migrations, first-run
  * team) → its first invoice PDF, on three fresh servers (the median). QUIRE_BENCH_COMPARE_ROOT names another
  * checkout (with its own build) whose servers start alternately with these, for a ratio within the run.
+ * Each run's phases come from the server's own `serving` announcement (`startup_ms`, ms since the process
+ * started: src/cli/startup-phases.ts) and from bench/raw-start.mjs's for the baseline.
  */
 async function startToFirstPdf(): Promise<void> {
   const other = process.env.QUIRE_BENCH_COMPARE_ROOT;
   const roots = other ? [root, path.resolve(other)] : [root];
-  const runs = new Map<string, Array<{ listenMs: number; firstPdfMs: number; totalMs: number }>>();
-  const rawRuns: number[] = [];
+  const runs = new Map<string, StartRun[]>();
+  const rawRuns: RawStart[] = [];
   for (let i = 0; i < 3; i++) {
     rawRuns.push(await rawStartToFirstPdf());
     for (const checkout of roots) {
       const quire = await startQuire(checkout);
       await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
       const totalMs = performance.now() - quire.spawnedAt;
-      const run = { listenMs: quire.startToListenMs, firstPdfMs: totalMs - quire.startToListenMs, totalMs };
+      const run: StartRun = {
+        listenMs: quire.startToListenMs,
+        firstPdfMs: totalMs - quire.startToListenMs,
+        totalMs,
+        phases: startupPhasesOf(quire.startupOutput ?? ''),
+      };
       runs.set(checkout, [...(runs.get(checkout) ?? []), run]);
       await quire.close();
     }
@@ -179,17 +196,60 @@ async function startToFirstPdf(): Promise<void> {
     log(
       `Start to first PDF${roots.length > 1 ? ` (${checkout})` : ''} (spawn of \`quire serve\` → first invoice PDF, median of 3): ${f(median?.totalMs ?? 0)} ms (listening after ${f(median?.listenMs ?? 0)} ms, then ${f(median?.firstPdfMs ?? 0)} ms); the three runs: ${list.map((r) => f(r.totalMs)).join(', ')} ms.`,
     );
+    if (median) log(`  its phases (ms after spawn): ${phaseLine(median)}.`);
   }
-  const rawMedian = [...rawRuns].sort((a, b) => a - b)[1] ?? 0;
+  const rawMedian = [...rawRuns].sort((a, b) => a.ms - b.ms)[1] ?? { ms: 0, phases: {} };
   log(
-    `Raw playwright-core in a fresh Node process (import, launch, page, invoice PDF), median of 3: ${f(rawMedian)} ms (${rawRuns.map((ms) => f(ms)).join(', ')}); Quire / raw: ${ratio((medians[root] as { median: { totalMs: number } }).median.totalMs, rawMedian)}.`,
+    `Raw playwright-core in a fresh Node process (import, launch, page, invoice PDF), median of 3: ${f(rawMedian.ms)} ms (${rawRuns.map((r) => f(r.ms)).join(', ')}); Quire / raw: ${ratio((medians[root] as { median: { totalMs: number } }).median.totalMs, rawMedian.ms)}.`,
+  );
+  log(
+    `  its phases (ms after the process started): ${Object.entries(rawMedian.phases)
+      .map(([name, ms]) => `${name} ${f(ms)}`)
+      .join(' → ')}.`,
   );
   results.start = { ...medians, raw: { runs: rawRuns, median: rawMedian } };
   log();
 }
 
-/** Spawn → PDF of bench/raw-start.mjs: the same Chromium, started by playwright-core alone. */
-async function rawStartToFirstPdf(): Promise<number> {
+interface StartRun {
+  listenMs: number;
+  firstPdfMs: number;
+  totalMs: number;
+  /** The server's `startup_ms` (ms since its process started, and its CPU ms by then), if it announced them. */
+  phases: Record<string, number>;
+}
+
+interface RawStart {
+  ms: number;
+  phases: Record<string, number>;
+}
+
+/** `startup_ms` of the `serving` record a `quire serve` wrote on stderr (JSON, since stderr is no terminal). */
+function startupPhasesOf(stderr: string): Record<string, number> {
+  for (const line of stderr.split('\n')) {
+    if (!line.includes('"serving"')) continue;
+    try {
+      const record = JSON.parse(line) as { event?: string; startup_ms?: Record<string, number> };
+      if (record.event === 'serving') return record.startup_ms ?? {};
+    } catch {
+      // Not a JSON record: a server too old to announce its phases.
+    }
+  }
+  return {};
+}
+
+/** `cli 120 → modules 380 → … → first PDF 1450 (CPU 900 ms by serving)`, in the order reached. */
+function phaseLine(run: StartRun): string {
+  const { cpu, ...phases } = run.phases;
+  const steps = Object.entries(phases)
+    .sort((a, b) => a[1] - b[1])
+    .map(([name, ms]) => `${name} ${f(ms)}`);
+  steps.push(`first PDF ${f(run.totalMs)}`);
+  return `${steps.join(' → ')}${cpu === undefined ? '' : ` (server CPU ${f(cpu)} ms by serving)`}`;
+}
+
+/** Spawn → PDF of bench/raw-start.mjs (the same Chromium, started by playwright-core alone), and its phases. */
+async function rawStartToFirstPdf(): Promise<RawStart> {
   const t0 = performance.now();
   const script = path.join(root, 'bench', 'raw-start.mjs');
   const args = [
@@ -199,13 +259,18 @@ async function rawStartToFirstPdf(): Promise<number> {
     JSON.stringify(chromiumArgs(false)),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('done') && resolve());
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/done.*\n/.test(out)) resolve(out);
+    });
     child.on('exit', (code) => reject(new Error(`raw-start exited ${code} before its PDF`)));
   });
   const ms = performance.now() - t0;
   await new Promise((resolve) => child.once('exit', resolve));
-  return ms;
+  const json = /done (\{.*\})/.exec(line)?.[1];
+  return { ms, phases: json ? (JSON.parse(json) as Record<string, number>) : {} };
 }
 
 /** The sections on one `quire serve` (and one raw Chromium): start-up and per-document comparisons. */
@@ -346,26 +411,172 @@ async function printMode(quire: QuireProcess, quireCpu: () => number, fastSoFar:
   log();
 }
 
+/** The soak's checkpoints (renders done): QUIRE_BENCH_SOAK, else 1,000 and 10,000 (quick: 200 and 600). */
+function soakCheckpoints(): number[] {
+  const setting = process.env.QUIRE_BENCH_SOAK;
+  const list = setting
+    ? setting.split(',').map((n) => Number(n.trim()))
+    : quick
+      ? [200, 600]
+      : [1000, 10_000];
+  if (list.length === 0 || list.some((n, i) => !Number.isInteger(n) || n <= 0 || n <= (list[i - 1] ?? 0)))
+    throw new Error(`QUIRE_BENCH_SOAK: increasing positive counts, comma-separated (got "${setting}")`);
+  return list;
+}
+
+interface TreeFigures {
+  /** Summed RSS of the server and its Chromium processes: shared pages counted in each. */
+  rssMb: number;
+  /** Summed PSS: each shared page counted once, split between the processes that map it. */
+  pssMb: number;
+  /** Open file descriptors of the Node process. */
+  fds: number;
+  processes: number;
+}
+
+function treeFigures(pid: number): TreeFigures & { perProcess: ProcessMemory[] } {
+  const perProcess = treeMemory(pid);
+  return {
+    rssMb: perProcess.reduce((sum, p) => sum + p.rssMb, 0),
+    pssMb: perProcess.reduce((sum, p) => sum + p.pssMb, 0),
+    fds: openFds(pid),
+    processes: perProcess.length,
+    perProcess,
+  };
+}
+
+// A declaration, not a const: the sections run from top-level awaits above, before later consts exist.
+function growth(from: number, to: number): string {
+  return `${to >= from ? '+' : ''}${((to / from - 1) * 100).toFixed(1)} %`;
+}
+
 async function soak(quire: QuireProcess, pid: number): Promise<void> {
   const quireInvoice = quireInvoiceOf(quire);
-  const [first, second] = quick ? [200, 600] : [200, 2000];
+  const checkpoints = soakCheckpoints();
+  const rows: Array<[number, TreeFigures]> = [];
   let done = 0;
-  const until = async (count: number) => {
+  for (const count of checkpoints) {
     await throughput(quireInvoice, count - done, 2);
     done = count;
-    return { rssMb: treeRssMb(pid), fds: openFds(pid), processes: processTree(pid).length };
-  };
-  const atFirst = await until(first);
-  const atSecond = await until(second);
-  results.soak = { [first]: atFirst, [second]: atSecond };
-  log(`| Soak (invoice, c=2) | RSS Quire + Chromium MB | open fds (Node) | processes |`);
-  log('|---|---|---|---|');
-  log(`| after ${first} renders | ${f(atFirst.rssMb)} | ${atFirst.fds} | ${atFirst.processes} |`);
-  log(`| after ${second} renders | ${f(atSecond.rssMb)} | ${atSecond.fds} | ${atSecond.processes} |`);
-  log(
-    `RSS growth ${((atSecond.rssMb / atFirst.rssMb - 1) * 100).toFixed(1)} % between ${first} and ${second} renders.`,
-  );
+    const { perProcess: _, ...figures } = treeFigures(pid);
+    rows.push([count, figures]);
+  }
+  results.soak = Object.fromEntries(rows);
+  log('| Soak (invoice, c=2) | PSS Quire + Chromium MB | RSS summed MB | open fds (Node) | processes |');
+  log('|---|---|---|---|---|');
+  for (const [count, x] of rows)
+    log(`| after ${count} renders | ${f(x.pssMb)} | ${f(x.rssMb)} | ${x.fds} | ${x.processes} |`);
+  const [firstCount, first] = rows[0] ?? [0, undefined];
+  const [lastCount, last] = rows.at(-1) ?? [0, undefined];
+  if (first && last && rows.length > 1)
+    log(
+      `Growth between ${firstCount} and ${lastCount} renders: PSS ${growth(first.pssMb, last.pssMb)}, summed RSS ${growth(first.rssMb, last.rssMb)} (target: within +10 %); open fds ${first.fds} → ${last.fds}.`,
+    );
   log();
+}
+
+/**
+ * An idle service (issue: ≤ 350 MB): a fresh `quire serve` (default settings), its first invoice PDF, then 10 s
+ * idle; PSS and summed RSS of the server and its Chromium processes, process by process. Then the Node heap from
+ * a diagnostic report (`--report-on-signal`, asked for after the memory is read).
+ */
+async function idleMemory(): Promise<void> {
+  // Idle this long after the first PDF: the pool's other pages are made 3 s after the first serves.
+  const idleMs = 10_000;
+  const reports = mkdtempSync(path.join(tmpdir(), 'quire-bench-idle-'));
+  const quire = await startQuire(
+    root,
+    {},
+    { NODE_OPTIONS: `--report-on-signal --report-signal=SIGUSR2 --report-directory=${reports}` },
+  );
+  try {
+    await postPdf(quire, { html: invoiceLiquid, data: invoiceData });
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const pid = quire.child.pid ?? 0;
+    const idle = treeFigures(pid);
+    const heap = await nodeHeap(quire, reports);
+    results.idle = { ...idle, heap };
+    log(
+      `Idle service (fresh \`quire serve\`, default settings but for QUIRE_* variables in the bench's environment, first invoice PDF, then ${idleMs / 1000} s idle): PSS ${f(idle.pssMb)} MB, summed RSS ${f(idle.rssMb)} MB, ${idle.processes} processes, ${idle.fds} open fds (target ≤ 350 MB).`,
+    );
+    log();
+    log('| Process (idle) | pid | PSS MB | RSS MB |');
+    log('|---|---|---|---|');
+    for (const p of idle.perProcess) log(`| ${p.kind} | ${p.pid} | ${f(p.pssMb, 1)} | ${f(p.rssMb, 1)} |`);
+    log();
+    log(`By kind (PSS): ${byKindLine(idle.perProcess)}.${heap ? ` ${heapLine(heap)}` : ''}`);
+    log();
+  } finally {
+    await quire.close();
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+/** PSS summed per kind of process (node, browser, renderer ×N, gpu-process, …). */
+function byKindLine(processes: ProcessMemory[]): string {
+  const byKind = new Map<string, { count: number; pssMb: number }>();
+  for (const p of processes) {
+    const entry = byKind.get(p.kind) ?? { count: 0, pssMb: 0 };
+    byKind.set(p.kind, { count: entry.count + 1, pssMb: entry.pssMb + p.pssMb });
+  }
+  return [...byKind].map(([kind, x]) => `${kind} ×${x.count} ${f(x.pssMb)} MB`).join(', ');
+}
+
+function heapLine(heap: HeapFigures): string {
+  const spaces = heap.spaces
+    .slice(0, 4)
+    .map(([name, size]) => `${name} ${f(size)}`)
+    .join(', ');
+  return `Node heap: ${f(heap.mainUsedMb)} of ${f(heap.mainTotalMb)} MB used in the main thread (largest spaces: ${spaces} MB); ${heap.workers} worker threads, ${f(heap.workersTotalMb)} MB of heap together; the report's resident set ${f(heap.rssMb)} MB.`;
+}
+
+interface HeapFigures {
+  /** The main thread's heap spaces by committed size, MB, largest first. */
+  spaces: Array<[string, number]>;
+  mainUsedMb: number;
+  mainTotalMb: number;
+  workers: number;
+  workersTotalMb: number;
+  rssMb: number;
+}
+
+/** The server's V8 heaps, main thread and workers (Liquid, untrusted files), from a diagnostic report. */
+async function nodeHeap(quire: QuireProcess, dir: string): Promise<HeapFigures | null> {
+  quire.child.kill('SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const file = readdirSync(dir).find((name) => name.endsWith('.json'));
+    if (!file) continue;
+    try {
+      const report = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as DiagnosticReport;
+      const mb = (bytes: number) => bytes / (1024 * 1024);
+      const workers = report.workers ?? [];
+      const spaces = Object.entries(report.javascriptHeap.heapSpaces ?? {})
+        .map(([name, space]): [string, number] => [name, mb(space.memorySize)])
+        .sort((a, b) => b[1] - a[1]);
+      return {
+        spaces,
+        mainUsedMb: mb(report.javascriptHeap.usedMemory),
+        mainTotalMb: mb(report.javascriptHeap.totalMemory),
+        workers: workers.length,
+        workersTotalMb: mb(workers.reduce((sum, w) => sum + (w.javascriptHeap?.totalMemory ?? 0), 0)),
+        rssMb: mb(Number(report.resourceUsage?.rss ?? 0)),
+      };
+    } catch {
+      // Still being written.
+    }
+  }
+  return null;
+}
+
+interface DiagnosticReport {
+  javascriptHeap: {
+    totalMemory: number;
+    usedMemory: number;
+    heapSpaces?: Record<string, { memorySize: number }>;
+  };
+  workers?: Array<{ javascriptHeap?: { totalMemory: number } }>;
+  resourceUsage?: { rss?: number | string };
 }
 
 mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
