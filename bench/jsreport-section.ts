@@ -100,13 +100,19 @@ export async function versusPeers(options: PeersSectionOptions): Promise<Record<
     quire = q;
     const r = await RawChromium.start(chromiumPath, 4);
     raw = r;
+    const peerPids = () => [
+      q.child.pid ?? 0,
+      ...(jsreport ? [jsreport.child.pid ?? 0] : []),
+      ...(weasyprint ? weasyprint.pids() : []),
+    ];
     const contenders: Contender[] = [
       {
         key: 'raw',
         label: 'raw',
         invoice: () => r.render(options.invoiceHtml),
         report: () => r.render(options.report),
-        cpuMs: () => treeCpuMs(process.pid),
+        // The bench process and raw's Chromium, without the other contenders' servers.
+        cpuMs: () => treeCpuMs(process.pid, peerPids()),
       },
       {
         key: 'quire',

@@ -29,7 +29,11 @@ function readStat(pid: number): ProcStat | null {
 }
 
 /** A process and all its descendants (Node plus every Chromium process it started). */
-export function processTree(rootPid: number): ProcStat[] {
+/**
+ * A process and its descendants, leaving out the subtrees of `excluded` (e.g. the bench process without the
+ * Quire, jsreport and WeasyPrint servers it started: raw Chromium's side is the bench and its own browser).
+ */
+export function processTree(rootPid: number, excluded: readonly number[] = []): ProcStat[] {
   const all = readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map((name) => readStat(Number(name)))
@@ -38,6 +42,7 @@ export function processTree(rootPid: number): ProcStat[] {
   for (const s of all) byParent.set(s.ppid, [...(byParent.get(s.ppid) ?? []), s]);
   const out: ProcStat[] = [];
   const visit = (pid: number) => {
+    if (excluded.includes(pid)) return;
     const self = all.find((s) => s.pid === pid);
     if (self) out.push(self);
     for (const child of byParent.get(pid) ?? []) visit(child.pid);
@@ -46,8 +51,8 @@ export function processTree(rootPid: number): ProcStat[] {
   return out;
 }
 
-export function treeCpuMs(rootPid: number): number {
-  return processTree(rootPid).reduce((sum, s) => sum + s.cpuMs, 0);
+export function treeCpuMs(rootPid: number, excluded: readonly number[] = []): number {
+  return processTree(rootPid, excluded).reduce((sum, s) => sum + s.cpuMs, 0);
 }
 
 export function treeRssMb(rootPid: number): number {

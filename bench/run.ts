@@ -300,7 +300,8 @@ function quireInvoiceOf(quire: QuireProcess): () => Promise<Buffer> {
 
 async function versusRaw(quire: QuireProcess, quireCpu: () => number, fast: Record<string, number>) {
   const raw = await RawChromium.start(loadConfig({}).chromiumPath, 4);
-  const rawCpu = () => treeCpuMs(process.pid);
+  // The bench process and raw's Chromium, not the Quire server it also started.
+  const rawCpu = () => treeCpuMs(process.pid, [quire.child.pid ?? 0]);
   const quireInvoice = quireInvoiceOf(quire);
   if (wants('latency')) {
     log(
