@@ -23,6 +23,9 @@ const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof
 export const DISABLED_FEATURES: readonly string[] = [
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',
+  // A renderer process Chromium keeps started for the next new page: about 11 MB resident while idle,
+  // for a pool that makes its pages rarely (at start, after recycling or a crash) (issue 54: idle memory).
+  'SpareRendererForSitePerProcess',
   // playwright's own
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
