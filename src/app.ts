@@ -9,6 +9,7 @@ import {
   planOfTeam,
   UsageService,
 } from './accounts/index.js';
+import type { BuildOptions } from './app-options.js';
 import { createBatches } from './batches/index.js';
 import { createBrand } from './brand/index.js';
 import { createCertificates } from './certificates/index.js';
@@ -16,7 +17,7 @@ import { type Config, derivePublicUrl } from './config/config.js';
 import { registerDocsRoutes, registerOpenApi } from './docs/index.js';
 import { createDocuments, LinkSigner } from './documents/index.js';
 import { CompiledRules, createEInvoiceInbound, einvoiceRuleSets } from './einvoice-inbound/index.js';
-import { createEmail, createEmailDelivery, createEmailSender, type EmailSender } from './email/index.js';
+import { createEmail, createEmailDelivery, createEmailSender } from './email/index.js';
 import { PROTECT_PASSWORDS_PURPOSE } from './finishing/index.js';
 import { closeServer } from './http/close-server.js';
 import { registerHealthRoutes, registerVersionRoute } from './http/health-routes.js';
@@ -30,7 +31,7 @@ import { createMetrics, holdsMetricsToken } from './metrics/index.js';
 import { createPdf } from './pdf/index.js';
 import { createPdfTools } from './pdf-tools/index.js';
 import { createAdmission, createProduction, type Production } from './production/index.js';
-import { type EarlyRenderer, makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
+import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Capability, type Lifecycle, startInOrder } from './shared/capability.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { MemoryRateCounter, type RateCounter } from './shared/rate-counter.js';
@@ -51,7 +52,7 @@ import { createTemplates, mergeData, templatePortOf } from './templates/index.js
 import { UntrustedFiles } from './untrusted/index.js';
 import { createSessionLookup, createUsers, httpsTest } from './users/index.js';
 import { registerWebApp } from './web/index.js';
-import { createSecretBox, createWebhooks, type Resolver } from './webhooks/index.js';
+import { createSecretBox, createWebhooks } from './webhooks/index.js';
 
 /**
  * What the composition root hands to the CLI and the tests. Capabilities never see this: each receives
@@ -84,38 +85,7 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-export interface BuildOptions {
-  clock?: Clock;
-  /**
-   * The compiled e-invoice rules and which are still being compiled (`quire serve` from a checkout compiles
-   * outdated ones after it listens, src/cli/einvoice-rules.ts). Default: QUIRE_EINVOICE_RULES_DIR, all ready.
-   */
-  einvoiceRules?: CompiledRules;
-  /** Told when start-up reaches a phase (`quire serve`'s startup_ms, src/cli/startup-phases.ts). */
-  onStartupPhase?: (phase: 'migrations' | 'built') => void;
-  /** Start Chromium now rather than on the first render (the server does; most tests need not). */
-  warmRenderer?: boolean;
-  /** A renderer already starting (`quire serve` launches Chromium before it loads the service). */
-  earlyRenderer?: EarlyRenderer;
-  /**
-   * Do the first PDF request's one-time work at start, while Chromium boots: compile the POST /v1/pdf
-   * schemas and start a Liquid worker (the server does; tests need not).
-   */
-  warmUp?: boolean;
-  /** Run the periodic retention sweep (tests call `services.sweeper.runOnce()` instead). */
-  startSweeper?: boolean;
-  /** Test seams for background work: a capturing email sender, a long job poll, a fake DNS. */
-  email?: EmailSender;
-  jobPollMs?: number;
-  resolveHost?: Resolver;
-  /** Free bytes on the data directory's file system (tests simulate a full disk). */
-  freeDiskBytes?: (dir: string) => number;
-  /**
-   * The Liquid time limit (the spec's 1 s when absent). Test servers on a loaded machine allow more, since a
-   * cold worker's first parse of a large template can take a second of wall time there; tests of the limit keep 1 s.
-   */
-  liquidRenderMs?: number;
-}
+export type { BuildOptions } from './app-options.js';
 
 type AppCapability = Capability<App, JobDefinition>;
 
