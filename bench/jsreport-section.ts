@@ -205,15 +205,20 @@ async function checkSameInvoice(
   log();
 }
 
+/** Where Quire is among the contenders, and what its ratios are against: each peer, then raw (the old table's order). */
+function comparisons(contenders: Contender[]): { quireAt: number; against: Contender[] } {
+  const quireAt = contenders.findIndex((c) => c.key === 'quire');
+  const against = [...contenders.slice(2), contenders[0]].filter((c): c is Contender => c !== undefined);
+  return { quireAt, against };
+}
+
 async function latencyTable(
   contenders: Contender[],
   quick: boolean,
   results: Record<string, unknown>,
   log: (line?: string) => void,
 ): Promise<void> {
-  const quireAt = contenders.findIndex((c) => c.key === 'quire');
-  // Quire against each peer, then against raw (the order the jsreport-only table always had).
-  const against = [...contenders.slice(2), contenders[0]].filter((c): c is Contender => c !== undefined);
+  const { quireAt, against } = comparisons(contenders);
   const labels = contenders.map((c) => c.label);
   log(
     `| Document (c=1) | ${labels.map((l) => `${l} p50`).join(' | ')} | ${against.map((c) => `Quire / ${c.label} p50`).join(' | ')} | ${labels.map((l) => `${l} p95`).join(' | ')} | CPU ms/doc ${labels.join(' · ')} |`,
@@ -248,8 +253,7 @@ async function throughputTable(
   results: Record<string, unknown>,
   log: (line?: string) => void,
 ): Promise<void> {
-  const quireAt = contenders.findIndex((c) => c.key === 'quire');
-  const against = [...contenders.slice(2), contenders[0]].filter((c): c is Contender => c !== undefined);
+  const { quireAt, against } = comparisons(contenders);
   log();
   log(
     `| Invoice throughput | ${contenders.map((c) => `${c.label} docs/s`).join(' | ')} | ${against.map((c) => `Quire / ${c.label}`).join(' | ')} |`,

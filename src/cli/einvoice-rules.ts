@@ -74,7 +74,7 @@ export class RulesCompiler {
     if (child.stdout)
       createInterface({ input: child.stdout }).on('line', (line) => this.#progress(line, log));
     child.once('error', (err) => {
-      this.#rules.failed(`compiling them could not start (${err.message})`);
+      this.#rules.failed('compiling them could not start (the server log says why)');
       log.error({ err }, 'e-invoice rules: the background compile could not start');
     });
     // 'close', not 'exit': the last progress lines are read by then.

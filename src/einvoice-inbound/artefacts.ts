@@ -129,12 +129,11 @@ export class CompiledRules {
     const name = path.basename(stylesheet);
     const position = this.#pending.indexOf(stylesheet);
     if (position === -1 || this.#failure !== null) {
-      const why =
-        this.#failure ??
-        `its compiled form (${path.basename(sefPathOf(stylesheet, this.dir))}) is missing from ${this.dir}`;
+      // Said to an API caller: no server path; the operator's command is in the server's log and the docs.
+      const why = this.#failure ?? 'their compiled form is missing on this server';
       return new AppError(
         'service_busy',
-        `The official e-invoice rules this check needs (${name}) cannot run: ${why}. An operator can compile them with node scripts/compile-einvoice-rules.mjs${this.dir === DEFAULT_RULES_DIR ? '' : ` --out ${this.dir}`}; retry in ${MISSING_RETRY_AFTER_S} s.`,
+        `The official e-invoice rules this check needs (${name}) cannot run: ${why}. The server's operator compiles them (docs/e-invoices.md); retry in ${MISSING_RETRY_AFTER_S} s.`,
         { reason: 'einvoice_rules_missing', stylesheet },
         { 'retry-after': String(MISSING_RETRY_AFTER_S) },
       );
