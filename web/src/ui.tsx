@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 /** The current hash route: `#/templates/abc?x=1` → path `/templates/abc`, query {x: '1'}. */
@@ -36,7 +36,10 @@ export function releaseLeaveGuard(): void {
 
 /** Keeps the user on the page while `message` is set (unsaved changes), with `message` as the question. */
 export function useLeaveGuard(message: string | null): void {
-  useEffect(() => {
+  // A layout effect, not an effect: it runs in the same commit as the render that made the work unsaved or
+  // saved, so no reload or link between the two (a passive effect waits for the next frame) asks wrongly or
+  // not at all.
+  useLayoutEffect(() => {
     if (!message) return;
     leaveMessage = message;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {

@@ -254,12 +254,17 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     assert.equal(await page.getByTestId('unsaved').count(), 0, 'nothing unsaved after the save');
   });
 
-  it('asks before leaving unsaved changes and offers the draft back after a reload', async () => {
+  it('asks before leaving unsaved changes and offers the draft back after a reload', async (t) => {
+    // Every dialog is recorded and answered as planned; one not planned is accepted (a dismissed beforeunload
+    // would keep this page, and every later test, waiting) and fails the assertions on `dialogs`.
     const dialogs: string[] = [];
-    const answer = (accept: boolean) => (dialog: Dialog) => {
+    const planned: boolean[] = [];
+    const answer = (dialog: Dialog) => {
       dialogs.push(dialog.type());
-      void (accept ? dialog.accept() : dialog.dismiss());
+      void ((planned.shift() ?? true) ? dialog.accept() : dialog.dismiss());
     };
+    page.on('dialog', answer);
+    t.after(() => page.off('dialog', answer));
     const html = page.getByRole('textbox', { name: 'Template HTML' });
     await caretToEnd(page, 'Template HTML');
     await page.keyboard.type(' kept draft words', { delay: KEY_DELAY_MS });
@@ -269,7 +274,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     );
 
     // In-app navigation asks; staying keeps the page and the text.
-    page.once('dialog', answer(false));
+    planned.push(false);
     await page.getByRole('link', { name: 'Templates' }).click();
     assert.deepEqual(dialogs, ['confirm']);
     assert.match(page.url(), new RegExp(`#/templates/${templateId}$`));
@@ -277,7 +282,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     assert.match((await html.textContent()) ?? '', /kept draft words/);
 
     // Closing or reloading the tab asks too (beforeunload); after the reload the draft is offered back.
-    page.once('dialog', answer(true));
+    planned.push(true);
     await page.reload();
     assert.deepEqual(dialogs, ['confirm', 'beforeunload']);
     await page.getByRole('heading', { name: 'Unsaved changes were kept' }).waitFor();
@@ -289,6 +294,7 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
     await page.getByText(/Saved as version \d+\./).waitFor({ timeout: 60_000 });
     const saved = await api(server.base, 'GET', `/v1/templates/${templateId}`, { key: liveKey });
     assert.match((saved.json as { html: string }).html, /<\/p> kept draft words$/);
+    assert.equal(await page.getByTestId('unsaved').count(), 0, 'nothing unsaved after the save');
 
     // Saved: nothing to ask about and nothing offered any more.
     await page.reload();
