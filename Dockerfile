@@ -26,6 +26,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/bundle.mjs scripts/compile-einvoice-rules.mjs ./scripts/
 # The official e-invoice artefacts (XSDs, schematron XSLTs, code lists) POST /v1/e-invoices/validate runs.
 COPY tools/einvoice-validate/artefacts ./tools/einvoice-validate/artefacts
+# The same stylesheets compiled (SEF, gzipped): unpacked instead of compiled when their stamps match.
+COPY tools/einvoice-validate/sef ./tools/einvoice-validate/sef
 COPY bin ./bin
 COPY src ./src
 # The dashboard (Vite) imports the typed client's generated API types.

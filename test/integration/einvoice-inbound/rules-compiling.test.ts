@@ -22,9 +22,12 @@ const MISSING = 'facturx-1.09.2__minimum__FACTUR-X_MINIMUM.xslt.sef.json';
  */
 describe('a server started without one compiled rule set compiles it in the background', () => {
   const rulesDir = mkdtempSync(path.join(tmpdir(), 'quire-rules-'));
+  // No shipped compiled copies (tools/einvoice-validate/sef/): what a rule set newer than the shipped one meets.
+  const noShipped = mkdtempSync(path.join(tmpdir(), 'quire-no-shipped-rules-'));
   const { env, remove } = sqliteDataDir('quire-rules-compiling-', {
     QUIRE_WORKERS: '0',
     QUIRE_EINVOICE_RULES_DIR: rulesDir,
+    QUIRE_EINVOICE_SHIPPED_RULES_DIR: noShipped,
   });
   let server: Serving;
   let key = '';
@@ -38,6 +41,7 @@ describe('a server started without one compiled rule set compiles it in the back
     if (server) await terminate(server);
     remove();
     rmSync(rulesDir, { recursive: true, force: true });
+    rmSync(noShipped, { recursive: true, force: true });
   });
 
   /** Asked every 3 s at most: within the 30 checks a minute a team and mode may make. */
