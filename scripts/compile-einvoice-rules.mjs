@@ -25,6 +25,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -205,7 +206,8 @@ export async function compileRules(log = (msg) => process.stderr.write(`${msg}\n
   return stale.length;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// realpathSync: run through a linked folder (the tests' compiled mirror), argv[1] names the link.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const stale = STYLESHEETS.filter((rel) => !isFresh(rel));
     if (stale.length > 0) {
