@@ -188,6 +188,8 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
   let page: Page;
   let liveKey: string;
   let templateId: string;
+  /** The current test's own answers to dialogs, if it gives them. */
+  let answerDialog: ((dialog: Dialog) => void) | null = null;
 
   before(async () => {
     // A Chromium of its own: the responsiveness probe reads its renderer processes' CPU time (rendererPids).
@@ -196,6 +198,9 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
       { ownBrowser: true },
     ));
     page = browser.page;
+    // Outside a test that answers them itself, a dialog (the guard of work a failed test left unsaved) is
+    // accepted: Playwright would dismiss it, and a dismissed beforeunload keeps every later navigation waiting.
+    page.on('dialog', (dialog) => (answerDialog ? answerDialog(dialog) : void dialog.accept()));
   });
   after(() => closeAll(browser, server));
 
@@ -263,8 +268,10 @@ describe('template editor under fast typing', { timeout: 1_200_000 }, () => {
       dialogs.push(dialog.type());
       void ((planned.shift() ?? true) ? dialog.accept() : dialog.dismiss());
     };
-    page.on('dialog', answer);
-    t.after(() => page.off('dialog', answer));
+    answerDialog = answer;
+    t.after(() => {
+      answerDialog = null;
+    });
     const html = page.getByRole('textbox', { name: 'Template HTML' });
     await caretToEnd(page, 'Template HTML');
     await page.keyboard.type(' kept draft words', { delay: KEY_DELAY_MS });
