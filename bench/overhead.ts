@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/config.js';
 import { postPdf, type QuireProcess, RawChromium, startQuire } from './contenders.js';
+import { type RenderOnce, throughput } from './measure.js';
 import { processTree } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,21 +91,16 @@ function prefixed(prefix: string, values: Record<string, number>): Record<string
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [prefix + k, v]));
 }
 
-async function run(once: () => Promise<unknown>, n: number, concurrency: number) {
+/** `once` n times at `concurrency` (measure.ts's loop), keeping each call's time. */
+async function run(once: RenderOnce, n: number, concurrency: number) {
   const times: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        next += 1;
-        const t = performance.now();
-        await once();
-        times.push(performance.now() - t);
-      }
-    }),
-  );
-  return { times, seconds: (performance.now() - t0) / 1000 };
+  const timed = async () => {
+    const t = performance.now();
+    await once();
+    times.push(performance.now() - t);
+  };
+  const perSecond = await throughput(timed, n, concurrency);
+  return { times, seconds: n / perSecond };
 }
 
 /** The base side, with QUIRE_OVERHEAD_BASE_NODE_ARGS as its Node options when set (a V8 flag's effect). */

@@ -25,11 +25,7 @@ export interface SourceScope {
 export interface OpenedSource {
   /** The file as sent or stored. */
   original: Buffer;
-  /**
-   * The file as qpdf wrote it again: without its encryption, without object or cross-reference streams and
-   * with only the objects its pages reach, so that pdf-lib (on the server's thread) never inflates anything
-   * while it reads the file (see `normalize`).
-   */
+  /** The file without its encryption (the original when it had none); pdf-lib reads `plainCopy` of it. */
   bytes: Buffer;
   pages: number;
   encrypted: boolean;
@@ -120,7 +116,9 @@ export async function openSource(
         'password',
         `"${field}" is an encrypted PDF: send its password in "password" (the user or the owner password).`,
       );
-    const bytes = await normalize(dir, input, passwordArgs, field, encrypted);
+    const bytes = encrypted
+      ? await qpdfRewrite(dir, input, ['--decrypt', ...passwordArgs], field, true)
+      : read.bytes;
     return { original: read.bytes, bytes, pages, encrypted, name: read.name, field, marked: read.marked };
   });
 }
@@ -146,36 +144,38 @@ async function qpdfSummary(
   }
 }
 
-/**
- * The source written again by qpdf, in its own process under TOOL_LIMITS: decrypted, its objects written
- * plainly (`--object-streams=disable`), its streams left as they are (`--stream-data=preserve`). pdf-lib
- * inflates every object stream and cross-reference stream whole while it loads a file, on the server's thread
- * and outside its heap limit: a 400 KB upload whose object stream inflates to 400 MB held that thread for
- * 4.8 s and grew the process by 600 MB. Written plainly there is nothing to inflate, and unreachable objects
- * (which pdf-lib would parse too) are left out.
- */
-async function normalize(
+/** The file at `input` written again by qpdf with `args` (under TOOL_LIMITS, streams kept as they are). */
+async function qpdfRewrite(
   dir: string,
   input: string,
-  passwordArgs: string[],
+  args: string[],
   field: string,
-  encrypted: boolean,
+  passwordSent: boolean,
 ): Promise<Buffer> {
-  const output = path.join(dir, 'plain.pdf');
-  const args = [
-    ...(encrypted ? ['--decrypt', ...passwordArgs] : []),
-    '--object-streams=disable',
-    '--stream-data=preserve',
-    '--warning-exit-0',
-    input,
-    output,
-  ];
+  const output = path.join(dir, 'rewritten.pdf');
   try {
-    await runTool('qpdf', args, { timeMs: TOOL_LIMITS.writeMs });
+    await runTool('qpdf', [...args, '--stream-data=preserve', '--warning-exit-0', input, output], {
+      timeMs: TOOL_LIMITS.writeMs,
+    });
   } catch (err) {
-    throw sourceFailure(err, field, encrypted);
+    throw sourceFailure(err, field, passwordSent);
   }
-  const plain = await readFile(output);
+  return readFile(output);
+}
+
+/**
+ * The source as pdf-lib may read it: written again by qpdf in its own process, its objects written plainly
+ * (`--object-streams=disable`, only those its pages reach). pdf-lib inflates every object stream and
+ * cross-reference stream whole while it loads a file, on the server's thread and outside its heap limit: a
+ * 400 KB upload whose object stream inflates to 400 MB held pdf-lib for 4.8 s and grew the process by 600 MB.
+ * Written plainly there is nothing to inflate. Only the transform needs it: inspect and split run qpdf and
+ * poppler on the file itself.
+ */
+export async function plainCopy(source: OpenedSource): Promise<Buffer> {
+  const { field } = source;
+  const plain = await inTempDir(async (dir) =>
+    qpdfRewrite(dir, await fileIn(dir, 'in.pdf', source.bytes), ['--object-streams=disable'], field, false),
+  );
   if (plain.length > MAX_PDF_BYTES)
     throw new AppError(
       'document_too_large',

@@ -11,7 +11,7 @@ import { AppError, isAppError } from '../shared/errors.js';
 import { fillForm, flattenForm } from './forms.js';
 import { keepPages, rotatePages, selectPages } from './pages.js';
 import type { TransformStep } from './schema.js';
-import type { OpenedSource } from './source.js';
+import { type OpenedSource, plainCopy } from './source.js';
 import { ToolFailed } from './tools.js';
 
 /** Where steps look things up: the team's documents (merge) and certificates (sign). */
@@ -199,8 +199,9 @@ export async function runSteps(
   steps: readonly TransformStep[],
   scope: TransformScope,
 ): Promise<Transformed> {
+  const plain = await plainCopy(source);
   let current: Current = {
-    pdf: scope.test && !source.marked ? await markTestPages(source.bytes) : source.bytes,
+    pdf: scope.test && !source.marked ? await markTestPages(plain) : plain,
     pages: source.pages,
   };
   for (const [index, step] of steps.entries()) {
