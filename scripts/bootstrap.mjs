@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Idempotent, non-interactive set-up that `npm start`, `npm test` and `npm run bench` run first:
-//   1. `npm ci` when node_modules is missing or was installed from another package.json/package-lock.json;
+//   1. `npm ci` when node_modules is missing or was installed from another package.json/package-lock.json
+//      (better-sqlite3's binary from tools/prebuilds/ when it matches, rather than a compile of SQLite);
 //   2. the Debian packages Quire needs (deploy/debian-packages.txt: Chromium, fonts, poppler-utils, qpdf) when absent — installed with
 //      apt-get as root or with passwordless sudo, else a clear message naming them;
 //   3. with --test (what `npm test` passes): the e-invoice validator's one-time set-up
@@ -20,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { matchingShippedPrebuilds } from './sqlite-prebuild.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** deploy/debian-packages.txt: the one list the Dockerfile's runtime stage installs too (one a line, `#` comments). */
@@ -76,9 +78,12 @@ function ensureNodeModules() {
   // gets the same tree. The lock records the optional platform binaries the registry mirror lacks
   // (scripts/lock-platform-optionals.mjs), which `npm ci` needs to accept it.
   log('npm packages: installing package-lock.json with npm ci (a few minutes on a fresh machine)…');
-  if (
-    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, npm_config_yes: 'true' } }) !== 0
-  ) {
+  const env = { ...process.env, npm_config_yes: 'true' };
+  // better-sqlite3's binary from tools/prebuilds/ when it is the locked version's for this Node, instead of
+  // compiling SQLite (about 80 s of one core): scripts/sqlite-prebuild.mjs says why it ships.
+  const prebuilds = matchingShippedPrebuilds();
+  if (prebuilds) env.npm_config_better_sqlite3_local_prebuilds = prebuilds;
+  if (run('npm', ['ci', '--no-audit', '--no-fund'], { env }) !== 0) {
     log('npm ci failed.');
     process.exit(1);
   }

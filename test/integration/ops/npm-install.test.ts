@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { productionShrinkwrap } from '../../../scripts/production-lock.mjs';
+import { packPrebuild } from '../../../scripts/sqlite-prebuild.mjs';
 import { type LockRegistry, seedNpmCache, startLockRegistry } from '../../helpers/lock-registry.js';
 import { npmPack } from '../../helpers/npm-pack.js';
 import { pdfText } from '../../helpers/pdf.js';
@@ -21,28 +22,6 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
   name: string;
   version: string;
 };
-
-/**
- * better-sqlite3's install script (prebuild-install, else a compile of SQLite) downloads its binary from GitHub.
- * prebuild-install takes a folder of prebuilds instead (npm_config_better_sqlite3_local_prebuilds): this one
- * holds the checkout's own binary, packed under the name prebuild-install looks for on this Node and platform.
- */
-async function localPrebuilds(into: string): Promise<string> {
-  const dir = path.join(into, 'prebuilds');
-  mkdirSync(dir);
-  const { version } = JSON.parse(
-    readFileSync(path.join(root, 'node_modules/better-sqlite3/package.json'), 'utf8'),
-  ) as { version: string };
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  await run('tar', [
-    'czf',
-    path.join(dir, name),
-    '-C',
-    path.join(root, 'node_modules/better-sqlite3'),
-    'build/Release/better_sqlite3.node',
-  ]);
-  return dir;
-}
 
 /**
  * The server as a user outside the repository gets it. `npm pack` makes quire-pdf-x.y.z.tgz
@@ -70,7 +49,10 @@ describe('npm install -g of the packed server (quire-pdf)', () => {
     const locked = productionShrinkwrap(lock);
     registry = await startLockRegistry(root, locked);
     seedNpmCache(path.join(scratch, 'npm-cache'), locked);
-    const prebuilds = await localPrebuilds(scratch);
+    // better-sqlite3's binary from the checkout, packed as prebuild-install looks for it (its install script
+    // would download it from GitHub, else compile SQLite).
+    const prebuilds = path.join(scratch, 'prebuilds');
+    packPrebuild(prebuilds, root);
     const started = Date.now();
     await run(
       'npm',
