@@ -1,6 +1,6 @@
 import type { CompiledRules } from './einvoice-inbound/index.js';
 import type { EmailSender } from './email/index.js';
-import type { EarlyRenderer } from './render/index.js';
+import type { EarlyRenderer, Renderer } from './render/index.js';
 import type { Clock } from './shared/clock.js';
 import type { Resolver } from './webhooks/index.js';
 
@@ -18,6 +18,11 @@ export interface BuildOptions {
   warmRenderer?: boolean;
   /** A renderer already starting (`quire serve` launches Chromium before it loads the service). */
   earlyRenderer?: EarlyRenderer;
+  /**
+   * A renderer someone else starts and closes, asked for on the first render; this server renders on it and
+   * leaves it running when it closes (the tests share one among a process's servers, test/helpers/shared-renderer.ts).
+   */
+  sharedRenderer?: () => Promise<Renderer>;
   /**
    * Do the first PDF request's one-time work at start, while Chromium boots: compile the POST /v1/pdf
    * schemas and start a Liquid worker (the server does; tests need not).

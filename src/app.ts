@@ -193,7 +193,9 @@ type Engines = ReturnType<typeof createEngines>;
 /** What renders and parses: Chromium (measured when metrics are on) and the worker pools. */
 function createEngines(base: Base) {
   const { config, options, app, db } = base;
-  const renderer = options.earlyRenderer?.service ?? new RenderService(config, app.log);
+  const renderer =
+    options.earlyRenderer?.service ??
+    new RenderService(config, app.log, null, options.sharedRenderer ?? null);
   options.earlyRenderer?.log.attach(app.log);
   const metrics = createMetrics(config, { db, renderer, otlp: base.telemetry.metrics });
   return {

@@ -31,7 +31,20 @@ export class RenderService {
     private readonly log: RenderLogger,
     /** A Chromium launched early (render/early-start.ts), used by the first start only. */
     private launched: Promise<BrowserSupervisor> | null = null,
+    /**
+     * A renderer that someone else starts and closes, asked for on the first render: this service renders on
+     * it and leaves it running when it closes or shuts down (the tests share one among a process's servers).
+     */
+    private readonly borrowed: (() => Promise<Renderer>) | null = null,
   ) {}
+
+  /** A renderer with this service's configuration: print mode registered. */
+  static startRenderer(config: Config, log: RenderLogger, supervisor?: Promise<BrowserSupervisor>) {
+    return Renderer.start(config, log, {
+      strategies: { print: printMode },
+      ...(supervisor ? { supervisor } : {}),
+    });
+  }
 
   private get(): Promise<Renderer> {
     if (this.closed)
@@ -39,14 +52,13 @@ export class RenderService {
     if (!this.starting) {
       const supervisor = this.launched ?? undefined;
       this.launched = null;
-      this.starting = Renderer.start(this.config, this.log, {
-        strategies: { print: printMode },
-        ...(supervisor ? { supervisor } : {}),
-      }).then(
+      this.starting = (
+        this.borrowed ? this.borrowed() : RenderService.startRenderer(this.config, this.log, supervisor)
+      ).then(
         (renderer) => {
           this.started = renderer;
           this.startFailed = false;
-          if (this.stopping) renderer.beginShutdown();
+          if (this.stopping && !this.borrowed) renderer.beginShutdown();
           return renderer;
         },
         (err: unknown) => {
@@ -85,7 +97,7 @@ export class RenderService {
   /** Shutdown has begun: renders in flight finish; a Chromium lost now is not relaunched. */
   beginShutdown(): void {
     this.stopping = true;
-    this.started?.beginShutdown();
+    if (!this.borrowed) this.started?.beginShutdown();
   }
 
   async close(): Promise<void> {
@@ -93,6 +105,6 @@ export class RenderService {
     const starting = this.starting;
     this.starting = null;
     this.started = null;
-    if (starting) await (await starting.catch(() => null))?.close();
+    if (starting && !this.borrowed) await (await starting.catch(() => null))?.close();
   }
 }

@@ -15,6 +15,7 @@ import { createSignInLink, type SignInLink } from '../../src/users/index.js';
 import { PAGE_ECONOMY, SHARED_CHROMIUM } from './chromium.js';
 import { createMigratedTestDatabase, seedMigratedSqlite } from './database.js';
 import { type Rng, rng } from './random.js';
+import { borrowRenderer } from './shared-renderer.js';
 
 export interface TestTeam {
   team: Team;
@@ -147,14 +148,17 @@ export async function startTestServer(
     ...overrides,
   });
   let built: BuiltApp;
+  const loan = options.earlyRenderer || options.sharedRenderer ? null : borrowRenderer(config);
   try {
     built = await buildApp(config, {
       warmRenderer: false,
       startSweeper: false,
       liquidRenderMs: TEST_LIQUID_RENDER_MS,
+      ...(loan ? { sharedRenderer: loan.get } : {}),
       ...options,
     });
   } catch (err) {
+    loan?.release();
     await remove();
     throw err;
   }
@@ -167,6 +171,7 @@ export async function startTestServer(
     team: (plan, teamOptions) => createTestTeam(built.services.db, built.services.clock, plan, teamOptions),
     async close() {
       await built.close();
+      loan?.release();
       await remove();
     },
   };
