@@ -1,7 +1,9 @@
 import type { CompiledRules } from './einvoice-inbound/index.js';
 import type { EmailSender } from './email/index.js';
+import type { LiquidEngine } from './liquid/index.js';
 import type { EarlyRenderer, Renderer } from './render/index.js';
 import type { Clock } from './shared/clock.js';
+import type { UntrustedFiles } from './untrusted/index.js';
 import type { Resolver } from './webhooks/index.js';
 
 /** How `buildApp` (app.ts) builds the service: the server's start-up choices and the tests' seams. */
@@ -20,9 +22,14 @@ export interface BuildOptions {
   earlyRenderer?: EarlyRenderer;
   /**
    * A renderer someone else starts and closes, asked for on the first render; this server renders on it and
-   * leaves it running when it closes (the tests share one among a process's servers, test/helpers/shared-renderer.ts).
+   * leaves it running when it closes (the tests share one among a process's servers, test/helpers/shared-engines.ts).
    */
   sharedRenderer?: () => Promise<Renderer>;
+  /**
+   * Worker pools someone else starts and closes (the tests share them among a process's servers, as
+   * sharedRenderer): this server runs its Liquid and reads uploads on them and leaves them running.
+   */
+  sharedPools?: { liquid: LiquidEngine; untrusted: UntrustedFiles };
   /**
    * Do the first PDF request's one-time work at start, while Chromium boots: compile the POST /v1/pdf
    * schemas and start a Liquid worker (the server does; tests need not).

@@ -137,8 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     telemetry, // closed last: flushes the spans of all the rest
     storage, // every part reads or writes through the database and the blob store
     capabilities.einvoiceInbound,
-    engines.untrusted,
-    engines.liquid,
+    ...(options.sharedPools ? [] : [engines.untrusted, engines.liquid]), // borrowed pools stay open
     engines.renderer, // before the pools: outside this process, Chromium would outlive a shutdown cut short
     capabilities.email, // the SMTP connections: webhooks (their notices) and users send through them
     capabilities.webhooks,
@@ -202,14 +201,18 @@ function createEngines(base: Base) {
     renderer,
     measuredRenderer: metrics.measure(renderer),
     metrics,
-    liquid: new LiquidEngine({
-      renderMs: options.liquidRenderMs,
-      onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
-    }),
+    liquid:
+      options.sharedPools?.liquid ??
+      new LiquidEngine({
+        renderMs: options.liquidRenderMs,
+        onWorkerError: (err) => app.log.error({ err }, 'Liquid worker failed outside a render'),
+      }),
     // Uploaded files (spreadsheets, logos, fonts) are read on a pool of their own, never on this thread.
-    untrusted: new UntrustedFiles({
-      onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
-    }),
+    untrusted:
+      options.sharedPools?.untrusted ??
+      new UntrustedFiles({
+        onWorkerError: (err) => app.log.error({ err }, 'Untrusted-file worker failed outside a task'),
+      }),
   };
 }
 

@@ -15,7 +15,7 @@ import { createSignInLink, type SignInLink } from '../../src/users/index.js';
 import { PAGE_ECONOMY, SHARED_CHROMIUM } from './chromium.js';
 import { createMigratedTestDatabase, seedMigratedSqlite } from './database.js';
 import { type Rng, rng } from './random.js';
-import { borrowRenderer } from './shared-renderer.js';
+import { borrowEngines } from './shared-engines.js';
 
 export interface TestTeam {
   team: Team;
@@ -148,17 +148,20 @@ export async function startTestServer(
     ...overrides,
   });
   let built: BuiltApp;
-  const loan = options.earlyRenderer || options.sharedRenderer ? null : borrowRenderer(config);
+  const liquidRenderMs = options.liquidRenderMs ?? TEST_LIQUID_RENDER_MS;
+  const { release, ...loan } = options.earlyRenderer
+    ? { release: () => undefined }
+    : borrowEngines(config, liquidRenderMs);
   try {
     built = await buildApp(config, {
       warmRenderer: false,
       startSweeper: false,
-      liquidRenderMs: TEST_LIQUID_RENDER_MS,
-      ...(loan ? { sharedRenderer: loan.get } : {}),
+      liquidRenderMs,
+      ...loan,
       ...options,
     });
   } catch (err) {
-    loan?.release();
+    release();
     await remove();
     throw err;
   }
@@ -171,7 +174,7 @@ export async function startTestServer(
     team: (plan, teamOptions) => createTestTeam(built.services.db, built.services.clock, plan, teamOptions),
     async close() {
       await built.close();
-      loan?.release();
+      release();
       await remove();
     },
   };
