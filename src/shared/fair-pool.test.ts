@@ -130,7 +130,9 @@ describe('FairPool: a worker pool shared fairly between teams', () => {
     // Alone, the same slow task has the whole limit and is the file's fault.
     const alone = await refusal(fair.run('b', { name: 'b2', ms: 5_000 }, 200, fileTooSlow));
     assert.equal(alone.code, 'invalid_request');
-    assert.equal(runner.limits.get('b2'), 200);
+    // The whole limit, less the moment between the call and the start (a millisecond went there under load).
+    const given = runner.limits.get('b2') ?? 0;
+    assert.ok(given > 200 - 20 && given <= 200, `b2 was given ${given} ms`);
   });
 
   it('close refuses the waiting tasks with service_busy and lets the running one finish', async () => {
