@@ -12,6 +12,7 @@ export { MAX_PAGES, MAX_PDF_BYTES } from './print-to-pdf.js';
 export { RenderService } from './render-service.js';
 export {
   MAX_HTML_BYTES,
+  RENDERER_SETTINGS,
   Renderer,
 } from './renderer.js';
 export { checkSourceUrlShape } from './source-url.js';

@@ -3,7 +3,7 @@ import { AppError } from '../shared/errors.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { RenderLogger } from './logger.js';
 import { printMode } from './print/index.js';
-import { Renderer, type RendererStats } from './renderer.js';
+import { Renderer, type RendererConfig, type RendererStats } from './renderer.js';
 import type { RenderJob, RenderResult } from './types.js';
 
 /** Why the renderer cannot take renders right now (GET /readyz), or null when it can. */
@@ -39,7 +39,7 @@ export class RenderService {
   ) {}
 
   /** A renderer with this service's configuration: print mode registered. */
-  static startRenderer(config: Config, log: RenderLogger, supervisor?: Promise<BrowserSupervisor>) {
+  static startRenderer(config: RendererConfig, log: RenderLogger, supervisor?: Promise<BrowserSupervisor>) {
     return Renderer.start(config, log, {
       strategies: { print: printMode },
       ...(supervisor ? { supervisor } : {}),
@@ -58,7 +58,7 @@ export class RenderService {
         (renderer) => {
           this.started = renderer;
           this.startFailed = false;
-          if (this.stopping && !this.borrowed) renderer.beginShutdown();
+          if (this.stopping) this.owned?.beginShutdown();
           return renderer;
         },
         (err: unknown) => {
@@ -97,14 +97,19 @@ export class RenderService {
   /** Shutdown has begun: renders in flight finish; a Chromium lost now is not relaunched. */
   beginShutdown(): void {
     this.stopping = true;
-    if (!this.borrowed) this.started?.beginShutdown();
+    this.owned?.beginShutdown();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const starting = this.starting;
+    const starting = this.borrowed ? null : this.starting;
     this.starting = null;
     this.started = null;
-    if (starting && !this.borrowed) await (await starting.catch(() => null))?.close();
+    if (starting) await (await starting.catch(() => null))?.close();
+  }
+
+  /** The started renderer when this service owns it; a borrowed one is shut down and closed by its owner. */
+  private get owned(): Renderer | null {
+    return this.borrowed ? null : this.started;
   }
 }

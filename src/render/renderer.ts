@@ -57,10 +57,32 @@ export interface RendererStats {
   chromiumVersion: string | null;
 }
 
+/**
+ * The settings a renderer reads, and nothing else of the configuration: its type is what `start` takes, so a
+ * setting read here must be listed (the tests key the renderer their servers share by these).
+ */
+export const RENDERER_SETTINGS = [
+  'chromiumPath',
+  'chromiumWsEndpoint',
+  'renderPoolSize',
+  'renderQueueMax',
+  'pageRecycleAfter',
+  'renderTimeoutMs',
+  'renderPageWarmUp',
+  'allowPrivateResources',
+  'urlAllowHosts',
+  'resourceMaxBytes',
+  'resourceTimeoutMs',
+  'resourceMaxCount',
+  'resourceMaxTotalBytes',
+] as const satisfies ReadonlyArray<keyof Config>;
+
+export type RendererConfig = Pick<Config, (typeof RENDERER_SETTINGS)[number]>;
+
 /** The render engine: supervised Chromium, page pool, resource guard, limits, post-processing. */
 export class Renderer {
   private constructor(
-    private readonly config: Config,
+    private readonly config: RendererConfig,
     private readonly log: RenderLogger,
     readonly supervisor: BrowserSupervisor,
     private readonly pool: PagePool,
@@ -68,7 +90,11 @@ export class Renderer {
     private readonly strategies: Partial<Record<RenderMode, ModeStrategy>>,
   ) {}
 
-  static async start(config: Config, log: RenderLogger = silentLogger, options: RendererOptions = {}) {
+  static async start(
+    config: RendererConfig,
+    log: RenderLogger = silentLogger,
+    options: RendererOptions = {},
+  ) {
     const supervisor = await (options.supervisor ?? BrowserSupervisor.start(config, log));
     const fetcher = new ResourceFetcher({
       allowPrivate: config.allowPrivateResources,

@@ -1,6 +1,6 @@
 import type { Config } from '../../src/config/config.js';
 import { LiquidEngine } from '../../src/liquid/index.js';
-import { type Renderer, RenderService } from '../../src/render/index.js';
+import { RENDERER_SETTINGS, type Renderer, RenderService } from '../../src/render/index.js';
 import { silentLogger } from '../../src/render/logger.js';
 import { UntrustedFiles } from '../../src/untrusted/index.js';
 
@@ -11,26 +11,10 @@ import { UntrustedFiles } from '../../src/untrusted/index.js';
  * worker about 0.3 s to load, and a whole run starts hundreds of servers that render a few documents each.
  * Servers of a process run one after another; the page is reset between renders and the pools are shared
  * between teams as in production (render/isolation.test.ts, liquid/isolation.test.ts, untrusted/shared-pool).
- * A server with its own Chromium, its own logs (a log level other than silent) or QUIRE_TEST_SHARED_ENGINES=0
- * keeps its own.
+ * The renderer is keyed by the settings a renderer reads (RENDERER_SETTINGS), the pools by the Liquid time
+ * limit. A server with its own Chromium keeps its own renderer; one with its own logs (a log level other than
+ * silent), or QUIRE_TEST_SHARED_ENGINES=0, keeps its own renderer and pools.
  */
-
-/** The settings a Renderer reads (src/render/renderer.ts, resource fetcher and page pool). */
-const RENDERER_SETTINGS = [
-  'chromiumPath',
-  'chromiumWsEndpoint',
-  'renderPoolSize',
-  'renderQueueMax',
-  'pageRecycleAfter',
-  'renderTimeoutMs',
-  'renderPageWarmUp',
-  'allowPrivateResources',
-  'urlAllowHosts',
-  'resourceMaxBytes',
-  'resourceTimeoutMs',
-  'resourceMaxCount',
-  'resourceMaxTotalBytes',
-] as const satisfies ReadonlyArray<keyof Config>;
 
 /** How long an engine no server uses stays open for the next one (the next describe block's server). */
 const IDLE_CLOSE_MS = 300;

@@ -264,7 +264,7 @@ describe('hostile files: refused on a budget, without delaying other teams', () 
     // in a process of its own.
     const pdf = pdfWithPageInObjectStream(400 * MB);
     assert.ok(pdf.length < 1 * MB);
-    // qpdf takes a second or two over it, and the probes are sent back to back: a bystander with its minute's
+    // qpdf takes seconds over it on a loaded machine, and its probes run as long: a bystander with its minute's
     // budget whole.
     bystander = await server.team('scale');
     idleP95 = p95(await meLatencies(30));
