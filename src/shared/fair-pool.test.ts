@@ -120,12 +120,14 @@ describe('FairPool: a worker pool shared fairly between teams', () => {
 
   it('a task that started with less than half its limit left is service_busy when stopped; one that had the limit to itself is the file’s fault', async () => {
     const { runner, fair } = pool(1);
-    const first = fair.run('a', { name: 'a1', ms: 150 }, LIMIT_MS, fileTooSlow);
-    // b1 waits ~150 ms of its 200, gets what is left and runs out of it: the pool's fault.
-    const late = await refusal(fair.run('b', { name: 'b1', ms: 5_000 }, 200, fileTooSlow));
+    // Margins wide enough for a loaded machine: a1 must end after b1's half limit (500 ms) and before its whole
+    // limit (1 s); with 150 of 200 ms, a1 running 50 ms late under load made b1's wait the whole limit.
+    const first = fair.run('a', { name: 'a1', ms: 700 }, LIMIT_MS, fileTooSlow);
+    // b1 waits ~700 ms of its 1,000, gets what is left and runs out of it: the pool's fault.
+    const late = await refusal(fair.run('b', { name: 'b1', ms: 5_000 }, 1_000, fileTooSlow));
     assert.equal(late.code, 'service_busy');
-    assert.match(late.message, /waited 0\.\d s for a free worker and ran out of its 0\.2 s limit/);
-    assert.ok((runner.limits.get('b1') ?? 0) <= 200 - 100, `b1 was given ${runner.limits.get('b1')} ms`);
+    assert.match(late.message, /waited 0\.\d s for a free worker and ran out of its 1 s limit/);
+    assert.ok((runner.limits.get('b1') ?? 0) <= 1_000 - 500, `b1 was given ${runner.limits.get('b1')} ms`);
     await first;
     // Alone, the same slow task has the whole limit and is the file's fault.
     const alone = await refusal(fair.run('b', { name: 'b2', ms: 5_000 }, 200, fileTooSlow));
