@@ -115,6 +115,8 @@ async function startBrowserTestServer(list) {
 /** One test process's command line: node's runner on one entry, its spec output and its timings JSON. */
 function processArgs(entry, timings) {
   return [
+    // e.g. QUIRE_TEST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to see where a file's CPU goes.
+    ...(process.env.QUIRE_TEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ...(compiled ? [] : ['--import', 'tsx']),
     '--import',
     pathToFileURL(path.join(root, 'scripts', 'test-exit-guard.mjs')).href,
