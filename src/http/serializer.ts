@@ -1,6 +1,9 @@
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { SchemaMemo } from './schema-memo.js';
 import { deferCompile } from './schema-warm-up.js';
+
+const serializers = new SchemaMemo((schema) => fastJson(schema as Parameters<typeof fastJson>[0]));
 
 /**
  * Fastify's own serializer compiler (fast-json-stringify, no shared schemas: none are added), but each
@@ -10,10 +13,10 @@ import { deferCompile } from './schema-warm-up.js';
 export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
   let serialize: ((data: unknown) => string) | undefined;
   deferCompile(method, url, () => {
-    serialize ??= fastJson(schema as Parameters<typeof fastJson>[0]);
+    serialize ??= serializers.get(schema as object);
   });
   return (data) => {
-    serialize ??= fastJson(schema as Parameters<typeof fastJson>[0]);
+    serialize ??= serializers.get(schema as object);
     return serialize(data);
   };
 };

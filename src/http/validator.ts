@@ -1,6 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import * as addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { SchemaMemo } from './schema-memo.js';
 import { deferCompile } from './schema-warm-up.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -22,6 +23,8 @@ function makeAjv(options: Options): Ajv {
 
 const bodyAjv = makeAjv({ removeAdditional: false, coerceTypes: false });
 const textAjv = makeAjv({ removeAdditional: false, coerceTypes: 'array' });
+const bodyValidators = new SchemaMemo<ValidateFunction>((schema) => bodyAjv.compile(schema));
+const textValidators = new SchemaMemo<ValidateFunction>((schema) => textAjv.compile(schema));
 
 /**
  * Compiles each route's schema on its first request rather than at start: compiling every schema of every
@@ -34,13 +37,13 @@ export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({
   method,
   url,
 }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  const validators = httpPart === 'body' ? bodyValidators : textValidators;
   let compiled: ValidateFunction | undefined;
   deferCompile(method, url, () => {
-    compiled ??= ajv.compile(schema as object);
+    compiled ??= validators.get(schema as object);
   });
   const validate = (data: unknown) => {
-    compiled ??= ajv.compile(schema as object);
+    compiled ??= validators.get(schema as object);
     const ok = compiled(data);
     validate.errors = compiled.errors;
     return ok;
