@@ -119,6 +119,8 @@ function processArgs(entry, timings) {
     ...(process.env.QUIRE_TEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ...(compiled ? [] : ['--import', 'tsx']),
     '--import',
+    pathToFileURL(path.join(root, 'scripts', 'test-async-scope.mjs')).href,
+    '--import',
     pathToFileURL(path.join(root, 'scripts', 'test-exit-guard.mjs')).href,
     '--test',
     '--test-reporter=spec',
