@@ -461,14 +461,19 @@ function printCostliestFiles(passes, count) {
  * files to make cheaper.
  */
 function summarizeCpu(pass, cpuDir) {
-  const files = [];
+  // A process's record, and its tool host's (test/helpers/tool-host.mjs), under the same file: summed.
+  const byFile = new Map();
   try {
     for (const name of readdirSync(cpuDir)) {
-      files.push(JSON.parse(readFileSync(path.join(cpuDir, name), 'utf8')));
+      const record = JSON.parse(readFileSync(path.join(cpuDir, name), 'utf8'));
+      const seen = byFile.get(record.file);
+      if (seen) seen.cpuSeconds += record.cpuSeconds;
+      else byFile.set(record.file, record);
     }
   } catch {
     return;
   }
+  const files = [...byFile.values()];
   rmSync(cpuDir, { recursive: true, force: true });
   if (files.length === 0) return;
   for (const f of files) f.repoFile = reported(f.file);

@@ -7,10 +7,11 @@
 // (scripts/test-groups.mjs), the root can run out of tests while the next file is still being imported, and its
 // `after` hooks then run before that file's tests. So the guard also counts the top-level tests running (root
 // beforeEach/afterEach) and ends the process only after LINGER_MS with none running and none started.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, beforeEach } from 'node:test';
 import { isMainThread } from 'node:worker_threads';
+import { cpuSeconds } from './process-cpu.mjs';
 
 const LINGER_MS = 60_000;
 
@@ -42,18 +43,6 @@ if (process.env.NODE_TEST_CONTEXT?.startsWith('child') && isMainThread) {
     lastActivity = Date.now();
     setTimeout(endIfIdle, LINGER_MS).unref();
   });
-}
-
-/**
- * The CPU seconds this process and the children it reaped (quire processes, npm, qpdf…) used, from
- * /proc/self/stat: utime, stime, cutime and cstime in clock ticks (100 a second on Linux). Work done for it in
- * the pass's shared Chromium is counted there, not here.
- */
-function cpuSeconds() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
 }
 
 // run-tests.mjs sets QUIRE_TEST_CPU_DIR: each file's process leaves its CPU time there, named by its path.

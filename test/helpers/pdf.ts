@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runTool } from './tool-host.js';
 
 /**
  * The one place tests look inside a PDF: poppler (pdfinfo, pdftotext, pdffonts, pdftoppm) and qpdf run on a PDF
  * held in memory, the way an operator would inspect a file Quire made.
  */
 
-const run = promisify(execFile);
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /** Runs a tool on a PDF held in memory (written to a temp file for the call). */
@@ -28,7 +26,7 @@ async function withPdfFile<T>(pdf: Buffer, fn: (file: string) => Promise<T>): Pr
 /** A tool's stdout on the PDF (between `args` and `after`); rejects when the tool fails. */
 function toolOutput(tool: string, args: string[], pdf: Buffer, after: string[] = []): Promise<string> {
   return withPdfFile(pdf, async (file) => {
-    const { stdout } = await run(tool, [...args, file, ...after], { maxBuffer: MAX_OUTPUT });
+    const { stdout } = await runTool(tool, [...args, file, ...after], { maxBuffer: MAX_OUTPUT });
     return stdout;
   });
 }
@@ -129,10 +127,14 @@ export async function pagePixels(
   return withPdfFile(pdf, async (file) => {
     const result = [];
     for (let p = 1; p <= pages; p++) {
-      const { stdout } = await run('pdftoppm', ['-r', String(dpi), '-f', String(p), '-l', String(p), file], {
-        encoding: 'buffer',
-        maxBuffer: MAX_OUTPUT,
-      });
+      const { stdout } = await runTool(
+        'pdftoppm',
+        ['-r', String(dpi), '-f', String(p), '-l', String(p), file],
+        {
+          encoding: 'buffer',
+          maxBuffer: MAX_OUTPUT,
+        },
+      );
       const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(stdout.subarray(0, 40).toString('latin1'));
       assert.ok(header, 'pdftoppm did not write a PPM');
       const width = Number(header[1]);
@@ -146,7 +148,7 @@ export async function pagePixels(
 /** Page 1 as a PNG file's bytes at `dpi` (72: one pixel per point). */
 export function firstPagePng(pdf: Buffer, dpi = 72): Promise<Buffer> {
   return withPdfFile(pdf, async (file) => {
-    const { stdout } = await run('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', file], {
+    const { stdout } = await runTool('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', file], {
       encoding: 'buffer',
       maxBuffer: MAX_OUTPUT,
     });
@@ -163,7 +165,7 @@ export function pdfTool(
 ): Promise<{ stdout: string; code: number }> {
   return withPdfFile(pdf, async (file) => {
     try {
-      const { stdout } = await run(tool, [...args, file, ...after], { maxBuffer: MAX_OUTPUT });
+      const { stdout } = await runTool(tool, [...args, file, ...after], { maxBuffer: MAX_OUTPUT });
       return { stdout, code: 0 };
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; code?: number };
