@@ -27,6 +27,21 @@ describe('CompiledRules: which compiled e-invoice rules a check may use', () => 
     assert.deepEqual(refusal.details, { reason: 'einvoice_rules_missing', stylesheet: MINIMUM });
   });
 
+  it('a check told to wait for a stylesheet compiled while it ran is run again; one never pending is not', () => {
+    const rules = new CompiledRules('/rules');
+    rules.compiling([CEN_UBL, MINIMUM]);
+    const told = rules.location();
+    assert.equal(rules.compiledSince(told, MINIMUM), false, 'still compiling');
+    rules.compiled(CEN_UBL);
+    rules.compiled(MINIMUM);
+    assert.equal(rules.compiledSince(told, MINIMUM), true);
+    assert.equal(rules.compiledSince(rules.location(), MINIMUM), false, 'not pending when the check started');
+    rules.compiling([MINIMUM]);
+    const again = rules.location();
+    rules.failed('compiling them failed');
+    assert.equal(rules.compiledSince(again, MINIMUM), false, 'a failed compile is answered, not retried');
+  });
+
   it('while compiling: each pending stylesheet waits for those before it, and is free once compiled', () => {
     const rules = new CompiledRules('/rules');
     rules.compiling([CEN_UBL, MINIMUM]);

@@ -119,6 +119,13 @@ export class CompiledRules {
     this.#failure = reason;
   }
 
+  /** Whether `stylesheet`, pending when `location` was given to a task, has been compiled since. */
+  compiledSince(location: RulesLocation, stylesheet: string): boolean {
+    return (
+      location.pending.includes(stylesheet) && !this.#pending.includes(stylesheet) && this.#failure === null
+    );
+  }
+
   /** Whether nothing is pending (GET /version, logs). */
   ready(): boolean {
     return this.#pending.length === 0;

@@ -64,7 +64,16 @@ export class ReceivedEInvoices {
   /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
   async validate(team: string, bytes: Uint8Array, profile?: InboundProfile): Promise<ValidationReport> {
     const rules = this.#rules.location();
-    return (await this.#run(team, { kind: 'validate', bytes, profile, rules })) as ValidationReport;
+    const reply = await this.#reply(team, { kind: 'validate', bytes, profile, rules });
+    // A stylesheet compiled while this check ran: its worker was told to wait for it, and now it is ready.
+    if (!reply.ok && 'rulesNotReady' in reply && this.#rules.compiledSince(rules, reply.rulesNotReady))
+      return (await this.#run(team, {
+        kind: 'validate',
+        bytes,
+        profile,
+        rules: this.#rules.location(),
+      })) as ValidationReport;
+    return this.#value(reply) as ValidationReport;
   }
 
   /** The document as Quire's e-invoice model. */
@@ -82,9 +91,16 @@ export class ReceivedEInvoices {
   }
 
   async #run(team: string, body: InboundBody): Promise<ValidationReport | ParseReport | null> {
-    const reply = await this.#pool.run(team, body, this.#timeMs, (err, deadline) =>
+    return this.#value(await this.#reply(team, body));
+  }
+
+  #reply(team: string, body: InboundBody): Promise<InboundReply> {
+    return this.#pool.run(team, body, this.#timeMs, (err, deadline) =>
       this.#refusalOf(err, deadline.expired),
     );
+  }
+
+  #value(reply: InboundReply): ValidationReport | ParseReport | null {
     if (!reply.ok && 'rulesNotReady' in reply) throw this.#rules.refusal(reply.rulesNotReady);
     if (!reply.ok)
       throw new AppError(reply.code, reply.message, { ...reply.details, field: 'content_base64' });

@@ -45,6 +45,16 @@ export function useRules(location: RulesLocation): void {
   rules = location;
 }
 
+/**
+ * Refuses a check at once when a stylesheet it needs is still being compiled, before the others are loaded
+ * (seconds each on a worker's first check): the answer is service_busy either way, and it then comes while
+ * the compile it names is still running.
+ */
+export function refuseIfPending(artefacts: readonly string[]): void {
+  const pending = artefacts.find((artefact) => rules.pending.includes(artefact));
+  if (pending !== undefined) throw new RulesNotReady(pending);
+}
+
 /** The stylesheet's SEF, unless it is missing or still being compiled (RulesNotReady: service_busy). */
 function readSef(artefact: string): Record<string, unknown> {
   if (rules.pending.includes(artefact)) throw new RulesNotReady(artefact);

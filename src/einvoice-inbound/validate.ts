@@ -13,7 +13,7 @@ import {
 import { baseForced, withNationalRules } from './plan-national.js';
 import { InboundRefusal } from './refusal.js';
 import { type AppliedRuleSet, ruleSetsOf } from './rule-sets.js';
-import { type Finding, preloadSchematron, runSchematron } from './schematron.js';
+import { type Finding, preloadSchematron, refuseIfPending, runSchematron } from './schematron.js';
 import { childElements, parseXml, rootOf, type XmlNode } from './xml-dom.js';
 import { checkXsd, preloadXsd } from './xsd.js';
 
@@ -218,6 +218,7 @@ export async function validateReceived(
 ): Promise<ValidationReport> {
   const received = await readReceived(bytes);
   const { plan, guidelineId } = planOf(received, forced);
+  refuseIfPending(plan.schematrons.map((schematron) => schematron.artefact));
   // Loading the official rules is the server's one-time cost, not the file's: the time budget restarts.
   for (const schematron of plan.schematrons) preloadSchematron(schematron.artefact);
   preloadXsd(plan.xsd);
