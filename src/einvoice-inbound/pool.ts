@@ -2,7 +2,7 @@ import { DeadlinePool, threadCount, workerOutOfMemory } from '../shared/deadline
 import { AppError } from '../shared/errors.js';
 import { FairPool, type QueueBounds } from '../shared/fair-pool.js';
 import { NO_TENANT } from '../shared/fair-queue.js';
-import { CompiledRules } from './artefacts.js';
+import { CompiledRules, type RulesLocation } from './artefacts.js';
 import type { ParseReport } from './parse.js';
 import type { InboundProfile } from './plan.js';
 import type { InboundBody, InboundReply } from './protocol.js';
@@ -63,16 +63,12 @@ export class ReceivedEInvoices {
 
   /** XSD + official schematron verdict; `profile` replaces the profile the document declares. */
   async validate(team: string, bytes: Uint8Array, profile?: InboundProfile): Promise<ValidationReport> {
-    const rules = this.#rules.location();
-    const reply = await this.#reply(team, { kind: 'validate', bytes, profile, rules });
-    // A stylesheet compiled while this check ran: its worker was told to wait for it, and now it is ready.
-    if (!reply.ok && 'rulesNotReady' in reply && this.#rules.compiledSince(rules, reply.rulesNotReady))
-      return (await this.#run(team, {
-        kind: 'validate',
-        bytes,
-        profile,
-        rules: this.#rules.location(),
-      })) as ValidationReport;
+    const check = (rules: RulesLocation) => this.#reply(team, { kind: 'validate', bytes, profile, rules });
+    const told = this.#rules.location();
+    let reply = await check(told);
+    // A stylesheet compiled while this check queued or ran: its worker was told to wait for it, and now it is ready.
+    if (!reply.ok && 'rulesNotReady' in reply && this.#rules.compiledSince(told, reply.rulesNotReady))
+      reply = await check(this.#rules.location());
     return this.#value(reply) as ValidationReport;
   }
 

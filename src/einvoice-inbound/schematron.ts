@@ -57,7 +57,7 @@ export function refuseIfPending(artefacts: readonly string[]): void {
 
 /** The stylesheet's SEF, unless it is missing or still being compiled (RulesNotReady: service_busy). */
 function readSef(artefact: string): Record<string, unknown> {
-  if (rules.pending.includes(artefact)) throw new RulesNotReady(artefact);
+  refuseIfPending([artefact]);
   let text: string;
   try {
     text = readFileSync(sefPathOf(artefact, rules.dir), 'utf8');

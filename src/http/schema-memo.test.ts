@@ -19,7 +19,7 @@ describe('SchemaMemo: one compile per distinct schema in a process', () => {
     assert.equal(compiles, 2);
   });
 
-  it('two apps with the same route share its validator yet each reports its own errors', async () => {
+  it('two apps with the same route, its validator compiled once, each answer their own request and errors', async () => {
     const body = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
     const apps = [Fastify(), Fastify()];
     for (const app of apps) {
