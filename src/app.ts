@@ -29,7 +29,7 @@ import { LiquidEngine } from './liquid/index.js';
 import { registerMcp } from './mcp/index.js';
 import { createMetrics, holdsMetricsToken } from './metrics/index.js';
 import { createPdf } from './pdf/index.js';
-import { createPdfTools } from './pdf-tools/index.js';
+import { createPdfTools, toolBudget } from './pdf-tools/index.js';
 import { createAdmission, createProduction, type Production } from './production/index.js';
 import { makeThumbnail, RenderService, resolvePageOptions } from './render/index.js';
 import { type Capability, type Lifecycle, startInOrder } from './shared/capability.js';
@@ -358,7 +358,11 @@ function createCapabilities(
     createUsers({ db, clock, rate, mail, https, invitationsPerDay: config.invitationsPerDay }),
     documents,
     createPdf({ production, idempotency, documents, wakeJobs }),
-    createPdfTools({ clock, production, idempotency, documents, certificates: shared.certificates.port }),
+    createPdfTools({
+      ...{ clock, production, idempotency, documents },
+      certificates: shared.certificates.port,
+      toolBudget: toolBudget(config.pdfToolTimeoutMs),
+    }),
     templates,
     shared.brand,
     shared.certificates,

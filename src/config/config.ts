@@ -240,6 +240,13 @@ const schema = {
       'Time one received e-invoice may take to be read and checked (POST /v1/e-invoices/validate and /parse), counted once the rules it needs are loaded; past it: 400 invalid_request.',
     parse: int(1_000, 300_000),
   },
+  pdfToolTimeoutMs: {
+    env: 'QUIRE_PDF_TOOL_TIMEOUT_MS',
+    default: 15_000,
+    description:
+      'Time qpdf or poppler may take to read a PDF a caller sent or names (POST /v1/pdf/inspect, /transform and /split); writing a transformed copy may take twice as long. Past it: 400 invalid_request.',
+    parse: int(1_000, 300_000),
+  },
   einvoiceRulesDir: {
     env: 'QUIRE_EINVOICE_RULES_DIR',
     default: null,

@@ -5,6 +5,7 @@ import { type PdfToolsDeps, registerPdfToolRoutes } from './routes.js';
 
 export { type LocalPdf, localPdfTools } from './local.js';
 export type { PdfToolsDeps } from './routes.js';
+export { toolBudget } from './tools.js';
 
 /**
  * The PDF tools (extension, docs/pdf-tools.md): POST /pdf/inspect, /pdf/transform and /pdf/split over PDFs

@@ -53,22 +53,27 @@ export interface Inspection {
 /** qpdf's JSON of the fields and attachments, then the objects they point to (two small runs). */
 async function qpdfParts(
   file: string,
+  timeMs: number,
 ): Promise<{ doc: QpdfDocument; objects: ReturnType<typeof objectsOf> }> {
   const base = ['--json=2', '--warning-exit-0', '--json-key=acroform', '--json-key=attachments'];
   const doc = JSON.parse(
-    await runTool('qpdf', [...base, '--json-key=qpdf', '--json-object=trailer', file]),
+    await runTool('qpdf', [...base, '--json-key=qpdf', '--json-object=trailer', file], { timeMs }),
   ) as QpdfDocument;
   const refs = referencesToFetch(doc);
   if (refs.length === 0) return { doc, objects: objectsOf(doc) };
   const more = JSON.parse(
-    await runTool('qpdf', [
-      '--json=2',
-      '--warning-exit-0',
-      '--json-key=qpdf',
-      '--json-object=trailer',
-      ...refs.map((ref) => `--json-object=${ref}`),
-      file,
-    ]),
+    await runTool(
+      'qpdf',
+      [
+        '--json=2',
+        '--warning-exit-0',
+        '--json-key=qpdf',
+        '--json-object=trailer',
+        ...refs.map((ref) => `--json-object=${ref}`),
+        file,
+      ],
+      { timeMs },
+    ),
   ) as QpdfDocument;
   return { doc, objects: objectsOf(more) };
 }
@@ -77,9 +82,13 @@ async function qpdfParts(
  * Signatures as pdfsig checks them, on the file as it was sent (decrypting rewrites the file, which no
  * signature survives: an encrypted file's signatures are read from its decrypted copy and show invalid).
  */
-async function signatures(file: string, reasons: Map<string, string | null>): Promise<SignatureInfo[]> {
+async function signatures(
+  file: string,
+  reasons: Map<string, string | null>,
+  timeMs: number,
+): Promise<SignatureInfo[]> {
   try {
-    return signaturesOf(await runTool('pdfsig', ['-nocert', file], { okExit: [1, 2] }), reasons);
+    return signaturesOf(await runTool('pdfsig', ['-nocert', file], { okExit: [1, 2], timeMs }), reasons);
   } catch (err) {
     // pdfsig fails on some unsigned files it cannot make sense of; the other tools read them.
     if (err instanceof ToolFailed) return [];
@@ -114,18 +123,19 @@ export async function inspectPdf(source: OpenedSource, options: { text: boolean 
     const file = await fileIn(dir, 'doc.pdf', source.bytes);
     const original = source.encrypted ? file : await fileIn(dir, 'original.pdf', source.original);
     const range = ['-f', '1', '-l', String(source.pages)];
+    const timeMs = source.budget.readMs;
     const [infoOut, xmp, fontsOut, parts, textOut] = await Promise.all([
-      runTool('pdfinfo', ['-isodates', ...range, file]),
-      runTool('pdfinfo', ['-meta', file]),
-      runTool('pdffonts', ['-l', String(source.pages), file]),
-      qpdfParts(file),
-      options.text ? runTool('pdftotext', ['-layout', file, '-']) : Promise.resolve(null),
+      runTool('pdfinfo', ['-isodates', ...range, file], { timeMs }),
+      runTool('pdfinfo', ['-meta', file], { timeMs }),
+      runTool('pdffonts', ['-l', String(source.pages), file], { timeMs }),
+      qpdfParts(file, timeMs),
+      options.text ? runTool('pdftotext', ['-layout', file, '-'], { timeMs }) : Promise.resolve(null),
     ]);
     const info = infoFields(infoOut);
     const conformance = conformanceOf(xmp);
     const { doc, objects } = parts;
     const language = languageOf(doc, objects) ?? conformance.language;
-    const sigs = await signatures(original, signatureReasons(doc, objects));
+    const sigs = await signatures(original, signatureReasons(doc, objects), timeMs);
     const versionHeader = /^%PDF-(\d\.\d)/.exec(source.original.subarray(0, 16).toString('latin1'))?.[1];
     return {
       pages: source.pages,

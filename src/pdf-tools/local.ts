@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { type Inspection, inspectPdf } from './inspect.js';
 import { MAX_STEPS, type TransformStep, TransformStepBody } from './schema.js';
-import { type OpenedSource, openSource } from './source.js';
+import { type OpenedSource, openSource, type SourceScope } from './source.js';
 import { checkSplitShape, partsOf, splitParts } from './split.js';
+import { toolBudget } from './tools.js';
 import { checkStepOrder, runSteps, type Transformed } from './transform.js';
 
 /**
@@ -26,10 +27,11 @@ export interface LocalPdf {
 
 const StepsSchema = Type.Array(TransformStepBody, { minItems: 1, maxItems: MAX_STEPS });
 
-const NO_TEAM = {
+const NO_TEAM: SourceScope = {
   teamId: '',
   test: false,
   documents: { findForTeam: async () => null, readStoredFile: async () => null },
+  budget: toolBudget(),
 };
 
 function open(bytes: Buffer, password: string | undefined): Promise<OpenedSource> {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../shared/errors.js';
-import { fileIn, inTempDir, runTool, TOOL_LIMITS } from './tools.js';
+import { fileIn, inTempDir, runTool, type ToolBudget } from './tools.js';
 
 /**
  * A page selection (`3,1-2,5-`, `last`) as 1-based page numbers in its order, against a document of `total`
@@ -37,26 +37,35 @@ export function selectPages(selection: string, total: number, field: string): nu
   return out;
 }
 
-/** qpdf writing `args` over the file (the input first, `out.pdf` where `{out}` stands); the output. */
-async function qpdfWrite(pdf: Buffer, args: (input: string, output: string) => string[]): Promise<Buffer> {
+/** qpdf writing `args` over the file (the input first, `out.pdf` where `{out}` stands) within the write budget; the output. */
+async function qpdfWrite(
+  pdf: Buffer,
+  budget: ToolBudget,
+  args: (input: string, output: string) => string[],
+): Promise<Buffer> {
   return inTempDir(async (dir) => {
     const input = await fileIn(dir, 'in.pdf', pdf);
     const output = path.join(dir, 'out.pdf');
     // Streams are copied as they are: re-encoding lets a small hostile stream inflate without end.
     await runTool('qpdf', ['--warning-exit-0', '--stream-data=preserve', ...args(input, output)], {
-      timeMs: TOOL_LIMITS.writeMs,
+      timeMs: budget.writeMs,
     });
     return readFile(output);
   });
 }
 
 /** The file with only `pages` (1-based), in that order; document-level parts (Info, forms) kept. */
-export function keepPages(pdf: Buffer, pages: number[]): Promise<Buffer> {
-  return qpdfWrite(pdf, (input, output) => [input, '--pages', '.', pages.join(','), '--', output]);
+export function keepPages(pdf: Buffer, pages: number[], budget: ToolBudget): Promise<Buffer> {
+  return qpdfWrite(pdf, budget, (input, output) => [input, '--pages', '.', pages.join(','), '--', output]);
 }
 
 /** The file with `pages` (1-based; all when null) turned clockwise by `degrees`. */
-export function rotatePages(pdf: Buffer, pages: number[] | null, degrees: number): Promise<Buffer> {
+export function rotatePages(
+  pdf: Buffer,
+  pages: number[] | null,
+  degrees: number,
+  budget: ToolBudget,
+): Promise<Buffer> {
   const range = pages === null ? '' : `:${pages.join(',')}`;
-  return qpdfWrite(pdf, (input, output) => [input, output, `--rotate=+${degrees}${range}`]);
+  return qpdfWrite(pdf, budget, (input, output) => [input, output, `--rotate=+${degrees}${range}`]);
 }

@@ -25,6 +25,7 @@ import { replayed, sendFile, urlAnswer } from './respond.js';
 import { InspectBody, InspectResponse, SplitBody, TransformBody, type TransformRequest } from './schema.js';
 import { openSource, type SourceDocuments, type SourceScope, sourceFailure } from './source.js';
 import { checkSplitShape, partsOf, splitPdf } from './split.js';
+import type { ToolBudget } from './tools.js';
 import { checkStepOrder, runSteps } from './transform.js';
 
 export interface PdfToolsDeps {
@@ -36,6 +37,8 @@ export interface PdfToolsDeps {
     storedPdfs: StoredPdfPort;
   };
   certificates: { signingKey(teamId: string, certificateId: string, at: Date): Promise<SigningKey> };
+  /** How long qpdf and poppler may take over a caller's file (config pdfToolTimeoutMs). */
+  toolBudget: ToolBudget;
 }
 
 const TAGS = ['PDF tools'];
@@ -62,7 +65,12 @@ const TRANSFORMED = fileResponse(
 );
 
 function sourceScope(deps: PdfToolsDeps, auth: AuthContext): SourceScope {
-  return { teamId: auth.team.id, test: auth.mode === 'test', documents: deps.documents };
+  return {
+    teamId: auth.team.id,
+    test: auth.mode === 'test',
+    documents: deps.documents,
+    budget: deps.toolBudget,
+  };
 }
 
 /** POST /pdf/inspect, /pdf/transform and /pdf/split (extensions, docs/pdf-tools.md). */
@@ -86,7 +94,11 @@ export function registerPdfToolRoutes(app: App, deps: PdfToolsDeps): void {
       try {
         return await inspectPdf(source, { text: request.body.text === true });
       } catch (err) {
-        throw sourceFailure(err, source.field, request.body.password !== undefined);
+        throw sourceFailure(err, {
+          field: source.field,
+          passwordSent: request.body.password !== undefined,
+          budget: source.budget,
+        });
       }
     },
   );

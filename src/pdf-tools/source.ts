@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DocumentRow } from '../documents/index.js';
 import { MAX_PDF_BYTES } from '../render/index.js';
 import { AppError } from '../shared/errors.js';
-import { fileIn, inTempDir, runTool, TOOL_LIMITS, ToolFailed } from './tools.js';
+import { fileIn, inTempDir, runTool, type ToolBudget, ToolFailed } from './tools.js';
 
 /** `source`: a stored document of the caller's team and mode, or the file itself. */
 export type SourceOption = { document_id: string } | { pdf_base64: string };
@@ -19,6 +19,8 @@ export interface SourceScope {
   /** A test key reads test documents only, a live key live ones (as GET /pdf/{id} and `append` do). */
   test: boolean;
   documents: SourceDocuments;
+  /** How long qpdf may take over the file (config pdfToolTimeoutMs). */
+  budget: ToolBudget;
 }
 
 /** The caller's PDF, read and checked by qpdf: ready for the other tools and for pdf-lib. */
@@ -35,6 +37,8 @@ export interface OpenedSource {
   field: string;
   /** A stored test document already carries the test mark. */
   marked: boolean;
+  /** How long each tool may take over it (the scope's). */
+  budget: ToolBudget;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -86,7 +90,7 @@ interface QpdfSummary {
 }
 
 /**
- * The source read and checked: qpdf (under TOOL_LIMITS) counts its pages and opens its encryption with
+ * The source read and checked: qpdf (under the scope's budget and TOOL_LIMITS) counts its pages and opens its encryption with
  * `password` (given to qpdf in a 0600 file, never on its command line). An encrypted file comes back
  * decrypted in `bytes`; a missing or wrong password names the `password` field.
  */
@@ -107,7 +111,9 @@ export async function openSource(
     const input = await fileIn(dir, 'in.pdf', read.bytes);
     const passwordArgs =
       password === undefined ? [] : [`--password-file=${await fileIn(dir, 'pw', password)}`];
-    const summary = await qpdfSummary(input, passwordArgs, field, password !== undefined);
+    const { budget } = scope;
+    const failure = { field, passwordSent: password !== undefined, budget };
+    const summary = await qpdfSummary(input, passwordArgs, failure);
     const encrypted = summary.encrypt?.encrypted === true;
     const pages = summary.pages?.length ?? 0;
     if (pages === 0) throw refuse(field, `"${field}" has no pages.`);
@@ -117,17 +123,32 @@ export async function openSource(
         `"${field}" is an encrypted PDF: send its password in "password" (the user or the owner password).`,
       );
     const bytes = encrypted
-      ? await qpdfRewrite(dir, input, ['--decrypt', ...passwordArgs], field, true)
+      ? await qpdfRewrite(dir, input, ['--decrypt', ...passwordArgs], failure)
       : read.bytes;
-    return { original: read.bytes, bytes, pages, encrypted, name: read.name, field, marked: read.marked };
+    return {
+      original: read.bytes,
+      bytes,
+      pages,
+      encrypted,
+      name: read.name,
+      field,
+      marked: read.marked,
+      budget,
+    };
   });
+}
+
+/** What a refusal of the source names: its field, whether a password came with it, the budget it ran under. */
+interface FailureContext {
+  field: string;
+  passwordSent: boolean;
+  budget: ToolBudget;
 }
 
 async function qpdfSummary(
   input: string,
   passwordArgs: string[],
-  field: string,
-  passwordSent: boolean,
+  failure: FailureContext,
 ): Promise<QpdfSummary> {
   try {
     const args = [
@@ -138,27 +159,26 @@ async function qpdfSummary(
       ...passwordArgs,
       input,
     ];
-    return JSON.parse(await runTool('qpdf', args)) as QpdfSummary;
+    return JSON.parse(await runTool('qpdf', args, { timeMs: failure.budget.readMs })) as QpdfSummary;
   } catch (err) {
-    throw sourceFailure(err, field, passwordSent);
+    throw sourceFailure(err, failure);
   }
 }
 
-/** The file at `input` written again by qpdf with `args` (under TOOL_LIMITS, streams kept as they are). */
+/** The file at `input` written again by qpdf with `args` (under the write budget, streams kept as they are). */
 async function qpdfRewrite(
   dir: string,
   input: string,
   args: string[],
-  field: string,
-  passwordSent: boolean,
+  failure: FailureContext,
 ): Promise<Buffer> {
   const output = path.join(dir, 'rewritten.pdf');
   try {
     await runTool('qpdf', [...args, '--stream-data=preserve', '--warning-exit-0', input, output], {
-      timeMs: TOOL_LIMITS.writeMs,
+      timeMs: failure.budget.writeMs,
     });
   } catch (err) {
-    throw sourceFailure(err, field, passwordSent);
+    throw sourceFailure(err, failure);
   }
   return readFile(output);
 }
@@ -172,9 +192,13 @@ async function qpdfRewrite(
  * poppler on the file itself.
  */
 export async function plainCopy(source: OpenedSource): Promise<Buffer> {
-  const { field } = source;
+  const { field, budget } = source;
   const plain = await inTempDir(async (dir) =>
-    qpdfRewrite(dir, await fileIn(dir, 'in.pdf', source.bytes), ['--object-streams=disable'], field, false),
+    qpdfRewrite(dir, await fileIn(dir, 'in.pdf', source.bytes), ['--object-streams=disable'], {
+      field,
+      passwordSent: false,
+      budget,
+    }),
   );
   if (plain.length > MAX_PDF_BYTES)
     throw new AppError(
@@ -186,7 +210,7 @@ export async function plainCopy(source: OpenedSource): Promise<Buffer> {
 }
 
 /** qpdf's refusal of the source, said as the caller's to fix: its password, its size or its damage. */
-export function sourceFailure(err: unknown, field: string, passwordSent: boolean): unknown {
+export function sourceFailure(err: unknown, { field, passwordSent, budget }: FailureContext): unknown {
   if (!(err instanceof ToolFailed)) return err;
   const { stderr, overBudget } = err.failure;
   if (stderr.includes('invalid password'))
@@ -199,7 +223,7 @@ export function sourceFailure(err: unknown, field: string, passwordSent: boolean
   if (overBudget)
     return refuse(
       field,
-      `Reading "${field}" took longer than ${TOOL_LIMITS.timeMs / 1000} s or needed too much memory: send a simpler PDF.`,
+      `Reading "${field}" took longer than ${budget.readMs / 1000} s or needed too much memory: send a simpler PDF.`,
     );
   return refuse(
     field,

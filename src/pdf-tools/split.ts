@@ -38,7 +38,7 @@ export function partsOf(pages: number, request: { ranges?: string[]; every?: num
 /** Each part as a PDF of its own (qpdf, one run per part). */
 export async function splitParts(source: OpenedSource, parts: number[][]): Promise<Buffer[]> {
   const out: Buffer[] = [];
-  for (const pages of parts) out.push(await keepPages(source.bytes, pages));
+  for (const pages of parts) out.push(await keepPages(source.bytes, pages, source.budget));
   return out;
 }
 

@@ -20,6 +20,17 @@ export const TOOL_LIMITS = {
   outputBytes: 32 * 1024 * 1024,
 } as const;
 
+/** The time one run of a tool over a caller's file may take: reading it, and writing a transformed copy. */
+export interface ToolBudget {
+  readMs: number;
+  writeMs: number;
+}
+
+/** The budget for a read limit (config pdfToolTimeoutMs, QUIRE_PDF_TOOL_TIMEOUT_MS); writing gets twice as long. */
+export function toolBudget(readMs: number = TOOL_LIMITS.timeMs): ToolBudget {
+  return { readMs, writeMs: readMs * (TOOL_LIMITS.writeMs / TOOL_LIMITS.timeMs) };
+}
+
 /** A private temporary folder for the files of one request, removed afterwards. */
 export async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(tmpdir(), 'quire-pdf-tools-'));

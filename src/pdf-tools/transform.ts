@@ -12,7 +12,7 @@ import { fillForm, flattenForm } from './forms.js';
 import { keepPages, rotatePages, selectPages } from './pages.js';
 import type { TransformStep } from './schema.js';
 import { type OpenedSource, plainCopy } from './source.js';
-import { ToolFailed } from './tools.js';
+import { type ToolBudget, ToolFailed } from './tools.js';
 
 /** Where steps look things up: the team's documents (merge) and certificates (sign). */
 export interface TransformScope {
@@ -138,17 +138,26 @@ async function finishingStep(
 }
 
 /** One step over the current file. */
-async function applyStep(current: Current, step: TransformStep, index: number, scope: TransformScope) {
+async function applyStep(
+  current: Current,
+  step: TransformStep,
+  index: number,
+  scope: TransformScope,
+  budget: ToolBudget,
+) {
   const field = `steps[${index}]`;
   switch (step.op) {
     case 'pages': {
       const pages = selectPages(step.select, current.pages, `${field}.select`);
-      return { pdf: await keepPages(current.pdf, pages), pages: pages.length };
+      return { pdf: await keepPages(current.pdf, pages, budget), pages: pages.length };
     }
     case 'rotate': {
       const pages =
         step.pages === 'all' ? null : [...new Set(selectPages(step.pages, current.pages, `${field}.pages`))];
-      return { pdf: await rotatePages(current.pdf, pages, step.degrees), pages: current.pages };
+      return {
+        pdf: await rotatePages(current.pdf, pages, step.degrees, budget),
+        pages: current.pages,
+      };
     }
     case 'fill':
       return { pdf: await fillForm(current.pdf, step.fields, `${field}.fields`), pages: current.pages };
@@ -206,7 +215,7 @@ export async function runSteps(
   };
   for (const [index, step] of steps.entries()) {
     try {
-      current = await applyStep(current, step, index, scope);
+      current = await applyStep(current, step, index, scope, source.budget);
     } catch (err) {
       throw stepFailure(err, index, step);
     }

@@ -344,3 +344,34 @@ describe('PDF tools: inspect, transform, split', () => {
     }
   });
 });
+
+/**
+ * The tools' time budget is the operator's (QUIRE_PDF_TOOL_TIMEOUT_MS): a qpdf that does not finish within it
+ * is stopped and the file refused, naming the budget. The qpdf here never finishes (a stand-in that sleeps,
+ * first on PATH for this test only).
+ */
+describe('PDF tools: the time budget QUIRE_PDF_TOOL_TIMEOUT_MS', () => {
+  let server: TestServer;
+  let team: TestTeam;
+  serverWithTeam('growth', (both) => ({ server, team } = both), { pdfToolTimeoutMs: 1_000 });
+
+  it('stops a qpdf over the budget and refuses the file with 400, naming the field and the 1 s', async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), 'quire-slow-qpdf-'));
+    const path0 = process.env.PATH;
+    try {
+      writeFileSync(path.join(bin, 'qpdf'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+      process.env.PATH = `${bin}:${path0}`;
+      const r = await api(server.base, 'POST', '/v1/pdf/inspect', {
+        key: team.live,
+        body: { source: { pdf_base64: b64(Buffer.from('%PDF-1.7\n%%EOF\n')) } },
+      });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error.code, 'invalid_request');
+      assert.equal(r.json.error.details.field, 'source.pdf_base64');
+      assert.match(r.json.error.message, /took longer than 1 s/);
+    } finally {
+      process.env.PATH = path0;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
