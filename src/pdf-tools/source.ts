@@ -178,7 +178,7 @@ async function qpdfRewrite(
       timeMs: failure.budget.writeMs,
     });
   } catch (err) {
-    throw sourceFailure(err, failure);
+    throw sourceFailure(err, failure, failure.budget.writeMs);
   }
   return readFile(output);
 }
@@ -209,8 +209,15 @@ export async function plainCopy(source: OpenedSource): Promise<Buffer> {
   return plain;
 }
 
-/** qpdf's refusal of the source, said as the caller's to fix: its password, its size or its damage. */
-export function sourceFailure(err: unknown, { field, passwordSent, budget }: FailureContext): unknown {
+/**
+ * qpdf's refusal of the source, said as the caller's to fix: its password, its size or its damage. `limitMs` is
+ * the budget the failed run had (a read's unless said).
+ */
+export function sourceFailure(
+  err: unknown,
+  { field, passwordSent, budget }: FailureContext,
+  limitMs = budget.readMs,
+): unknown {
   if (!(err instanceof ToolFailed)) return err;
   const { stderr, overBudget } = err.failure;
   if (stderr.includes('invalid password'))
@@ -223,7 +230,7 @@ export function sourceFailure(err: unknown, { field, passwordSent, budget }: Fai
   if (overBudget)
     return refuse(
       field,
-      `Reading "${field}" took longer than ${budget.readMs / 1000} s or needed too much memory: send a simpler PDF.`,
+      `Reading "${field}" took longer than ${limitMs / 1000} s or needed too much memory: send a simpler PDF.`,
     );
   return refuse(
     field,

@@ -169,11 +169,18 @@ async function applyStep(
 }
 
 /**
- * A program or library tripping over the caller's file while applying a step (qpdf refusing it, pdf-lib
- * failing to read its form) is the file's fault, not the server's: said as such, naming the step.
+ * A program or library tripping over the caller's file while applying a step (qpdf refusing it or running
+ * out of its budget, pdf-lib failing to read its form) is the file's fault, not the server's: said as such,
+ * naming the step.
  */
-function stepFailure(err: unknown, index: number, step: TransformStep): unknown {
+function stepFailure(err: unknown, index: number, step: TransformStep, budget: ToolBudget): unknown {
   if (isAppError(err)) return err;
+  if (err instanceof ToolFailed && err.failure.overBudget)
+    return new AppError(
+      'invalid_request',
+      `steps[${index}] ("${step.op}") took longer than ${budget.writeMs / 1000} s or needed too much memory on this PDF: send a simpler PDF.`,
+      { field: `steps[${index}]` },
+    );
   const reason =
     err instanceof ToolFailed ? '' : ` (${String((err as Error)?.message ?? err).slice(0, 200)})`;
   return new AppError(
@@ -217,7 +224,7 @@ export async function runSteps(
     try {
       current = await applyStep(current, step, index, scope, source.budget);
     } catch (err) {
-      throw stepFailure(err, index, step);
+      throw stepFailure(err, index, step, source.budget);
     }
     checkLimits(current, index);
   }

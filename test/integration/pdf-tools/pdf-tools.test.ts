@@ -355,12 +355,22 @@ describe('PDF tools: the time budget QUIRE_PDF_TOOL_TIMEOUT_MS', () => {
   let team: TestTeam;
   serverWithTeam('growth', (both) => ({ server, team } = both), { pdfToolTimeoutMs: 1_000 });
 
-  it('stops a qpdf over the budget and refuses the file with 400, naming the field and the 1 s', async () => {
+  /** Runs `work` with a stand-in qpdf first on PATH: `script` (sh) runs for every qpdf call. */
+  const withQpdf = async (script: string, work: () => Promise<void>) => {
     const bin = mkdtempSync(path.join(tmpdir(), 'quire-slow-qpdf-'));
     const path0 = process.env.PATH;
     try {
-      writeFileSync(path.join(bin, 'qpdf'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+      writeFileSync(path.join(bin, 'qpdf'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
       process.env.PATH = `${bin}:${path0}`;
+      await work();
+    } finally {
+      process.env.PATH = path0;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  };
+
+  it('stops a qpdf over the budget and refuses the file with 400, naming the field and the 1 s', async () => {
+    await withQpdf('exec sleep 60', async () => {
       const r = await api(server.base, 'POST', '/v1/pdf/inspect', {
         key: team.live,
         body: { source: { pdf_base64: b64(Buffer.from('%PDF-1.7\n%%EOF\n')) } },
@@ -369,9 +379,22 @@ describe('PDF tools: the time budget QUIRE_PDF_TOOL_TIMEOUT_MS', () => {
       assert.equal(r.json.error.code, 'invalid_request');
       assert.equal(r.json.error.details.field, 'source.pdf_base64');
       assert.match(r.json.error.message, /took longer than 1 s/);
-    } finally {
-      process.env.PATH = path0;
-      rmSync(bin, { recursive: true, force: true });
-    }
+    });
+  });
+
+  it('a step whose qpdf runs over the write budget (twice the read budget) is refused naming the step and the 2 s', async () => {
+    const pdf = (await api(server.base, 'POST', '/v1/pdf', { key: team.test, body: { html: '<p>x</p>' } }))
+      .buffer;
+    // Only the rotation never finishes: reading the file and writing it out plainly are the real qpdf's.
+    await withQpdf('case "$*" in *--rotate*) exec sleep 60;; esac\nexec /usr/bin/qpdf "$@"', async () => {
+      const r = await api(server.base, 'POST', '/v1/pdf/transform', {
+        key: team.live,
+        body: { source: { pdf_base64: b64(pdf) }, steps: [{ op: 'rotate', pages: 'all', degrees: 90 }] },
+      });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error.code, 'invalid_request');
+      assert.equal(r.json.error.details.field, 'steps[0]');
+      assert.match(r.json.error.message, /steps\[0\] \("rotate"\) took longer than 2 s/);
+    });
   });
 });
