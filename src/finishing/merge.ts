@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { AppError } from '../shared/errors.js';
-import { SUBPROCESS_MEMORY_BYTES, underMemoryLimit } from '../shared/memory-limit.js';
+import { overLimits, SUBPROCESS_MEMORY_BYTES, underMemoryLimit } from '../shared/memory-limit.js';
 import type { MergeSourceOption } from './schema.js';
 
 const run = promisify(execFile);
@@ -144,10 +144,7 @@ function inspectionFailure(err: unknown, field: string): AppError {
   if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
     return new AppError('document_too_large', `"${field}" has far more than 50 pages.`, { field });
   if (e.killed === true || (typeof e.stderr === 'string' && e.stderr.includes('bad_alloc')))
-    return refuse(
-      field,
-      `Reading "${field}" took longer than ${QPDF_LIMITS.inspectMs / 1000} s or needed too much memory: send a simpler PDF.`,
-    );
+    return refuse(field, `${overLimits(`Reading "${field}"`, QPDF_LIMITS.inspectMs)}: send a simpler PDF.`);
   // qpdf says "invalid password" for a file that needs a user password to open.
   if (typeof e.stderr === 'string' && e.stderr.includes('invalid password'))
     return refuse(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DocumentRow } from '../documents/index.js';
 import { MAX_PDF_BYTES } from '../render/index.js';
 import { AppError } from '../shared/errors.js';
+import { overLimits } from '../shared/memory-limit.js';
 import { fileIn, inTempDir, runTool, type ToolBudget, ToolFailed } from './tools.js';
 
 /** `source`: a stored document of the caller's team and mode, or the file itself. */
@@ -227,11 +228,7 @@ export function sourceFailure(
         ? `"password" does not open "${field}": send its user or owner password.`
         : `"${field}" is an encrypted PDF that needs a password to open: send it in "password".`,
     );
-  if (overBudget)
-    return refuse(
-      field,
-      `Reading "${field}" took longer than ${limitMs / 1000} s or needed too much memory: send a simpler PDF.`,
-    );
+  if (overBudget) return refuse(field, `${overLimits(`Reading "${field}"`, limitMs)}: send a simpler PDF.`);
   return refuse(
     field,
     `"${field}" is a damaged PDF that cannot be read: open and save it again in a PDF tool, or send another file.`,

@@ -8,6 +8,7 @@ import {
 } from '../finishing/index.js';
 import { MAX_PAGES, MAX_PDF_BYTES } from '../render/index.js';
 import { AppError, isAppError } from '../shared/errors.js';
+import { overLimits } from '../shared/memory-limit.js';
 import { fillForm, flattenForm } from './forms.js';
 import { keepPages, rotatePages, selectPages } from './pages.js';
 import type { TransformStep } from './schema.js';
@@ -178,7 +179,7 @@ function stepFailure(err: unknown, index: number, step: TransformStep, budget: T
   if (err instanceof ToolFailed && err.failure.overBudget)
     return new AppError(
       'invalid_request',
-      `steps[${index}] ("${step.op}") took longer than ${budget.writeMs / 1000} s or needed too much memory on this PDF: send a simpler PDF.`,
+      `${overLimits(`steps[${index}] ("${step.op}")`, budget.writeMs)} on this PDF: send a simpler PDF.`,
       { field: `steps[${index}]` },
     );
   const reason =

@@ -32,3 +32,8 @@ export function underMemoryLimit(program: string, args: string[]): LimitedComman
 export function notStarted(command: LimitedCommand, exitCode: number | null): boolean {
   return command.limited && exitCode !== null && NOT_STARTED.has(exitCode);
 }
+
+/** What a refusal says of `subject` (a file or a step) whose program went past its time or memory limit. */
+export function overLimits(subject: string, timeMs: number): string {
+  return `${subject} took longer than ${timeMs / 1000} s or needed too much memory`;
+}
